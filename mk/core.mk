@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build and test fragment for the core: model, sysfs collection, show reports.
+src_libfabtop_a_SOURCES += \
+	src/ctx.h src/commands.h src/warn.c src/warn.h \
+	src/collect/sysfs.c src/collect/sysfs.h \
+	src/collect/host.c src/collect/host.h \
+	src/model/fabric.c src/model/fabric.h \
+	src/derive/counters.c src/derive/counters.h \
+	src/derive/units.c src/derive/units.h \
+	src/report/json.c src/report/json.h \
+	src/report/show.c src/report/show.h \
+	src/cmd_show.c
+
+check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs
+TESTS += tests/unit/test_counters tests/unit/test_sysfs
+tests_unit_test_counters_LDADD = $(TEST_LDADD)
+tests_unit_test_sysfs_LDADD = $(TEST_LDADD)

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build and test fragment for the net area (see Makefile.am).
+src_libfabtop_a_SOURCES += src/cmd_doctor.c

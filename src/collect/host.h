@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Collecting the host's RDMA devices from sysfs (and verbs where it helps). */
+#ifndef FABTOP_COLLECT_HOST_H
+#define FABTOP_COLLECT_HOST_H
+
+#include <stdint.h>
+
+#include "ctx.h"
+#include "model/fabric.h"
+
+/* What to collect: the counters refresh is separate and cheap. */
+#define COLLECT_GIDS		(1u << 0)
+#define COLLECT_COUNTERS	(1u << 1)
+#define COLLECT_NETDEVS		(1u << 2)
+#define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS)
+
+/*
+ * Read every device under ctx->sysfs_root/class/infiniband into h (which
+ * must be zeroed or freed). Counter files are opened and kept open for
+ * collect_counters_refresh(); the first sample is taken. Odd values are
+ * marked unknown and warned about once; only allocation failure makes it
+ * fail (-ENOMEM). A missing class/infiniband sets h->sysfs_missing.
+ */
+int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int what);
+
+/*
+ * Take a new counter sample of every port: one pread per open counter file,
+ * no allocation. now_ns is CLOCK_MONOTONIC (see clock_now_ns()).
+ */
+void collect_counters_refresh(struct fab_host *h, uint64_t now_ns);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t clock_now_ns(void);
+
+#endif

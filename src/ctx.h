@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The run context: where fabtop reads the world from, and how it presents it. */
+#ifndef FABTOP_CTX_H
+#define FABTOP_CTX_H
+
+#include <stdbool.h>
+
+/*
+ * Every system read goes through a root held here, never a hard-coded path,
+ * so that fixture trees (--sysfs DIR, --proc DIR) replace the live system.
+ */
+struct fab_ctx {
+	const char *sysfs_root;		/* "/sys" unless --sysfs */
+	const char *proc_root;		/* "/proc" unless --proc */
+	const char *configfs_root;	/* "/sys/kernel/config" unless --configfs */
+	double interval_s;		/* refresh interval, --interval */
+	long count;			/* samples for repeated reports, --count (0: default) */
+	bool json;			/* --json */
+	bool color;			/* false with --no-color or NO_COLOR */
+	bool demo;			/* --demo: the built-in simulated fabric */
+	unsigned long seed;		/* --seed for the demo fabric */
+	bool live_sysfs;		/* sysfs_root is the real /sys: verbs may be used */
+};
+
+void ctx_init(struct fab_ctx *ctx);
+
+#endif

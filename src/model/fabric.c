@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Names for the model's enums and the model's lookups and destructor. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/fabric.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* IBA 14.2.5.6, Table 155 (PortState), names as the kernel prints them. */
+static const char *const port_state_names[] = {
+	[PORT_STATE_NOP] = "NOP",
+	[PORT_STATE_DOWN] = "DOWN",
+	[PORT_STATE_INIT] = "INIT",
+	[PORT_STATE_ARMED] = "ARMED",
+	[PORT_STATE_ACTIVE] = "ACTIVE",
+	[PORT_STATE_ACTIVE_DEFER] = "ACTIVE_DEFER",
+};
+
+/* IBA 14.2.5.6 (PortPhysicalState), names as the kernel prints them. */
+static const char *const phys_state_names[] = {
+	[PHYS_STATE_NOP] = "NOP",
+	[PHYS_STATE_SLEEP] = "Sleep",
+	[PHYS_STATE_POLLING] = "Polling",
+	[PHYS_STATE_DISABLED] = "Disabled",
+	[PHYS_STATE_TRAINING] = "PortConfigurationTraining",
+	[PHYS_STATE_LINK_UP] = "LinkUp",
+	[PHYS_STATE_ERROR_RECOVERY] = "LinkErrorRecovery",
+	[PHYS_STATE_PHY_TEST] = "Phy Test",
+};
+
+static const char *const link_layer_names[] = {
+	[LINK_LAYER_UNKNOWN] = "unknown",
+	[LINK_LAYER_INFINIBAND] = "InfiniBand",
+	[LINK_LAYER_ETHERNET] = "Ethernet",
+};
+
+static const char *const gid_type_names[] = {
+	[GID_TYPE_UNKNOWN] = "unknown",
+	[GID_TYPE_IB] = "IB",
+	[GID_TYPE_ROCE_V1] = "RoCE v1",
+	[GID_TYPE_ROCE_V2] = "RoCE v2",
+};
+
+static const char *const counter_source_names[] = {
+	[COUNTER_SRC_COUNTERS] = "counters",
+	[COUNTER_SRC_COUNTERS_EXT] = "counters_ext",
+	[COUNTER_SRC_HW_COUNTERS] = "hw_counters",
+	[COUNTER_SRC_PMA] = "pma",
+	[COUNTER_SRC_DEMO] = "demo",
+};
+
+static const char *name_of(const char *const *tbl, size_t n, int v, const char *dflt)
+{
+	if (v < 0 || (size_t)v >= n || !tbl[v])
+		return dflt;
+	return tbl[v];
+}
+
+const char *fab_port_state_str(enum fab_port_state s)
+{
+	return name_of(port_state_names, ARRAY_SIZE(port_state_names), s, "unknown");
+}
+
+const char *fab_phys_state_str(enum fab_phys_state s)
+{
+	return name_of(phys_state_names, ARRAY_SIZE(phys_state_names), s, "unknown");
+}
+
+const char *fab_link_layer_str(enum fab_link_layer l)
+{
+	return name_of(link_layer_names, ARRAY_SIZE(link_layer_names), l, "unknown");
+}
+
+const char *fab_gid_type_str(enum fab_gid_type t)
+{
+	return name_of(gid_type_names, ARRAY_SIZE(gid_type_names), t, "unknown");
+}
+
+const char *fab_counter_source_str(enum fab_counter_source s)
+{
+	return name_of(counter_source_names, ARRAY_SIZE(counter_source_names), s, "unknown");
+}
+
+struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port)
+{
+	size_t i, j;
+
+	for (i = 0; i < h->ndevs; i++) {
+		if (strcmp(h->devs[i].name, dev))
+			continue;
+		for (j = 0; j < h->devs[i].nports; j++)
+			if (h->devs[i].ports[j].num == port)
+				return &h->devs[i].ports[j];
+	}
+	return NULL;
+}
+
+struct fab_counter *fab_port_find_counter(struct fab_port *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncounters; i++)
+		if (!strcmp(p->counters[i].name, name))
+			return &p->counters[i];
+	return NULL;
+}
+
+static void fab_port_free(struct fab_port *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncounters; i++)
+		if (p->counters[i].fd >= 0)
+			close(p->counters[i].fd);
+	free(p->counters);
+	free(p->gids);
+	p->counters = NULL;
+	p->gids = NULL;
+	p->ncounters = p->ngids = 0;
+}
+
+void fab_host_free(struct fab_host *h)
+{
+	size_t i, j;
+
+	for (i = 0; i < h->ndevs; i++) {
+		for (j = 0; j < h->devs[i].nports; j++)
+			fab_port_free(&h->devs[i].ports[j]);
+		free(h->devs[i].ports);
+	}
+	free(h->devs);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Warn-once bookkeeping: odd sysfs input must not flood stderr every refresh. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warn.h"
+
+#define WARN_MAX 128		/* distinct warnings remembered; later ones still print */
+#define WARN_LEN 256
+
+static char warn_seen[WARN_MAX][WARN_LEN];
+static const char *warn_ptrs[WARN_MAX];
+static unsigned int warn_count;
+static bool warn_quiet;
+
+void warn_set_quiet(bool quiet)
+{
+	warn_quiet = quiet;
+}
+
+void warn_once(const char *fmt, ...)
+{
+	char buf[WARN_LEN];
+	va_list ap;
+	unsigned int i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+
+	for (i = 0; i < warn_count; i++)
+		if (strcmp(warn_seen[i], buf) == 0)
+			return;
+	if (warn_count < WARN_MAX) {
+		memcpy(warn_seen[warn_count], buf, sizeof(buf));
+		warn_ptrs[warn_count] = warn_seen[warn_count];
+		warn_count++;
+	}
+	if (!warn_quiet)
+		fprintf(stderr, "fabtop: warning: %s\n", buf);
+}
+
+const char *const *warn_list(unsigned int *n)
+{
+	*n = warn_count;
+	return warn_ptrs;
+}
+
+void warn_reset(void)
+{
+	warn_count = 0;
+}
+
+void die_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fabtop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A tiny TAP producer for C unit tests; assertions print both values. */
+#ifndef FABTOP_TESTS_TAP_H
+#define FABTOP_TESTS_TAP_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+#define TAP_OK(cond, ...) do {							\
+	tap_n++;								\
+	if (cond) {								\
+		printf("ok %d - ", tap_n);					\
+	} else {								\
+		tap_failed++;							\
+		printf("not ok %d - ", tap_n);					\
+	}									\
+	printf(__VA_ARGS__);							\
+	printf("\n");								\
+	if (!(cond))								\
+		printf("#   at %s:%d\n", __FILE__, __LINE__);		\
+} while (0)
+
+#define ASSERT_EQ_U64(a, b, desc) do {						\
+	uint64_t _a = (uint64_t)(a), _b = (uint64_t)(b);			\
+	TAP_OK(_a == _b, "%s", desc);						\
+	if (_a != _b)								\
+		printf("#   expected %" PRIu64 ", got %" PRIu64 "\n", _b, _a);	\
+} while (0)
+
+#define ASSERT_EQ_INT(a, b, desc) do {						\
+	long long _a = (long long)(a), _b = (long long)(b);			\
+	TAP_OK(_a == _b, "%s", desc);						\
+	if (_a != _b)								\
+		printf("#   expected %lld, got %lld\n", _b, _a);		\
+} while (0)
+
+#define ASSERT_EQ_STR(a, b, desc) do {						\
+	const char *_a = (a), *_b = (b);					\
+	int _eq = _a && _b && strcmp(_a, _b) == 0;				\
+	TAP_OK(_eq, "%s", desc);						\
+	if (!_eq)								\
+		printf("#   expected \"%s\", got \"%s\"\n", _b ? _b : "(null)", _a ? _a : "(null)"); \
+} while (0)
+
+#define ASSERT_NEAR(a, b, eps, desc) do {					\
+	double _a = (a), _b = (b);						\
+	int _ok = (_a - _b) <= (eps) && (_b - _a) <= (eps);			\
+	TAP_OK(_ok, "%s", desc);						\
+	if (!_ok)								\
+		printf("#   expected %.9g, got %.9g\n", _b, _a);		\
+} while (0)
+
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests of counter widths, saturation, the x4 data unit and rate maths. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "derive/counters.h"
+#include "derive/units.h"
+#include "tap.h"
+
+static void test_widths(void)
+{
+	struct fab_counter c;
+
+	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, false);
+	ASSERT_EQ_INT(c.bits, 32, "data counter is 32-bit without unicast_* files");
+	ASSERT_EQ_INT(c.kind, COUNTER_KIND_DATA, "port_xmit_data is a data counter");
+	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, true);
+	ASSERT_EQ_INT(c.bits, 64, "data counter is 64-bit with extended width");
+	counter_define(&c, "port_xmit_wait", COUNTER_SRC_COUNTERS, true);
+	ASSERT_EQ_INT(c.bits, 32, "port_xmit_wait stays 32-bit");
+	counter_define(&c, "symbol_error", COUNTER_SRC_COUNTERS, true);
+	ASSERT_EQ_INT(c.bits, 16, "symbol_error is 16-bit");
+	counter_define(&c, "link_downed", COUNTER_SRC_COUNTERS, true);
+	ASSERT_EQ_INT(c.bits, 8, "link_downed is 8-bit");
+	counter_define(&c, "local_link_integrity_errors", COUNTER_SRC_COUNTERS, false);
+	ASSERT_EQ_INT(c.bits, 4, "local_link_integrity_errors is 4-bit");
+	counter_define(&c, "port_rcv_data_64", COUNTER_SRC_COUNTERS_EXT, false);
+	ASSERT_EQ_INT(c.bits, 64, "counters_ext is 64-bit");
+	counter_define(&c, "rnr_nak_retry_err", COUNTER_SRC_HW_COUNTERS, false);
+	ASSERT_EQ_INT(c.bits, 64, "hw_counters are 64-bit");
+	ASSERT_EQ_INT(c.kind, COUNTER_KIND_ERROR, "an *_err hw counter is an error");
+	counter_define(&c, "vendor_thing", COUNTER_SRC_COUNTERS, false);
+	ASSERT_EQ_INT(c.bits, 64, "unknown counter assumed 64-bit (never falsely saturated)");
+}
+
+static void test_saturation(void)
+{
+	struct fab_counter c;
+
+	counter_define(&c, "port_xmit_wait", COUNTER_SRC_COUNTERS, false);
+	counter_sample_text(&c, "4294967295");
+	TAP_OK(c.known && c.saturated, "32-bit all-ones is saturated");
+	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, true);
+	counter_sample_text(&c, "4294967295");
+	TAP_OK(c.known && !c.saturated, "the same value on a 64-bit counter is not");
+	counter_define(&c, "link_downed", COUNTER_SRC_COUNTERS, false);
+	counter_sample_text(&c, "255");
+	TAP_OK(c.saturated, "8-bit 255 is saturated");
+	counter_sample_text(&c, "256");
+	TAP_OK(!c.known, "a value wider than the counter is unknown");
+	counter_sample_text(&c, "N/A (no PMA)");
+	TAP_OK(!c.known, "N/A (no PMA) is unknown");
+	ASSERT_EQ_STR(c.raw, "N/A (no PMA)", "raw text kept");
+	counter_define(&c, "x", COUNTER_SRC_HW_COUNTERS, false);
+	counter_sample_text(&c, "18446744073709551615");
+	TAP_OK(c.saturated, "64-bit all-ones is saturated");
+}
+
+static void test_rates(void)
+{
+	struct fab_counter c;
+	double v = 0;
+	uint64_t d = 0;
+
+	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, true);
+	counter_sample_value(&c, true, 1000);
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate from one sample");
+	counter_sample_value(&c, true, 1000 + 250000000);	/* 250M words in 1 s */
+	TAP_OK(counter_bytes_rate(&c, 1000000000, &v), "rate from two samples");
+	ASSERT_NEAR(v, 1e9, 1e-3, "250M words/s is 1e9 bytes/s (x4)");
+	TAP_OK(counter_delta(&c, &d), "delta known");
+	ASSERT_EQ_U64(d, 250000000, "delta value");
+	counter_sample_value(&c, true, 5);
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "a counter going backwards gives no rate");
+	counter_sample_value(&c, true, 10);
+	TAP_OK(counter_rate(&c, 500000000, &v), "rate after the reset");
+	ASSERT_NEAR(v, 10.0, 1e-9, "5 words in 0.5 s is 10/s");
+	TAP_OK(counter_delta_since_start(&c, &d) == false, "since-start delta lost across a reset");
+	counter_reset_delta(&c);
+	TAP_OK(counter_delta_since_start(&c, &d) && d == 0, "r resets the since-start delta");
+
+	counter_define(&c, "port_xmit_wait", COUNTER_SRC_COUNTERS, false);
+	counter_sample_value(&c, true, 4294967000u);
+	counter_sample_value(&c, true, 4294967295u);
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate into saturation (never a wrap)");
+	counter_sample_value(&c, true, 4294967295u);
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate while saturated");
+}
+
+static void test_port_units(void)
+{
+	/* A 1X link (procfs mlx5 fixture: "25 Gb/sec (1X EDR)") still uses x4. */
+	struct fab_port p = { .num = 1, .rate_known = true, .rate_gbps = 25 };
+	struct fab_counter cs[2];
+	struct port_rates r;
+	uint64_t bytes = 0;
+
+	counter_define(&cs[0], "port_xmit_data", COUNTER_SRC_COUNTERS, true);
+	counter_define(&cs[1], "port_rcv_data", COUNTER_SRC_COUNTERS, true);
+	p.counters = cs;
+	p.ncounters = 2;
+	counter_sample_value(&cs[0], true, 1000);
+	counter_sample_value(&cs[1], true, 0);
+	p.sample_ns = 1000000000;
+	TAP_OK(port_bytes(&p, DIR_XMIT, &bytes), "port bytes known");
+	ASSERT_EQ_U64(bytes, 4000, "1X link: 1000 words are 4000 bytes, not 1000");
+	counter_sample_value(&cs[0], true, 1000 + 312500000);	/* 10 Gb/s = 1.25e9 B/s */
+	counter_sample_value(&cs[1], true, 0);
+	p.prev_sample_ns = p.sample_ns;
+	p.sample_ns += 1000000000;
+	port_rates(&p, &r);
+	TAP_OK(r.xmit_known, "xmit rate known");
+	ASSERT_NEAR(r.xmit_gbps, 10.0, 1e-9, "312.5M words/s is 10 Gb/s");
+	TAP_OK(r.rcv_known && r.rcv_gbps == 0, "idle rcv is 0, known");
+	TAP_OK(!r.xmit_pkts_known, "no packet counter, no packet rate");
+}
+
+static void test_units(void)
+{
+	char b[32];
+
+	ASSERT_EQ_STR(units_bitrate(b, sizeof(b), 10e9), "10.0 Gb/s", "10 Gb/s");
+	ASSERT_EQ_STR(units_bitrate(b, sizeof(b), 0), "0 b/s", "zero");
+	ASSERT_EQ_STR(units_bitrate(b, sizeof(b), 999.6e6), "1.00 Gb/s", "rounding crosses a prefix");
+	ASSERT_EQ_STR(units_bytes(b, sizeof(b), 4000), "3.91 KiB", "KiB");
+	ASSERT_EQ_STR(units_bytes(b, sizeof(b), 512), "512 B", "bytes");
+}
+
+int main(void)
+{
+	test_widths();
+	test_saturation();
+	test_rates();
+	test_port_units();
+	test_units();
+	return tap_done();
+}
