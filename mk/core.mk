@@ -15,3 +15,6 @@ check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs
 TESTS += tests/unit/test_counters tests/unit/test_sysfs
 tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
+
+TESTS += tests/core/trees.sh
+EXTRA_DIST += tests/core/trees.sh tests/data/trees tests/data/external

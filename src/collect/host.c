@@ -38,6 +38,7 @@ struct collector {
 	int rootfd;		/* the sysfs root */
 	int netfd;		/* root/class/net, -1 if absent */
 	unsigned int what;
+	bool is_switch;		/* the device being read is an IB switch */
 };
 
 /*
@@ -306,6 +307,9 @@ static int gid_append(struct fab_port *p, size_t *cap, const struct fab_gid *g)
 static void gid_attrs(struct collector *col, int pfd, const char *where,
 		      struct fab_port *p, struct fab_gid *g)
 {
+	/* Switches have no link_layer file, but only ever speak InfiniBand. */
+	enum fab_link_layer ll = p->link_layer == LINK_LAYER_UNKNOWN && col->is_switch ?
+				 LINK_LAYER_INFINIBAND : p->link_layer;
 	char path[64], buf[FAB_NAME_LEN];
 
 	snprintf(path, sizeof(path), "gid_attrs/ndevs/%u", g->index);
@@ -314,7 +318,7 @@ static void gid_attrs(struct collector *col, int pfd, const char *where,
 	if (g->type == GID_TYPE_UNKNOWN) {
 		snprintf(path, sizeof(path), "gid_attrs/types/%u", g->index);
 		read_attr(pfd, where, path, buf, sizeof(buf));
-		g->type = gid_type_of(buf, p->link_layer);
+		g->type = gid_type_of(buf, ll);
 	}
 	g->netdev_in_ns = g->netdev[0] && col->netfd >= 0 && sysfs_exists(col->netfd, g->netdev);
 }
@@ -681,6 +685,7 @@ static int collect_device(struct collector *col, const char *name, struct fab_de
 		else
 			snprintf(d->node_type, sizeof(d->node_type), "%s", text);
 	}
+	col->is_switch = d->node_type_num == 2;
 	read_guid(devfd, d->name, "node_guid", d->node_guid, sizeof(d->node_guid));
 	read_guid(devfd, d->name, "sys_image_guid", d->sys_image_guid, sizeof(d->sys_image_guid));
 	read_attr(devfd, d->name, "fw_ver", d->fw_ver, sizeof(d->fw_ver));

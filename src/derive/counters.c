@@ -88,7 +88,7 @@ void counter_define(struct fab_counter *c, const char *name,
 	if (src == COUNTER_SRC_HW_COUNTERS) {
 		/* Driver counters are u64 in the kernel; only names hint at meaning. */
 		for (i = 0; i < ARRAY_SIZE(hw_error_words); i++)
-			if (strstr(name, hw_error_words[i]))
+			if (strcasestr(name, hw_error_words[i]))
 				c->kind = COUNTER_KIND_ERROR;
 		return;
 	}

@@ -112,7 +112,7 @@ void show_counters_text(FILE *f, struct fab_host *h)
 				fprintf(f, "  (no counters)\n");
 				continue;
 			}
-			fprintf(f, "  %-36s %-12s %4s %20s  %s\n", "COUNTER", "SOURCE", "BITS", "VALUE", "");
+			fprintf(f, "  %-36s %-12s %4s %20s\n", "COUNTER", "SOURCE", "BITS", "VALUE");
 			for (size_t c = 0; c < p->ncounters; c++) {
 				const struct fab_counter *ct = &p->counters[c];
 				char val[32];
@@ -123,10 +123,12 @@ void show_counters_text(FILE *f, struct fab_host *h)
 					snprintf(val, sizeof(val), ">= %" PRIu64, ct->value);
 				else
 					snprintf(val, sizeof(val), "-");
-				fprintf(f, "  %-36s %-12s %4u %20s  %s%s\n", ct->name,
+				const char *flags = counter_flags(ct);
+				bool err = ct->kind == COUNTER_KIND_ERROR && ct->known && ct->value && !ct->saturated;
+
+				fprintf(f, "  %-36s %-12s %4u %20s%s%s\n", ct->name,
 					fab_counter_source_str(ct->source), ct->bits, val,
-					ct->kind == COUNTER_KIND_ERROR && ct->known && ct->value && !ct->saturated ? "error " : "",
-					counter_flags(ct));
+					err ? "  error" : *flags ? "  " : "", flags);
 			}
 		}
 	}
