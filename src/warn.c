@@ -11,11 +11,13 @@
 
 #define WARN_MAX 128		/* distinct warnings remembered; later ones still print */
 #define WARN_LEN 256
+#define WARN_PRINT_MAX 40	/* a hostile tree must not bury the output in warnings */
 
 static char warn_seen[WARN_MAX][WARN_LEN];
 static const char *warn_ptrs[WARN_MAX];
 static unsigned int warn_count;
 static bool warn_quiet;
+static unsigned int warn_printed;
 
 void warn_set_quiet(bool quiet)
 {
@@ -40,8 +42,13 @@ void warn_once(const char *fmt, ...)
 		warn_ptrs[warn_count] = warn_seen[warn_count];
 		warn_count++;
 	}
-	if (!warn_quiet)
+	if (warn_quiet)
+		return;
+	if (warn_printed < WARN_PRINT_MAX)
 		fprintf(stderr, "fabtop: warning: %s\n", buf);
+	else if (warn_printed == WARN_PRINT_MAX)
+		fprintf(stderr, "fabtop: warning: more odd values found; further warnings suppressed\n");
+	warn_printed++;
 }
 
 const char *const *warn_list(unsigned int *n)
