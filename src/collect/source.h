@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Where the host model comes from: the real sysfs or the demo fabric, behind one interface. */
+#ifndef FABTOP_COLLECT_SOURCE_H
+#define FABTOP_COLLECT_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctx.h"
+#include "model/fabric.h"
+
+/*
+ * Commands and the monitor use a source so they need not care whether the
+ * data is real or simulated: ctx->demo selects the demo fabric, anything
+ * else reads ctx->sysfs_root through collect_host().
+ */
+struct source;
+
+/* NULL when out of memory. ctx must outlive the source (its interval is read live). */
+struct source *source_open(const struct fab_ctx *ctx);
+
+/* Build h from scratch (h zeroed or freed): collect_host(ctx, h, COLLECT_ALL) or demo_collect(). 0 or -ENOMEM. */
+int source_collect(struct source *s, struct fab_host *h);
+
+/*
+ * Take a new counter sample into h. now_ns is CLOCK_MONOTONIC
+ * (clock_now_ns()). Real: collect_counters_refresh(h, now_ns). Demo:
+ * simulated time advances by the elapsed wall time rounded to whole
+ * multiples of ctx->interval_s (at least one), so a caller refreshing once
+ * per interval gets deterministic numbers. Call it once per interval.
+ * Returns true when port states changed (the demo's flapping port); the
+ * real source never sees state changes here (re-collect for those).
+ */
+bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
+
+/* The demo fabric is in use (ctx->demo). */
+bool source_is_demo(const struct source *s);
+
+/* The demo behind the source, NULL for the real one (for demo_net() and friends). */
+struct demo *source_demo(struct source *s);
+
+void source_close(struct source *s);
+
+#endif
