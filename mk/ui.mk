@@ -6,6 +6,7 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h \
 	src/collect/source.c src/collect/source.h
 check_PROGRAMS += tests/demo/test_demo
-TESTS += tests/demo/test_demo
+TESTS += tests/demo/test_demo tests/demo/show_demo.sh
 tests_demo_test_demo_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/demo/show_demo.sh tests/data/demo
 # --- end demo ---

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "collect/host.h"
+#include "collect/source.h"
 #include "commands.h"
 #include "report/json.h"
 #include "report/show.h"
@@ -88,11 +89,11 @@ static void sleep_s(double s)
 }
 
 /* Repeated counter samples: rates between consecutive ones. */
-static int show_counter_rates(const struct fab_ctx *ctx, struct fab_host *h)
+static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, struct fab_host *h)
 {
 	for (long s = 1; s <= ctx->count; s++) {
 		sleep_s(ctx->interval_s);
-		collect_counters_refresh(h, clock_now_ns());
+		source_refresh(src, h, clock_now_ns());
 		if (ctx->json) {
 			struct json j;
 
@@ -114,6 +115,7 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct fab_host *h)
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
 	const struct show_section *only = NULL;
+	struct source *src;
 	struct fab_host h;
 	int rc = EXIT_OK, i;
 
@@ -147,8 +149,12 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	if (collect_host(ctx, &h, COLLECT_ALL)) {
-		fprintf(stderr, "fabtop: out of memory while reading %s\n", ctx->sysfs_root);
+	/* The real sysfs or the demo fabric (--demo): the report does not care which. */
+	src = source_open(ctx);
+	if (!src || source_collect(src, &h)) {
+		fprintf(stderr, "fabtop: out of memory while reading %s\n",
+			ctx->demo ? "the demo fabric" : ctx->sysfs_root);
+		source_close(src);
 		return EXIT_RUNTIME;
 	}
 	if (h.sysfs_missing && !ctx->json)
@@ -156,7 +162,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
 
 	if (ctx->count) {
-		rc = show_counter_rates(ctx, &h);
+		rc = show_counter_rates(ctx, src, &h);
 	} else if (ctx->json) {
 		struct json j;
 
@@ -180,6 +186,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		}
 	}
 	fab_host_free(&h);
+	source_close(src);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "fabtop: writing output failed\n");
 		rc = EXIT_RUNTIME;
