@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the core: model, sysfs collection, show reports.
 src_libfabtop_a_SOURCES += \
-	src/ctx.h src/commands.h src/warn.c src/warn.h \
+	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h \
 	src/collect/sysfs.c src/collect/sysfs.h \
 	src/collect/host.c src/collect/host.h \
 	src/model/fabric.c src/model/fabric.h \
@@ -18,3 +18,11 @@ tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
 
 TESTS += tests/core/trees.sh tests/core/hostile.sh
 EXTRA_DIST += tests/core/trees.sh tests/core/hostile.sh tests/data/trees tests/data/external
+
+# make bench: bench_collect is built with the check programs so distcheck compiles it.
+check_PROGRAMS += tests/bench/bench_collect
+tests_bench_bench_collect_LDADD = $(TEST_LDADD)
+tests_bench_bench_collect_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+BENCHES += tests/bench/collect.sh
+EXTRA_DIST += tests/bench/collect.sh tests/bench/gen-tree.sh
+bench: tests/bench/bench_collect

@@ -51,20 +51,6 @@ static void usage(FILE *f)
 		   "doctor exits 1 when it finds a problem.\n");
 }
 
-void ctx_init(struct fab_ctx *ctx)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->sysfs_root = "/sys";
-	ctx->proc_root = "/proc";
-	ctx->configfs_root = "/sys/kernel/config";
-	ctx->interval_s = 1.0;
-	ctx->color = !(nc && *nc);
-	ctx->seed = 1;
-	ctx->live_sysfs = true;
-}
-
 static int parse_interval(const char *s, double *out)
 {
 	char *end;

