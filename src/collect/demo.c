@@ -788,6 +788,17 @@ int demo_collect(struct demo *d, struct fab_host *h)
 	return rc;
 }
 
+bool demo_link_up(const struct demo *d, const char *netdev)
+{
+	uint64_t seg = d->now_ns / NS_PER_US / SEG_US;
+
+	for (size_t i = 0; i < d->nports; i++)
+		for (size_t k = 0; k < d->ports[i].ps->nnetdevs; k++)
+			if (!strcmp(d->ports[i].ps->netdevs[k].name, netdev))
+				return port_phase(d, &d->ports[i], seg) == PHASE_ACTIVE;
+	return true;
+}
+
 /* The simulated port behind a port of h, NULL if h is not the demo's shape. */
 static struct demo_port *demo_port_of(struct demo *d, const struct fab_device *dev, const struct fab_port *p)
 {

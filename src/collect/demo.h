@@ -42,6 +42,12 @@ bool demo_tick(struct demo *d, struct fab_host *h, uint64_t dt_ns);
 /* Simulated time of the latest sample, in ns (what sample_ns holds). */
 uint64_t demo_now_ns(const struct demo *d);
 
+/*
+ * Whether a simulated netdev has carrier now: its port is ACTIVE (ib1 loses
+ * it while port 2 flaps). Netdevs of no simulated port are up.
+ */
+bool demo_link_up(const struct demo *d, const char *netdev);
+
 void demo_free(struct demo *d);
 
 #endif
