@@ -41,6 +41,51 @@ static void port_netdevs_str(const struct fab_port *p, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
+static void netdev_json(struct json *j, const struct fab_netdev *nd)
+{
+	json_obj_begin(j);
+	json_key(j, "name"); json_str(j, nd->name);
+	json_key(j, "in_netns"); json_bool(j, nd->in_ns);
+	json_key(j, "ifindex"); json_opt_u64(j, &nd->ifindex);
+	json_key(j, "mtu"); json_opt_u64(j, &nd->mtu);
+	json_key(j, "operstate"); json_str_or_null(j, nd->operstate);
+	json_key(j, "ipoib_mode"); json_str_or_null(j, nd->ipoib_mode);
+	json_key(j, "pkey");
+	if (nd->pkey.known) {
+		char pk[16];
+
+		snprintf(pk, sizeof(pk), "0x%04" PRIx64, nd->pkey.value);
+		json_str(j, pk);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "lower"); json_str_or_null(j, nd->parent);
+	json_obj_end(j);
+}
+
+/* "ib0: IPoIB connected, MTU 65520, P_Key 0xffff" for each netdev of a port. */
+static void netdevs_text(FILE *f, const struct fab_port *p)
+{
+	for (unsigned int q = 0; q < p->nnetdevs; q++) {
+		const struct fab_netdev *nd = &p->netdevs[q];
+
+		fprintf(f, "       %s:", nd->name);
+		if (!nd->in_ns) {
+			fprintf(f, " not in this network namespace\n");
+			continue;
+		}
+		if (nd->ipoib_mode[0])
+			fprintf(f, " IPoIB %s,", nd->ipoib_mode);
+		if (nd->mtu.known)
+			fprintf(f, " MTU %" PRIu64 ",", nd->mtu.value);
+		if (nd->pkey.known)
+			fprintf(f, " P_Key 0x%04" PRIx64 ",", nd->pkey.value);
+		if (nd->parent[0])
+			fprintf(f, " on %s,", nd->parent);
+		fprintf(f, " %s\n", nd->operstate[0] ? nd->operstate : "state unknown");
+	}
+}
+
 void show_ports_text(FILE *f, const struct fab_host *h)
 {
 	for (size_t i = 0; i < h->ndevs; i++) {
@@ -75,6 +120,9 @@ void show_ports_text(FILE *f, const struct fab_host *h)
 				p->link_layer_raw[0] ? p->link_layer_raw : "-",
 				opt_str(lid, sizeof(lid), &p->lid), opt_str(smlid, sizeof(smlid), &p->sm_lid),
 				opt_str(lmc, sizeof(lmc), &p->lmc), mtu, nds);
+			netdevs_text(f, p);
+			if (p->default_roce_mode[0])
+				fprintf(f, "       rdma_cm default RoCE mode: %s\n", p->default_roce_mode);
 		}
 	}
 	if (!h->ndevs)
@@ -259,6 +307,11 @@ void show_ports_json(struct json *j, const struct fab_host *h)
 			json_arr_begin(j);
 			for (unsigned int q = 0; q < p->nnetdevs; q++)
 				json_str(j, p->netdevs[q].name);
+			json_arr_end(j);
+			json_key(j, "netdev_attrs");
+			json_arr_begin(j);
+			for (unsigned int q = 0; q < p->nnetdevs; q++)
+				netdev_json(j, &p->netdevs[q]);
 			json_arr_end(j);
 			json_obj_end(j);
 		}
