@@ -41,19 +41,25 @@ int source_collect(struct source *s, struct fab_host *h)
 }
 
 /*
- * Simulated time advances in whole intervals: a caller that samples once
- * per interval gets the same numbers on every run, whatever the scheduler's
- * jitter; a long pause (the monitor's 'p') still moves time on as much as
- * the wall clock did.
+ * Simulated time advances in whole intervals when the caller is on
+ * schedule (within a quarter interval of a multiple of ctx->interval_s):
+ * then a caller sampling once per interval gets the same numbers on every
+ * run, whatever the scheduler's jitter, and a long pause (the monitor's
+ * 'p') moves time on as much as the wall clock did. A caller on another
+ * cadence (an interval changed without ctx) gets the elapsed time itself,
+ * to the millisecond, so simulated time never runs ahead of the wall clock.
  */
 static uint64_t demo_step_ns(const struct source *s, uint64_t now_ns)
 {
 	double iv = s->ctx->interval_s > 0 ? s->ctx->interval_s : 1.0;
 	uint64_t step = (uint64_t)(iv * 1e9 + 0.5);
 	uint64_t elapsed = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
-	uint64_t n = (elapsed + step / 2) / step;
+	uint64_t n = (elapsed + step / 2) / step, ms = (elapsed + 500000) / 1000000;
+	uint64_t off = n * step > elapsed ? n * step - elapsed : elapsed - n * step;
 
-	return (n ? n : 1) * step;
+	if (n && off <= step / 4)
+		return n * step;
+	return (ms ? ms : 1) * 1000000;
 }
 
 bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)

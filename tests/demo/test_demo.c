@@ -335,6 +335,19 @@ static void test_source(void)
 		ASSERT_EQ_U64(h.devs[0].ports[0].sample_ns - t0, TICK_NS, "one refresh, one simulated interval");
 		ASSERT_EQ_U64(h.devs[0].ports[0].prev_sample_ns, t0, "the previous sample is kept for rates");
 	}
+	{
+		uint64_t t0 = h.devs[0].ports[0].sample_ns, now = clock_now_ns();
+
+		/* Refreshes must be relative to the last one: take it now, then step by hand. */
+		source_refresh(s, &h, now);
+		t0 = h.devs[0].ports[0].sample_ns;
+		source_refresh(s, &h, now + UINT64_C(2030000000));
+		ASSERT_EQ_U64(h.devs[0].ports[0].sample_ns - t0, 2 * TICK_NS, "2.03 s late is two intervals");
+		t0 = h.devs[0].ports[0].sample_ns;
+		source_refresh(s, &h, now + UINT64_C(2530000000));
+		ASSERT_EQ_U64(h.devs[0].ports[0].sample_ns - t0, UINT64_C(500000000),
+			      "off schedule (0.5 s on a 1 s interval): the elapsed time, never more");
+	}
 	fab_host_free(&h);
 	source_close(s);
 
