@@ -1,6 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the ui area (see Makefile.am).
-src_libfabtop_a_SOURCES += src/cmd_monitor.c
+src_libfabtop_a_SOURCES += src/cmd_monitor.c \
+	src/ui/ui.c src/ui/ui.h src/ui/ui_run.h \
+	src/ui/term.c src/ui/term.h \
+	src/ui/screen.c src/ui/action.c src/ui/mouse.c \
+	src/ui/keys.c src/ui/keys.h \
+	src/ui/theme.c src/ui/theme.h \
+	src/ui/table.c src/ui/table.h \
+	src/ui/graph.c src/ui/graph.h \
+	src/ui/track.c src/ui/track.h \
+	src/ui/text.c src/ui/text.h \
+	src/ui/pager.c src/ui/pager.h \
+	src/ui/help.c src/ui/details.c \
+	src/ui/settings.c src/ui/settings.h \
+	src/ui/views.c src/ui/views.h \
+	src/ui/view_ports.c src/ui/view_counters.c src/ui/view_gids.c \
+	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c
 
 # --- demo fabric and data source (issue 4, demo part; owned by the demo engineer) ---
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h \

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The details overlay (Enter): the selected row's attributes, rebuilt from the model every frame. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "ui/pager.h"
+#include "ui/views.h"
+
+void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
+{
+	const struct ui_view *v = ui_views[ui->pane];
+	struct text t = { 0 };
+	char title[TABLE_KEY_LEN + 32];
+
+	if (v->details)
+		v->details(ui, ui->details_key, &t);
+	else
+		text_add(&t, ROLE_DIM, "No details for this pane.");
+	snprintf(title, sizeof(title), " Details: %s", ui->details_key);
+	pager_draw(w, r.y, r.x, r.h, r.w, title, &t, &ui->details_top, "Esc closes, arrows scroll");
+	text_free(&t);
+}

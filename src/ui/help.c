@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The help overlay: keys from the bindings table, what the colours and flags mean, warnings. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/keys.h"
+#include "ui/pager.h"
+#include "ui/views.h"
+#include "warn.h"
+
+void help_text(struct ui *ui, struct text *out)
+{
+	unsigned int nwarn;
+	const char *const *warns = warn_list(&nwarn);
+
+	text_add(out, 0, "fabtop %s - a live monitor of this host's RDMA ports (%s)", PACKAGE_VERSION,
+		 ui->ctx->demo ? "demo fabric: simulated, no hardware" : ui->ctx->sysfs_root);
+	text_add(out, 0, "%s", "");
+	text_add(out, ROLE_HEADING, "Keys");
+	for (size_t i = 0; i < key_nbindings; i++)
+		if (key_bindings[i].keyname)
+			text_add(out, 0, "  %-12s %s", key_bindings[i].keyname, key_bindings[i].help);
+	text_add(out, 0, "  %-12s %s", "mouse", "click a tab, a row (again: details) or a column header (sort); wheel scrolls");
+	text_add(out, 0, "%s", "");
+	text_add(out, ROLE_HEADING, "Colours and flags");
+	text_add(out, ROLE_OK, "  green        port ACTIVE / LinkUp; link load under 50%%");
+	text_add(out, ROLE_WARN, "  yellow       INIT/ARMED; load 50-90%%; errors counted since start");
+	text_add(out, ROLE_BAD, "  red          DOWN; load over 90%%; saturated counter; netdev problem");
+	text_add(out, ROLE_ERR_MOVING, "  lit row      an error counter moved in the last interval");
+	text_add(out, ROLE_ERR_FADING, "  fading row   an error counter moved in the last 10 s");
+	text_add(out, 0, "  NO-SM        state INIT with LinkUp: no subnet manager configured the port");
+	text_add(out, 0, "  NO-LINK      DOWN, Polling or Disabled: no physical link");
+	text_add(out, 0, "  SLOW         rate below the device's best port, or a 1X InfiniBand link");
+	text_add(out, 0, "  NETNS        a netdev of the port is not in this network namespace");
+	text_add(out, 0, "  saturated    a counter latched at all-ones: its true value is unknown");
+	text_add(out, 0, "  n/a, -       no such counter (no PMA) / no second sample yet");
+	text_add(out, 0, "  Rates: data counters count 4-octet words, so bytes = value x 4.");
+	text_add(out, 0, "%s", "");
+	text_add(out, ROLE_HEADING, "Warnings (%u)", nwarn);
+	if (!nwarn)
+		text_add(out, ROLE_DIM, "  none");
+	for (unsigned int i = 0; i < nwarn; i++)
+		text_add(out, ROLE_WARN, "  %s", warns[i]);
+}
+
+void help_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
+{
+	struct text t = { 0 };
+
+	help_text(ui, &t);
+	pager_draw(w, r.y, r.x, r.h, r.w, " Help", &t, &ui->help_top,
+		   "Esc/q/F1 closes, arrows scroll");
+	text_free(&t);
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The frame: summary header, tabs, the pane's body, and the function bar. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collect/host.h"
+#include "derive/counters.h"
+#include "derive/units.h"
+#include "ui/keys.h"
+#include "ui/views.h"
+#include "warn.h"
+
+void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s)
+{
+	int W = getmaxx(w), H = getmaxy(w);
+
+	if (y < 0 || y >= H || x < 0 || x >= W || maxw <= 0)
+		return;
+	if (maxw > W - x)
+		maxw = W - x;
+	wattrset(w, attr);
+	mvwaddnstr(w, y, x, s, maxw);
+	wattrset(w, A_NORMAL);
+}
+
+void ui_fill(WINDOW *w, int y, int x, int n, chtype attr)
+{
+	int W = getmaxx(w), H = getmaxy(w);
+
+	if (y < 0 || y >= H || x < 0 || x >= W || n <= 0)
+		return;
+	if (n > W - x)
+		n = W - x;
+	wattrset(w, attr);
+	mvwhline(w, y, x, ' ', n);
+	wattrset(w, A_NORMAL);
+}
+
+void ui_status(struct ui *ui, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	va_end(ap);
+	ui->status_until_ns = clock_now_ns() + 3000000000ull;
+}
+
+/* Word-wrap text into r; returns the lines used. */
+static int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s)
+{
+	int y = 0;
+
+	while (*s && y < r.h) {
+		int len = (int)strlen(s), cut = len;
+
+		if (len > r.w) {
+			cut = r.w;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = r.w;
+		}
+		wattrset(w, attr);
+		mvwaddnstr(w, r.y + y, r.x, s, cut);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		y++;
+	}
+	wattrset(w, A_NORMAL);
+	return y;
+}
+
+void screen_rebuild(struct ui *ui)
+{
+	for (size_t i = 0; i < ui_nviews; i++) {
+		const struct ui_view *v = ui_views[i];
+		struct table *t = &ui->tables[i];
+
+		if (!v->build)
+			continue;
+		table_begin(t);
+		v->build(ui, t);
+		table_end(t);
+	}
+}
+
+void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
+{
+	const struct ui_view *v = ui_views[ui->pane];
+	struct table *t = ui_table(ui);
+
+	if (r.h <= 0 || r.w <= 0)
+		return;
+	ui->body = r;
+	if (v->cols && !t->nview) {
+		struct table_draw_opts o = { .utf8 = ui->utf8 };
+		struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
+
+		table_draw(t, w, r.y, r.x, 1, r.w, &o);
+		if (m.w < 1)
+			m.w = r.w, m.x = r.x;
+		if (v->empty)
+			ui_wrap(w, m, theme_attr(ui->host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
+		return;
+	}
+	if (v->draw) {
+		v->draw(ui, w, r);
+	} else if (v->cols) {
+		struct table_draw_opts o = {
+			.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],
+			.now_ns = ui->last_sample_ns, .focused = true,
+		};
+
+		table_draw(t, w, r.y, r.x, r.h, r.w, &o);
+	}
+}
+
+static void draw_title(struct ui *ui, WINDOW *w, int W)
+{
+	char buf[512], in[32], out[32], find[32];
+	size_t up = 0, down = 0, nports = 0;
+	double tin = 0, tout = 0;
+	bool kin = false, kout = false;
+	unsigned int nwarn;
+
+	for (size_t i = 0; i < ui->host.ndevs; i++)
+		for (size_t j = 0; j < ui->host.devs[i].nports; j++) {
+			struct fab_port *p = &ui->host.devs[i].ports[j];
+			struct port_rates pr;
+
+			nports++;
+			if (p->state == PORT_STATE_ACTIVE || p->state == PORT_STATE_ACTIVE_DEFER)
+				up++;
+			else
+				down++;
+			port_rates(p, &pr);
+			if (pr.rcv_known) {
+				tin += pr.rcv_gbps;
+				kin = true;
+			}
+			if (pr.xmit_known) {
+				tout += pr.xmit_gbps;
+				kout = true;
+			}
+		}
+	warn_list(&nwarn);
+	if (ui->findings >= 0)
+		snprintf(find, sizeof(find), "%d", ui->findings);
+	else
+		snprintf(find, sizeof(find), "n/a");
+	snprintf(buf, sizeof(buf),
+		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s",
+		 ui->host.hostname[0] ? ui->host.hostname : "", ui->ctx->demo ? " DEMO " : " ",
+		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
+		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
+		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",
+		 find, ui->interval_s, ui->paused ? " | PAUSED" : "",
+		 nwarn ? " | warnings (F1)" : "");
+	(void)nports;
+	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));
+	ui_puts(w, 0, 0, W, theme_attr(ROLE_TITLE), buf);
+}
+
+static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
+{
+	int x = 0;
+
+	ui->tabs = (struct ui_rect){ y, 0, 1, W };
+	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
+	for (size_t i = 0; i < ui_nviews; i++) {
+		char label[48];
+		int len;
+
+		len = snprintf(label, sizeof(label), " %zu %s ", i + 1, ui_views[i]->title);
+		/* Narrow screens: numbers only for the inactive tabs. */
+		if (W < 60 && i != ui->pane)
+			len = snprintf(label, sizeof(label), " %zu ", i + 1);
+		ui->tab_x[i] = x;
+		ui_puts(w, y, x, W - x, theme_attr(i == ui->pane ? ROLE_TAB_ACTIVE : ROLE_TAB), label);
+		x += len;
+	}
+	ui->tab_x[ui_nviews] = x;
+	if (ui_table(ui)->filter[0] && !ui->filter_edit && x + 4 < W) {
+		char f[TABLE_FILTER_LEN + 16];
+
+		snprintf(f, sizeof(f), " filter: %s ", ui_table(ui)->filter);
+		ui_puts(w, y, x + 2, W - x - 2, theme_attr(ROLE_STATUS), f);
+	}
+}
+
+struct fbar_item {
+	const char *key;
+	const char *label;
+	int code;
+};
+
+static const struct fbar_item fbar_items[] = {
+	{ "F1", "Help", KEY_F(1) },
+	{ "/", "Filter", '/' },
+	{ "s", "Sort", 's' },
+	{ "p", "Pause", 'p' },
+	{ "+-", "Interval", '+' },
+	{ "r", "Reset", 'r' },
+	{ "w", "Window", 'w' },
+	{ "Enter", "Details", '\n' },
+	{ "F10", "Quit", KEY_F(10) },
+};
+
+static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
+{
+	int x = 0;
+
+	ui->fbar = (struct ui_rect){ y, 0, 1, W };
+	ui->nfbar = 0;
+	ui_fill(w, y, 0, W, theme_attr(ROLE_FLABEL));
+	if (ui->filter_edit) {
+		char buf[TABLE_FILTER_LEN + 64];
+
+		snprintf(buf, sizeof(buf), " Filter: %s_   (Enter keeps it, Esc clears)", ui_table(ui)->filter);
+		ui_puts(w, y, 0, W, theme_attr(ROLE_FLABEL), buf);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(fbar_items) / sizeof(fbar_items[0]) && ui->nfbar < 16; i++) {
+		int kl = (int)strlen(fbar_items[i].key), ll = (int)strlen(fbar_items[i].label);
+
+		if (x + kl + ll > W)
+			break;
+		ui->fbar_x[ui->nfbar] = x;
+		ui->fbar_key[ui->nfbar++] = fbar_items[i].code;
+		ui_fill(w, y, x, kl, theme_attr(ROLE_FKEY));
+		ui_puts(w, y, x, kl, theme_attr(ROLE_FKEY), fbar_items[i].key);
+		ui_puts(w, y, x + kl, ll, theme_attr(ROLE_FLABEL), fbar_items[i].label);
+		x += kl + ll + 1;
+	}
+	if (ui->nfbar < 16)
+		ui->fbar_x[ui->nfbar] = x;
+	if (ui->status[0] && ui->now_ns < ui->status_until_ns) {
+		int len = (int)strlen(ui->status);
+		int sx = W - len - 1;
+
+		if (sx < x)
+			sx = x < W ? x : 0;
+		ui_fill(w, y, sx, W - sx, theme_attr(ROLE_FLABEL));
+		ui_puts(w, y, sx, W - sx, theme_attr(ROLE_STATUS) | A_REVERSE, ui->status);
+	}
+}
+
+void screen_draw(struct ui *ui, WINDOW *w)
+{
+	int H, W, y = 0, bottom;
+	struct ui_rect body;
+
+	getmaxyx(w, H, W);
+	werase(w);
+	if (H <= 0 || W <= 0)
+		return;
+	/* Small screens lose the chrome before the data: title, then tabs, then the bar. */
+	memset(&ui->tabs, 0, sizeof(ui->tabs));
+	memset(&ui->fbar, 0, sizeof(ui->fbar));
+	ui->nfbar = 0;
+	if (H >= 3)
+		draw_title(ui, w, W), y++;
+	if (H >= 5)
+		draw_tabs(ui, w, y++, W);
+	bottom = H >= 2 ? H - 1 : H;
+	body = (struct ui_rect){ y, 0, bottom - y, W };
+	if (ui->help)
+		help_draw(ui, w, body);
+	else if (ui->details)
+		details_draw(ui, w, body);
+	else
+		screen_draw_body(ui, w, body);
+	if (H >= 2)
+		draw_fbar(ui, w, H - 1, W);
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fabtoprc: "key=value" lines, comments with '#'; unknown or bad lines warn and are skipped. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ui/settings.h"
+#include "warn.h"
+
+#define SETTINGS_LINE_MAX 512
+
+int settings_path(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	/* XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored. */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/fabtop/fabtoprc", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, size, "%s/.config/fabtop/fabtoprc", home);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(v, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(v, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static bool valid_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= SETTINGS_ID_LEN)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '/' || *s == '-' || *s == '.'))
+			return false;
+	return true;
+}
+
+void settings_set_sort(struct settings *s, const char *view, const char *column, bool desc)
+{
+	struct settings_sort *ss = NULL;
+
+	for (unsigned int i = 0; i < s->nsorts; i++)
+		if (!strcmp(s->sorts[i].view, view))
+			ss = &s->sorts[i];
+	if (!ss) {
+		if (s->nsorts >= SETTINGS_MAX_SORTS)
+			return;
+		ss = &s->sorts[s->nsorts++];
+	}
+	snprintf(ss->view, sizeof(ss->view), "%s", view);
+	snprintf(ss->column, sizeof(ss->column), "%s", column);
+	ss->desc = desc;
+}
+
+const struct settings_sort *settings_get_sort(const struct settings *s, const char *view)
+{
+	for (unsigned int i = 0; i < s->nsorts; i++)
+		if (!strcmp(s->sorts[i].view, view))
+			return &s->sorts[i];
+	return NULL;
+}
+
+/* One "key=value" line; returns a reason when it is bad. */
+static const char *settings_line(struct settings *s, char *key, char *val)
+{
+	char *end;
+
+	if (!strcmp(key, "interval")) {
+		double v;
+
+		errno = 0;
+		v = strtod(val, &end);
+		if (errno || end == val || *end || !(v >= 0.1 && v <= 3600))
+			return "interval wants seconds between 0.1 and 3600";
+		s->interval_s = v;
+		s->have_interval = true;
+	} else if (!strcmp(key, "pane")) {
+		if (!valid_id(val))
+			return "pane wants a pane name";
+		snprintf(s->pane, sizeof(s->pane), "%s", val);
+	} else if (!strcmp(key, "color") || !strcmp(key, "colour")) {
+		if (parse_bool(val, &s->color))
+			return "color wants yes or no";
+		s->have_color = true;
+	} else if (!strcmp(key, "window")) {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(val, &end, 10);
+		if (errno || end == val || *end || (v != 60 && v != 600 && v != 3600))
+			return "window wants 60, 600 or 3600 (seconds)";
+		s->window_s = (unsigned int)v;
+		s->have_window = true;
+	} else if (!strncmp(key, "sort.", 5)) {
+		char *dir = strchr(val, ',');
+		bool desc = false;
+
+		if (dir) {
+			*dir++ = '\0';
+			if (!strcmp(dir, "desc"))
+				desc = true;
+			else if (strcmp(dir, "asc"))
+				return "sort wants COLUMN,asc or COLUMN,desc";
+		}
+		if (!valid_id(key + 5) || !valid_id(val))
+			return "sort wants sort.PANE=COLUMN,asc|desc";
+		settings_set_sort(s, key + 5, val, desc);
+	} else {
+		return "unknown setting";
+	}
+	return NULL;
+}
+
+int settings_read(struct settings *s, const char *path)
+{
+	char line[SETTINGS_LINE_MAX];
+	unsigned int lineno = 0;
+	FILE *f;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	{
+		struct stat st;
+
+		/* A FIFO or device in place of the file must not hang the start. */
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			warn_once("%s: not a regular file, ignored", path);
+			return 0;
+		}
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *l, *eq;
+		const char *why;
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			int c;
+
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			warn_once("%s:%u: line too long, ignored", path, lineno);
+			continue;
+		}
+		l = trim(line);
+		if (!*l || *l == '#')
+			continue;
+		eq = strchr(l, '=');
+		if (!eq) {
+			warn_once("%s:%u: not key=value, ignored", path, lineno);
+			continue;
+		}
+		*eq = '\0';
+		why = settings_line(s, trim(l), trim(eq + 1));
+		if (why)
+			warn_once("%s:%u: %s, ignored", path, lineno, why);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int mkdir_parents(const char *path)
+{
+	char dir[PATH_MAX];
+	char *p;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return 0;
+	*p = '\0';
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int settings_write(const struct settings *s, const char *path)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int fd, rc;
+
+	rc = mkdir_parents(path);
+	if (rc)
+		return rc;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	fprintf(f, "# fabtop monitor settings, written by fabtop (key W); see doc/monitor.md\n");
+	if (s->have_interval)
+		fprintf(f, "interval=%g\n", s->interval_s);
+	if (s->pane[0])
+		fprintf(f, "pane=%s\n", s->pane);
+	if (s->have_color)
+		fprintf(f, "color=%s\n", s->color ? "yes" : "no");
+	if (s->have_window)
+		fprintf(f, "window=%u\n", s->window_s);
+	for (unsigned int i = 0; i < s->nsorts; i++)
+		fprintf(f, "sort.%s=%s,%s\n", s->sorts[i].view, s->sorts[i].column,
+			s->sorts[i].desc ? "desc" : "asc");
+	if (fflush(f) || ferror(f) || fsync(fd)) {
+		rc = -errno;
+		fclose(f);
+		unlink(tmp);
+		return rc ? rc : -EIO;
+	}
+	if (fclose(f)) {
+		rc = -errno;
+		unlink(tmp);
+		return rc;
+	}
+	if (rename(tmp, path)) {
+		rc = -errno;
+		unlink(tmp);
+		return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The monitor's loop: one poll() on the terminal, signals and timers; collect, derive, present. */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/host.h"
+#include "collect/source.h"
+#include "ui/term.h"
+#include "ui/ui_run.h"
+#include "ui/views.h"
+#include "warn.h"
+
+/* Re-collect the structure this often (devices and ports come and go, states change). */
+#define RESCAN_NS (5ull * 1000000000ull)
+#define MAX_POLLFDS 16
+
+/* Model time of the latest sample: simulated in the demo, CLOCK_MONOTONIC otherwise. */
+static uint64_t model_now(const struct fab_host *h, uint64_t fallback)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++)
+			if (h->devs[i].ports[j].sample_ns > t)
+				t = h->devs[i].ports[j].sample_ns;
+	return t ? t : fallback;
+}
+
+void ui_sample(struct ui *ui)
+{
+	uint64_t now = clock_now_ns();
+
+	/* The demo changes its own structure in source_refresh(); sysfs must be read again. */
+	if (!source_is_demo(ui->src) && (ui->rescan_wanted || now - ui->last_rescan_ns >= RESCAN_NS)) {
+		struct fab_host nh;
+
+		memset(&nh, 0, sizeof(nh));
+		if (source_collect(ui->src, &nh) == 0) {
+			track_carry(&nh, &ui->host);
+			fab_host_free(&ui->host);
+			ui->host = nh;
+		} else {
+			ui_status(ui, "out of memory while collecting: showing the previous snapshot");
+			source_refresh(ui->src, &ui->host, now);
+		}
+		ui->last_rescan_ns = now;
+		ui->rescan_wanted = false;
+	} else {
+		source_refresh(ui->src, &ui->host, now);
+	}
+	ui->last_sample_ns = model_now(&ui->host, now);
+	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
+	screen_rebuild(ui);
+	ui->dirty = true;
+}
+
+/* Open the source and take the first snapshot; -errno on failure. */
+static int ui_open_source(struct ui *ui)
+{
+	int rc;
+
+	ui->src = source_open(ui->ctx);
+	if (!ui->src)
+		return -ENOMEM;
+	rc = source_collect(ui->src, &ui->host);
+	if (rc)
+		return rc;
+	ui->last_rescan_ns = clock_now_ns();
+	ui->last_sample_ns = model_now(&ui->host, ui->last_rescan_ns);
+	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
+	screen_rebuild(ui);
+	return 0;
+}
+
+void ui_start_demo(struct ui *ui)
+{
+	fab_host_free(&ui->host);
+	source_close(ui->src);
+	track_free(&ui->track);
+	ui->ctx->demo = true;
+	if (ui_open_source(ui)) {
+		ui_status(ui, "cannot start the demo: out of memory");
+		return;
+	}
+	ui->next_sample_ns = clock_now_ns() + (uint64_t)(ui->interval_s * 1e9);
+	ui_status(ui, "demo fabric: simulated devices, no hardware");
+}
+
+static void ui_apply_settings(struct ui *ui)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	if (settings_path(path, sizeof(path)))
+		return;
+	rc = settings_read(&ui->settings, path);
+	if (rc)
+		warn_once("%s: unreadable (%s), defaults used", path, strerror(-rc));
+	/* The command line wins: an --interval other than the default was given. */
+	if (ui->settings.have_interval && ui->ctx->interval_s == 1.0)
+		ui->ctx->interval_s = ui->settings.interval_s;
+	/* --no-color and NO_COLOR always win; the file can only turn colours off. */
+	if (ui->settings.have_color && !ui->settings.color)
+		ui->ctx->color = false;
+	if (ui->settings.have_window)
+		for (unsigned int i = 0; i < UI_NWINDOWS; i++)
+			if (ui_windows_s[i] == ui->settings.window_s)
+				ui->window = i;
+}
+
+static int ui_wait_ms(struct ui *ui, uint64_t now)
+{
+	int64_t ms = -1;
+
+	if (!ui->paused)
+		ms = ui->next_sample_ns > now ? (int64_t)((ui->next_sample_ns - now + 999999) / 1000000) : 0;
+	if (ui->status[0] && ui->status_until_ns > now) {
+		int64_t s = (int64_t)((ui->status_until_ns - now + 999999) / 1000000);
+
+		if (ms < 0 || s < ms)
+			ms = s;
+	}
+	if (ms > 3600000)
+		ms = 3600000;
+	return (int)ms;
+}
+
+static void ui_loop(struct ui *ui)
+{
+	struct pollfd fds[MAX_POLLFDS];
+
+	ui->next_sample_ns = clock_now_ns() + (uint64_t)(ui->interval_s * 1e9);
+	ui->dirty = true;
+	while (!ui->quit) {
+		uint64_t now = clock_now_ns();
+		int nfds = 0, n, ch;
+
+		if (!ui->paused && now >= ui->next_sample_ns) {
+			ui_sample(ui);
+			ui->next_sample_ns += (uint64_t)(ui->interval_s * 1e9);
+			if (ui->next_sample_ns <= now)	/* we were stopped (Ctrl-Z) or slow */
+				ui->next_sample_ns = now + (uint64_t)(ui->interval_s * 1e9);
+		}
+		if (ui->status[0] && now >= ui->status_until_ns) {
+			ui->status[0] = '\0';
+			ui->dirty = true;
+		}
+		if (ui->dirty) {
+			ui->now_ns = now;
+			screen_draw(ui, stdscr);
+			wnoutrefresh(stdscr);
+			doupdate();
+			ui->dirty = false;
+		}
+		fds[nfds++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+		fds[nfds++] = (struct pollfd){ .fd = term_signal_fd(), .events = POLLIN };
+		n = poll(fds, (nfds_t)nfds, ui_wait_ms(ui, clock_now_ns()));
+		if (n < 0 && errno != EINTR)
+			break;
+		if (term_signal_take()) {
+			ui->quit = true;
+			break;
+		}
+		if (n > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break;	/* the terminal went away */
+		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
+		while ((ch = getch()) != ERR && !ui->quit)
+			ui_key(ui, ch);
+	}
+}
+
+int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
+{
+	struct ui *ui = calloc(1, sizeof(*ui));
+	unsigned int nwarn;
+	const char *const *warns;
+	int rc = 0;
+
+	if (!ui) {
+		snprintf(msg, (size_t)msgsize, "out of memory");
+		return -ENOMEM;
+	}
+	ui->ctx = ctx;
+	ui->findings = -1;
+	setlocale(LC_ALL, "");
+	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	/* Warnings are kept while curses owns the terminal (help shows them). */
+	warn_set_quiet(true);
+	ui_apply_settings(ui);
+	ui->interval_s = ctx->interval_s;
+	ui->color = ctx->color;
+	views_init(ui);
+	if (ui->settings.pane[0] && views_find(ui->settings.pane) >= 0)
+		ui->pane = (size_t)views_find(ui->settings.pane);
+	if (pane) {
+		int p = views_find(pane);
+
+		if (p < 0) {
+			snprintf(msg, (size_t)msgsize, "unknown pane '%s' (ports, counters, gids, net, doctor, probe)", pane);
+			rc = -EINVAL;
+			goto out;
+		}
+		ui->pane = (size_t)p;
+	}
+	rc = ui_open_source(ui);
+	if (rc) {
+		snprintf(msg, (size_t)msgsize, "cannot collect the RDMA devices: %s", strerror(-rc));
+		goto out;
+	}
+	/* Nothing to show: start where the explanation and the demo offer are. */
+	if (!ui->host.ndevs && !ctx->demo)
+		ui->pane = 0;
+	if (term_start(msg, msgsize)) {
+		rc = -ENOTTY;
+		goto out;
+	}
+	theme_init(ctx->color);
+	ui_loop(ui);
+	term_stop();
+out:
+	warn_set_quiet(false);
+	warns = warn_list(&nwarn);
+	for (unsigned int i = 0; i < nwarn && i < 10 && rc != -EINVAL; i++)
+		fprintf(stderr, "fabtop: warning: %s\n", warns[i]);
+	if (nwarn > 10)
+		fprintf(stderr, "fabtop: ... and %u more warnings\n", nwarn - 10);
+	views_free(ui);
+	track_free(&ui->track);
+	fab_host_free(&ui->host);
+	if (ui->src)
+		source_close(ui->src);
+	free(ui);
+	return rc;
+}

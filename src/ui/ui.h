@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The interactive monitor's shared state, views and the widgets they use. */
+#ifndef FABTOP_UI_UI_H
+#define FABTOP_UI_UI_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctx.h"
+#include "model/fabric.h"
+#include "ui/settings.h"
+#include "ui/table.h"
+#include "ui/text.h"
+#include "ui/theme.h"
+#include "ui/track.h"
+
+struct ui_rect {
+	int y, x, h, w;
+};
+
+struct ui;
+
+/*
+ * A pane of the monitor. Views only read the model (ui->host and the
+ * trackers); collection happens in the loop before they are asked to draw.
+ */
+struct ui_view {
+	const char *id;			/* "ports": settings and --pane names */
+	const char *title;		/* the tab label */
+	const struct table_col *cols;	/* NULL: the view draws itself */
+	int ncols;
+	int default_sort;		/* column index */
+	bool default_desc;
+	/* Fill t with one row per entity of the model. */
+	void (*build)(struct ui *ui, struct table *t);
+	/* Draw the body; NULL draws the table alone. */
+	void (*draw)(struct ui *ui, WINDOW *w, struct ui_rect r);
+	/* Everything known about the row with this key, for Enter. */
+	void (*details)(struct ui *ui, const char *key, struct text *out);
+	/* What the body says when there are no rows (after filtering). */
+	const char *(*empty)(struct ui *ui);
+};
+
+/* Registered in views.c, in tab order. */
+extern const struct ui_view *const ui_views[];
+extern const size_t ui_nviews;
+
+/* Graph windows selectable with 'w'. */
+#define UI_NWINDOWS 3
+extern const unsigned int ui_windows_s[UI_NWINDOWS];
+
+#define UI_MAX_VIEWS 8
+
+struct source;
+
+struct ui {
+	struct fab_ctx *ctx;
+	struct source *src;		/* real sysfs or the demo fabric */
+	struct fab_host host;		/* the latest snapshot */
+	bool quit;
+	bool dirty;			/* redraw before the next wait */
+	bool rescan_wanted;		/* structure may have changed: collect again */
+	uint64_t next_sample_ns;	/* CLOCK_MONOTONIC */
+	uint64_t last_rescan_ns;
+	struct track track;		/* per-port history and error activity */
+	struct table tables[UI_MAX_VIEWS];
+	size_t pane;
+
+	uint64_t now_ns;		/* CLOCK_MONOTONIC of the frame being drawn */
+	uint64_t last_sample_ns;	/* model time of the latest sample (simulated in the demo) */
+	double interval_s;
+	bool paused;
+	unsigned int window;		/* index into ui_windows_s */
+	bool utf8;
+	bool color;
+
+	bool help;			/* overlays */
+	size_t help_top;
+	bool details;
+	char details_key[TABLE_KEY_LEN];
+	size_t details_top;
+	bool filter_edit;		/* '/' line editing in progress */
+
+	char status[160];		/* transient message, bottom line */
+	uint64_t status_until_ns;
+
+	/* layout of the last frame, for mouse clicks */
+	struct ui_rect tabs;
+	int tab_x[UI_MAX_VIEWS + 1];
+	struct ui_rect body;
+	struct ui_rect fbar;
+	int fbar_x[16];
+	int fbar_key[16];
+	int nfbar;
+
+	/* Optional data of other areas (NULL/false when not in this build). */
+	void *net;
+	void *doctor;
+	void *probe;
+	int findings;			/* -1: unknown */
+
+	struct settings settings;
+};
+
+static inline struct table *ui_table(struct ui *ui)
+{
+	return &ui->tables[ui->pane];
+}
+
+/* Frame drawing (screen.c). */
+void screen_draw(struct ui *ui, WINDOW *w);
+/* Draw the current pane's body into r (also used by the render test). */
+void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r);
+/* Rebuild every table from the model (after a sample or a key). */
+void screen_rebuild(struct ui *ui);
+
+/* Shared text helpers for views (screen.c). */
+void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s);
+void ui_fill(WINDOW *w, int y, int x, int n, chtype attr);
+void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Help and details overlays (help.c, details.c). */
+void help_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
+void help_text(struct ui *ui, struct text *out);
+void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
+
+/* Input (action.c, mouse.c). */
+void ui_key(struct ui *ui, int ch);
+void ui_do(struct ui *ui, int action, int arg);
+void ui_mouse(struct ui *ui);
+
+/* Sampling (ui.c): collect or refresh, track, derive, rebuild the tables. */
+void ui_sample(struct ui *ui);
+/* Switch to the demo fabric ('d' when no device is found). */
+void ui_start_demo(struct ui *ui);
+
+/* Initialise tables for the views, apply settings (views.c). */
+void views_init(struct ui *ui);
+void views_free(struct ui *ui);
+/* Copy each table's sort column into ui->settings. */
+void views_save_sorts(struct ui *ui);
+int views_find(const char *id);
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The registry of panes (tab order) and helpers shared by the panes. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/views.h"
+
+const struct ui_view *const ui_views[] = {
+	&view_ports,
+	&view_counters,
+	&view_gids,
+	&view_net,
+	&view_doctor,
+	&view_probe,
+};
+
+const size_t ui_nviews = sizeof(ui_views) / sizeof(ui_views[0]);
+
+_Static_assert(sizeof(ui_views) / sizeof(ui_views[0]) <= UI_MAX_VIEWS, "too many views");
+
+const unsigned int ui_windows_s[UI_NWINDOWS] = { 60, 600, 3600 };
+
+/* How long a row stays lit after its error counters stopped moving. */
+#define ERR_FADE_NS (10ull * 1000000000ull)
+
+int views_find(const char *id)
+{
+	for (size_t i = 0; i < ui_nviews; i++)
+		if (!strcmp(ui_views[i]->id, id))
+			return (int)i;
+	return -1;
+}
+
+/* "IN Gb/s" -> "in_gb/s": how settings name a column. */
+static void col_id(const char *title, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; title[i] && i + 1 < size; i++) {
+		char c = title[i];
+
+		buf[i] = c == ' ' ? '_' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+	}
+	buf[i] = '\0';
+}
+
+void views_init(struct ui *ui)
+{
+	for (size_t i = 0; i < ui_nviews; i++) {
+		const struct ui_view *v = ui_views[i];
+		const struct settings_sort *ss = settings_get_sort(&ui->settings, v->id);
+		int sort = v->default_sort;
+		bool desc = v->default_desc;
+
+		if (ss) {
+			for (int c = 0; c < v->ncols; c++) {
+				char id[SETTINGS_ID_LEN];
+
+				col_id(v->cols[c].title, id, sizeof(id));
+				if (!strcmp(id, ss->column)) {
+					sort = c;
+					desc = ss->desc;
+				}
+			}
+		}
+		table_init(&ui->tables[i], v->cols, v->ncols, sort, desc);
+	}
+}
+
+void views_save_sorts(struct ui *ui)
+{
+	for (size_t i = 0; i < ui_nviews; i++) {
+		const struct ui_view *v = ui_views[i];
+		const struct table *t = &ui->tables[i];
+		char id[SETTINGS_ID_LEN];
+
+		if (!v->ncols)
+			continue;
+		col_id(v->cols[t->sort_col].title, id, sizeof(id));
+		settings_set_sort(&ui->settings, v->id, id, t->sort_desc);
+	}
+}
+
+void views_free(struct ui *ui)
+{
+	for (size_t i = 0; i < ui_nviews; i++)
+		table_free(&ui->tables[i]);
+}
+
+struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev)
+{
+	for (size_t i = 0; i < ui->host.ndevs; i++) {
+		struct fab_device *d = &ui->host.devs[i];
+		size_t n = strlen(d->name);
+
+		if (strncmp(key, d->name, n) || key[n] != '/')
+			continue;
+		for (size_t j = 0; j < d->nports; j++) {
+			char num[16];
+
+			snprintf(num, sizeof(num), "%u", d->ports[j].num);
+			if (!strncmp(key + n + 1, num, strlen(num)) &&
+			    (key[n + 1 + strlen(num)] == '\0' || key[n + 1 + strlen(num)] == '/')) {
+				if (dev)
+					*dev = d;
+				return &d->ports[j];
+			}
+		}
+	}
+	return NULL;
+}
+
+void views_origin(struct ui *ui, const struct fab_device *d, char *buf, size_t size)
+{
+	if (ui->ctx->demo)
+		snprintf(buf, size, "demo fabric (simulated, seed %lu): %s", ui->ctx->seed, d->name);
+	else
+		snprintf(buf, size, "%s/class/infiniband/%s", ui->ctx->sysfs_root, d->name);
+}
+
+int views_state_role(const struct fab_port *p)
+{
+	switch (p->state) {
+	case PORT_STATE_ACTIVE:
+	case PORT_STATE_ACTIVE_DEFER:
+		return ROLE_OK;
+	case PORT_STATE_INIT:
+	case PORT_STATE_ARMED:
+		return ROLE_WARN;
+	case PORT_STATE_DOWN:
+		return ROLE_BAD;
+	default:
+		return ROLE_DIM;
+	}
+}
+
+int views_err_role(struct ui *ui, const struct track_port *tp)
+{
+	if (!tp || !tp->err_moved_ns)
+		return 0;
+	if (tp->err_moved_ns == ui->last_sample_ns)
+		return ROLE_ERR_MOVING;
+	if (ui->last_sample_ns - tp->err_moved_ns < ERR_FADE_NS)
+		return ROLE_ERR_FADING;
+	return 0;
+}
+
+static void flag_add(char *buf, size_t size, const char *flag)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s%s", n ? "," : "", flag);
+}
+
+void views_port_flags(const struct fab_device *d, const struct fab_port *p, char *buf, size_t size)
+{
+	double best = 0;
+
+	buf[0] = '\0';
+	/* Link trained but never brought to ACTIVE: no subnet manager answered. */
+	if (p->state == PORT_STATE_INIT && p->phys_state == PHYS_STATE_LINK_UP)
+		flag_add(buf, size, "NO-SM");
+	if (p->state == PORT_STATE_DOWN || p->phys_state == PHYS_STATE_POLLING ||
+	    p->phys_state == PHYS_STATE_DISABLED)
+		flag_add(buf, size, "NO-LINK");
+	/* Slower than the device's best port of the same kind, or a 1X IB link. */
+	for (size_t j = 0; j < d->nports; j++)
+		if (d->ports[j].rate_known && d->ports[j].link_layer == p->link_layer &&
+		    d->ports[j].rate_gbps > best)
+			best = d->ports[j].rate_gbps;
+	if (p->rate_known && (p->state == PORT_STATE_ACTIVE || p->state == PORT_STATE_ACTIVE_DEFER) &&
+	    (p->rate_gbps < best ||
+	     (p->link_layer == LINK_LAYER_INFINIBAND && strstr(p->rate, "(1X "))))
+		flag_add(buf, size, "SLOW");
+	for (unsigned int i = 0; i < p->nnetdevs; i++)
+		if (!p->netdevs[i].in_ns) {
+			flag_add(buf, size, "NETNS");
+			break;
+		}
+}
+
+const char *views_no_devices(struct ui *ui)
+{
+	static char msg[512];
+
+	if (ui->ctx->demo)
+		return "The demo fabric has no devices.";
+	snprintf(msg, sizeof(msg),
+		 "No RDMA devices found: %s/class/infiniband %s. "
+		 "Load an RDMA driver (mlx5_ib, rdma_rxe, siw, ...) or press d to run the demo fabric; q quits.",
+		 ui->ctx->sysfs_root, ui->host.sysfs_missing ? "does not exist" : "is empty");
+	return msg;
+}

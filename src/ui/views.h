@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The panes of the monitor (one file each) and helpers they share. */
+#ifndef FABTOP_UI_VIEWS_H
+#define FABTOP_UI_VIEWS_H
+
+#include "ui/ui.h"
+
+extern const struct ui_view view_ports;
+extern const struct ui_view view_counters;
+extern const struct ui_view view_gids;
+extern const struct ui_view view_net;
+extern const struct ui_view view_doctor;
+extern const struct ui_view view_probe;
+
+/* Find the port of a "dev/port" row key; NULL when it is gone. */
+struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev);
+/* Where the model's values came from, for details: "<root>/class/infiniband/DEV". */
+void views_origin(struct ui *ui, const struct fab_device *d, char *buf, size_t size);
+/* Theme role of a port state / physical state. */
+int views_state_role(const struct fab_port *p);
+/* The role of a row whose error counters moved now (red) or recently (fading). */
+int views_err_role(struct ui *ui, const struct track_port *tp);
+/* Short flags of a port: "NO-SM", "NO-LINK", "SLOW", ... ("" when healthy). */
+void views_port_flags(const struct fab_device *d, const struct fab_port *p, char *buf, size_t size);
+/* A word explaining why the body is empty when there is no device at all. */
+const char *views_no_devices(struct ui *ui);
+
+#endif
