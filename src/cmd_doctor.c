@@ -1,13 +1,278 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabtop doctor: not built yet in this tree (its area replaces this file). */
+/* fabtop doctor: findings, route decisions for a peer, printed fixes, and the confirmed --apply. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "collect/host.h"
+#include "collect/net_apply.h"
+#include "collect/netlink.h"
 #include "commands.h"
+#include "derive/doctor.h"
+#include "derive/fix.h"
+#include "report/doctor.h"
+#include "report/json.h"
+
+#define MAX_RDMA_NETDEVS 32
+
+struct doctor_opts {
+	const char *peer;
+	const char *from;
+	const char *fix;
+	bool apply, yes;
+	const char *rdma_netdevs[MAX_RDMA_NETDEVS];
+	unsigned int nrdma_netdevs;
+};
+
+static void doctor_usage(FILE *f)
+{
+	fprintf(f, "Usage: fabtop doctor [PEER] [--from ADDR|IFACE] [--json]\n"
+		   "       fabtop doctor --fix ip|networkd-dispatcher|nm-dispatcher|ifupdown|netplan\n"
+		   "       fabtop doctor --apply --yes\n\n"
+		   "Explains what will break RDMA connections on this host and why, with the fix:\n"
+		   "routing of RDMA netdevs sharing a subnet, ARP flux, rp_filter, port states,\n"
+		   "RoCE GIDs and IPoIB settings. With PEER, shows which interface and source the\n"
+		   "kernel uses for PEER from each local RDMA address (and from --from).\n\n"
+		   "  --fix FORMAT        print the routing fix (per-interface tables + ip rule from\n"
+		   "                      ADDR, ARP sysctls) as commands or persistent configuration\n"
+		   "  --apply --yes       apply the runtime (ip) fix now: root only; the previous state\n"
+		   "                      is printed first and restored if any step fails\n"
+		   "  --rdma-netdev IFACE treat IFACE as an RDMA netdev too (repeatable; for hosts\n"
+		   "                      where sysfs does not link the netdev to its RDMA device)\n\n"
+		   "Exit status: 0 no problem found, 1 problems found (or a runtime failure),\n"
+		   "2 usage error.\n");
+}
+
+/* "--name VALUE" or "--name=VALUE"; NULL when argv[*i] is not that option. */
+static const char *opt_arg(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(argv[*i], name, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse_args(int argc, char **argv, struct doctor_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		bool missing = false;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			doctor_usage(stdout);
+			return -1;
+		} else if ((v = opt_arg(argc, argv, &i, "--from", &missing))) {
+			o->from = v;
+		} else if ((v = opt_arg(argc, argv, &i, "--fix", &missing))) {
+			o->fix = v;
+		} else if ((v = opt_arg(argc, argv, &i, "--rdma-netdev", &missing))) {
+			if (o->nrdma_netdevs >= MAX_RDMA_NETDEVS) {
+				fprintf(stderr, "fabtop doctor: at most %d --rdma-netdev\n", MAX_RDMA_NETDEVS);
+				return EXIT_USAGE;
+			}
+			o->rdma_netdevs[o->nrdma_netdevs++] = v;
+		} else if (missing) {
+			fprintf(stderr, "fabtop doctor: option %s needs a value\n", a);
+			return EXIT_USAGE;
+		} else if (!strcmp(a, "--apply")) {
+			o->apply = true;
+		} else if (!strcmp(a, "--yes")) {
+			o->yes = true;
+		} else if (!strcmp(a, "--")) {
+			continue;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "fabtop doctor: unknown option '%s'\n", a);
+			doctor_usage(stderr);
+			return EXIT_USAGE;
+		} else if (!o->peer) {
+			o->peer = a;
+		} else {
+			fprintf(stderr, "fabtop doctor: one PEER at a time ('%s' is extra)\n", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (o->apply != o->yes) {
+		fprintf(stderr, "fabtop doctor: --apply changes routing and sysctls and needs both --apply and --yes; "
+			"nothing was changed\n");
+		return EXIT_USAGE;
+	}
+	if (o->fix) {
+		enum fix_format fmt;
+
+		if (fix_format_parse(o->fix, &fmt)) {
+			fprintf(stderr, "fabtop doctor: unknown --fix format '%s' (ip, networkd-dispatcher, "
+				"nm-dispatcher, ifupdown, netplan)\n", o->fix);
+			return EXIT_USAGE;
+		}
+		if (o->apply && fmt != FIX_IP) {
+			fprintf(stderr, "fabtop doctor: --apply applies the runtime fix only (--fix ip)\n");
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int print_fix(const struct fix_plan *plan, const char *format)
+{
+	enum fix_format fmt = FIX_IP;
+
+	fix_format_parse(format, &fmt);
+	for (size_t i = 0; i < plan->nroutes; i++)
+		if (!fix_ifname_ok(plan->routes[i].ifname)) {
+			char q[64];
+
+			fprintf(stderr, "fabtop doctor: refusing to write a fix for interface %s: its name holds "
+				"characters (control, non-ASCII, ':' or '/') fabtop will not put in a script; "
+				"rename it (ip link set dev OLD name NEW)\n",
+				fix_sh_quote(plan->routes[i].ifname, q, sizeof(q)));
+			return EXIT_RUNTIME;
+		}
+	if (fix_write(stdout, fmt, plan))
+		return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
+static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
+{
+	struct fix_plan plan;
+	int rc;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "fabtop doctor: --apply needs root (it changes routes, rules and sysctls); "
+			"nothing was changed. Print the commands with --fix ip instead.\n");
+		return EXIT_RUNTIME;
+	}
+	if (fix_plan_build(net, &plan)) {
+		fprintf(stderr, "fabtop: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < plan.nroutes; i++)
+		if (!fix_ifname_ok(plan.routes[i].ifname)) {
+			fprintf(stderr, "fabtop doctor: refusing to apply: an interface name holds control or "
+				"non-ASCII characters\n");
+			fix_plan_free(&plan);
+			return EXIT_RUNTIME;
+		}
+	if (!fix_plan_needed(&plan)) {
+		printf("fabtop doctor: nothing to apply: %s\n", plan.nroutes ?
+		       "the per-interface tables, rules and ARP settings are already in place" :
+		       "no two RDMA netdevs share an IPv4 subnet");
+		fix_plan_free(&plan);
+		return EXIT_OK;
+	}
+	rc = net_apply(&plan, net, ctx->proc_root, stdout);
+	fix_plan_free(&plan);
+	if (rc) {
+		fprintf(stderr, "fabtop doctor: applying the fix failed (%s); the previous state was restored\n",
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	printf("fabtop doctor: applied. Run 'fabtop doctor' again to check; this is lost at reboot "
+	       "(see --fix networkd-dispatcher|nm-dispatcher|ifupdown|netplan).\n");
+	return EXIT_OK;
+}
 
 int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 {
-	fprintf(stderr, "fabtop: 'doctor' is not available in this build yet\n");
-	return EXIT_RUNTIME;
+	struct doctor_opts o = { 0 };
+	struct doctor_query q;
+	struct doctor_report rep;
+	struct fab_host host;
+	struct net_state net;
+	int rc;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (collect_host(ctx, &host, COLLECT_GIDS | COLLECT_NETDEVS)) {
+		fprintf(stderr, "fabtop: out of memory while reading %s\n", ctx->sysfs_root);
+		return EXIT_RUNTIME;
+	}
+	rc = net_collect(ctx, &net);
+	if (rc) {
+		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n", strerror(-rc));
+		fab_host_free(&host);
+		return EXIT_RUNTIME;
+	}
+	net_mark_rdma(&net, &host);
+	for (unsigned int i = 0; i < o.nrdma_netdevs; i++)
+		if (!net_mark_rdma_name(&net, o.rdma_netdevs[i])) {
+			fprintf(stderr, "fabtop doctor: --rdma-netdev %s: no such interface in this network namespace\n",
+				o.rdma_netdevs[i]);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+
+	if (o.apply || o.fix) {
+		struct fix_plan plan;
+
+		if (o.apply) {
+			rc = do_apply(ctx, &net);
+			goto out;
+		}
+		if (fix_plan_build(&net, &plan)) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		rc = print_fix(&plan, o.fix);
+		fix_plan_free(&plan);
+		goto out;
+	}
+
+	q.peer = o.peer;
+	q.from = o.from;
+	rc = doctor_run(ctx, &host, &net, &q, &rep);
+	if (rc == -EINVAL && o.peer && o.from) {
+		fprintf(stderr, "fabtop doctor: '%s' is not an IP address, or PEER and --from differ in family\n", o.peer);
+		rc = EXIT_USAGE;
+		goto out;
+	} else if (rc == -EINVAL) {
+		fprintf(stderr, "fabtop doctor: PEER '%s' is not an IP address\n", o.peer ? o.peer : "");
+		rc = EXIT_USAGE;
+		goto out;
+	} else if (rc == -ENODEV || rc == -EADDRNOTAVAIL) {
+		fprintf(stderr, "fabtop doctor: --from '%s' is neither a local address nor an interface here\n", o.from);
+		rc = EXIT_USAGE;
+		goto out;
+	} else if (rc) {
+		fprintf(stderr, "fabtop doctor: %s\n", strerror(-rc));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		doctor_report_json(&j, &rep);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		if (host.sysfs_missing && !o.nrdma_netdevs)
+			printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
+			       "network side only.\n", ctx->sysfs_root);
+		doctor_report_text(stdout, &rep, ctx->color);
+	}
+	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
+	doctor_report_free(&rep);
+out:
+	net_state_free(&net);
+	fab_host_free(&host);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "fabtop: writing output failed\n");
+		rc = EXIT_RUNTIME;
+	}
+	return rc;
 }

@@ -11,6 +11,7 @@
 #include "collect/source.h"
 #include "commands.h"
 #include "report/json.h"
+#include "report/net.h"
 #include "report/show.h"
 #include "warn.h"
 
@@ -65,6 +66,7 @@ static const struct show_section sections[] = {
 	{ "ports", true, ports_text, ports_json },
 	{ "counters", true, counters_text, counters_json },
 	{ "gids", true, gids_text, gids_json },
+	{ "net", false, net_show_text, net_show_json },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* doctor --apply: carry out a fix plan over rtnetlink and /proc/sys, undoing it all if a step fails. */
+#include "config.h"
+
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/fib_rules.h>
+#include <linux/rtnetlink.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "collect/net_apply.h"
+#include "collect/sysctl.h"
+
+enum step_kind { STEP_ROUTE, STEP_RULE, STEP_SYSCTL };
+
+/* One change made, with what it replaced, so it can be undone. */
+struct step {
+	enum step_kind kind;
+	const struct fix_route *fr;
+	const struct fix_sysctl *fs;
+	bool had_old;
+	struct net_route old;		/* STEP_ROUTE: the route it replaced */
+};
+
+static size_t family_len(uint8_t family)
+{
+	return family == AF_INET ? 4 : 16;
+}
+
+/* Send one request and wait for its ack: 0 or the kernel's -errno. */
+static int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh)
+{
+	char buf[8192];
+	unsigned int portid = mnl_socket_get_portid(nl);
+
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < sizeof(*m) || m->nlmsg_len > (size_t)n)
+			return -EBADMSG;
+		if (m->nlmsg_seq != nlh->nlmsg_seq || m->nlmsg_pid != portid)
+			continue;
+		if (m->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
+
+			return m->nlmsg_len >= NLMSG_HDRLEN + sizeof(*e) ? e->error : -EBADMSG;
+		}
+	}
+}
+
+static struct nlmsghdr *msg_start(char *buf, uint16_t type, uint16_t flags)
+{
+	static unsigned int seq;
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = (unsigned int)time(NULL) + ++seq;
+	return nlh;
+}
+
+/* RTM_NEWROUTE/DELROUTE of a route as the model holds it. */
+static int route_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const struct net_route *r)
+{
+	char buf[1024];
+	struct nlmsghdr *nlh = msg_start(buf, type, flags);
+	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+
+	rtm->rtm_family = r->family;
+	rtm->rtm_dst_len = r->dst_len;
+	rtm->rtm_tos = r->tos;
+	rtm->rtm_table = r->table < 256 ? (unsigned char)r->table : RT_TABLE_UNSPEC;
+	rtm->rtm_protocol = r->protocol;
+	rtm->rtm_scope = r->scope;
+	rtm->rtm_type = r->type;
+	mnl_attr_put_u32(nlh, RTA_TABLE, r->table);
+	if (r->dst.family)
+		mnl_attr_put(nlh, RTA_DST, family_len(r->family), r->dst.bytes);
+	if (r->prefsrc.family)
+		mnl_attr_put(nlh, RTA_PREFSRC, family_len(r->family), r->prefsrc.bytes);
+	if (r->gateway.family)
+		mnl_attr_put(nlh, RTA_GATEWAY, family_len(r->family), r->gateway.bytes);
+	if (r->oif)
+		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)r->oif);
+	if (r->has_priority)
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, r->priority);
+	return nl_talk(nl, nlh);
+}
+
+static int rule_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const struct fix_route *fr)
+{
+	char buf[1024];
+	struct nlmsghdr *nlh = msg_start(buf, type, flags);
+	struct fib_rule_hdr *frh = mnl_nlmsg_put_extra_header(nlh, sizeof(*frh));
+
+	frh->family = fr->addr.family;
+	frh->src_len = (uint8_t)(family_len(fr->addr.family) * 8);
+	frh->action = FR_ACT_TO_TBL;
+	frh->table = fr->table < 256 ? (uint8_t)fr->table : RT_TABLE_UNSPEC;
+	mnl_attr_put(nlh, FRA_SRC, family_len(fr->addr.family), fr->addr.bytes);
+	mnl_attr_put_u32(nlh, FRA_TABLE, fr->table);
+	mnl_attr_put_u32(nlh, FRA_PRIORITY, fr->priority);
+	return nl_talk(nl, nlh);
+}
+
+static void route_of_fix(const struct fix_route *fr, int oif, struct net_route *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->family = fr->subnet.family;
+	r->dst_len = fr->prefixlen;
+	r->dst = fr->subnet;
+	r->prefsrc = fr->addr;
+	r->table = fr->table;
+	r->oif = oif;
+	r->type = RTN_UNICAST;
+	r->scope = RT_SCOPE_LINK;
+	r->protocol = RTPROT_BOOT;	/* what `ip route add` uses */
+}
+
+static void print_route(FILE *log, const char *verb, const struct net_route *r, const struct net_state *st)
+{
+	char d[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN];
+	const struct net_link *l = net_link_by_index(st, r->oif);
+
+	fprintf(log, "ip route %s %s/%u%s%s dev %s%s%s table %u\n", verb,
+		net_ip_str(&r->dst, d, sizeof(d)), r->dst_len,
+		r->gateway.family ? " via " : "", r->gateway.family ? net_ip_str(&r->gateway, g, sizeof(g)) : "",
+		l ? l->name : "?", r->prefsrc.family ? " src " : "",
+		r->prefsrc.family ? net_ip_str(&r->prefsrc, s, sizeof(s)) : "", r->table);
+}
+
+static int undo(struct mnl_socket *nl, const struct step *s, const struct net_state *st,
+		const char *proc_root)
+{
+	struct net_route r;
+	struct net_link *l;
+
+	switch (s->kind) {
+	case STEP_ROUTE:
+		if (s->had_old)
+			return route_msg(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &s->old);
+		l = net_link_by_name(st, s->fr->ifname);
+		route_of_fix(s->fr, l ? l->ifindex : 0, &r);
+		return route_msg(nl, RTM_DELROUTE, 0, &r);
+	case STEP_RULE:
+		return rule_msg(nl, RTM_DELRULE, 0, s->fr);
+	case STEP_SYSCTL:
+		return sysctl_write_iface(proc_root, s->fs->ifname, s->fs->id, s->fs->old.value);
+	}
+	return -EINVAL;
+}
+
+int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log)
+{
+	struct mnl_socket *nl;
+	struct step *steps;
+	size_t nsteps = 0;
+	char a[INET6_ADDRSTRLEN];
+	int rc = 0;
+
+	steps = calloc(2 * plan->nroutes + plan->nsysctls + 1, sizeof(*steps));
+	if (!steps)
+		return -ENOMEM;
+	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		rc = -errno;
+		if (nl)
+			mnl_socket_close(nl);
+		free(steps);
+		return rc;
+	}
+
+	/* The previous state first: how to get back to it, as commands. */
+	fprintf(log, "# previous state (commands that restore it):\n");
+	for (size_t i = 0; i < plan->nroutes; i++) {
+		const struct fix_route *fr = &plan->routes[i];
+		bool had = false;
+
+		if (fr->route_ok)
+			continue;
+		for (size_t k = 0; k < st->nroutes; k++) {
+			const struct net_route *o = &st->routes[k];
+
+			if (o->table == fr->table && o->family == fr->subnet.family && o->dst_len == fr->prefixlen &&
+			    net_ip_eq(&o->dst, &fr->subnet) && !o->tos) {
+				print_route(log, "replace", o, st);
+				had = true;
+			}
+		}
+		if (!had)
+			fprintf(log, "ip route del %s/%u table %u\n", net_ip_str(&fr->subnet, a, sizeof(a)),
+				fr->prefixlen, fr->table);
+	}
+	for (size_t i = 0; i < plan->nroutes; i++)
+		if (!plan->routes[i].rule_ok)
+			fprintf(log, "ip rule del from %s table %u priority %u\n",
+				net_ip_str(&plan->routes[i].addr, a, sizeof(a)), plan->routes[i].table,
+				plan->routes[i].priority);
+	for (size_t i = 0; i < plan->nsysctls; i++)
+		if (!plan->sysctls[i].ok && plan->sysctls[i].old.known)
+			fprintf(log, "sysctl -w net.ipv4.conf.%s.%s=%d\n", plan->sysctls[i].ifname,
+				net_sysctl_name(plan->sysctls[i].id), plan->sysctls[i].old.value);
+	fprintf(log, "# applying:\n");
+
+	for (size_t i = 0; i < plan->nroutes && !rc; i++) {
+		const struct fix_route *fr = &plan->routes[i];
+		const struct net_link *l = net_link_by_name(st, fr->ifname);
+		struct step *s = &steps[nsteps];
+		struct net_route r;
+
+		if (fr->route_ok)
+			continue;
+		if (!l) {
+			rc = -ENODEV;
+			break;
+		}
+		s->kind = STEP_ROUTE;
+		s->fr = fr;
+		for (size_t k = 0; k < st->nroutes; k++) {
+			const struct net_route *o = &st->routes[k];
+
+			if (o->table == fr->table && o->family == fr->subnet.family && o->dst_len == fr->prefixlen &&
+			    net_ip_eq(&o->dst, &fr->subnet) && !o->tos) {
+				s->had_old = true;
+				s->old = *o;
+			}
+		}
+		route_of_fix(fr, l->ifindex, &r);
+		print_route(log, "replace", &r, st);
+		rc = route_msg(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &r);
+		if (!rc)
+			nsteps++;
+	}
+	for (size_t i = 0; i < plan->nroutes && !rc; i++) {
+		const struct fix_route *fr = &plan->routes[i];
+
+		if (fr->rule_ok)
+			continue;
+		fprintf(log, "ip rule add from %s table %u priority %u\n", net_ip_str(&fr->addr, a, sizeof(a)),
+			fr->table, fr->priority);
+		rc = rule_msg(nl, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL, fr);
+		if (!rc) {
+			steps[nsteps].kind = STEP_RULE;
+			steps[nsteps].fr = fr;
+			nsteps++;
+		}
+	}
+	for (size_t i = 0; i < plan->nsysctls && !rc; i++) {
+		const struct fix_sysctl *fs = &plan->sysctls[i];
+
+		if (fs->ok)
+			continue;
+		if (!fs->old.known) {
+			/* Without the old value there is nothing to restore: refuse. */
+			fprintf(log, "# %s: %s is unreadable, not changed\n", fs->ifname, net_sysctl_name(fs->id));
+			rc = -EIO;
+			break;
+		}
+		fprintf(log, "sysctl -w net.ipv4.conf.%s.%s=%d\n", fs->ifname, net_sysctl_name(fs->id), fs->value);
+		rc = sysctl_write_iface(proc_root, fs->ifname, fs->id, fs->value);
+		if (!rc) {
+			steps[nsteps].kind = STEP_SYSCTL;
+			steps[nsteps].fs = fs;
+			nsteps++;
+		}
+	}
+	if (rc) {
+		fprintf(log, "# failed: %s; restoring the previous state\n", strerror(-rc));
+		while (nsteps > 0) {
+			int urc = undo(nl, &steps[--nsteps], st, proc_root);
+
+			if (urc)
+				fprintf(log, "# could not undo a step: %s\n", strerror(-urc));
+		}
+	}
+	mnl_socket_close(nl);
+	free(steps);
+	return rc;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtnetlink dumps into struct net_state (libmnl), and the change monitor socket. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/netlink.h"
+#include "collect/nl_parse.h"
+#include "collect/sysctl.h"
+
+#define DUMP_BUF	32768	/* the kernel sends dumps in pages; 32K never truncates */
+
+int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg)
+{
+	char *buf;
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	unsigned int seq = (unsigned int)time(NULL), portid;
+	int rc = 0, done = 0;
+
+	buf = malloc(DUMP_BUF);
+	if (!buf)
+		return -ENOMEM;
+	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	if (!nl) {
+		rc = -errno;
+		free(buf);
+		return rc;
+	}
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = (uint16_t)rtm_type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	/* rtgenmsg is enough for every dump we ask; AF_UNSPEC: all families, all tables. */
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->rtgen_family = AF_UNSPEC;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	while (!done) {
+		ssize_t n = mnl_socket_recvfrom(nl, buf, DUMP_BUF);
+		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
+		size_t left;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (n == 0) {
+			rc = -EIO;
+			break;
+		}
+		/* Only our answer: right sequence and port, from the kernel. */
+		if (!nl_msg_ok(buf, (size_t)n) || m->nlmsg_seq != seq || m->nlmsg_pid != portid)
+			continue;
+		rc = cb(buf, (size_t)n, arg);
+		if (rc)
+			break;
+		left = (size_t)n;
+		for (const char *p = buf; nl_msg_ok(p, left);) {
+			const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)p;
+			size_t step = NLMSG_ALIGN(h->nlmsg_len);
+
+			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR)
+				done = 1;
+			if (!(h->nlmsg_flags & NLM_F_MULTI))
+				done = 1;
+			if (step >= left)
+				break;
+			p += step;
+			left -= step;
+		}
+	}
+out:
+	mnl_socket_close(nl);
+	free(buf);
+	return rc;
+}
+
+struct parse_arg {
+	struct net_state *st;
+	int bad;
+};
+
+static int parse_cb(const void *buf, size_t len, void *arg)
+{
+	struct parse_arg *pa = arg;
+	int rc = nl_parse_buf(buf, len, pa->st, NULL);
+
+	/* A malformed message is skipped (counted), anything else stops the dump. */
+	if (rc == -EBADMSG) {
+		pa->bad++;
+		return 0;
+	}
+	return rc;
+}
+
+static const int dump_types[] = { RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETRULE, RTM_GETNEIGH };
+
+int net_collect(const struct fab_ctx *ctx, struct net_state *st)
+{
+	struct parse_arg pa = { .st = st };
+	int rc = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < sizeof(dump_types) / sizeof(dump_types[0]) && !rc; i++)
+		rc = net_dump_raw(dump_types[i], parse_cb, &pa);
+	if (rc) {
+		net_state_free(st);
+		return rc;
+	}
+	if (st->nlinks) {
+		st->sysctls = calloc(st->nlinks, sizeof(*st->sysctls));
+		if (!st->sysctls) {
+			net_state_free(st);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < st->nlinks; i++)
+			if (sysctl_read_iface(ctx->proc_root, st->links[i].name, &st->sysctls[st->nsysctls]) == 0)
+				st->nsysctls++;
+	}
+	st->live = true;
+	return 0;
+}
+
+int net_monitor_open(void)
+{
+	static const unsigned int extra_groups[] = { RTNLGRP_IPV6_RULE };
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR |
+			     RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE | RTMGRP_IPV4_RULE,
+	};
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	for (size_t i = 0; i < sizeof(extra_groups) / sizeof(extra_groups[0]); i++) {
+		int g = (int)extra_groups[i];
+
+		/* Old kernels lack a group: the others still work. */
+		(void)setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &g, sizeof(g));
+	}
+	return fd;
+}
+
+bool net_monitor_drain(int fd)
+{
+	char buf[8192];
+	bool changed = false;
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n > 0) {
+			changed = true;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* ENOBUFS: the kernel dropped notifications; the state is stale. */
+		if (n < 0 && errno == ENOBUFS) {
+			changed = true;
+			continue;
+		}
+		break;
+	}
+	return changed;
+}
+
+void net_monitor_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rtnetlink socket I/O (libmnl): dumps into a struct net_state, and a change monitor for the TUI. */
+#ifndef FABTOP_COLLECT_NETLINK_H
+#define FABTOP_COLLECT_NETLINK_H
+
+#include <stdbool.h>
+
+#include "ctx.h"
+#include "model/net.h"
+
+/*
+ * Fill st (zeroed or freed before) from this network namespace: links,
+ * addresses, routes of all tables, rules and neighbours over rtnetlink,
+ * then the sysctls of every link from ctx->proc_root. Sets st->live.
+ * Returns 0 or -errno (socket failure, -ENOMEM); st is freed on failure.
+ */
+int net_collect(const struct fab_ctx *ctx, struct net_state *st);
+
+/*
+ * Dump one kind (RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETRULE,
+ * RTM_GETNEIGH) and hand every received buffer to cb, raw; net_collect()
+ * parses them, the recorder of tests/ saves them. Returns 0 or -errno.
+ */
+int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg);
+
+/*
+ * A socket subscribed to link, address (v4/v6), route (v4/v6) and rule
+ * changes, non-blocking and close-on-exec: put it in poll() and call
+ * net_monitor_drain() when it is readable. Returns the fd or -errno.
+ */
+int net_monitor_open(void);
+/*
+ * Read everything pending without blocking. true when something changed
+ * (or the kernel dropped notifications because we were slow: re-collect).
+ */
+bool net_monitor_drain(int fd);
+void net_monitor_close(int fd);
+
+#endif

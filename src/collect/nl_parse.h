@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rtnetlink message parsers: one message in, one plain struct out; no I/O. */
+#ifndef FABTOP_COLLECT_NL_PARSE_H
+#define FABTOP_COLLECT_NL_PARSE_H
+
+#include <linux/netlink.h>
+#include <stddef.h>
+
+#include "model/net.h"
+
+/*
+ * Each parser checks the message type, the header length, and every
+ * attribute it uses against a policy table (type and minimum size); unknown
+ * attributes are skipped, bad ones make the message rejected. They return
+ * 0 when out was filled, -ENOENT for a message of another family/kind that
+ * is simply not ours (e.g. an AF_BRIDGE link entry), -EBADMSG when the
+ * message is malformed or truncated. nlh->nlmsg_len must already be known to
+ * fit in the buffer it came from (see nl_msg_ok()).
+ */
+int nl_parse_link(const struct nlmsghdr *nlh, struct net_link *out);
+int nl_parse_addr(const struct nlmsghdr *nlh, struct net_addr *out);
+int nl_parse_route(const struct nlmsghdr *nlh, struct net_route *out);
+/* The answer to an RTM_GETROUTE lookup (flagged RTM_F_CLONED, which dumps skip). */
+int nl_parse_route_answer(const struct nlmsghdr *nlh, struct net_route *out);
+int nl_parse_rule(const struct nlmsghdr *nlh, struct net_rule *out);
+int nl_parse_neigh(const struct nlmsghdr *nlh, struct net_neigh *out);
+
+/* Is there a whole, well-formed netlink message at buf (len bytes left)? */
+int nl_msg_ok(const void *buf, size_t len);
+
+/*
+ * Feed a buffer of one or more messages (one recv() of a dump, or a recorded
+ * file) into st: RTM_NEWLINK/NEWADDR/NEWROUTE/NEWRULE/NEWNEIGH are appended,
+ * NLMSG_DONE sets *done, NLMSG_ERROR returns its -errno. Returns 0,
+ * -EBADMSG for a malformed buffer (what was parsed before stays), -ENOMEM.
+ */
+int nl_parse_buf(const void *buf, size_t len, struct net_state *st, int *done);
+
+#endif

@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The doctor's checks: each looks at the host and net models and adds findings with cause, evidence and fix. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <linux/rtnetlink.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive/doctor.h"
+#include "derive/fix.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The usual IPoIB MTUs: datagram is the IB MTU minus 4 (2K or 4K), connected is 65520. */
+#define IPOIB_MTU_DATAGRAM_2K	2044
+#define IPOIB_MTU_DATAGRAM_4K	4092
+#define IPOIB_MTU_CONNECTED	65520
+
+struct doc {
+	const struct fab_ctx *ctx;
+	struct fab_host *host;
+	struct net_state *net;
+	const struct doctor_query *q;
+	struct doctor_report *out;
+	size_t cap;
+	int err;
+	struct net_ip peer;		/* the query's peer, family 0 if none */
+};
+
+/* An IPv4 address of an RDMA netdev, and whether another RDMA netdev shares its subnet. */
+struct rdma_addr {
+	const struct net_addr *a;
+	const struct net_link *l;
+	bool shared;
+	bool route_ok;			/* traffic from a leaves by l */
+	bool route_checked;
+	struct route_answer ans;
+	struct net_ip probe;		/* the address the route was asked for */
+};
+
+static const char *const severity_names[] = {
+	[DOCTOR_INFO] = "info",
+	[DOCTOR_WARNING] = "warning",
+	[DOCTOR_ERROR] = "error",
+};
+
+const char *doctor_severity_str(enum doctor_severity s)
+{
+	return (unsigned int)s < ARRAY_SIZE(severity_names) ? severity_names[s] : "?";
+}
+
+static struct doctor_finding *finding_add(struct doc *d, enum doctor_id id, const char *code,
+					  enum doctor_severity sev)
+{
+	struct doctor_report *r = d->out;
+	struct doctor_finding *f;
+
+	if (d->err)
+		return NULL;
+	if (r->nfindings == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 8;
+		struct doctor_finding *n = realloc(r->findings, ncap * sizeof(*n));
+
+		if (!n) {
+			d->err = -ENOMEM;
+			return NULL;
+		}
+		r->findings = n;
+		d->cap = ncap;
+	}
+	f = &r->findings[r->nfindings++];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->code = code;
+	f->severity = sev;
+	return f;
+}
+
+static void fmt_into(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	vsnprintf(buf, size, fmt, ap);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void f_title(struct doctor_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_into(f->title, sizeof(f->title), fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void f_cause(struct doctor_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_into(f->cause, sizeof(f->cause), fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void f_ev(struct doctor_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->nevidence >= DOCTOR_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	fmt_into(f->evidence[f->nevidence++], DOCTOR_LINE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void f_fix(struct doctor_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->nfix >= DOCTOR_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	fmt_into(f->fix[f->nfix++], DOCTOR_LINE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static void f_about(struct doctor_finding *f, const char *ifname, const struct net_ip *ip)
+{
+	if (ifname)
+		snprintf(f->ifname, sizeof(f->ifname), "%s", ifname);
+	if (ip)
+		net_ip_str(ip, f->addr, sizeof(f->addr));
+}
+
+/* "sysctl -w net.ipv4.conf.IF.NAME=V", slash form when IF has dots (VLANs). */
+static void sysctl_cmd(char *buf, size_t size, const char *ifname, enum net_sysctl_id id, int value)
+{
+	char arg[128], q[160];
+
+	if (strchr(ifname, '.'))
+		snprintf(arg, sizeof(arg), "net/ipv4/conf/%s/%s=%d", ifname, net_sysctl_name(id), value);
+	else
+		snprintf(arg, sizeof(arg), "net.ipv4.conf.%s.%s=%d", ifname, net_sysctl_name(id), value);
+	snprintf(buf, size, "sysctl -w %s", fix_sh_quote(arg, q, sizeof(q)));
+}
+
+static const char *ipstr(const struct net_ip *ip, char *buf, size_t size)
+{
+	return net_ip_str(ip, buf, size);
+}
+
+/* Ask the kernel when the state is live, the model otherwise. */
+static int ask_route(struct doc *d, const struct net_ip *peer, const struct net_ip *src, int oif,
+		     struct route_answer *ans)
+{
+	if (d->net->live)
+		return route_query_ip(peer, src, oif, ans);
+	return route_query_model(d->net, peer, src, oif, ans);
+}
+
+/*
+ * An address inside a's subnet to ask the route for: the query's peer when
+ * it lies there, else the highest host address that is not ours.
+ */
+static bool probe_addr(struct doc *d, const struct net_addr *a, struct net_ip *out)
+{
+	uint32_t addr, mask, bcast;
+
+	if (d->peer.family == a->local.family && net_ip_prefix_eq(&d->peer, &a->local, a->prefixlen) &&
+	    !net_addr_find(d->net, &d->peer)) {
+		*out = d->peer;
+		return true;
+	}
+	if (a->local.family != AF_INET || a->prefixlen > 30)
+		return false;
+	memcpy(&addr, a->local.bytes, 4);
+	addr = ntohl(addr);
+	mask = a->prefixlen ? ~0u << (32 - a->prefixlen) : 0;
+	bcast = (addr & mask) | ~mask;
+	for (uint32_t k = 1; k < 64 && k < ~mask; k++) {
+		uint32_t cand = htonl(bcast - k);
+
+		out->family = AF_INET;
+		memset(out->bytes, 0, sizeof(out->bytes));
+		memcpy(out->bytes, &cand, 4);
+		if (!net_addr_find(d->net, out))
+			return true;
+	}
+	return false;
+}
+
+static size_t collect_rdma_addrs(struct doc *d, struct rdma_addr *ra, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->net->naddrs && n < max; i++) {
+		const struct net_addr *a = &d->net->addrs[i];
+		const struct net_link *l = net_link_by_index(d->net, a->ifindex);
+
+		if (!l || !l->rdma || a->local.family != AF_INET || a->scope != RT_SCOPE_UNIVERSE)
+			continue;
+		memset(&ra[n], 0, sizeof(ra[n]));
+		ra[n].a = a;
+		ra[n].l = l;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			unsigned int len;
+
+			if (ra[i].l->ifindex == ra[j].l->ifindex)
+				continue;
+			len = ra[i].a->prefixlen < ra[j].a->prefixlen ? ra[i].a->prefixlen : ra[j].a->prefixlen;
+			if (net_ip_prefix_eq(&ra[i].a->local, &ra[j].a->local, len))
+				ra[i].shared = true;
+		}
+	return n;
+}
+
+/* The main-table-style routes for a's subnet, one evidence line each. */
+static void evidence_subnet_routes(struct doc *d, struct doctor_finding *f, const struct net_addr *a)
+{
+	char dst[INET6_ADDRSTRLEN], src[INET6_ADDRSTRLEN], tb[16];
+	unsigned int shown = 0;
+
+	for (size_t i = 0; i < d->net->nroutes && shown < 4; i++) {
+		const struct net_route *r = &d->net->routes[i];
+		const struct net_link *l;
+
+		if (r->family != a->local.family || r->type != RTN_UNICAST || !r->dst_len ||
+		    !net_ip_prefix_eq(&r->dst, &a->local, r->dst_len) || r->dst_len > a->prefixlen)
+			continue;
+		l = net_link_by_index(d->net, r->oif);
+		f_ev(f, "route: %s/%u dev %s%s%s table %s", ipstr(&r->dst, dst, sizeof(dst)), r->dst_len,
+		     l ? l->name : "?", r->prefsrc.family ? " src " : "",
+		     r->prefsrc.family ? ipstr(&r->prefsrc, src, sizeof(src)) : "",
+		     net_table_str(r->table, tb, sizeof(tb)));
+		shown++;
+	}
+}
+
+/* Findings 1 and 3: traffic from K must leave by K's interface (and come back through it). */
+static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
+{
+	char k[INET6_ADDRSTRLEN], p[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], tb[16], net[INET6_ADDRSTRLEN];
+	char qi[64];
+
+	for (size_t i = 0; i < n; i++) {
+		struct rdma_addr *x = &ra[i];
+		struct doctor_finding *f;
+		struct net_ip sub;
+		uint32_t table;
+		int rc;
+
+		if (!x->shared || !probe_addr(d, x->a, &x->probe))
+			continue;
+		rc = ask_route(d, &x->probe, &x->a->local, 0, &x->ans);
+		x->route_checked = true;
+		x->route_ok = rc == 0 && x->ans.oif == x->l->ifindex;
+		if (x->route_ok)
+			continue;
+		ipstr(&x->a->local, k, sizeof(k));
+		ipstr(&x->probe, p, sizeof(p));
+		sub = net_ip_network(&x->a->local, x->a->prefixlen);
+		ipstr(&sub, net, sizeof(net));
+		table = fix_table_for(d->net, x->l->name, &x->a->local);
+		fix_sh_quote(x->l->name, qi, sizeof(qi));
+
+		f = finding_add(d, DOCTOR_SAME_SUBNET_ROUTE, "same-subnet-route", DOCTOR_ERROR);
+		if (!f)
+			return;
+		f_about(f, x->l->name, &x->a->local);
+		if (rc == 0) {
+			f_title(f, "traffic from %s (%s) leaves by %s", k, x->l->name,
+				x->ans.oif_name[0] ? x->ans.oif_name : "another interface");
+			f_cause(f, "%s shares the subnet %s/%u with another RDMA netdev, and the kernel routes "
+				"that subnet through %s. Connections bound to %s send from the wrong port "
+				"while the peer answers %s: RDMA CM gets REJECTED (error 8) or UNREACHABLE.",
+				x->l->name, net, x->a->prefixlen,
+				x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name);
+			f_ev(f, "ip route get %s from %s: dev %s src %s table %s%s", p, k,
+			     x->ans.oif_name[0] ? x->ans.oif_name : "?", ipstr(&x->ans.src, s, sizeof(s)),
+			     net_table_str(x->ans.table, tb, sizeof(tb)), x->ans.from_model ? " (from the model)" : "");
+		} else {
+			f_title(f, "traffic from %s (%s) has no route into %s/%u", k, x->l->name, net,
+				x->a->prefixlen);
+			f_cause(f, "No table selected for source %s routes %s/%u: connections bound to %s fail "
+				"with ADDR_ERROR or UNREACHABLE.", k, net, x->a->prefixlen, k);
+			f_ev(f, "ip route get %s from %s: %s", p, k, strerror(-rc));
+		}
+		evidence_subnet_routes(d, f, x->a);
+		f_ev(f, "no rule 'from %s' selects a table that routes %s/%u by %s", k, net, x->a->prefixlen,
+		     x->l->name);
+		f_fix(f, "ip route replace %s/%u dev %s scope link src %s table %u", net, x->a->prefixlen, qi,
+		      k, table);
+		f_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+		f_fix(f, "all interfaces at once: fabtop doctor --fix ip; to keep it across reboots: "
+		      "--fix networkd-dispatcher|nm-dispatcher|ifupdown|netplan");
+	}
+
+	/* Finding 3: strict rp_filter where the reverse path is the wrong interface. */
+	for (size_t i = 0; i < n; i++) {
+		struct rdma_addr *x = &ra[i];
+		const struct net_if_sysctls *sc = net_sysctls_of(d->net, x->l->name);
+		const struct net_sysctl_val *v;
+		struct doctor_finding *f;
+		char cmd[DOCTOR_LINE_LEN];
+
+		if (!x->shared || !x->route_checked || x->route_ok || !sc)
+			continue;
+		v = &sc->v[NET_SYSCTL_RP_FILTER];
+		if (!v->effective.known || v->effective.value != 1)
+			continue;
+		ipstr(&x->a->local, k, sizeof(k));
+		f = finding_add(d, DOCTOR_RP_FILTER, "strict-rp-filter", DOCTOR_ERROR);
+		if (!f)
+			return;
+		f_about(f, x->l->name, &x->a->local);
+		f_title(f, "strict rp_filter on %s drops packets to %s", x->l->name, k);
+		f_cause(f, "With rp_filter=1 the kernel drops a packet unless the reply would leave by the "
+			"interface it came in on. Replies from %s leave by %s, so everything for %s that "
+			"arrives on %s is dropped: the peer sees UNREACHABLE (error -110) or timeouts, and "
+			"ARP for %s is answered by the other NIC only.", k,
+			x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name, k);
+		f_ev(f, "net.ipv4.conf.%s.rp_filter=%d, conf.all.rp_filter=%d: effective %d (strict)",
+		     x->l->name, v->iface.known ? v->iface.value : -1, v->all.known ? v->all.value : -1,
+		     v->effective.value);
+		f_ev(f, "reverse path for %s leaves by %s (finding 1)", k,
+		     x->ans.oif_name[0] ? x->ans.oif_name : "?");
+		f_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
+		sysctl_cmd(cmd, sizeof(cmd), x->l->name, NET_SYSCTL_RP_FILTER, 2);
+		f_fix(f, "or loosen the check: %s (and conf.all.rp_filter must not be 1)", cmd);
+	}
+}
+
+/* Finding 2: ARP flux between NICs of one subnet. */
+static void check_arp(struct doc *d, struct rdma_addr *ra, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct net_if_sysctls *sc;
+		const struct net_sysctl_val *ig, *an;
+		struct doctor_finding *f;
+		char cmd[DOCTOR_LINE_LEN];
+		bool seen = false;
+
+		if (!ra[i].shared)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (ra[j].shared && ra[j].l == ra[i].l)
+				seen = true;
+		sc = net_sysctls_of(d->net, ra[i].l->name);
+		if (seen || !sc)
+			continue;
+		ig = &sc->v[NET_SYSCTL_ARP_IGNORE];
+		an = &sc->v[NET_SYSCTL_ARP_ANNOUNCE];
+		if (!(ig->effective.known && ig->effective.value == 0) &&
+		    !(an->effective.known && an->effective.value == 0))
+			continue;
+		f = finding_add(d, DOCTOR_ARP_FLUX, "arp-flux", DOCTOR_WARNING);
+		if (!f)
+			return;
+		f_about(f, ra[i].l->name, NULL);
+		f_title(f, "ARP flux: %s answers ARP for addresses of the other NICs in its subnet", ra[i].l->name);
+		f_cause(f, "With arp_ignore=0 every NIC answers ARP for every local address, and with "
+			"arp_announce=0 requests may carry another NIC's address. Peers then learn the wrong "
+			"MAC (or GID) for an address, at random, so connections to it reach the wrong port.");
+		f_ev(f, "%s: arp_ignore effective %d (all %d, iface %d), arp_announce effective %d (all %d, iface %d)",
+		     ra[i].l->name, ig->effective.known ? ig->effective.value : -1,
+		     ig->all.known ? ig->all.value : -1, ig->iface.known ? ig->iface.value : -1,
+		     an->effective.known ? an->effective.value : -1,
+		     an->all.known ? an->all.value : -1, an->iface.known ? an->iface.value : -1);
+		sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_IGNORE, 1);
+		f_fix(f, "%s", cmd);
+		sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_ANNOUNCE, 2);
+		f_fix(f, "%s", cmd);
+	}
+}
+
+/* "(4X EDR)" -> 4; 0 when the rate text names no width. */
+static unsigned int rate_width(const char *rate)
+{
+	const char *p = strchr(rate, '(');
+	unsigned int w;
+
+	if (p && sscanf(p + 1, "%uX", &w) == 1)
+		return w;
+	return 0;
+}
+
+/* Finding 4: ports that are not ACTIVE, or slower than they can be. */
+struct port_rule {
+	enum fab_port_state state;	/* PORT_STATE_UNKNOWN: any */
+	enum fab_phys_state phys;	/* PHYS_STATE_UNKNOWN: any */
+	enum doctor_severity sev;
+	const char *code;
+	const char *what;
+	const char *cause;
+	const char *fix;
+};
+
+static const struct port_rule port_rules[] = {
+	{ PORT_STATE_INIT, PHYS_STATE_LINK_UP, DOCTOR_ERROR, "port-no-sm",
+	  "is INIT with the link up: no subnet manager",
+	  "The cable and the peer are fine, but no subnet manager has configured the port (no LID), so "
+	  "it carries no traffic: every connection fails.",
+	  "run a subnet manager on one node of the fabric (systemctl start opensm) or enable the switch's SM" },
+	{ PORT_STATE_DOWN, PHYS_STATE_POLLING, DOCTOR_ERROR, "port-polling",
+	  "is DOWN and Polling: no link partner",
+	  "The port is looking for a peer and finds none: cable unplugged or broken, transceiver "
+	  "unsupported, or the switch/peer port is down.",
+	  "check the cable and transceiver at both ends and the peer port's state (ibstat on the peer, the switch's port status)" },
+	{ PORT_STATE_UNKNOWN, PHYS_STATE_DISABLED, DOCTOR_ERROR, "port-disabled",
+	  "is Disabled",
+	  "The port was disabled (by an admin, the SM, or the switch side) and will not train a link.",
+	  "enable it: ibportstate -D 0 PORT enable (or on the switch side); check that the SM does not disable it" },
+	{ PORT_STATE_DOWN, PHYS_STATE_UNKNOWN, DOCTOR_ERROR, "port-down",
+	  "is DOWN",
+	  "The port has no link: nothing can be sent or received on it.",
+	  "check the cable, the peer and `ip link set NETDEV up` for RoCE ports" },
+	{ PORT_STATE_ARMED, PHYS_STATE_UNKNOWN, DOCTOR_WARNING, "port-armed",
+	  "is ARMED, not ACTIVE",
+	  "The subnet manager has not finished bringing the port up.",
+	  "wait for the SM sweep, or check the SM log" },
+};
+
+static void check_ports(struct doc *d)
+{
+	for (size_t i = 0; i < d->host->ndevs; i++) {
+		struct fab_device *dev = &d->host->devs[i];
+		double best = 0;
+
+		for (size_t j = 0; j < dev->nports; j++)
+			if (dev->ports[j].state == PORT_STATE_ACTIVE && dev->ports[j].rate_known &&
+			    dev->ports[j].rate_gbps > best)
+				best = dev->ports[j].rate_gbps;
+		for (size_t j = 0; j < dev->nports; j++) {
+			struct fab_port *p = &dev->ports[j];
+			struct doctor_finding *f = NULL;
+			unsigned int w;
+
+			d->out->nports++;
+			for (size_t k = 0; k < ARRAY_SIZE(port_rules); k++) {
+				const struct port_rule *r = &port_rules[k];
+
+				if ((r->state != PORT_STATE_UNKNOWN && r->state != p->state) ||
+				    (r->phys != PHYS_STATE_UNKNOWN && r->phys != p->phys_state))
+					continue;
+				/* INIT without an SM only means something on InfiniBand. */
+				if (r->state == PORT_STATE_INIT && p->link_layer == LINK_LAYER_ETHERNET)
+					continue;
+				f = finding_add(d, DOCTOR_PORT_STATE, r->code, r->sev);
+				if (!f)
+					return;
+				f_title(f, "%s port %u %s", dev->name, p->num, r->what);
+				f_cause(f, "%s", r->cause);
+				f_ev(f, "state %s, physical state %s, link layer %s",
+				     p->state_raw[0] ? p->state_raw : "unknown",
+				     p->phys_state_raw[0] ? p->phys_state_raw : "unknown",
+				     fab_link_layer_str(p->link_layer));
+				f_fix(f, "%s", r->fix);
+				break;
+			}
+			if (!f && p->state == PORT_STATE_ACTIVE && p->rate_known) {
+				w = rate_width(p->rate);
+				if (p->rate_gbps < best || (p->link_layer == LINK_LAYER_INFINIBAND && w && w < 4)) {
+					f = finding_add(d, DOCTOR_PORT_STATE, "port-slow", DOCTOR_WARNING);
+					if (!f)
+						return;
+					f_title(f, "%s port %u runs at %s, below its best", dev->name, p->num, p->rate);
+					f_cause(f, "The link trained at a lower speed or width than it can: a bad cable, "
+						"a dirty connector or a peer that cannot do more. Throughput is capped.");
+					if (p->rate_gbps < best)
+						f_ev(f, "rate %s; another port of %s runs at %g Gb/sec", p->rate, dev->name, best);
+					if (w && w < 4)
+						f_ev(f, "width %uX where InfiniBand links are normally 4X", w);
+					f_fix(f, "reseat or replace the cable; check the peer port's speed and width (ibportstate, iblinkinfo)");
+				}
+			}
+			if (f) {
+				snprintf(f->device, sizeof(f->device), "%s", dev->name);
+				f->port = p->num;
+				if (p->nnetdevs)
+					snprintf(f->ifname, sizeof(f->ifname), "%s", p->netdevs[0].name);
+			}
+		}
+	}
+}
+
+static bool port_has_gid_type(const struct fab_port *p, enum fab_gid_type t)
+{
+	for (size_t k = 0; k < p->ngids; k++)
+		if (p->gids[k].type == t)
+			return true;
+	return false;
+}
+
+/* Finding 5: RoCE addresses and GIDs. */
+static void check_roce(struct doc *d)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	for (size_t i = 0; i < d->host->ndevs; i++) {
+		struct fab_device *dev = &d->host->devs[i];
+
+		for (size_t j = 0; j < dev->nports; j++) {
+			struct fab_port *p = &dev->ports[j];
+			struct doctor_finding *f = NULL;
+
+			if (p->link_layer != LINK_LAYER_ETHERNET)
+				continue;
+			/* An IPv4 address of the port's netdev that no GID carries. */
+			for (unsigned int k = 0; k < p->nnetdevs; k++) {
+				const struct net_link *l = net_link_by_name(d->net, p->netdevs[k].name);
+
+				if (!l)
+					continue;
+				for (size_t m = 0; m < d->net->naddrs; m++) {
+					const struct net_addr *ad = &d->net->addrs[m];
+					bool found = false;
+
+					if (ad->ifindex != l->ifindex || ad->local.family != AF_INET ||
+					    ad->scope != RT_SCOPE_UNIVERSE)
+						continue;
+					ipstr(&ad->local, a, sizeof(a));
+					for (size_t g = 0; g < p->ngids; g++)
+						if (p->gids[g].has_ipv4 && !strcmp(p->gids[g].ipv4, a))
+							found = true;
+					if (found)
+						continue;
+					f = finding_add(d, DOCTOR_ROCE_GID, "roce-no-gid", DOCTOR_ERROR);
+					if (!f)
+						return;
+					f_about(f, l->name, &ad->local);
+					snprintf(f->device, sizeof(f->device), "%s", dev->name);
+					f->port = p->num;
+					f_title(f, "%s has no GID entry on %s port %u", a, dev->name, p->num);
+					f_cause(f, "RoCE addresses an endpoint by a GID made from its IP address. %s is on "
+						"%s but %s/%u has no GID for it, so rdma_cm cannot bind to it "
+						"(ADDR_ERROR, or 'No such device' from ibv_modify_qp).", a, l->name,
+						dev->name, p->num);
+					f_ev(f, "%s/%u: %zu GIDs, none with IPv4 %s", dev->name, p->num, p->ngids, a);
+					f_fix(f, "the kernel adds GIDs when the address is added on the RoCE netdev itself "
+					      "(not a bridge or bond above it): move %s to %s, or bounce it "
+					      "(ip addr del/add)", a, l->name);
+				}
+			}
+			/* GIDs whose netdev lives in another network namespace (containers). */
+			{
+				char names[DOCTOR_LINE_LEN] = "";
+				size_t cnt = 0;
+
+				for (size_t g = 0; g < p->ngids; g++) {
+					const char *nd = p->gids[g].netdev;
+
+					if (!nd[0] || net_link_by_name(d->net, nd) || strstr(names, nd))
+						continue;
+					if (strlen(names) + strlen(nd) + 3 < sizeof(names))
+						snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+							 cnt ? ", " : "", nd);
+					cnt++;
+				}
+				if (cnt) {
+					f = finding_add(d, DOCTOR_ROCE_GID, "gid-netdev-not-in-netns", DOCTOR_WARNING);
+					if (!f)
+						return;
+					snprintf(f->device, sizeof(f->device), "%s", dev->name);
+					f->port = p->num;
+					f_title(f, "%s port %u has GIDs of netdevs not in this network namespace", dev->name, p->num);
+					f_cause(f, "The RDMA device is visible here but the netdev its GIDs belong to is not "
+						"(a container without the RoCE netdev, or with rdma netns 'shared' mode). "
+						"Using those GIDs fails: ibv_modify_qp returns 'No such device', rdma_cm "
+						"gets ADDR_ERROR.");
+					f_ev(f, "GID netdevs missing here: %s", names);
+					f_fix(f, "move the netdev into this namespace (ip link set DEV netns NS) or run in "
+					      "the namespace that has it; for containers use the RoCE netdev's namespace "
+					      "(rdma system set netns exclusive + rdma dev set DEV netns NS)");
+				}
+			}
+			/* default_roce_mode against the GID types the port has. */
+			if (p->default_roce_mode[0] && p->ngids) {
+				enum fab_gid_type want = GID_TYPE_UNKNOWN;
+
+				if (!strcmp(p->default_roce_mode, "RoCE v2"))
+					want = GID_TYPE_ROCE_V2;
+				else if (!strcmp(p->default_roce_mode, "IB/RoCE v1"))
+					want = GID_TYPE_ROCE_V1;
+				if (want != GID_TYPE_UNKNOWN && !port_has_gid_type(p, want)) {
+					f = finding_add(d, DOCTOR_ROCE_GID, "roce-mode-mismatch", DOCTOR_WARNING);
+					if (!f)
+						return;
+					snprintf(f->device, sizeof(f->device), "%s", dev->name);
+					f->port = p->num;
+					f_title(f, "rdma_cm default_roce_mode is %s but %s port %u has no %s GIDs",
+						p->default_roce_mode, dev->name, p->num, fab_gid_type_str(want));
+					f_cause(f, "rdma_cm picks GIDs of its default RoCE mode; with none of that type "
+						"it cannot resolve addresses on this port, and both ends must agree on "
+						"the RoCE version.");
+					f_ev(f, "configfs rdma_cm/%s/ports/%u/default_roce_mode = %s", dev->name, p->num,
+					     p->default_roce_mode);
+					f_fix(f, "echo '%s' > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
+					      want == GID_TYPE_ROCE_V2 ? "IB/RoCE v1" : "RoCE v2", dev->name, p->num);
+				}
+			}
+		}
+	}
+}
+
+/* Mode and MTU of an IPoIB link: netlink when it says, else sysfs via the host model. */
+static void ipoib_info(struct doc *d, const struct net_link *l, enum net_ipoib_mode *mode, uint32_t *mtu)
+{
+	*mode = l->ipoib_mode;
+	*mtu = l->mtu;
+	if (*mode != NET_IPOIB_NONE)
+		return;
+	for (size_t i = 0; i < d->host->ndevs; i++)
+		for (size_t j = 0; j < d->host->devs[i].nports; j++) {
+			const struct fab_port *p = &d->host->devs[i].ports[j];
+
+			for (unsigned int k = 0; k < p->nnetdevs; k++) {
+				const struct fab_netdev *nd = &p->netdevs[k];
+
+				if (strcmp(nd->name, l->name))
+					continue;
+				if (!strcmp(nd->ipoib_mode, "datagram"))
+					*mode = NET_IPOIB_DATAGRAM;
+				else if (!strcmp(nd->ipoib_mode, "connected"))
+					*mode = NET_IPOIB_CONNECTED;
+			}
+		}
+}
+
+/* Finding 6: IPoIB mode/MTU, and accept_local when probing between two local ports. */
+static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
+{
+	for (size_t i = 0; i < d->net->nlinks; i++) {
+		const struct net_link *l = &d->net->links[i];
+		enum net_ipoib_mode mode;
+		uint32_t mtu;
+		struct doctor_finding *f;
+
+		if (!l->rdma)
+			continue;
+		ipoib_info(d, l, &mode, &mtu);
+		if (mode == NET_IPOIB_NONE || !mtu)
+			continue;
+		if ((mode == NET_IPOIB_CONNECTED && mtu != IPOIB_MTU_CONNECTED) ||
+		    (mode == NET_IPOIB_DATAGRAM && mtu != IPOIB_MTU_DATAGRAM_2K && mtu != IPOIB_MTU_DATAGRAM_4K)) {
+			f = finding_add(d, DOCTOR_IPOIB, "ipoib-mtu", DOCTOR_INFO);
+			if (!f)
+				return;
+			f_about(f, l->name, NULL);
+			f_title(f, "%s: IPoIB %s mode with MTU %u", l->name, net_ipoib_mode_str(mode), mtu);
+			f_cause(f, "The usual MTU is %s; a different one works but must match on every host of "
+				"the subnet, or large packets are dropped.",
+				mode == NET_IPOIB_CONNECTED ? "65520 in connected mode" :
+				"2044 (2K IB MTU) or 4092 (4K) in datagram mode");
+			f_ev(f, "%s: mode %s, mtu %u", l->name, net_ipoib_mode_str(mode), mtu);
+			f_fix(f, "ip link set dev %s mtu %u", l->name,
+			      mode == NET_IPOIB_CONNECTED ? IPOIB_MTU_CONNECTED : IPOIB_MTU_DATAGRAM_2K);
+		}
+	}
+	/* IPoIB links sharing a subnet must agree on mode and MTU. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			enum net_ipoib_mode mi, mj;
+			uint32_t ti, tj;
+			unsigned int len;
+			struct doctor_finding *f;
+
+			if (!ra[i].shared || ra[i].l == ra[j].l)
+				continue;
+			len = ra[i].a->prefixlen < ra[j].a->prefixlen ? ra[i].a->prefixlen : ra[j].a->prefixlen;
+			if (!net_ip_prefix_eq(&ra[i].a->local, &ra[j].a->local, len))
+				continue;
+			ipoib_info(d, ra[i].l, &mi, &ti);
+			ipoib_info(d, ra[j].l, &mj, &tj);
+			if (mi == NET_IPOIB_NONE || mj == NET_IPOIB_NONE || (mi == mj && ti == tj))
+				continue;
+			f = finding_add(d, DOCTOR_IPOIB, "ipoib-mismatch", DOCTOR_WARNING);
+			if (!f)
+				return;
+			f_about(f, ra[j].l->name, NULL);
+			f_title(f, "IPoIB %s and %s share a subnet with different mode/MTU", ra[i].l->name, ra[j].l->name);
+			f_cause(f, "Hosts and ports of one IPoIB subnet must use the same MTU: a peer sending "
+				"%u-byte packets to a port configured for %u drops them, and TCP over it stalls.",
+				ti > tj ? ti : tj, ti > tj ? tj : ti);
+			f_ev(f, "%s: %s mode, mtu %u", ra[i].l->name, net_ipoib_mode_str(mi), ti);
+			f_ev(f, "%s: %s mode, mtu %u", ra[j].l->name, net_ipoib_mode_str(mj), tj);
+			f_fix(f, "pick one: connected mode with mtu 65520 (echo connected > /sys/class/net/IF/mode; "
+			      "ip link set IF mtu 65520) or datagram with 2044/4092, on every port of the subnet");
+		}
+
+	/* Probing from one local port to another: the receiver must accept a local source. */
+	if (d->peer.family == AF_INET) {
+		const struct net_addr *pa = net_addr_find(d->net, &d->peer);
+		const struct net_link *pl = pa ? net_link_by_index(d->net, pa->ifindex) : NULL;
+		const struct net_if_sysctls *sc = pl ? net_sysctls_of(d->net, pl->name) : NULL;
+		const struct net_sysctl_val *v = sc ? &sc->v[NET_SYSCTL_ACCEPT_LOCAL] : NULL;
+		bool other = false;
+
+		for (size_t i = 0; i < n; i++)
+			if (pl && ra[i].l != pl)
+				other = true;
+		if (pl && pl->rdma && other && v && v->effective.known && v->effective.value == 0) {
+			char pe[INET6_ADDRSTRLEN], cmd[DOCTOR_LINE_LEN];
+			struct doctor_finding *f = finding_add(d, DOCTOR_IPOIB, "accept-local", DOCTOR_WARNING);
+
+			if (!f)
+				return;
+			ipstr(&d->peer, pe, sizeof(pe));
+			f_about(f, pl->name, &d->peer);
+			f_title(f, "peer %s is local (%s): accept_local=0 drops a probe between two local ports",
+				pe, pl->name);
+			f_cause(f, "The peer address belongs to this host. An RDMA connection between two local "
+				"ports goes out on the wire and comes back with a local source address, which "
+				"the kernel drops as martian unless accept_local=1 on the receiving interface.");
+			f_ev(f, "%s: accept_local effective %d (all %d, iface %d)", pl->name, v->effective.value,
+			     v->all.known ? v->all.value : -1, v->iface.known ? v->iface.value : -1);
+			sysctl_cmd(cmd, sizeof(cmd), pl->name, NET_SYSCTL_ACCEPT_LOCAL, 1);
+			f_fix(f, "%s", cmd);
+		}
+	}
+}
+
+/* The kernel's decision for PEER from every local RDMA address (and --from). */
+static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const struct net_ip *from_ip, int from_oif)
+{
+	struct doctor_report *r = d->out;
+	size_t max = n + 1;
+
+	if (!d->peer.family)
+		return;
+	r->routes = calloc(max, sizeof(*r->routes));
+	if (!r->routes) {
+		d->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < d->net->naddrs && r->nroutes < max; i++) {
+		const struct net_addr *a = &d->net->addrs[i];
+		const struct net_link *l = net_link_by_index(d->net, a->ifindex);
+		struct doctor_route *row;
+		bool listed = false;
+
+		if (!l || !l->rdma || a->local.family != d->peer.family || a->scope != RT_SCOPE_UNIVERSE)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (ra[j].a == a)
+				listed = true;
+		if (!listed && a->local.family == AF_INET)
+			continue;
+		if (r->nroutes >= max)
+			break;
+		row = &r->routes[r->nroutes++];
+		net_ip_str(&a->local, row->src, sizeof(row->src));
+		snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
+		row->rc = ask_route(d, &d->peer, &a->local, 0, &row->ans);
+		row->own_iface = row->rc == 0 && (row->ans.oif == l->ifindex || row->ans.type == RTN_LOCAL);
+		if (from_ip && from_ip->family && net_ip_eq(from_ip, &a->local))
+			row->user_from = true;
+	}
+	if ((from_ip && from_ip->family && !net_addr_find(d->net, from_ip)) || from_oif > 0) {
+		/* --from an interface, or an address that is not an RDMA one: its own row. */
+		struct doctor_route *row;
+		const struct net_link *l = NULL;
+		struct doctor_route *nr = realloc(r->routes, (r->nroutes + 1) * sizeof(*nr));
+
+		if (!nr) {
+			d->err = -ENOMEM;
+			return;
+		}
+		r->routes = nr;
+		row = &r->routes[r->nroutes++];
+		memset(row, 0, sizeof(*row));
+		row->user_from = true;
+		if (from_oif > 0) {
+			l = net_link_by_index(d->net, from_oif);
+			row->rc = ask_route(d, &d->peer, NULL, from_oif, &row->ans);
+		} else {
+			net_ip_str(from_ip, row->src, sizeof(row->src));
+			row->rc = ask_route(d, &d->peer, from_ip, 0, &row->ans);
+		}
+		if (l)
+			snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
+		row->own_iface = row->rc == 0 && l && row->ans.oif == l->ifindex;
+	} else if (from_ip && from_ip->family) {
+		/* --from a local address: a row even when it is not on an RDMA netdev. */
+		bool have = false;
+
+		for (size_t i = 0; i < r->nroutes; i++)
+			have |= r->routes[i].user_from;
+		if (!have) {
+			const struct net_addr *a = net_addr_find(d->net, from_ip);
+			const struct net_link *l = net_link_by_index(d->net, a->ifindex);
+			struct doctor_route *nr = realloc(r->routes, (r->nroutes + 1) * sizeof(*nr));
+			struct doctor_route *row;
+
+			if (!nr) {
+				d->err = -ENOMEM;
+				return;
+			}
+			r->routes = nr;
+			row = &r->routes[r->nroutes++];
+			memset(row, 0, sizeof(*row));
+			row->user_from = true;
+			net_ip_str(from_ip, row->src, sizeof(row->src));
+			if (l)
+				snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
+			row->rc = ask_route(d, &d->peer, from_ip, 0, &row->ans);
+			row->own_iface = row->rc == 0 && l && (row->ans.oif == l->ifindex || row->ans.type == RTN_LOCAL);
+		}
+	}
+}
+
+int doctor_run(const struct fab_ctx *ctx, struct fab_host *host, struct net_state *net,
+	       const struct doctor_query *q, struct doctor_report *out)
+{
+	struct doc d = { .ctx = ctx, .host = host, .net = net, .q = q, .out = out };
+	struct net_ip from_ip = { 0 };
+	int from_oif = 0;
+	struct rdma_addr *ra = NULL;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (q && q->peer && q->peer[0]) {
+		if (net_ip_parse(q->peer, &d.peer))
+			return -EINVAL;
+		net_ip_str(&d.peer, out->peer, sizeof(out->peer));
+	}
+	if (q && q->from && q->from[0]) {
+		if (net_ip_parse(q->from, &from_ip)) {
+			const struct net_link *l = net_link_by_name(net, q->from);
+
+			if (!l)
+				return -ENODEV;
+			from_oif = l->ifindex;
+		} else if (!net_addr_find(net, &from_ip)) {
+			return -EADDRNOTAVAIL;
+		}
+		if (from_ip.family && d.peer.family && from_ip.family != d.peer.family)
+			return -EINVAL;
+	}
+	out->nrdma_netdevs = net_mark_rdma(net, host);
+	if (net->naddrs) {
+		ra = calloc(net->naddrs, sizeof(*ra));
+		if (!ra)
+			return -ENOMEM;
+		n = collect_rdma_addrs(&d, ra, net->naddrs);
+	}
+	check_routes(&d, ra, n);
+	check_arp(&d, ra, n);
+	check_ports(&d);
+	check_roce(&d);
+	check_ipoib(&d, ra, n);
+	route_table(&d, ra, n, &from_ip, from_oif);
+	free(ra);
+	if (d.err) {
+		doctor_report_free(out);
+		return d.err;
+	}
+	return 0;
+}
+
+void doctor_report_free(struct doctor_report *r)
+{
+	free(r->findings);
+	free(r->routes);
+	memset(r, 0, sizeof(*r));
+}
+
+bool doctor_has_problems(const struct doctor_report *r)
+{
+	for (size_t i = 0; i < r->nfindings; i++)
+		if (r->findings[i].severity >= DOCTOR_WARNING)
+			return true;
+	return false;
+}
+
+const struct doctor_finding *doctor_find(const struct doctor_report *r, const char *addr_or_ifname)
+{
+	if (!addr_or_ifname || !addr_or_ifname[0])
+		return NULL;
+	for (size_t i = 0; i < r->nfindings; i++)
+		if (!strcmp(r->findings[i].addr, addr_or_ifname) ||
+		    !strcmp(r->findings[i].ifname, addr_or_ifname))
+			return &r->findings[i];
+	return NULL;
+}

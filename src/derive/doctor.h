@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The doctor: findings about routing, ARP, rp_filter, ports, GIDs and IPoIB, as data. */
+#ifndef FABTOP_DERIVE_DOCTOR_H
+#define FABTOP_DERIVE_DOCTOR_H
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "collect/route_query.h"
+#include "ctx.h"
+#include "model/fabric.h"
+#include "model/net.h"
+
+#define DOCTOR_LINE_LEN		256
+#define DOCTOR_MAX_LINES	12
+#define DOCTOR_ADDR_LEN		INET6_ADDRSTRLEN
+
+/* Finding ids are a contract: docs, tests and other panes cite them. */
+enum doctor_id {
+	DOCTOR_SAME_SUBNET_ROUTE = 1,	/* traffic from K does not leave by K's interface */
+	DOCTOR_ARP_FLUX = 2,		/* arp_ignore/arp_announce 0 on a shared subnet */
+	DOCTOR_RP_FILTER = 3,		/* strict rp_filter drops what arrives on the "other" NIC */
+	DOCTOR_PORT_STATE = 4,		/* port not ACTIVE, or slower than it can be */
+	DOCTOR_ROCE_GID = 5,		/* address without GID, GID netdev outside the netns, RoCE mode */
+	DOCTOR_IPOIB = 6,		/* IPoIB mode/MTU, accept_local for local-to-local probes */
+};
+
+enum doctor_severity {
+	DOCTOR_INFO = 0,		/* worth knowing, not a problem (exit 0) */
+	DOCTOR_WARNING,			/* likely to hurt (exit 1) */
+	DOCTOR_ERROR,			/* will break connections (exit 1) */
+};
+
+struct doctor_finding {
+	enum doctor_id id;
+	const char *code;		/* stable short key, e.g. "same-subnet-route" (static) */
+	enum doctor_severity severity;
+	char ifname[IFNAMSIZ];		/* the interface it is about, "" if none */
+	char addr[DOCTOR_ADDR_LEN];	/* the address it is about, "" if none */
+	char device[FAB_NAME_LEN];	/* the RDMA device it is about, "" if none */
+	unsigned int port;		/* its port, 0 if none */
+	char title[DOCTOR_LINE_LEN];	/* one line */
+	char cause[2 * DOCTOR_LINE_LEN];	/* plain words: what breaks and why */
+	char evidence[DOCTOR_MAX_LINES][DOCTOR_LINE_LEN];	/* what was seen */
+	unsigned int nevidence;
+	char fix[DOCTOR_MAX_LINES][DOCTOR_LINE_LEN];	/* commands or steps */
+	unsigned int nfix;
+};
+
+/* The kernel's decision for one (source, peer) pair. */
+struct doctor_route {
+	char src[DOCTOR_ADDR_LEN];	/* the local address asked from ("" for --from IFACE) */
+	char src_ifname[IFNAMSIZ];	/* the interface that owns src (or --from IFACE) */
+	int rc;				/* route_query*() result: 0 or -errno */
+	struct route_answer ans;
+	bool own_iface;			/* leaves by src's own interface */
+	bool user_from;			/* this row is --from */
+};
+
+struct doctor_query {
+	const char *peer;		/* PEER address, NULL for none */
+	const char *from;		/* --from ADDR|IFACE, NULL for none */
+};
+
+struct doctor_report {
+	struct doctor_finding *findings;
+	size_t nfindings;
+	char peer[DOCTOR_ADDR_LEN];	/* the query's peer, "" if none */
+	struct doctor_route *routes;	/* decisions for peer from each RDMA address */
+	size_t nroutes;
+	size_t nrdma_netdevs;		/* links marked rdma in the net state */
+	size_t nports;			/* RDMA ports looked at */
+};
+
+/*
+ * Examine host and net (net links are marked rdma from host here) and fill
+ * out. q may be NULL. Route decisions are asked of the kernel when
+ * net->live, else computed from the model. Returns 0, -EINVAL for a peer or
+ * --from that is not an address/interface here (message on stderr is the
+ * caller's job: see doctor_query_error()), -ENOMEM.
+ */
+int doctor_run(const struct fab_ctx *ctx, struct fab_host *host, struct net_state *net,
+	       const struct doctor_query *q, struct doctor_report *out);
+void doctor_report_free(struct doctor_report *r);
+
+/* Does the report hold a warning or an error (doctor's exit status 1)? */
+bool doctor_has_problems(const struct doctor_report *r);
+const char *doctor_severity_str(enum doctor_severity s);	/* "info", "warning", "error" */
+
+/*
+ * The first finding about an address or interface name (for the probe:
+ * "traffic from 172.16.34.2 leaves by ib0 — see finding 1"), NULL if none.
+ */
+const struct doctor_finding *doctor_find(const struct doctor_report *r, const char *addr_or_ifname);
+
+#endif

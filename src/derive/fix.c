@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Fix plans (per-interface tables, source rules, ARP sysctls) and their ip/dispatcher/ifupdown/netplan forms. */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/fib_rules.h>
+#include <linux/rtnetlink.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive/fix.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct fix_format_desc {
+	const char *name;
+	const char *path;	/* where it is installed */
+	const char *iface_var;	/* how the script learns the interface */
+	const char *intro;	/* comment lines specific to the format */
+};
+
+static const struct fix_format_desc formats[] = {
+	[FIX_IP] = { "ip", "", NULL,
+		"# Runtime fix: run as root. Safe to run twice (routes are replaced, rules added\n"
+		"# only when missing). Lost at reboot: see --fix networkd-dispatcher|nm-dispatcher|ifupdown|netplan.\n" },
+	[FIX_NETWORKD_DISPATCHER] = { "networkd-dispatcher",
+		"/etc/networkd-dispatcher/routable.d/50-fabtop-rdma-routes", "${IFACE:-}",
+		"# netplan/systemd-networkd hosts: networkd-dispatcher runs this with IFACE set\n"
+		"# each time an interface becomes routable. Install mode 0755, owner root.\n" },
+	[FIX_NM_DISPATCHER] = { "nm-dispatcher",
+		"/etc/NetworkManager/dispatcher.d/50-fabtop-rdma-routes", "${1:-}",
+		"# NetworkManager hosts: NetworkManager-dispatcher runs this with the interface\n"
+		"# in $1 and the action in $2. Install mode 0755, owner root.\n" },
+	[FIX_IFUPDOWN] = { "ifupdown",
+		"/etc/network/if-up.d/fabtop-rdma-routes", "${IFACE:-}",
+		"# ifupdown hosts (/etc/network/interfaces): run-parts runs this with IFACE set\n"
+		"# after each interface comes up. Install mode 0755, owner root; no dots in the name.\n" },
+	[FIX_NETPLAN] = { "netplan", "/etc/netplan/90-fabtop-rdma-routes.yaml", NULL,
+		"# netplan hosts: merged with the existing files; then run `netplan apply`.\n" },
+};
+
+int fix_format_parse(const char *s, enum fix_format *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (s && !strcmp(s, formats[i].name)) {
+			*out = (enum fix_format)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *fix_format_name(enum fix_format f)
+{
+	return (unsigned int)f < ARRAY_SIZE(formats) ? formats[f].name : "?";
+}
+
+const char *fix_format_path(enum fix_format f)
+{
+	return (unsigned int)f < ARRAY_SIZE(formats) ? formats[f].path : "";
+}
+
+bool fix_ifname_ok(const char *ifname)
+{
+	size_t n = strlen(ifname);
+
+	if (n == 0 || n >= IFNAMSIZ || !strcmp(ifname, ".") || !strcmp(ifname, ".."))
+		return false;
+	for (const unsigned char *p = (const unsigned char *)ifname; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f || *p == '/' || *p == ':')
+			return false;
+	return true;
+}
+
+const char *fix_sh_quote(const char *s, char *buf, size_t size)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:/=+@%-";
+	size_t o = 0;
+
+	if (!size)
+		return buf;
+	if (s[0] && strspn(s, safe) == strlen(s)) {
+		snprintf(buf, size, "%s", s);
+		return buf;
+	}
+	/* 'it'\''s': a quote closes, an escaped quote, a quote reopens. */
+	buf[o++] = '\'';
+	for (; *s && o + 6 < size; s++) {
+		if (*s == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	if (o + 2 <= size)
+		buf[o++] = '\'';
+	buf[o < size ? o : size - 1] = '\0';
+	return buf;
+}
+
+/* A YAML double-quoted scalar. */
+static const char *yaml_quote(const char *s, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[o++] = '"';
+	for (; *s && o + 4 < size; s++) {
+		if (*s == '"' || *s == '\\')
+			buf[o++] = '\\';
+		buf[o++] = *s;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return buf;
+}
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a: stable across runs and hosts */
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static bool reserved_table(uint32_t t)
+{
+	return t == RT_TABLE_UNSPEC || t == RT_TABLE_DEFAULT || t == RT_TABLE_MAIN || t == RT_TABLE_LOCAL;
+}
+
+/* The rule "from ADDR/32 lookup T" of this state, 0 if none. */
+static uint32_t rule_table_for(const struct net_state *st, const struct net_ip *addr)
+{
+	unsigned int full = addr->family == AF_INET ? 32 : 128;
+
+	for (size_t i = 0; i < st->nrules; i++) {
+		const struct net_rule *r = &st->rules[i];
+
+		if (r->action == FR_ACT_TO_TBL && r->src_len == full && net_ip_eq(&r->src, addr) &&
+		    !r->dst_len && !r->iifname[0] && !r->oifname[0] && !r->has_fwmark && !reserved_table(r->table))
+			return r->table;
+	}
+	return 0;
+}
+
+/* Is table t used in st by anything that is not ifname's? */
+static bool table_taken(const struct net_state *st, uint32_t t, const char *ifname)
+{
+	for (size_t i = 0; i < st->nroutes; i++) {
+		const struct net_link *l;
+
+		if (st->routes[i].table != t)
+			continue;
+		l = net_link_by_index(st, st->routes[i].oif);
+		if (!l || strcmp(l->name, ifname))
+			return true;
+	}
+	for (size_t i = 0; i < st->nrules; i++) {
+		const struct net_addr *a;
+		const struct net_link *l;
+
+		if (st->rules[i].table != t)
+			continue;
+		a = st->rules[i].src.family ? net_addr_find(st, &st->rules[i].src) : NULL;
+		l = a ? net_link_by_index(st, a->ifindex) : NULL;
+		if (!l || strcmp(l->name, ifname))
+			return true;
+	}
+	return false;
+}
+
+static uint32_t hashed_table(const char *ifname)
+{
+	return FIX_TABLE_BASE + name_hash(ifname) % FIX_TABLE_SPAN;
+}
+
+static uint32_t step_table(uint32_t t)
+{
+	return t + 1 >= FIX_TABLE_BASE + FIX_TABLE_SPAN ? FIX_TABLE_BASE : t + 1;
+}
+
+uint32_t fix_table_for(const struct net_state *st, const char *ifname, const struct net_ip *addr)
+{
+	uint32_t t = addr ? rule_table_for(st, addr) : 0;
+
+	if (t)
+		return t;
+	t = hashed_table(ifname);
+	for (unsigned int tries = 0; tries < FIX_TABLE_SPAN; tries++, t = step_table(t)) {
+		bool clash = table_taken(st, t, ifname);
+
+		/* RDMA links whose names sort first keep their hashed table. */
+		for (size_t i = 0; i < st->nlinks && !clash; i++) {
+			const struct net_link *l = &st->links[i];
+
+			if (l->rdma && strcmp(l->name, ifname) < 0 && hashed_table(l->name) == t)
+				clash = true;
+		}
+		if (!clash)
+			return t;
+	}
+	return hashed_table(ifname);
+}
+
+static void *push(void **arr, size_t *n, size_t elem)
+{
+	char *p = realloc(*arr, (*n + 1) * elem);
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	p += *n * elem;
+	memset(p, 0, elem);
+	(*n)++;
+	return p;
+}
+
+static bool route_present(const struct net_state *st, const struct fix_route *fr, int ifindex)
+{
+	for (size_t i = 0; i < st->nroutes; i++) {
+		const struct net_route *r = &st->routes[i];
+
+		if (r->table == fr->table && r->family == fr->subnet.family && r->dst_len == fr->prefixlen &&
+		    net_ip_eq(&r->dst, &fr->subnet) && r->oif == ifindex && r->type == RTN_UNICAST &&
+		    net_ip_eq(&r->prefsrc, &fr->addr))
+			return true;
+	}
+	return false;
+}
+
+static bool rule_present(const struct net_state *st, const struct fix_route *fr)
+{
+	return rule_table_for(st, &fr->addr) == fr->table;
+}
+
+static const struct {
+	enum net_sysctl_id id;
+	int value;
+} wanted_sysctls[] = {
+	/* Answer ARP only for addresses of the interface asked, and announce the right one. */
+	{ NET_SYSCTL_ARP_IGNORE, 1 },
+	{ NET_SYSCTL_ARP_ANNOUNCE, 2 },
+};
+
+int fix_plan_build(const struct net_state *st, struct fix_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	for (size_t i = 0; i < st->naddrs; i++) {
+		const struct net_addr *a = &st->addrs[i];
+		const struct net_link *l = net_link_by_index(st, a->ifindex);
+		bool shared = false;
+		struct fix_route *fr;
+
+		if (!l || !l->rdma || a->local.family != AF_INET || a->scope != RT_SCOPE_UNIVERSE)
+			continue;
+		for (size_t j = 0; j < st->naddrs && !shared; j++) {
+			const struct net_addr *b = &st->addrs[j];
+			const struct net_link *m = net_link_by_index(st, b->ifindex);
+			unsigned int len = a->prefixlen < b->prefixlen ? a->prefixlen : b->prefixlen;
+
+			if (m && m->rdma && m != l && b->local.family == AF_INET && b->scope == RT_SCOPE_UNIVERSE &&
+			    net_ip_prefix_eq(&a->local, &b->local, len))
+				shared = true;
+		}
+		if (!shared)
+			continue;
+		fr = push((void **)&plan->routes, &plan->nroutes, sizeof(*fr));
+		if (!fr)
+			goto nomem;
+		snprintf(fr->ifname, sizeof(fr->ifname), "%s", l->name);
+		fr->addr = a->local;
+		fr->prefixlen = a->prefixlen;
+		fr->subnet = net_ip_network(&a->local, a->prefixlen);
+		fr->table = fix_table_for(st, l->name, &a->local);
+		fr->priority = FIX_RULE_PRIORITY;
+		fr->route_ok = route_present(st, fr, l->ifindex);
+		fr->rule_ok = rule_present(st, fr);
+	}
+	for (size_t i = 0; i < plan->nroutes; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(plan->routes[j].ifname, plan->routes[i].ifname))
+				seen = true;
+		if (seen)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(wanted_sysctls); k++) {
+			const struct net_if_sysctls *sc = net_sysctls_of(st, plan->routes[i].ifname);
+			struct fix_sysctl *fs = push((void **)&plan->sysctls, &plan->nsysctls, sizeof(*fs));
+
+			if (!fs)
+				goto nomem;
+			snprintf(fs->ifname, sizeof(fs->ifname), "%s", plan->routes[i].ifname);
+			fs->id = wanted_sysctls[k].id;
+			fs->value = wanted_sysctls[k].value;
+			if (sc) {
+				fs->old = sc->v[fs->id].iface;
+				fs->ok = sc->v[fs->id].effective.known && sc->v[fs->id].effective.value >= fs->value;
+			}
+		}
+	}
+	return 0;
+nomem:
+	fix_plan_free(plan);
+	return -ENOMEM;
+}
+
+void fix_plan_free(struct fix_plan *plan)
+{
+	free(plan->routes);
+	free(plan->sysctls);
+	memset(plan, 0, sizeof(*plan));
+}
+
+bool fix_plan_needed(const struct fix_plan *plan)
+{
+	for (size_t i = 0; i < plan->nroutes; i++)
+		if (!plan->routes[i].route_ok || !plan->routes[i].rule_ok)
+			return true;
+	for (size_t i = 0; i < plan->nsysctls; i++)
+		if (!plan->sysctls[i].ok)
+			return true;
+	return false;
+}
+
+static void sysctl_arg(char *buf, size_t size, const char *ifname, enum net_sysctl_id id, int value)
+{
+	/* sysctl takes '/' separators when the interface name has dots (VLANs). */
+	if (strchr(ifname, '.'))
+		snprintf(buf, size, "net/ipv4/conf/%s/%s=%d", ifname, net_sysctl_name(id), value);
+	else
+		snprintf(buf, size, "net.ipv4.conf.%s.%s=%d", ifname, net_sysctl_name(id), value);
+}
+
+/* The commands for one interface, each line prefixed by indent. */
+static void write_iface_cmds(FILE *f, const struct fix_plan *plan, const char *ifname, const char *indent)
+{
+	char q[64], a[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], arg[128], qa[160];
+
+	fix_sh_quote(ifname, q, sizeof(q));
+	for (size_t i = 0; i < plan->nroutes; i++) {
+		const struct fix_route *r = &plan->routes[i];
+
+		if (strcmp(r->ifname, ifname))
+			continue;
+		net_ip_str(&r->addr, a, sizeof(a));
+		net_ip_str(&r->subnet, s, sizeof(s));
+		fprintf(f, "%sip route replace %s/%u dev %s scope link src %s table %u\n",
+			indent, s, r->prefixlen, q, a, r->table);
+		fprintf(f, "%sip rule show from %s table %u priority %u | grep -q . ||\n"
+			   "%s\tip rule add from %s table %u priority %u\n",
+			indent, a, r->table, r->priority, indent, a, r->table, r->priority);
+	}
+	for (size_t i = 0; i < plan->nsysctls; i++) {
+		const struct fix_sysctl *c = &plan->sysctls[i];
+
+		if (strcmp(c->ifname, ifname))
+			continue;
+		sysctl_arg(arg, sizeof(arg), c->ifname, c->id, c->value);
+		fprintf(f, "%ssysctl -q -w %s\n", indent, fix_sh_quote(arg, qa, sizeof(qa)));
+	}
+}
+
+static bool first_of(const struct fix_plan *plan, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(plan->routes[j].ifname, plan->routes[i].ifname))
+			return false;
+	return true;
+}
+
+static void write_script(FILE *f, enum fix_format format, const struct fix_plan *plan)
+{
+	const struct fix_format_desc *d = &formats[format];
+	char q[64];
+
+	fprintf(f, "#!/bin/sh\n# %s\n# Generated by fabtop doctor --fix %s: per-interface routing tables and\n"
+		   "# source rules for RDMA netdevs that share an IPv4 subnet (seeds/000 problem).\n%s"
+		   "# Idempotent: safe to run twice and at every interface up.\n",
+		d->path, d->name, d->intro);
+	fprintf(f, "PATH=/usr/sbin:/usr/bin:/sbin:/bin\n");
+	if (format == FIX_NM_DISPATCHER)
+		fprintf(f, "[ \"${2:-}\" = up ] || exit 0\n");
+	fprintf(f, "case \"%s\" in\n", d->iface_var);
+	for (size_t i = 0; i < plan->nroutes; i++) {
+		if (!first_of(plan, i))
+			continue;
+		fprintf(f, "%s)\n", fix_sh_quote(plan->routes[i].ifname, q, sizeof(q)));
+		write_iface_cmds(f, plan, plan->routes[i].ifname, "\t");
+		fprintf(f, "\t;;\n");
+	}
+	fprintf(f, "esac\nexit 0\n");
+}
+
+static void write_netplan(FILE *f, const struct fix_plan *plan)
+{
+	char q[64], a[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN];
+
+	fprintf(f, "# %s\n# Generated by fabtop doctor --fix netplan: per-interface routing tables and\n"
+		   "# source rules for RDMA netdevs that share an IPv4 subnet.\n%s",
+		formats[FIX_NETPLAN].path, formats[FIX_NETPLAN].intro);
+	fprintf(f, "# netplan has no sysctl keys; put these lines in /etc/sysctl.d/90-fabtop-rdma.conf:\n");
+	for (size_t i = 0; i < plan->nsysctls; i++) {
+		char arg[128];
+
+		sysctl_arg(arg, sizeof(arg), plan->sysctls[i].ifname, plan->sysctls[i].id, plan->sysctls[i].value);
+		*strchr(arg, '=') = '\0';
+		fprintf(f, "#   %s = %d\n", arg, plan->sysctls[i].value);
+	}
+	fprintf(f, "network:\n  version: 2\n  ethernets:\n");
+	for (size_t i = 0; i < plan->nroutes; i++) {
+		if (!first_of(plan, i))
+			continue;
+		fprintf(f, "    %s:\n      routes:\n", yaml_quote(plan->routes[i].ifname, q, sizeof(q)));
+		for (size_t j = i; j < plan->nroutes; j++) {
+			const struct fix_route *r = &plan->routes[j];
+
+			if (strcmp(r->ifname, plan->routes[i].ifname))
+				continue;
+			fprintf(f, "        - to: %s/%u\n          scope: link\n          from: %s\n          table: %u\n",
+				net_ip_str(&r->subnet, s, sizeof(s)), r->prefixlen,
+				net_ip_str(&r->addr, a, sizeof(a)), r->table);
+		}
+		fprintf(f, "      routing-policy:\n");
+		for (size_t j = i; j < plan->nroutes; j++) {
+			const struct fix_route *r = &plan->routes[j];
+
+			if (strcmp(r->ifname, plan->routes[i].ifname))
+				continue;
+			fprintf(f, "        - from: %s\n          table: %u\n          priority: %u\n",
+				net_ip_str(&r->addr, a, sizeof(a)), r->table, r->priority);
+		}
+	}
+}
+
+int fix_write(FILE *f, enum fix_format format, const struct fix_plan *plan)
+{
+	if ((unsigned int)format >= ARRAY_SIZE(formats))
+		return -EINVAL;
+	for (size_t i = 0; i < plan->nroutes; i++)
+		if (!fix_ifname_ok(plan->routes[i].ifname))
+			return -EINVAL;
+	if (!plan->nroutes) {
+		fprintf(f, "# fabtop: nothing to fix: no two RDMA netdevs share an IPv4 subnet.\n");
+		return 0;
+	}
+	switch (format) {
+	case FIX_IP:
+		fprintf(f, "# Generated by fabtop doctor --fix ip: per-interface routing tables and source\n"
+			   "# rules for RDMA netdevs that share an IPv4 subnet (seeds/000 problem).\n%s",
+			formats[FIX_IP].intro);
+		for (size_t i = 0; i < plan->nroutes; i++)
+			if (first_of(plan, i))
+				write_iface_cmds(f, plan, plan->routes[i].ifname, "");
+		break;
+	case FIX_NETPLAN:
+		write_netplan(f, plan);
+		break;
+	default:
+		write_script(f, format, plan);
+		break;
+	}
+	return 0;
+}
