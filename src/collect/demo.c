@@ -627,6 +627,9 @@ static void port_sample(struct demo *d, struct demo_port *dp, struct fab_port *p
 				continue;	/* not the demo's port: leave it alone */
 			if (dir->v[i].val == V_NONE)
 				snprintf(buf, sizeof(buf), "N/A (no PMA)");
+			else if (ct->source == COUNTER_SRC_COUNTERS)
+				/* A PMA counter stops at all-ones (IBA 16.1.3.5): a bad link latches symbol_error too. */
+				snprintf(buf, sizeof(buf), "%" PRIu64, min_u64(v[dir->v[i].val], counter_max(ct->bits)));
 			else
 				snprintf(buf, sizeof(buf), "%" PRIu64, v[dir->v[i].val]);
 			counter_sample_text(ct, buf);

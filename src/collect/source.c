@@ -42,7 +42,7 @@ int source_collect(struct source *s, struct fab_host *h)
 
 /*
  * Simulated time advances in whole intervals when the caller is on
- * schedule (within a quarter interval of a multiple of ctx->interval_s):
+ * schedule (less than half an interval from a multiple of ctx->interval_s):
  * then a caller sampling once per interval gets the same numbers on every
  * run, whatever the scheduler's jitter, and a long pause (the monitor's
  * 'p') moves time on as much as the wall clock did. A caller on another
@@ -57,7 +57,7 @@ static uint64_t demo_step_ns(const struct source *s, uint64_t now_ns)
 	uint64_t n = (elapsed + step / 2) / step, ms = (elapsed + 500000) / 1000000;
 	uint64_t off = n * step > elapsed ? n * step - elapsed : elapsed - n * step;
 
-	if (n && off <= step / 4)
+	if (n && 2 * off < step)
 		return n * step;
 	return (ms ? ms : 1) * 1000000;
 }

@@ -26,7 +26,7 @@ int source_collect(struct source *s, struct fab_host *h);
  * Take a new counter sample into h. now_ns is CLOCK_MONOTONIC
  * (clock_now_ns()). Real: collect_counters_refresh(h, now_ns). Demo:
  * simulated time advances by the elapsed wall time, rounded to whole
- * multiples of ctx->interval_s when within a quarter interval of one, so a
+ * multiples of ctx->interval_s when less than half an interval off, so a
  * caller refreshing once per ctx->interval_s gets deterministic numbers
  * (keep ctx->interval_s in step when the interval changes).
  * Returns true when port states changed (the demo's flapping port); the

@@ -310,6 +310,31 @@ static void test_monotonic(void)
 	demo_free(d);
 }
 
+/* Hours later the bad port's narrow error counters latch at all-ones like a PMA's: saturated, not unknown. */
+static void test_latch(void)
+{
+	struct demo *d = demo_new(7);
+	struct fab_host h;
+	struct fab_port *p2;
+	struct fab_counter *sym, *downed;
+	bool unknown = false;
+
+	demo_collect(d, &h);
+	p2 = fab_host_find_port(&h, "mlx5_0", 2);
+	for (int t = 0; t < 8 * 60 && p2; t++) {
+		demo_tick(d, &h, 60 * TICK_NS);
+		for (size_t c = 0; c < p2->ncounters; c++)
+			unknown |= !p2->counters[c].known;
+	}
+	sym = p2 ? fab_port_find_counter(p2, "symbol_error") : NULL;
+	downed = p2 ? fab_port_find_counter(p2, "link_downed") : NULL;
+	TAP_OK(sym && sym->saturated && sym->value == 65535, "after 8 h symbol_error latches at 65535");
+	TAP_OK(downed && downed->saturated && downed->value == 255, "link_downed at 255");
+	TAP_OK(!unknown, "no counter of the port ever reads unknown");
+	fab_host_free(&h);
+	demo_free(d);
+}
+
 /* The source abstraction picks the demo from the context. */
 static void test_source(void)
 {
@@ -330,8 +355,8 @@ static void test_source(void)
 	{
 		uint64_t t0 = h.devs[0].ports[0].sample_ns;
 
-		/* The wall clock is ignored beyond whole intervals: 1.2 s elapsed counts as one. */
-		source_refresh(s, &h, clock_now_ns() + UINT64_C(1200000000));
+		/* The wall clock is ignored beyond whole intervals: 1.4 s elapsed counts as one. */
+		source_refresh(s, &h, clock_now_ns() + UINT64_C(1400000000));
 		ASSERT_EQ_U64(h.devs[0].ports[0].sample_ns - t0, TICK_NS, "one refresh, one simulated interval");
 		ASSERT_EQ_U64(h.devs[0].ports[0].prev_sample_ns, t0, "the previous sample is kept for rates");
 	}
@@ -366,6 +391,7 @@ int main(void)
 	test_structure();
 	test_dynamics();
 	test_monotonic();
+	test_latch();
 	test_source();
 	return tap_done();
 }
