@@ -1,13 +1,401 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabtop probe: not built yet in this tree (its area replaces this file). */
+/* fabtop probe: the RDMA probe from the command line (client, or server with --listen). */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
+#include "derive/units.h"
+#include "probe/probe.h"
+#include "report/json.h"
+
+#define MAX_FDS 64
+
+static volatile sig_atomic_t stop_signals;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_signals++;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: fabtop probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE]\n"
+		"                    [--mode rping|bw|lat] [-Q DEPTH] [--timeout-ms N] [--idle-ms N] [--json]\n"
+		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--json]\n\n"
+		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
+		"  rping  rping's protocol: works against 'rping -s' (and serves 'rping -c')\n"
+		"  bw     RDMA WRITE stream (SIZE bytes, DEPTH outstanding); needs fabtop --listen\n"
+		"  lat    SEND ping-pong: round-trip min/p50/p99/max; needs fabtop --listen\n\n"
+		"  --from ADDR|IFACE  source address, or an interface's IPv4 address\n"
+		"  -p, --port N       port (default %d, rping's)\n"
+		"  -C, --count N      pings/writes/round trips (defaults: rping 10, bw 1000, lat 1000; 0: until ^C)\n"
+		"  -S, --size N       bytes per message (defaults: rping 64, bw 65536, lat 64)\n"
+		"  -Q, --depth N      bw: writes in flight (default 16)\n"
+		"  --timeout-ms N     limit for each step: address, route, connect (default 3000)\n"
+		"  --idle-ms N        data phase: no completion this long fails; server: drops a client (default 10000)\n"
+		"  --listen [ADDR]    serve instead of connect (ADDR default: all)\n"
+		"  --max-conns N      server: connections at once (default 16)\n"
+		"  --once             server: end after the first connection ends (like rping -s)\n"
+		"Exit status: 0 the probe succeeded, 1 it failed (the timeline says why), 2 usage.\n",
+		PROBE_DEFAULT_PORT);
+}
+
+static int parse_num(const char *opt, const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9') {
+		fprintf(stderr, "fabtop probe: %s wants a number, not '%s'\n", opt, s ? s : "");
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max) {
+		fprintf(stderr, "fabtop probe: %s wants a number from 0 to %llu, not '%s'\n", opt, max, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "-x V", "--xx V" or "--xx=V": returns the value, or NULL when argv[*i] is not this option. */
+static const char *optval(int argc, char **argv, int *i, const char *sopt, const char *lopt, bool *missing)
+{
+	const char *a = argv[*i];
+	size_t l = strlen(lopt);
+
+	if ((sopt && !strcmp(a, sopt)) || !strcmp(a, lopt)) {
+		if (*i + 1 >= argc) {
+			*missing = true;
+			return NULL;
+		}
+		return argv[++*i];
+	}
+	if (!strncmp(a, lopt, l) && a[l] == '=')
+		return a + l + 1;
+	return NULL;
+}
+
+static void print_event(const struct probe_event *e)
+{
+	printf("  +%" PRIu64 ".%03" PRIu64 "s %-16s %s\n", e->t_ns / UINT64_C(1000000000),
+	       e->t_ns / UINT64_C(1000000) % 1000, e->name, e->text);
+}
+
+static void print_new_events(const struct probe_status *st, uint64_t *seen)
+{
+	uint64_t first = st->events_total - st->n_events, i;
+
+	if (*seen < first) {
+		printf("  ... %" PRIu64 " events not shown\n", first - *seen);
+		*seen = first;
+	}
+	for (i = *seen; i < st->events_total; i++)
+		print_event(&st->events[i - first]);
+	*seen = st->events_total;
+	fflush(stdout);
+}
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static void print_summary(const struct probe_status *st)
+{
+	char rate[32], avg[32];
+
+	if (st->listen) {
+		printf("server: %" PRIu64 " connections served, %" PRIu64 " rejected, %" PRIu64 " dropped; "
+		       "%" PRIu64 " messages, %" PRIu64 " bytes, %" PRIu64 " payload errors\n",
+		       st->conns_done, st->conns_rejected, st->conns_dropped, st->msgs, st->bytes,
+		       st->payload_errors);
+		return;
+	}
+	if (st->state != PROBE_DONE) {
+		printf("result: FAILED: %s\n", st->error);
+		return;
+	}
+	units_bitrate(avg, sizeof(avg), st->avg_gbps * 1e9);
+	printf("result: ok: %" PRIu64 " %s, %" PRIu64 " bytes in %.3f s, %s",
+	       st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_BW ? "writes" : "round trips",
+	       st->bytes, (double)st->data_ns / 1e9, avg);
+	if (st->data_ns)
+		printf(", %.0f msg/s", (double)st->msgs * 1e9 / (double)st->data_ns);
+	if (st->mode == PROBE_MODE_RPING)
+		printf(", payload %s", st->payload_errors ? "MISMATCH" : "ok");
+	printf("\n");
+	if (st->lat.n)
+		printf("round trip (us): min %.1f  p50 %.1f  p99 %.1f  max %.1f  (%" PRIu64 " samples)\n",
+		       us(st->lat.min_ns), us(st->lat.p50_ns), us(st->lat.p99_ns), us(st->lat.max_ns), st->lat.n);
+	(void)rate;
+}
+
+static void json_status(const struct probe_opts *o, const struct probe_status *st)
+{
+	struct json j;
+	unsigned int i;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j);
+	json_key(&j, "role");
+	json_str(&j, st->listen ? "server" : "client");
+	json_key(&j, "mode");
+	json_str(&j, probe_mode_name(st->mode));
+	if (!st->listen) {
+		json_key(&j, "peer");
+		json_str(&j, o->peer);
+	}
+	json_key(&j, "port");
+	json_u64(&j, o->port);
+	json_key(&j, "local");
+	json_str_or_null(&j, st->local);
+	json_key(&j, "remote");
+	json_str_or_null(&j, st->remote);
+	json_key(&j, "device");
+	json_str_or_null(&j, st->device);
+	json_key(&j, "size");
+	json_u64(&j, st->size);
+	json_key(&j, "state");
+	json_str(&j, probe_state_name(st->state));
+	json_key(&j, "ok");
+	json_bool(&j, st->state == PROBE_DONE);
+	json_key(&j, "error");
+	json_str_or_null(&j, st->error);
+	json_key(&j, "events");
+	json_arr_begin(&j);
+	for (i = 0; i < st->n_events; i++) {
+		const struct probe_event *e = &st->events[i];
+
+		json_obj_begin(&j);
+		json_key(&j, "t_s");
+		json_double(&j, (double)e->t_ns / 1e9, 6);
+		json_key(&j, "event");
+		json_str(&j, e->name);
+		json_key(&j, "status");
+		json_i64(&j, e->status);
+		json_key(&j, "error");
+		json_bool(&j, e->error);
+		json_key(&j, "text");
+		json_str(&j, e->text);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "msgs");
+	json_u64(&j, st->msgs);
+	json_key(&j, "bytes");
+	json_u64(&j, st->bytes);
+	json_key(&j, "payload_errors");
+	json_u64(&j, st->payload_errors);
+	json_key(&j, "seconds");
+	json_double(&j, (double)st->data_ns / 1e9, 6);
+	json_key(&j, "avg_gbps");
+	json_double(&j, st->avg_gbps, 6);
+	json_key(&j, "msgs_per_s");
+	json_double(&j, st->data_ns ? (double)st->msgs * 1e9 / (double)st->data_ns : 0, 1);
+	json_key(&j, "latency_us");
+	if (st->lat.n) {
+		json_obj_begin(&j);
+		json_key(&j, "n");
+		json_u64(&j, st->lat.n);
+		json_key(&j, "min");
+		json_double(&j, us(st->lat.min_ns), 3);
+		json_key(&j, "p50");
+		json_double(&j, us(st->lat.p50_ns), 3);
+		json_key(&j, "p99");
+		json_double(&j, us(st->lat.p99_ns), 3);
+		json_key(&j, "max");
+		json_double(&j, us(st->lat.max_ns), 3);
+		json_obj_end(&j);
+	} else {
+		json_null(&j);
+	}
+	if (st->listen) {
+		json_key(&j, "conns_done");
+		json_u64(&j, st->conns_done);
+		json_key(&j, "conns_rejected");
+		json_u64(&j, st->conns_rejected);
+		json_key(&j, "conns_dropped");
+		json_u64(&j, st->conns_dropped);
+	}
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static int run(const struct probe_opts *o, bool json)
+{
+	struct pollfd fds[MAX_FDS];
+	struct sigaction sa;
+	const struct probe_status *st;
+	struct probe *p;
+	uint64_t seen = 0, now, last_live = 0;
+	bool stopped = false;
+	int n, rc;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	p = probe_start(o);
+	if (!p) {
+		fprintf(stderr, "fabtop probe: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (!json) {
+		if (o->listen)
+			printf("fabtop probe: serving on port %u (^C ends)\n", o->port);
+		else
+			printf("fabtop probe: %s port %u, %s mode%s%s\n", o->peer, o->port, probe_mode_name(o->mode),
+			       o->from ? ", from " : "", o->from ? o->from : "");
+	}
+	while (probe_active(p)) {
+		if (stop_signals && !stopped) {
+			probe_stop(p);
+			stopped = true;
+		}
+		if (stop_signals > 1)
+			break;	/* asked twice: leave now, probe_free() cleans up */
+		now = probe_now_ns();
+		n = probe_fds(p, fds, MAX_FDS);
+		if (poll(fds, (nfds_t)n, probe_timeout_ms(p, now)) < 0 && errno != EINTR) {
+			fprintf(stderr, "fabtop probe: poll: %s\n", strerror(errno));
+			break;
+		}
+		now = probe_now_ns();
+		probe_handle(p, now);
+		st = probe_status(p);
+		if (!json) {
+			print_new_events(st, &seen);
+			if (st->state == PROBE_RUNNING && st->gbps > 0 && now - last_live >= 1000000000ull) {
+				char r[32];
+
+				last_live = now;
+				printf("  live: %s, %.0f msg/s, %" PRIu64 " messages\n",
+				       units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs);
+			}
+		}
+	}
+	st = probe_status(p);
+	if (json) {
+		json_status(o, st);
+	} else {
+		print_new_events(st, &seen);
+		print_summary(st);
+	}
+	rc = st->state == PROBE_FAILED ? EXIT_RUNTIME : EXIT_OK;
+	if (probe_active(p))
+		rc = EXIT_RUNTIME;	/* interrupted twice */
+	probe_free(p);
+	return rc;
+}
 
 int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 {
-	fprintf(stderr, "fabtop: 'probe' is not available in this build yet\n");
-	return EXIT_RUNTIME;
+	struct probe_opts o;
+	unsigned long long v;
+	const char *val, *peer = NULL;
+	bool missing = false, json = ctx->json;
+	int i;
+
+	/*
+	 * Other probe kinds hook in here, before the RDMA CM options are parsed
+	 * (e.g. an ibping-style MAD probe for --lid/--guid).
+	 */
+
+	probe_opts_init(&o);
+	if (ctx->count > 0)
+		o.count = (uint64_t)ctx->count;	/* the global --count means -C here */
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		missing = false;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--listen")) {
+			o.listen = true;
+		} else if (!strcmp(a, "--once")) {
+			o.serve_conns = 1;
+		} else if (!strcmp(a, "--json")) {
+			json = true;
+		} else if ((val = optval(argc, argv, &i, NULL, "--from", &missing))) {
+			o.from = val;
+		} else if ((val = optval(argc, argv, &i, "-p", "--port", &missing))) {
+			if (parse_num("--port", val, 65535, &v) || !v)
+				goto bad;
+			o.port = (uint16_t)v;
+		} else if ((val = optval(argc, argv, &i, "-C", "--count", &missing))) {
+			if (parse_num("-C", val, UINT64_MAX, &v))
+				goto bad;
+			o.count = v;
+		} else if ((val = optval(argc, argv, &i, "-S", "--size", &missing))) {
+			if (parse_num("-S", val, 1u << 20, &v) || !v)
+				goto bad;
+			o.size = (uint32_t)v;
+		} else if ((val = optval(argc, argv, &i, "-Q", "--depth", &missing))) {
+			if (parse_num("-Q", val, 64, &v) || !v)
+				goto bad;
+			o.depth = (uint32_t)v;
+		} else if ((val = optval(argc, argv, &i, NULL, "--mode", &missing))) {
+			if (probe_mode_parse(val, &o.mode)) {
+				fprintf(stderr, "fabtop probe: --mode is rping, bw or lat, not '%s'\n", val);
+				goto bad;
+			}
+		} else if ((val = optval(argc, argv, &i, NULL, "--timeout-ms", &missing))) {
+			if (parse_num("--timeout-ms", val, 600000, &v) || !v)
+				goto bad;
+			o.timeout_ms = (uint32_t)v;
+		} else if ((val = optval(argc, argv, &i, NULL, "--idle-ms", &missing))) {
+			if (parse_num("--idle-ms", val, 3600000, &v) || !v)
+				goto bad;
+			o.idle_ms = (uint32_t)v;
+		} else if ((val = optval(argc, argv, &i, NULL, "--max-conns", &missing))) {
+			if (parse_num("--max-conns", val, 1024, &v) || !v)
+				goto bad;
+			o.max_conns = (uint32_t)v;
+		} else if (missing) {
+			fprintf(stderr, "fabtop probe: %s needs a value\n", a);
+			goto bad;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "fabtop probe: unknown option '%s'\n", a);
+			goto bad;
+		} else if (!peer) {
+			peer = a;
+		} else {
+			fprintf(stderr, "fabtop probe: one peer only ('%s' and '%s')\n", peer, a);
+			goto bad;
+		}
+	}
+	if (o.listen) {
+		o.listen_addr = peer;
+		if (o.from) {
+			fprintf(stderr, "fabtop probe: --from is for clients; give the server's address after --listen\n");
+			goto bad;
+		}
+	} else {
+		if (!peer) {
+			fprintf(stderr, "fabtop probe: which peer? (fabtop probe PEER, or --listen)\n");
+			goto bad;
+		}
+		if (o.serve_conns) {
+			fprintf(stderr, "fabtop probe: --once is for --listen\n");
+			goto bad;
+		}
+		o.peer = peer;
+	}
+	return run(&o, json);
+bad:
+	fprintf(stderr, "Try 'fabtop probe --help'.\n");
+	return EXIT_USAGE;
 }

@@ -1,0 +1,996 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The probe's public API and its client: an explicit state machine on the rdma_cm event channel. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "probe/cm_reason.h"
+#include "probe/probe_int.h"
+
+_Static_assert((int)PROBE_MODE_RPING == WIRE_MODE_RPING, "modes match the wire");
+_Static_assert((int)PROBE_MODE_BW == WIRE_MODE_BW, "modes match the wire");
+_Static_assert((int)PROBE_MODE_LAT == WIRE_MODE_LAT, "modes match the wire");
+
+#define MS 1000000ull
+#define WC_BATCH 16
+
+static const char *const state_names[] = {
+	[PROBE_IDLE] = "idle",
+	[PROBE_RESOLVING_ADDR] = "resolving address",
+	[PROBE_RESOLVING_ROUTE] = "resolving route",
+	[PROBE_CONNECTING] = "connecting",
+	[PROBE_RUNNING] = "running",
+	[PROBE_DISCONNECTING] = "disconnecting",
+	[PROBE_LISTENING] = "listening",
+	[PROBE_DONE] = "done",
+	[PROBE_FAILED] = "failed",
+};
+
+static const char *const mode_names[] = {
+	[PROBE_MODE_RPING] = "rping",
+	[PROBE_MODE_BW] = "bw",
+	[PROBE_MODE_LAT] = "lat",
+};
+
+/* Per-mode defaults: rping's own size; perftest-like sizes for the others. */
+static const struct {
+	uint32_t size, depth;
+	uint64_t count;
+} mode_defaults[] = {
+	[PROBE_MODE_RPING] = { 64, 1, 10 },
+	[PROBE_MODE_BW] = { 65536, 16, 1000 },
+	[PROBE_MODE_LAT] = { 64, 1, 1000 },
+};
+
+const char *probe_state_name(enum probe_state s)
+{
+	if ((unsigned int)s >= sizeof(state_names) / sizeof(state_names[0]))
+		return "unknown";
+	return state_names[s];
+}
+
+const char *probe_mode_name(enum probe_mode m)
+{
+	if ((unsigned int)m >= sizeof(mode_names) / sizeof(mode_names[0]))
+		return "unknown";
+	return mode_names[m];
+}
+
+int probe_mode_parse(const char *s, enum probe_mode *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+		if (!strcmp(s, mode_names[i])) {
+			*out = (enum probe_mode)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+uint64_t probe_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void probe_opts_init(struct probe_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->port = PROBE_DEFAULT_PORT;
+	o->mode = PROBE_MODE_RPING;
+	o->timeout_ms = 3000;
+	o->idle_ms = 10000;
+	o->max_conns = 16;
+	o->lat_samples = 100000;
+}
+
+void probe_addr_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (!sa || !len) {
+		if (len)
+			buf[0] = 0;
+		return;
+	}
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *s = (const struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &s->sin_addr, a, sizeof(a));
+		snprintf(buf, len, "%s:%u", a, ntohs(s->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)sa;
+
+		inet_ntop(AF_INET6, &s->sin6_addr, a, sizeof(a));
+		snprintf(buf, len, "[%s]:%u", a, ntohs(s->sin6_port));
+	} else {
+		snprintf(buf, len, "(family %d)", sa->sa_family);
+	}
+}
+
+/* Address without the port, for messages about the peer. */
+void probe_addr_only(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const void *a = sa->sa_family == AF_INET6 ?
+		(const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr :
+		(const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+
+	if (!inet_ntop(sa->sa_family, a, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+}
+
+struct probe_event *probe_event_add(struct probe *p, uint64_t now, const char *name,
+				    int status, bool error, const char *fmt, ...)
+{
+	struct probe_event *e = &p->ev[p->ev_total % PROBE_MAX_EVENTS];
+	va_list ap;
+
+	memset(e, 0, sizeof(*e));
+	e->t_ns = now > p->t0_ns ? now - p->t0_ns : 0;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->status = status;
+	e->error = error;
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	va_end(ap);
+	p->ev_total++;
+	return e;
+}
+
+static void client_release(struct probe *p)
+{
+	conn_teardown(&p->conn);
+	if (p->id) {
+		rdma_destroy_id(p->id);
+		p->id = NULL;
+	}
+	if (p->ech) {
+		rdma_destroy_event_channel(p->ech);
+		p->ech = NULL;
+	}
+}
+
+static void probe_release(struct probe *p)
+{
+	if (p->srv) {
+		/* keep the server's final counters readable after release */
+		server_status(p, &p->st);
+		server_free(p);
+	}
+	client_release(p);
+	p->deadline_ns = 0;
+}
+
+void probe_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+{
+	struct probe_event *e = probe_event_add(p, now, name, status, true, "%s", "");
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	va_end(ap);
+	snprintf(p->st.error, sizeof(p->st.error), "%s: %s", name, e->text);
+	p->state = PROBE_FAILED;
+	p->step = STEP_NONE;
+}
+
+static void finish_ok(struct probe *p, uint64_t now)
+{
+	(void)now;
+	p->state = PROBE_DONE;
+	p->step = STEP_NONE;
+}
+
+/* --from: an address, or an interface whose first IPv4 address is used. */
+static int parse_from(struct probe *p, const char *from, char *err, size_t errlen)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&p->src;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&p->src;
+	struct ifaddrs *ifa, *i;
+	int found = 0, exists = 0;
+
+	memset(&p->src, 0, sizeof(p->src));
+	if (inet_pton(AF_INET, from, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, from, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		return 0;
+	}
+	if (getifaddrs(&ifa)) {
+		snprintf(err, errlen, "cannot list interfaces: %s", strerror(errno));
+		return -1;
+	}
+	for (i = ifa; i; i = i->ifa_next) {
+		if (strcmp(i->ifa_name, from))
+			continue;
+		exists = 1;
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		memcpy(s4, i->ifa_addr, sizeof(*s4));
+		found = 1;
+		break;
+	}
+	freeifaddrs(ifa);
+	if (found)
+		return 0;
+	if (exists)
+		snprintf(err, errlen, "interface %s has no IPv4 address", from);
+	else
+		snprintf(err, errlen, "'%s' is neither an address nor an interface", from);
+	return -1;
+}
+
+int probe_parse_addr(const char *peer, uint16_t port, struct sockaddr_storage *out,
+		      char *err, size_t errlen)
+{
+	struct addrinfo hints, *res;
+	int e;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICHOST;
+	e = getaddrinfo(peer, NULL, &hints, &res);
+	if (e) {
+		/* a name: resolved once, here (may take a resolver round trip) */
+		hints.ai_flags = 0;
+		e = getaddrinfo(peer, NULL, &hints, &res);
+	}
+	if (e) {
+		snprintf(err, errlen, "cannot resolve '%s': %s", peer, gai_strerror(e));
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	memcpy(out, res->ai_addr, res->ai_addrlen);
+	freeaddrinfo(res);
+	if (out->ss_family == AF_INET)
+		((struct sockaddr_in *)out)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)out)->sin6_port = htons(port);
+	return 0;
+}
+
+int probe_channel_open(struct probe *p, char *err, size_t errlen)
+{
+	int fl;
+
+	p->ech = rdma_create_event_channel();
+	if (!p->ech) {
+		snprintf(err, errlen, "rdma_create_event_channel: %s%s", strerror(errno),
+			 errno == ENOENT || errno == ENODEV ?
+			 " (no /dev/infiniband/rdma_cm: is rdma_ucm loaded?)" : "");
+		return -1;
+	}
+	fl = fcntl(p->ech->fd, F_GETFL);
+	if (fl < 0 || fcntl(p->ech->fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "event channel: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void probe_set_deadline(struct probe *p, uint64_t now, uint32_t ms, const char *what)
+{
+	p->deadline_ns = now + (uint64_t)ms * MS;
+	p->waiting_for = what;
+}
+
+static void client_begin(struct probe *p, uint64_t now)
+{
+	char err[PROBE_EVENT_TEXT_MAX];
+
+	if (!p->o.peer || !*p->o.peer) {
+		probe_fail(p, now, "ERROR", 0, "no peer address given");
+		return;
+	}
+	if (probe_parse_addr(p->o.peer, p->o.port, &p->dst, err, sizeof(err)) ||
+	    (p->o.from && parse_from(p, p->o.from, err, sizeof(err)))) {
+		probe_fail(p, now, "ADDR_ERROR", 0, "%s", err);
+		return;
+	}
+	p->have_src = p->o.from != NULL;
+	probe_addr_str((struct sockaddr *)&p->dst, p->st.remote, sizeof(p->st.remote));
+	if (probe_channel_open(p, err, sizeof(err))) {
+		probe_fail(p, now, "ERROR", 0, "%s", err);
+		return;
+	}
+	if (rdma_create_id(p->ech, &p->id, p, RDMA_PS_TCP)) {
+		probe_fail(p, now, "ERROR", -errno, "rdma_create_id: %s", strerror(errno));
+		return;
+	}
+	if (rdma_resolve_addr(p->id, p->have_src ? (struct sockaddr *)&p->src : NULL,
+			      (struct sockaddr *)&p->dst, (int)p->o.timeout_ms)) {
+		int e = errno;
+		char src[PROBE_ADDR_MAX] = "";
+
+		if (p->have_src)
+			probe_addr_only((struct sockaddr *)&p->src, src, sizeof(src));
+		probe_fail(p, now, "ADDR_ERROR", -e, "rdma_resolve_addr: %s%s%s%s", strerror(e),
+			   p->have_src ? " (source " : "", src, p->have_src ? ")" : "");
+		return;
+	}
+	p->state = PROBE_RESOLVING_ADDR;
+	probe_set_deadline(p, now, p->o.timeout_ms, "ADDR_RESOLVED");
+}
+
+struct probe *probe_start(const struct probe_opts *o)
+{
+	struct probe *p = calloc(1, sizeof(*p));
+	uint64_t now = probe_now_ns();
+
+	if (!p)
+		return NULL;
+	p->o = *o;
+	/* own copies: the caller's strings may not outlive the probe */
+	if (o->peer) {
+		snprintf(p->peer_buf, sizeof(p->peer_buf), "%s", o->peer);
+		p->o.peer = p->peer_buf;
+	}
+	if (o->from) {
+		snprintf(p->from_buf, sizeof(p->from_buf), "%s", o->from);
+		p->o.from = p->from_buf;
+	}
+	if (o->listen_addr) {
+		snprintf(p->listen_buf, sizeof(p->listen_buf), "%s", o->listen_addr);
+		p->o.listen_addr = p->listen_buf;
+	}
+	if ((unsigned int)p->o.mode >= sizeof(mode_defaults) / sizeof(mode_defaults[0]))
+		p->o.mode = PROBE_MODE_RPING;
+	if (!p->o.size)
+		p->o.size = mode_defaults[p->o.mode].size;
+	if (!p->o.depth)
+		p->o.depth = mode_defaults[p->o.mode].depth;
+	if (!p->o.timeout_ms)
+		p->o.timeout_ms = 3000;
+	if (!p->o.idle_ms)
+		p->o.idle_ms = 10000;
+	if (!p->o.max_conns)
+		p->o.max_conns = 16;
+	if (!p->o.port)
+		p->o.port = PROBE_DEFAULT_PORT;
+	p->t0_ns = now;
+	p->state = PROBE_IDLE;
+	if (stats_init(&p->stats, p->o.lat_samples ? p->o.lat_samples : 100000)) {
+		free(p);
+		return NULL;
+	}
+
+	if (p->o.listen) {
+		server_start(p, now);
+		if (p->state == PROBE_FAILED)
+			probe_release(p);
+		return p;
+	}
+
+	/* validate what the client sends before touching the network */
+	if (p->o.mode == PROBE_MODE_RPING &&
+	    (p->o.size < WIRE_RPING_MIN_SIZE || p->o.size > WIRE_RPING_MAX_SIZE))
+		probe_fail(p, now, "ERROR", 0, "rping size must be %d..%d bytes, not %u",
+			   WIRE_RPING_MIN_SIZE, WIRE_RPING_MAX_SIZE, p->o.size);
+	else if (p->o.mode == PROBE_MODE_BW && p->o.size > WIRE_MAX_BW_SIZE)
+		probe_fail(p, now, "ERROR", 0, "bw size must be 1..%u bytes, not %u", WIRE_MAX_BW_SIZE, p->o.size);
+	else if (p->o.mode == PROBE_MODE_BW && p->o.depth > WIRE_MAX_DEPTH)
+		probe_fail(p, now, "ERROR", 0, "bw depth must be 1..%u, not %u", WIRE_MAX_DEPTH, p->o.depth);
+	else if (p->o.mode == PROBE_MODE_LAT &&
+		 (p->o.size < WIRE_MSG_HDR_LEN || p->o.size > WIRE_MAX_LAT_SIZE))
+		probe_fail(p, now, "ERROR", 0, "lat size must be %d..%u bytes, not %u",
+			   WIRE_MSG_HDR_LEN, WIRE_MAX_LAT_SIZE, p->o.size);
+	else
+		client_begin(p, now);
+	if (p->state == PROBE_FAILED)
+		probe_release(p);
+	return p;
+}
+
+/* ---- client data phase ---- */
+
+static void rping_next(struct probe *p, uint64_t now)
+{
+	struct wire_rping_info info;
+	uint8_t msg[WIRE_RPING_INFO_LEN];
+	int e;
+
+	wire_rping_payload_fill(p->conn.buf[0], p->o.size, p->iter);
+	info.addr = (uintptr_t)p->conn.buf[0];
+	info.rkey = p->conn.mr[0]->rkey;
+	info.len = p->o.size;
+	wire_rping_info_pack(&info, msg);
+	e = conn_send(&p->conn, msg, sizeof(msg));
+	if (e) {
+		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
+		return;
+	}
+	p->msg_t0 = probe_now_ns();	/* the caller's now may be stale by a batch */
+	p->step = STEP_RPING_WAIT_GO;
+}
+
+static void lat_next(struct probe *p, uint64_t now)
+{
+	struct wire_msg m = { .type = WIRE_MSG_PING, .len = p->o.size, .seq = p->iter };
+	uint8_t *b = p->conn.buf[0];
+	uint32_t i;
+	int e;
+
+	wire_msg_pack(&m, b);
+	for (i = WIRE_MSG_HDR_LEN; i < p->o.size; i++)
+		b[i] = (uint8_t)(p->iter + i);
+	e = conn_send(&p->conn, b, p->o.size);
+	if (e) {
+		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
+		return;
+	}
+	p->msg_t0 = probe_now_ns();	/* the caller's now may be stale by a batch */
+	p->step = STEP_LAT_WAIT_PONG;
+}
+
+static bool more_to_do(const struct probe *p, uint64_t done)
+{
+	if (p->stop_requested)
+		return false;
+	return !p->o.count || done < p->o.count;
+}
+
+static void start_disconnect(struct probe *p, uint64_t now)
+{
+	p->step = STEP_NONE;
+	p->state = PROBE_DISCONNECTING;
+	probe_set_deadline(p, now, p->o.timeout_ms, "DISCONNECTED");
+	if (rdma_disconnect(p->id)) {
+		/* nothing to wait for */
+		finish_ok(p, now);
+	}
+}
+
+static void bw_fill(struct probe *p, uint64_t now)
+{
+	int e;
+
+	while (p->conn.rdma_inflight < p->o.depth && more_to_do(p, p->posted)) {
+		e = conn_rdma(&p->conn, IBV_WR_RDMA_WRITE, 0, p->o.size, p->acc.addr, p->acc.rkey,
+			      (uint32_t)p->posted);
+		if (e) {
+			probe_fail(p, now, "ERROR", e, "post RDMA WRITE: %s", strerror(-e));
+			return;
+		}
+		p->posted++;
+	}
+}
+
+static void bw_send_fin(struct probe *p, uint64_t now)
+{
+	struct wire_msg m = { .type = WIRE_MSG_FIN, .len = WIRE_MSG_HDR_LEN, .seq = p->stats.msgs };
+	uint8_t b[WIRE_MSG_HDR_LEN];
+	int e;
+
+	wire_msg_pack(&m, b);
+	e = conn_send(&p->conn, b, sizeof(b));
+	if (e) {
+		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
+		return;
+	}
+	p->step = STEP_BW_WAIT_FIN_ACK;
+}
+
+static void data_begin(struct probe *p, uint64_t now)
+{
+	p->iter = 0;
+	p->posted = 0;
+	stats_start(&p->stats, now);
+	probe_set_deadline(p, now, p->o.idle_ms, "a completion");
+	switch (p->o.mode) {
+	case PROBE_MODE_RPING:
+		rping_next(p, now);
+		break;
+	case PROBE_MODE_BW:
+		p->step = STEP_BW_STREAM;
+		bw_fill(p, now);
+		break;
+	case PROBE_MODE_LAT:
+		lat_next(p, now);
+		break;
+	}
+}
+
+static void on_recv(struct probe *p, uint64_t now, const uint8_t *b, uint32_t len)
+{
+	struct wire_rping_info info;
+	struct wire_msg m;
+	enum wire_err we;
+	int e;
+
+	switch (p->step) {
+	case STEP_RPING_WAIT_GO:
+		we = wire_rping_info_parse(b, len, &info);
+		if (we) {
+			probe_fail(p, now, "PROTOCOL", 0, "bogus message from the server, %u bytes: %s",
+				   len, wire_err_str(we));
+			return;
+		}
+		/* clear the sink so that an echo that never lands cannot pass the compare */
+		memset(p->conn.buf[1], 0, p->o.size);
+		info.addr = (uintptr_t)p->conn.buf[1];
+		info.rkey = p->conn.mr[1]->rkey;
+		info.len = p->o.size;
+		{
+			uint8_t msg[WIRE_RPING_INFO_LEN];
+
+			wire_rping_info_pack(&info, msg);
+			e = conn_send(&p->conn, msg, sizeof(msg));
+		}
+		if (e) {
+			probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
+			return;
+		}
+		p->step = STEP_RPING_WAIT_ECHO;
+		break;
+	case STEP_RPING_WAIT_ECHO:
+		we = wire_rping_info_parse(b, len, &info);
+		if (we) {
+			probe_fail(p, now, "PROTOCOL", 0, "bogus message from the server, %u bytes: %s",
+				   len, wire_err_str(we));
+			return;
+		}
+		if (memcmp(p->conn.buf[0], p->conn.buf[1], p->o.size)) {
+			p->payload_errors++;
+			probe_fail(p, now, "PAYLOAD", 0, "ping %llu: echoed data differs from what was sent",
+				   (unsigned long long)p->iter);
+			return;
+		}
+		stats_lat(&p->stats, now - p->msg_t0);
+		stats_add(&p->stats, now, 1, 2ull * p->o.size);
+		p->iter++;
+		if (more_to_do(p, p->iter))
+			rping_next(p, now);
+		else
+			start_disconnect(p, now);
+		break;
+	case STEP_LAT_WAIT_PONG:
+		we = wire_msg_parse(b, len, &m);
+		if (we || m.type != WIRE_MSG_PONG || m.seq != p->iter || len != p->o.size) {
+			probe_fail(p, now, "PROTOCOL", 0, "bad echo for message %llu (%u bytes): %s",
+				   (unsigned long long)p->iter, len, we ? wire_err_str(we) : "wrong type/seq/size");
+			return;
+		}
+		if (memcmp(b + WIRE_MSG_HDR_LEN, p->conn.buf[0] + WIRE_MSG_HDR_LEN, len - WIRE_MSG_HDR_LEN)) {
+			p->payload_errors++;
+			probe_fail(p, now, "PAYLOAD", 0, "message %llu: echoed data differs",
+				   (unsigned long long)p->iter);
+			return;
+		}
+		stats_lat(&p->stats, now - p->msg_t0);
+		stats_add(&p->stats, now, 1, 2ull * p->o.size);
+		p->iter++;
+		if (more_to_do(p, p->iter))
+			lat_next(p, now);
+		else
+			start_disconnect(p, now);
+		break;
+	case STEP_BW_WAIT_FIN_ACK:
+		we = wire_msg_parse(b, len, &m);
+		if (we || m.type != WIRE_MSG_FIN_ACK || m.seq != p->stats.msgs) {
+			probe_fail(p, now, "PROTOCOL", 0, "bad FIN acknowledgement (%u bytes): %s",
+				   len, we ? wire_err_str(we) : "wrong type or count");
+			return;
+		}
+		start_disconnect(p, now);
+		break;
+	default:
+		probe_fail(p, now, "PROTOCOL", 0, "unexpected %u-byte message from the server", len);
+		break;
+	}
+}
+
+static void client_cq(struct probe *p, uint64_t now)
+{
+	struct ibv_wc wc[WC_BATCH];
+	int n, i;
+
+	while (p->conn.cq && (n = conn_poll(&p->conn, wc, WC_BATCH)) > 0) {
+		/* completions time the data phase: read the clock per batch, not per call */
+		now = probe_now_ns();
+		for (i = 0; i < n && p->state == PROBE_RUNNING; i++) {
+			unsigned int kind = conn_wr_kind(wc[i].wr_id), idx = conn_wr_index(wc[i].wr_id);
+
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				probe_fail(p, now, "COMPLETION", (int)wc[i].status, "%s failed: %s",
+					   kind == CONN_WR_RECV ? "receive" : kind == CONN_WR_SEND ? "send" : "RDMA",
+					   ibv_wc_status_str(wc[i].status));
+				return;
+			}
+			probe_set_deadline(p, now, p->o.idle_ms, "a completion");
+			if (kind == CONN_WR_RECV) {
+				/* copy out: the slot is reposted before the message is acted on */
+				uint8_t tmp[WIRE_MAX_LAT_SIZE];
+				uint32_t len = wc[i].byte_len;
+
+				if (len > sizeof(tmp) || len > p->conn.slot_size)
+					len = 0;
+				memcpy(tmp, conn_recv_slot(&p->conn, idx), len);
+				if (conn_post_recv(&p->conn, idx)) {
+					probe_fail(p, now, "ERROR", 0, "cannot repost a receive");
+					return;
+				}
+				on_recv(p, now, tmp, wc[i].byte_len);
+			} else if (kind == CONN_WR_RDMA && p->step == STEP_BW_STREAM) {
+				stats_add(&p->stats, now, 1, p->o.size);
+				if (more_to_do(p, p->posted))
+					bw_fill(p, now);
+				else if (p->stats.msgs == p->posted)
+					bw_send_fin(p, now);	/* every write completed */
+			}
+		}
+		if (n < WC_BATCH || p->state != PROBE_RUNNING)
+			break;
+	}
+	if (n < 0 && p->state == PROBE_RUNNING)
+		probe_fail(p, now, "ERROR", 0, "ibv_poll_cq failed");
+}
+
+/* ---- client CM events ---- */
+
+static void explain_failure(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+{
+	char why[PROBE_EVENT_TEXT_MAX], peer[PROBE_ADDR_MAX];
+	const char *name = cm_reason_event_name(ev->event);
+	struct wire_reject rj;
+
+	probe_addr_only((struct sockaddr *)&p->dst, peer, sizeof(peer));
+	if (ev->event == RDMA_CM_EVENT_REJECTED && ev->status == 8) {
+		probe_fail(p, now, name, ev->status,
+			   "reason 8 (invalid service ID): nothing listens on port %u of %s",
+			   p->o.port, peer);
+		return;
+	}
+	if (ev->event == RDMA_CM_EVENT_REJECTED && ev->param.conn.private_data &&
+	    wire_reject_parse(ev->param.conn.private_data, ev->param.conn.private_data_len, &rj) == WIRE_OK) {
+		cm_reason_explain(why, sizeof(why), ev->event, ev->status);
+		probe_fail(p, now, name, ev->status, "%s; fabtop server at %s says: %s%s%s",
+			   why, peer, wire_reject_code_str(rj.code), rj.text[0] ? ": " : "", rj.text);
+		return;
+	}
+	cm_reason_explain(why, sizeof(why), ev->event, ev->status);
+	if (ev->event == RDMA_CM_EVENT_REJECTED && ev->status == 28 && p->o.mode != PROBE_MODE_RPING)
+		probe_fail(p, now, name, ev->status, "%s (is %s a stock rping server? bw and lat need 'fabtop probe --listen')",
+			   why, peer);
+	else
+		probe_fail(p, now, name, ev->status, "%s", why);
+}
+
+static void on_addr_resolved(struct probe *p, uint64_t now)
+{
+	char local[PROBE_ADDR_MAX] = "";
+
+	if (p->id->verbs)
+		snprintf(p->st.device, sizeof(p->st.device), "%s", ibv_get_device_name(p->id->verbs->device));
+	p->st.port_num = p->id->port_num;
+	probe_addr_str(rdma_get_local_addr(p->id), local, sizeof(local));
+	snprintf(p->st.local, sizeof(p->st.local), "%s", local);
+	probe_event_add(p, now, "ADDR_RESOLVED", 0, false, "%s port %u, local %s",
+			p->st.device[0] ? p->st.device : "?", p->st.port_num, local);
+	if (rdma_resolve_route(p->id, (int)p->o.timeout_ms)) {
+		probe_fail(p, now, "ROUTE_ERROR", -errno, "rdma_resolve_route: %s", strerror(errno));
+		return;
+	}
+	p->state = PROBE_RESOLVING_ROUTE;
+	probe_set_deadline(p, now, p->o.timeout_ms, "ROUTE_RESOLVED");
+}
+
+static void on_route_resolved(struct probe *p, uint64_t now)
+{
+	struct conn_params cp;
+	struct rdma_conn_param prm;
+	uint8_t hello[WIRE_HELLO_LEN];
+	char err[PROBE_EVENT_TEXT_MAX];
+	int e;
+
+	probe_event_add(p, now, "ROUTE_RESOLVED", 0, false, "path to %s known", p->st.remote);
+	memset(&cp, 0, sizeof(cp));
+	cp.recv_slots = 2;
+	switch (p->o.mode) {
+	case PROBE_MODE_RPING:
+		cp.rdma_depth = 1;
+		cp.slot_size = 64;	/* larger than rping's 16 so oversized messages are seen */
+		cp.buf_len[0] = cp.buf_len[1] = p->o.size;
+		cp.buf_access[0] = IBV_ACCESS_REMOTE_READ;	/* server READs the source */
+		cp.buf_access[1] = IBV_ACCESS_REMOTE_WRITE;	/* and WRITEs the sink */
+		break;
+	case PROBE_MODE_BW:
+		cp.rdma_depth = p->o.depth;
+		cp.slot_size = 64;
+		cp.buf_len[0] = p->o.size;
+		break;
+	case PROBE_MODE_LAT:
+		cp.rdma_depth = 0;
+		cp.slot_size = p->o.size;
+		cp.buf_len[0] = p->o.size;
+		break;
+	}
+	e = conn_setup(&p->conn, p->id, &cp, err, sizeof(err));
+	if (e) {
+		probe_fail(p, now, "ERROR", e, "%s", err);
+		return;
+	}
+	memset(&prm, 0, sizeof(prm));
+	prm.responder_resources = 1;
+	prm.initiator_depth = 1;
+	prm.retry_count = 7;
+	prm.rnr_retry_count = 7;
+	if (p->o.mode != PROBE_MODE_RPING) {
+		/* rping sends no private data; fabtop's server reads the mode from it */
+		struct wire_hello h = {
+			.version = WIRE_VERSION, .mode = (uint8_t)p->o.mode,
+			.depth = (uint8_t)p->o.depth, .size = p->o.size, .count = p->o.count,
+		};
+
+		wire_hello_pack(&h, hello);
+		prm.private_data = hello;
+		prm.private_data_len = sizeof(hello);
+	}
+	if (rdma_connect(p->id, &prm)) {
+		probe_fail(p, now, "CONNECT_ERROR", -errno, "rdma_connect: %s", strerror(errno));
+		return;
+	}
+	p->state = PROBE_CONNECTING;
+	probe_set_deadline(p, now, p->o.timeout_ms, "ESTABLISHED");
+}
+
+static void on_established(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+{
+	enum wire_err we;
+
+	if (p->o.mode == PROBE_MODE_BW) {
+		we = ev->param.conn.private_data ?
+			wire_accept_parse(ev->param.conn.private_data, ev->param.conn.private_data_len, &p->acc) :
+			WIRE_NOT_OURS;
+		if (we == WIRE_NOT_OURS) {
+			probe_fail(p, now, "PROTOCOL", 0, "the peer accepted but is not a fabtop server "
+				   "(bw and lat need 'fabtop probe --listen'; use --mode rping against rping -s)");
+			return;
+		}
+		if (we || p->acc.mode != PROBE_MODE_BW || p->acc.size < p->o.size) {
+			probe_fail(p, now, "PROTOCOL", 0, "bad accept data from the server: %s",
+				   we ? wire_err_str(we) : "mode or size differs");
+			return;
+		}
+	}
+	probe_event_add(p, now, "ESTABLISHED", 0, false, "connected %s -> %s, %s mode, %u-byte messages",
+			p->st.local, p->st.remote, probe_mode_name(p->o.mode), p->o.size);
+	p->state = PROBE_RUNNING;
+	data_begin(p, now);
+}
+
+static void client_cm_event(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+{
+	enum rdma_cm_event_type t = ev->event;
+
+	switch (t) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		if (p->state == PROBE_RESOLVING_ADDR)
+			on_addr_resolved(p, now);
+		return;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		if (p->state == PROBE_RESOLVING_ROUTE)
+			on_route_resolved(p, now);
+		return;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (p->state == PROBE_CONNECTING)
+			on_established(p, now, ev);
+		return;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+		explain_failure(p, now, ev);
+		return;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		if (p->state == PROBE_DISCONNECTING) {
+			probe_event_add(p, now, "DISCONNECTED", 0, false, "closed after %llu %s",
+					(unsigned long long)p->stats.msgs,
+					p->o.mode == PROBE_MODE_RPING ? "pings" :
+					p->o.mode == PROBE_MODE_BW ? "writes" : "round trips");
+			finish_ok(p, now);
+		} else {
+			probe_fail(p, now, "DISCONNECTED", 0, "the peer closed the connection after %llu messages",
+				   (unsigned long long)p->stats.msgs);
+		}
+		return;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		probe_fail(p, now, "DEVICE_REMOVAL", 0, "the RDMA device %s went away", p->st.device);
+		return;
+	default:
+		probe_event_add(p, now, cm_reason_event_name(t), ev->status, false, "%s",
+				cm_reason_event(t) ? cm_reason_event(t)->meaning : "");
+		return;
+	}
+}
+
+static void client_deadline(struct probe *p, uint64_t now)
+{
+	char peer[PROBE_ADDR_MAX];
+
+	probe_addr_only((struct sockaddr *)&p->dst, peer, sizeof(peer));
+	switch (p->state) {
+	case PROBE_RESOLVING_ADDR:
+		probe_fail(p, now, "TIMEOUT", -ETIMEDOUT, "no ADDR_RESOLVED within %u ms: no neighbour answer for %s "
+			   "or no route to it", p->o.timeout_ms, peer);
+		break;
+	case PROBE_RESOLVING_ROUTE:
+		probe_fail(p, now, "TIMEOUT", -ETIMEDOUT, "no ROUTE_RESOLVED within %u ms", p->o.timeout_ms);
+		break;
+	case PROBE_CONNECTING:
+		probe_fail(p, now, "TIMEOUT", -ETIMEDOUT, "no answer to the connection request within %u ms: "
+			   "nothing answers at %s, or packets are lost on the way (wrong interface, rp_filter)",
+			   p->o.timeout_ms, peer);
+		break;
+	case PROBE_RUNNING:
+		probe_fail(p, now, "TIMEOUT", -ETIMEDOUT, "no completion for %u ms after %llu messages: the peer stopped answering",
+			   p->o.idle_ms, (unsigned long long)p->stats.msgs);
+		break;
+	case PROBE_DISCONNECTING:
+		probe_event_add(p, now, "TIMEOUT", 0, false, "no DISCONNECTED within %u ms; closing anyway",
+				p->o.timeout_ms);
+		finish_ok(p, now);
+		break;
+	default:
+		p->deadline_ns = 0;
+		break;
+	}
+}
+
+static void client_handle(struct probe *p, uint64_t now)
+{
+	struct rdma_cm_event *ev;
+
+	/* CM events first: they move the state; then completions */
+	while (p->ech && probe_active(p) && rdma_get_cm_event(p->ech, &ev) == 0) {
+		/* private data and status are read inside; acked before anything is destroyed */
+		client_cm_event(p, now, ev);
+		rdma_ack_cm_event(ev);
+	}
+	if (p->state == PROBE_RUNNING)
+		client_cq(p, now);
+	if (probe_active(p) && p->deadline_ns && now >= p->deadline_ns)
+		client_deadline(p, now);
+	if (p->state == PROBE_RUNNING)
+		stats_tick(&p->stats, now);
+}
+
+/* ---- public API ---- */
+
+bool probe_active(const struct probe *p)
+{
+	return p && p->state != PROBE_DONE && p->state != PROBE_FAILED;
+}
+
+int probe_fds(struct probe *p, struct pollfd *fds, int max)
+{
+	int n = 0;
+
+	if (!probe_active(p))
+		return 0;
+	if (p->srv)
+		return server_fds(p, fds, max);
+	if (p->ech && n < max) {
+		fds[n].fd = p->ech->fd;
+		fds[n].events = POLLIN;
+		fds[n].revents = 0;
+		n++;
+	}
+	if (p->conn.ch && n < max) {
+		fds[n].fd = conn_fd(&p->conn);
+		fds[n].events = POLLIN;
+		fds[n].revents = 0;
+		n++;
+	}
+	return n;
+}
+
+int probe_timeout_ms(const struct probe *p, uint64_t now_ns)
+{
+	uint64_t d, w;
+
+	if (!probe_active(p))
+		return -1;
+	d = p->srv ? server_deadline(p) : p->deadline_ns;
+	/* wake at least once a second while data moves, for the rate window */
+	if (p->state == PROBE_RUNNING || p->state == PROBE_LISTENING) {
+		w = now_ns + 1000 * MS;
+		if (!d || w < d)
+			d = w;
+	}
+	if (!d)
+		return -1;
+	if (d <= now_ns)
+		return 0;
+	return (int)((d - now_ns + MS - 1) / MS);
+}
+
+int probe_handle(struct probe *p, uint64_t now_ns)
+{
+	if (!probe_active(p))
+		return 0;
+	if (p->srv)
+		server_handle(p, now_ns);
+	else
+		client_handle(p, now_ns);
+	if (!probe_active(p))
+		probe_release(p);
+	return probe_active(p);
+}
+
+void probe_stop(struct probe *p)
+{
+	uint64_t now = probe_now_ns();
+
+	if (!probe_active(p))
+		return;
+	p->stop_requested = true;
+	if (p->srv) {
+		server_stop(p, now);
+	} else if (p->state == PROBE_RUNNING) {
+		/* bw: stop posting; finish once the writes in flight are done */
+		if (p->step == STEP_BW_STREAM && p->stats.msgs == p->posted)
+			bw_send_fin(p, now);
+	} else if (p->state != PROBE_DISCONNECTING) {
+		probe_event_add(p, now, "STOPPED", 0, false, "stopped while %s", probe_state_name(p->state));
+		finish_ok(p, now);
+	}
+	if (!probe_active(p))
+		probe_release(p);
+}
+
+void probe_free(struct probe *p)
+{
+	if (!p)
+		return;
+	probe_release(p);
+	stats_free(&p->stats);
+	free(p);
+}
+
+const struct probe_status *probe_status(const struct probe *cp)
+{
+	/* the status is a cache inside the probe: refreshing it does not change the probe's state */
+	struct probe *p = (struct probe *)cp;
+	struct probe_status *st = &p->st;
+	uint64_t n = p->ev_total < PROBE_MAX_EVENTS ? p->ev_total : PROBE_MAX_EVENTS;
+	uint64_t first = p->ev_total - n, i;
+
+	for (i = 0; i < n; i++)
+		p->ev_lin[i] = p->ev[(first + i) % PROBE_MAX_EVENTS];
+	st->events = p->ev_lin;
+	st->n_events = (unsigned int)n;
+	st->events_total = p->ev_total;
+	st->state = p->state;
+	st->mode = p->o.mode;
+	st->listen = p->o.listen;
+	st->size = p->o.size;
+	st->depth = p->o.depth;
+	st->msgs = p->stats.msgs;
+	st->bytes = p->stats.bytes;
+	st->payload_errors = p->payload_errors;
+	st->data_ns = p->stats.start_ns ? p->stats.last_ns - p->stats.start_ns : 0;
+	st->gbps = p->stats.gbps;
+	st->msgs_per_s = p->stats.msgs_per_s;
+	st->avg_gbps = stats_avg_gbps(&p->stats);
+	stats_latency(&p->stats, &st->lat);
+	if (p->srv)
+		server_status(p, st);
+	return st;
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inside the probe: the control block, one connection's verbs resources, statistics. */
+#ifndef FABTOP_PROBE_PROBE_INT_H
+#define FABTOP_PROBE_PROBE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "probe/probe.h"
+#include "probe/wire.h"
+
+/* ---- conn.c: the verbs side of one connection ---- */
+
+#define CONN_RECV_SLOTS	4	/* control receives kept posted */
+#define CONN_SEND_SLOTS	4	/* control sends in flight at most */
+#define CONN_BUFS	2	/* data buffers (rping: source and sink) */
+
+/* wr_id = kind << 16 | index */
+enum conn_wr_kind { CONN_WR_RECV = 1, CONN_WR_SEND, CONN_WR_RDMA };
+
+struct conn_params {
+	unsigned int rdma_depth;	/* RDMA READ/WRITE in flight at most */
+	unsigned int recv_slots;	/* <= CONN_RECV_SLOTS */
+	size_t slot_size;		/* bytes per control slot (receives larger fail) */
+	size_t buf_len[CONN_BUFS];	/* 0: no buffer */
+	int buf_access[CONN_BUFS];	/* ibv_access_flags */
+};
+
+struct conn {
+	struct rdma_cm_id *id;		/* not owned: the caller destroys it */
+	struct ibv_pd *pd;		/* protection domain for this connection alone */
+	struct ibv_comp_channel *ch;	/* completion events; ch->fd is non-blocking */
+	struct ibv_cq *cq;		/* one CQ for sends and receives */
+	bool have_qp;			/* rdma_create_qp() succeeded: id->qp */
+	unsigned int cq_unacked;	/* CQ events to ack before ibv_destroy_cq() */
+	size_t slot_size;
+	unsigned int recv_slots;
+	uint8_t *ctrl;			/* recv slots, then send slots */
+	struct ibv_mr *ctrl_mr;
+	unsigned int send_busy;		/* bit i: send slot i in flight */
+	unsigned int recv_posted;	/* bit i: recv slot i posted */
+	uint8_t *buf[CONN_BUFS];	/* data buffers */
+	size_t buf_len[CONN_BUFS];
+	struct ibv_mr *mr[CONN_BUFS];
+	unsigned int rdma_inflight;	/* READ/WRITE posted, not completed */
+};
+
+int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *cp,
+	       char *err, size_t errlen);
+void conn_teardown(struct conn *c);
+int conn_fd(const struct conn *c);
+/* Re-arms notification and returns up to max completions (bookkeeping done). */
+int conn_poll(struct conn *c, struct ibv_wc *wc, int max);
+int conn_post_recv(struct conn *c, unsigned int slot);
+uint8_t *conn_recv_slot(struct conn *c, unsigned int slot);
+/* Copies len bytes into a free send slot and posts a signalled SEND; -EBUSY when all are in flight. */
+int conn_send(struct conn *c, const void *msg, size_t len);
+/* READ or WRITE between buf[b] (from offset 0) and the remote buffer. */
+int conn_rdma(struct conn *c, enum ibv_wr_opcode op, unsigned int b, size_t len,
+	      uint64_t raddr, uint32_t rkey, uint32_t tag);
+static inline unsigned int conn_wr_kind(uint64_t wr_id) { return (unsigned int)(wr_id >> 16) & 0xff; }
+static inline unsigned int conn_wr_index(uint64_t wr_id) { return (unsigned int)wr_id & 0xffff; }
+
+/* ---- stats.c: rates over a window, latency percentiles ---- */
+
+struct stats {
+	uint64_t start_ns, last_ns;	/* data phase */
+	uint64_t msgs, bytes;
+	uint64_t win_ns, win_msgs, win_bytes;	/* start of the current 1 s window */
+	double gbps, msgs_per_s;	/* last full window */
+	uint64_t *lat;			/* ring of the newest samples */
+	size_t lat_cap, lat_pos;
+	uint64_t lat_n, lat_min, lat_max;
+};
+
+int stats_init(struct stats *s, size_t lat_cap);
+void stats_free(struct stats *s);
+void stats_start(struct stats *s, uint64_t now);
+void stats_add(struct stats *s, uint64_t now, uint64_t msgs, uint64_t bytes);
+void stats_lat(struct stats *s, uint64_t ns);
+void stats_tick(struct stats *s, uint64_t now);
+void stats_latency(const struct stats *s, struct probe_latency *out);
+double stats_avg_gbps(const struct stats *s);
+
+/* ---- probe.c / server.c ---- */
+
+/* Where the client is inside its data phase. */
+enum probe_step {
+	STEP_NONE,
+	STEP_RPING_WAIT_GO,	/* source advertised, waiting for the server's go-ahead */
+	STEP_RPING_WAIT_ECHO,	/* sink advertised, waiting for "written" */
+	STEP_BW_STREAM,		/* writes in flight */
+	STEP_BW_WAIT_FIN_ACK,	/* FIN sent */
+	STEP_LAT_WAIT_PONG,	/* PING sent */
+};
+
+struct server;
+
+/* The control block: everything one probe (client or server) holds. */
+struct probe {
+	struct probe_opts o;		/* options, strings copied below */
+	char peer_buf[256], from_buf[64], listen_buf[256];
+	enum probe_state state;
+	uint64_t t0_ns;			/* probe_start() */
+	uint64_t deadline_ns;		/* the current step's deadline, 0: none */
+	const char *waiting_for;	/* what the deadline waits for, for the message */
+	bool stop_requested;		/* probe_stop(): finish the current message, then leave */
+
+	struct rdma_event_channel *ech;	/* CM events; its fd is non-blocking */
+	struct rdma_cm_id *id;		/* client's id (server: in struct server) */
+	struct conn conn;		/* client's verbs resources */
+	struct sockaddr_storage src, dst;
+	bool have_src;
+
+	/* client data phase */
+	enum probe_step step;
+	uint64_t iter;			/* current ping / message number */
+	uint64_t posted;		/* bw: writes posted */
+	uint64_t msg_t0;		/* when the current ping/message started */
+	struct wire_accept acc;		/* bw: the server's sink */
+
+	struct stats stats;
+	uint64_t payload_errors;
+	struct server *srv;
+
+	/* timeline ring */
+	struct probe_event ev[PROBE_MAX_EVENTS];
+	uint64_t ev_total;
+	struct probe_event ev_lin[PROBE_MAX_EVENTS];	/* linear copy for probe_status() */
+
+	struct probe_status st;
+};
+
+/* Adds a timeline event; returns it so callers can tweak. */
+struct probe_event *probe_event_add(struct probe *p, uint64_t now, const char *name,
+				    int status, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void probe_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void probe_addr_str(const struct sockaddr *sa, char *buf, size_t len);
+void probe_addr_only(const struct sockaddr *sa, char *buf, size_t len);
+int probe_parse_addr(const char *peer, uint16_t port, struct sockaddr_storage *out,
+		     char *err, size_t errlen);
+int probe_channel_open(struct probe *p, char *err, size_t errlen);
+void probe_set_deadline(struct probe *p, uint64_t now, uint32_t ms, const char *what);
+
+/* server.c */
+int server_start(struct probe *p, uint64_t now);
+int server_fds(struct probe *p, struct pollfd *fds, int max);
+uint64_t server_deadline(const struct probe *p);
+void server_handle(struct probe *p, uint64_t now);
+void server_stop(struct probe *p, uint64_t now);
+void server_free(struct probe *p);
+void server_status(const struct probe *p, struct probe_status *st);
+
+#endif
