@@ -18,10 +18,11 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c
 
 # --- demo fabric and data source (issue 4, demo part; owned by the demo engineer) ---
-src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h \
+src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \
 	src/collect/source.c src/collect/source.h
-check_PROGRAMS += tests/demo/test_demo
-TESTS += tests/demo/test_demo tests/demo/show_demo.sh
+check_PROGRAMS += tests/demo/test_demo tests/demo/test_demo_net
+TESTS += tests/demo/test_demo tests/demo/test_demo_net tests/demo/show_demo.sh
 tests_demo_test_demo_LDADD = $(TEST_LDADD)
+tests_demo_test_demo_net_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/demo/show_demo.sh tests/data/demo
 # --- end demo ---

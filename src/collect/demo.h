@@ -48,6 +48,17 @@ uint64_t demo_now_ns(const struct demo *d);
  */
 bool demo_link_up(const struct demo *d, const char *netdev);
 
+/*
+ * The simulated host's network (seeds/000's memserver34): links with ib0/ib1
+ * (IPoIB datagram, MTU 2044), the RoCE NIC and its VLAN, the iWARP NIC;
+ * addresses; main and local tables with two routes for 172.16.0.0/16 and
+ * no per-interface rules; rp_filter=1 as Ubuntu 18.04 sets it. ib1 follows
+ * the flapping port. st is overwritten; release it with net_state_free().
+ * Returns 0 or -ENOMEM.
+ */
+struct net_state;
+int demo_net(struct demo *d, struct net_state *st);
+
 void demo_free(struct demo *d);
 
 #endif

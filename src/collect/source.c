@@ -7,7 +7,9 @@
 
 #include "collect/demo.h"
 #include "collect/host.h"
+#include "collect/netlink.h"
 #include "collect/source.h"
+#include "model/net.h"
 
 struct source {
 	const struct fab_ctx *ctx;
@@ -73,6 +75,13 @@ bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
 	changed = demo_tick(s->demo, h, demo_step_ns(s, now_ns));
 	s->last_ns = now_ns;
 	return changed;
+}
+
+int source_net(struct source *s, struct net_state *st)
+{
+	if (s->demo)
+		return demo_net(s->demo, st);
+	return net_collect(s->ctx, st);
 }
 
 bool source_is_demo(const struct source *s)

@@ -34,6 +34,15 @@ int source_collect(struct source *s, struct fab_host *h);
  */
 bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
 
+/*
+ * The host's network state (links, addresses, routes, rules, sysctls) from
+ * the same place: net_collect() over rtnetlink, or demo_net() for the demo
+ * (never the machine's own network). st is overwritten; release it with
+ * net_state_free(). 0 or -errno.
+ */
+struct net_state;
+int source_net(struct source *s, struct net_state *st);
+
 /* The demo fabric is in use (ctx->demo). */
 bool source_is_demo(const struct source *s);
 

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The demo host's network: seeds/000's same-subnet mistake, and the doctor finds it. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "../unit/tap.h"
+#include "collect/demo.h"
+#include "derive/doctor.h"
+#include "model/net.h"
+
+#include <linux/if.h>
+#include <linux/rtnetlink.h>
+
+static size_t main_routes_for(const struct net_state *st, const char *net, unsigned int len, char *devs,
+			      size_t size)
+{
+	struct net_ip dst;
+	size_t n = 0;
+
+	devs[0] = '\0';
+	net_ip_parse(net, &dst);
+	for (size_t i = 0; i < st->nroutes; i++) {
+		const struct net_route *r = &st->routes[i];
+		const struct net_link *l;
+
+		if (r->table != RT_TABLE_MAIN || r->dst_len != len || !net_ip_eq(&r->dst, &dst))
+			continue;
+		l = net_link_by_index(st, r->oif);
+		snprintf(devs + strlen(devs), size - strlen(devs), "%s%s", n ? " " : "", l ? l->name : "?");
+		n++;
+	}
+	return n;
+}
+
+static void test_state(void)
+{
+	struct demo *d = demo_new(7);
+	struct net_state st;
+	struct net_link *ib0, *ib1, *vlan;
+	char devs[128];
+	size_t from_rules = 0;
+	int rc = demo_net(d, &st);
+
+	ASSERT_EQ_INT(rc, 0, "demo_net fills a state");
+	ASSERT_EQ_INT(main_routes_for(&st, "172.16.0.0", 16, devs, sizeof(devs)), 2,
+		      "main holds two routes for 172.16.0.0/16");
+	ASSERT_EQ_STR(devs, "ib0 ib1", "through ib0 first, then ib1");
+	for (size_t i = 0; i < st.nrules; i++)
+		if (st.rules[i].src.family)
+			from_rules++;
+	ASSERT_EQ_INT(from_rules, 0, "no per-interface 'from' rules");
+	ib0 = net_link_by_name(&st, "ib0");
+	ib1 = net_link_by_name(&st, "ib1");
+	vlan = net_link_by_name(&st, "enp65s0f0.100");
+	TAP_OK(ib0 && ib1 && vlan, "ib0, ib1 and the VLAN exist");
+	if (ib0 && ib1 && vlan) {
+		ASSERT_EQ_INT(ib0->ipoib_mode, NET_IPOIB_DATAGRAM, "ib0 is IPoIB datagram");
+		ASSERT_EQ_INT(ib0->mtu, 2044, "ib0 MTU 2044");
+		ASSERT_EQ_INT(ib0->hwaddr_len, 20, "IPoIB hardware address is 20 bytes");
+		ASSERT_EQ_INT(vlan->link, net_link_by_name(&st, "enp65s0f0")->ifindex, "the VLAN sits on enp65s0f0");
+	}
+	{
+		struct net_ip a;
+		const struct net_addr *x;
+
+		net_ip_parse("172.16.34.2", &a);
+		x = net_addr_find(&st, &a);
+		TAP_OK(x && ib1 && x->ifindex == ib1->ifindex && x->prefixlen == 16, "172.16.34.2/16 on ib1");
+		net_ip_parse("10.100.0.1", &a);
+		x = net_addr_find(&st, &a);
+		TAP_OK(x && vlan && x->ifindex == vlan->ifindex, "10.100.0.1 on the VLAN");
+	}
+	{
+		const struct net_if_sysctls *sc = net_sysctls_of(&st, "ib1");
+
+		TAP_OK(sc && sc->v[NET_SYSCTL_RP_FILTER].effective.known &&
+		       sc->v[NET_SYSCTL_RP_FILTER].effective.value == 1, "rp_filter is strict (Ubuntu 18.04)");
+	}
+	{
+		struct net_ip peer, src;
+		struct route_answer ans;
+
+		net_ip_parse("172.16.16.1", &peer);
+		net_ip_parse("172.16.34.2", &src);
+		rc = route_query_model(&st, &peer, &src, 0, &ans);
+		ASSERT_EQ_INT(rc, 0, "route to the cpu server from 172.16.34.2 resolves");
+		ASSERT_EQ_STR(ans.oif_name[0] ? ans.oif_name : (net_link_by_index(&st, ans.oif) ?
+			      net_link_by_index(&st, ans.oif)->name : ""), "ib0",
+			      "but leaves by ib0: the seed's mistake");
+	}
+	net_state_free(&st);
+	demo_free(d);
+}
+
+static void test_doctor(void)
+{
+	struct demo *d = demo_new(7);
+	struct fab_host h;
+	struct net_state st;
+	struct doctor_report rep;
+	struct fab_ctx ctx;
+	const struct doctor_finding *f = NULL;
+	int rc;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.demo = true;
+	ctx.seed = 7;
+	ctx.sysfs_root = "/nonexistent";
+	ctx.proc_root = "/nonexistent";
+	ctx.configfs_root = "/nonexistent";
+	demo_collect(d, &h);
+	demo_net(d, &st);
+	memset(&rep, 0, sizeof(rep));
+	rc = doctor_run(&ctx, &h, &st, NULL, &rep);
+	ASSERT_EQ_INT(rc, 0, "doctor_run on the demo");
+	for (size_t i = 0; i < rep.nfindings; i++) {
+		printf("# finding: %s %s: %s\n", rep.findings[i].code, rep.findings[i].ifname, rep.findings[i].title);
+		if (rep.findings[i].id == DOCTOR_SAME_SUBNET_ROUTE && !f)
+			f = &rep.findings[i];
+	}
+	TAP_OK(f != NULL, "the doctor reports the same-subnet route");
+	ASSERT_EQ_STR(f ? f->ifname : NULL, "ib1", "about ib1");
+	ASSERT_EQ_STR(f ? f->addr : NULL, "172.16.34.2", "and 172.16.34.2");
+	TAP_OK(rep.nrdma_netdevs >= 2, "the RDMA netdevs are marked from the demo host (%zu)", rep.nrdma_netdevs);
+	TAP_OK(doctor_has_problems(&rep), "doctor would exit 1");
+	doctor_report_free(&rep);
+	net_state_free(&st);
+	fab_host_free(&h);
+	demo_free(d);
+}
+
+/* While port 2 is down, ib1 has no carrier in the network state either. */
+static void test_flap(void)
+{
+	struct demo *d = demo_new(7);
+	struct fab_host h;
+	struct net_state st;
+	bool seen_down = false, agree = true;
+
+	demo_collect(d, &h);
+	for (int t = 0; t < 120; t++) {
+		struct fab_port *p2 = fab_host_find_port(&h, "mlx5_0", 2);
+		struct net_link *ib1;
+
+		demo_tick(d, &h, 1000000000u);
+		if (demo_net(d, &st))
+			break;
+		ib1 = net_link_by_name(&st, "ib1");
+		if (ib1 && p2) {
+			bool up = ib1->operstate == IF_OPER_UP;
+
+			agree &= up == (p2->state == PORT_STATE_ACTIVE);
+			seen_down |= !up;
+		}
+		net_state_free(&st);
+	}
+	TAP_OK(seen_down, "ib1 loses carrier while its port is down");
+	TAP_OK(agree, "ib1's operstate follows port 2's state");
+	fab_host_free(&h);
+	demo_free(d);
+}
+
+int main(void)
+{
+	test_state();
+	test_doctor();
+	test_flap();
+	return tap_done();
+}
