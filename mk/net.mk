@@ -14,8 +14,24 @@ src_libfabtop_a_SOURCES += \
 	src/report/doctor.c src/report/doctor.h \
 	src/cmd_doctor.c
 
-# Namespace scenario tests (root; they SKIP with the reason otherwise).
+# Namespace scenario tests (root; they SKIP with the reason otherwise),
+# fixture tests of findings 4/5 and the command line (no root).
 NET_SH_TESTS = \
-	tests/net/doctor-seed.sh
+	tests/net/doctor-seed.sh \
+	tests/net/doctor-findings.sh \
+	tests/net/fix-scripts.sh \
+	tests/net/doctor-apply.sh \
+	tests/net/doctor-ports.sh \
+	tests/net/doctor-usage.sh
 TESTS += $(NET_SH_TESTS)
 EXTRA_DIST += $(NET_SH_TESTS) tests/net/nslib.sh
+
+# The recorder of tests/data/netlink (run by tests/net/record-netlink.sh, by hand).
+check_PROGRAMS += tests/net/nl_record
+tests_net_nl_record_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/net/record-netlink.sh tests/data/netlink
+
+# Replay of recorded rtnetlink dumps, malformed messages, fix quoting (no root).
+check_PROGRAMS += tests/net/test_nl_replay
+TESTS += tests/net/test_nl_replay
+tests_net_test_nl_replay_LDADD = $(TEST_LDADD)

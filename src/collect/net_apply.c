@@ -140,6 +140,15 @@ static void print_route(FILE *log, const char *verb, const struct net_route *r, 
 		r->prefsrc.family ? net_ip_str(&r->prefsrc, s, sizeof(s)) : "", r->table);
 }
 
+/* As sysctl(8) takes it: '/' separators when the interface name has dots. */
+static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, int value)
+{
+	if (strchr(ifname, '.'))
+		fprintf(log, "sysctl -w net/ipv4/conf/%s/%s=%d\n", ifname, net_sysctl_name(id), value);
+	else
+		fprintf(log, "sysctl -w net.ipv4.conf.%s.%s=%d\n", ifname, net_sysctl_name(id), value);
+}
+
 static int undo(struct mnl_socket *nl, const struct step *s, const struct net_state *st,
 		const char *proc_root)
 {
@@ -209,8 +218,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 				plan->routes[i].priority);
 	for (size_t i = 0; i < plan->nsysctls; i++)
 		if (!plan->sysctls[i].ok && plan->sysctls[i].old.known)
-			fprintf(log, "sysctl -w net.ipv4.conf.%s.%s=%d\n", plan->sysctls[i].ifname,
-				net_sysctl_name(plan->sysctls[i].id), plan->sysctls[i].old.value);
+			print_sysctl(log, plan->sysctls[i].ifname, plan->sysctls[i].id, plan->sysctls[i].old.value);
 	fprintf(log, "# applying:\n");
 
 	for (size_t i = 0; i < plan->nroutes && !rc; i++) {
@@ -267,7 +275,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			rc = -EIO;
 			break;
 		}
-		fprintf(log, "sysctl -w net.ipv4.conf.%s.%s=%d\n", fs->ifname, net_sysctl_name(fs->id), fs->value);
+		print_sysctl(log, fs->ifname, fs->id, fs->value);
 		rc = sysctl_write_iface(proc_root, fs->ifname, fs->id, fs->value);
 		if (!rc) {
 			steps[nsteps].kind = STEP_SYSCTL;
@@ -278,13 +286,18 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 	if (rc) {
 		fprintf(log, "# failed: %s; restoring the previous state\n", strerror(-rc));
 		while (nsteps > 0) {
-			int urc = undo(nl, &steps[--nsteps], st, proc_root);
+			const struct step *s = &steps[--nsteps];
+			int urc = undo(nl, s, st, proc_root);
 
+			fprintf(log, "# %s %s: %s\n", urc ? "could not undo" : "undone",
+				s->kind == STEP_ROUTE ? "route" : s->kind == STEP_RULE ? "rule" : "sysctl",
+				s->kind == STEP_SYSCTL ? s->fs->ifname : s->fr->ifname);
 			if (urc)
-				fprintf(log, "# could not undo a step: %s\n", strerror(-urc));
+				fprintf(log, "#   (%s)\n", strerror(-urc));
 		}
 	}
 	mnl_socket_close(nl);
 	free(steps);
+	fflush(log);
 	return rc;
 }

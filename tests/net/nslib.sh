@@ -6,6 +6,7 @@
 
 # need_root_netns: skip the whole file unless namespaces can be made here.
 need_root_netns() {
+	slow_scenario
 	[ "$(id -u)" = 0 ] || skip_all "needs root to create network namespaces (CI runs as root)"
 	command -v ip >/dev/null 2>&1 || skip_all "iproute2 (ip) is not installed"
 	_probe="fabtop-probe-$$"
