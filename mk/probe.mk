@@ -4,4 +4,23 @@ src_libfabtop_a_SOURCES += src/cmd_probe.c \
 	src/probe/probe.h src/probe/probe_int.h src/probe/probe.c \
 	src/probe/server.c src/probe/conn.c src/probe/stats.c \
 	src/probe/wire.c src/probe/wire.h \
-	src/probe/cm_reason.c src/probe/cm_reason.h
+	src/probe/cm_reason.c src/probe/cm_reason.h \
+	src/probe/explain.c src/probe/explain.h
+
+# Unit tests (no RDMA needed) and the hostile client the VM test drives.
+check_PROGRAMS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe \
+	tests/probe/hostile
+TESTS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe
+tests_probe_test_wire_LDADD = $(TEST_LDADD)
+tests_probe_test_cm_reason_LDADD = $(TEST_LDADD)
+tests_probe_test_probe_LDADD = $(TEST_LDADD)
+tests_probe_hostile_LDADD = $(TEST_LDADD)
+
+# Soft-RoCE VM tests: they boot qemu, so `make check` skips them unless
+# FABTOP_VM_TESTS=1 (or CI is set); `make check-vm` runs just them.
+VM_TESTS = tests/vm/probe-single.sh
+TESTS += $(VM_TESTS)
+EXTRA_DIST += tests/vm doc/probe.md
+check-vm: all
+	$(MAKE) $(AM_MAKEFLAGS) check-am TESTS='$(VM_TESTS)' FABTOP_VM_TESTS=1
+.PHONY: check-vm

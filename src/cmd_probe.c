@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/mad_probe.h"
 #include "commands.h"
 #include "derive/units.h"
+#include "probe/explain.h"
 #include "probe/probe.h"
 #include "report/json.h"
 
@@ -29,7 +31,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fabtop probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE]\n"
-		"                    [--mode rping|bw|lat] [-Q DEPTH] [--timeout-ms N] [--idle-ms N] [--json]\n"
+		"                    [--mode rping|bw|lat] [-Q DEPTH] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
 		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--json]\n\n"
 		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
 		"  rping  rping's protocol: works against 'rping -s' (and serves 'rping -c')\n"
@@ -41,6 +43,7 @@ static void usage(FILE *f)
 		"  -S, --size N       bytes per message (defaults: rping 64, bw 65536, lat 64)\n"
 		"  -Q, --depth N      bw: writes in flight (default 16)\n"
 		"  --timeout-ms N     limit for each step: address, route, connect (default 3000)\n"
+		"  --spin-us N        busy-poll completions up to N us before sleeping (as perftest; default 0)\n"
 		"  --idle-ms N        data phase: no completion this long fails; server: drops a client (default 10000)\n"
 		"  --listen [ADDR]    serve instead of connect (ADDR default: all)\n"
 		"  --max-conns N      server: connections at once (default 16)\n"
@@ -141,7 +144,7 @@ static void print_summary(const struct probe_status *st)
 	(void)rate;
 }
 
-static void json_status(const struct probe_opts *o, const struct probe_status *st)
+static void json_status(const struct probe_opts *o, const struct probe_status *st, const struct explain *ex)
 {
 	struct json j;
 	unsigned int i;
@@ -191,6 +194,11 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
+	json_key(&j, "evidence");
+	json_arr_begin(&j);
+	for (i = 0; i < ex->n; i++)
+		json_str(&j, ex->line[i]);
+	json_arr_end(&j);
 	json_key(&j, "msgs");
 	json_u64(&j, st->msgs);
 	json_key(&j, "bytes");
@@ -232,8 +240,9 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_end(&j);
 }
 
-static int run(const struct probe_opts *o, bool json)
+static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 {
+	struct explain ex;
 	struct pollfd fds[MAX_FDS];
 	struct sigaction sa;
 	const struct probe_status *st;
@@ -287,11 +296,15 @@ static int run(const struct probe_opts *o, bool json)
 		}
 	}
 	st = probe_status(p);
+	/* a failure gets the doctor's view of this source and peer */
+	explain_failure(ctx, o, st, &ex);
 	if (json) {
-		json_status(o, st);
+		json_status(o, st, &ex);
 	} else {
 		print_new_events(st, &seen);
 		print_summary(st);
+		for (unsigned int k = 0; k < ex.n; k++)
+			printf("  %s%s\n", k ? "" : "why: ", ex.line[k]);
 	}
 	rc = st->state == PROBE_FAILED ? EXIT_RUNTIME : EXIT_OK;
 	if (probe_active(p))
@@ -312,6 +325,8 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 	 * Other probe kinds hook in here, before the RDMA CM options are parsed
 	 * (e.g. an ibping-style MAD probe for --lid/--guid).
 	 */
+	if (mad_probe_wanted(argc, argv))
+		return mad_probe_cmd(ctx, argc, argv);
 
 	probe_opts_init(&o);
 	if (ctx->count > 0)
@@ -360,6 +375,10 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 			if (parse_num("--idle-ms", val, 3600000, &v) || !v)
 				goto bad;
 			o.idle_ms = (uint32_t)v;
+		} else if ((val = optval(argc, argv, &i, NULL, "--spin-us", &missing))) {
+			if (parse_num("--spin-us", val, 1000000, &v))
+				goto bad;
+			o.spin_us = (uint32_t)v;
 		} else if ((val = optval(argc, argv, &i, NULL, "--max-conns", &missing))) {
 			if (parse_num("--max-conns", val, 1024, &v) || !v)
 				goto bad;
@@ -394,7 +413,7 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 		}
 		o.peer = peer;
 	}
-	return run(&o, json);
+	return run(ctx, &o, json);
 bad:
 	fprintf(stderr, "Try 'fabtop probe --help'.\n");
 	return EXIT_USAGE;

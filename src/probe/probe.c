@@ -853,6 +853,22 @@ static void client_deadline(struct probe *p, uint64_t now)
 	}
 }
 
+/* Busy-poll while completions keep coming within spin_us, for at most SPIN_MAX_NS. */
+#define SPIN_MAX_NS (50 * MS)
+static void client_spin(struct probe *p)
+{
+	uint64_t t = probe_now_ns(), end = t + SPIN_MAX_NS, until = t + p->o.spin_us * 1000ull;
+	uint64_t before;
+
+	while (p->state == PROBE_RUNNING && t < until && t < end) {
+		before = p->stats.msgs;
+		client_cq(p, t);
+		t = probe_now_ns();
+		if (p->stats.msgs != before)
+			until = t + p->o.spin_us * 1000ull;
+	}
+}
+
 static void client_handle(struct probe *p, uint64_t now)
 {
 	struct rdma_cm_event *ev;
@@ -865,6 +881,8 @@ static void client_handle(struct probe *p, uint64_t now)
 	}
 	if (p->state == PROBE_RUNNING)
 		client_cq(p, now);
+	if (p->state == PROBE_RUNNING && p->o.spin_us)
+		client_spin(p);
 	if (probe_active(p) && p->deadline_ns && now >= p->deadline_ns)
 		client_deadline(p, now);
 	if (p->state == PROBE_RUNNING)

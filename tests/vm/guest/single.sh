@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Single-VM probe checks on one Soft-RoCE device (client and server share it):
+# interop with stock rping both ways, fabtop <-> fabtop in every mode, the
+# decoded failures, throughput and latency against perftest, a hostile client.
+# usage: single.sh FABTOP HOSTILE
+F=$1 H=${2:-}
+. /share/lib.inc
+A=10.9.0.1
+T=/tmp
+
+if rxe_single; then t_ok "rxe0 on a dummy netdev"; else t_nok "rxe0 on a dummy netdev"; exit 1; fi
+rdma link show
+
+# --- fabtop client <-> stock rping server
+timeout 30 rping -s -a $A -v -C 10 > $T/rs.log 2>&1 & sp=$!
+wait_listen 7174
+t_run "fabtop probe -> rping -s: 10 pings, payload checked" 0 \
+	'result: ok: 10 pings.*payload ok' $T/c.log timeout 30 "$F" probe $A -C 10
+wait $sp; rc=$?
+t_run "rping -s saw all 10 pings and exited 0 (rc=$rc)" 0 "server ping data: rdma-ping-9: JKL" $T/rs2.log \
+	bash -c "cat $T/rs.log; exit $rc"
+show $T/c.log
+
+# --- stock rping client <-> fabtop server
+timeout 30 "$F" probe --listen $A --once > $T/fs.log 2>&1 & sp=$!
+wait_listen 7174
+t_run "rping -c -V -> fabtop probe --listen: 10 pings validated" 0 'ping data: rdma-ping-9: JKL' $T/rc.log \
+	timeout 30 rping -c -a $A -v -V -C 10
+t_run "rping -c -S 1000 -C 3 -> fabtop server: other sizes" 0 'ping data: rdma-ping-2' $T/rc2.log \
+	bash -c "timeout 30 '$F' probe --listen $A --once > $T/fs2.log 2>&1 & sleep 0.1; \
+		while ! rdma resource show cm_id | grep -q 'state LISTEN.*:7174 '; do sleep 0.1; done; \
+		timeout 30 rping -c -a $A -v -V -S 1000 -C 3"
+wait $sp; rc=$?
+t_run "fabtop server: rping client served, payload checked, exit 0" 0 \
+	'DISCONNECTED .*rping mode, 10 pings, 1280 bytes, payload ok' $T/fs3.log bash -c "cat $T/fs.log; exit $rc"
+show $T/fs.log
+
+# --- fabtop <-> fabtop, every mode, and --json
+timeout 120 "$F" probe --listen $A > $T/ff.log 2>&1 & fsp=$!
+wait_listen 7174
+t_run "fabtop <-> fabtop rping mode" 0 'result: ok: 20 pings.*payload ok' $T/m1.log \
+	timeout 30 "$F" probe $A --mode rping -C 20 -S 4000
+t_run "fabtop <-> fabtop lat mode: min/p50/p99/max" 0 'round trip \(us\): min [0-9.]+  p50 [0-9.]+  p99 [0-9.]+  max' $T/m2.log \
+	timeout 30 "$F" probe $A --mode lat -C 200
+t_run "fabtop <-> fabtop bw mode" 0 'result: ok: 200 writes, 13107200 bytes' $T/m3.log \
+	timeout 30 "$F" probe $A --mode bw -C 200
+t_run "fabtop probe --json: timeline and result" 0 '"ok":true' $T/m4.log \
+	timeout 30 "$F" probe $A --mode lat -C 50 --json
+if jq -e '.events | map(.event) | index("ADDR_RESOLVED") < index("ROUTE_RESOLVED") and index("ROUTE_RESOLVED") < index("ESTABLISHED")' $T/m4.log >/dev/null &&
+	jq -e '.latency_us.p99 >= .latency_us.p50 and .msgs == 50' $T/m4.log >/dev/null; then
+	t_ok "--json: events in order, 50 round trips, p99 >= p50"
+else
+	t_nok "--json: events in order, 50 round trips, p99 >= p50"; show $T/m4.log
+fi
+show $T/m1.log $T/m2.log $T/m3.log
+
+# --- failures, decoded
+t_run "no listener: REJECTED reason 8 explained" 1 \
+	'REJECTED +reason 8 \(invalid service ID\): nothing listens on port 7999 of 10\.9\.0\.1' $T/f1.log \
+	timeout 30 "$F" probe $A -p 7999
+show $T/f1.log
+s=$(ts)
+t_run "nothing behind the address: TIMEOUT after --timeout-ms 1500" 1 'TIMEOUT +no answer to the connection request within 1500 ms' $T/f2.log \
+	timeout 60 "$F" probe 10.9.0.77 --timeout-ms 1500
+el=$(ms_since $s)
+t_measure timeout_path_ms $el
+if [ "$el" -lt 4000 ]; then t_ok "timeout path took ${el} ms (limit 1500 ms + resolve)"; else t_nok "timeout path took ${el} ms"; fi
+show $T/f2.log
+t_run "no route to the peer: ADDR_ERROR with its errno explained" 1 'ADDR_ERROR .*(unreachable|no route)' $T/f3.log \
+	timeout 30 "$F" probe 192.0.2.1 --timeout-ms 1500
+show $T/f3.log
+t_run "--from an unknown name: clear message" 1 "neither an address nor an interface" $T/f4.log \
+	timeout 30 "$F" probe $A --from d0x
+t_run "--from IFACE uses its address" 0 'local 10\.9\.0\.1:' $T/f5.log \
+	timeout 30 "$F" probe $A --from d0 -C 2
+
+# --- throughput and latency against perftest, same device, same run
+N=400
+timeout 120 ib_write_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits > $T/pts.log 2>&1 & pp=$!
+sleep 1
+timeout 120 ib_write_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits $A > $T/ptc.log 2>&1; wait $pp
+ib=$(pt_bw_avg $T/ptc.log)
+timeout 60 "$F" probe $A --mode bw -C $N -S 65536 -Q 16 --json > $T/fb.log 2>&1
+fb=$(jq -r .avg_gbps $T/fb.log 2>/dev/null)
+t_measure ib_write_bw_gbps "$ib"
+t_measure fabtop_bw_gbps "$fb"
+if [ -n "$ib" ] && [ -n "$fb" ] && [ "$fb" != null ]; then
+	ratio=$(echo "scale=3; $fb / $ib" | bc)
+	t_measure bw_ratio "$ratio"
+	if [ "$(echo "$ratio >= 0.5" | bc)" = 1 ]; then t_ok "fabtop bw / ib_write_bw = $ratio (>= 0.5)"; else t_nok "fabtop bw / ib_write_bw = $ratio"; fi
+	if [ "$(echo "$ratio >= 0.9" | bc)" = 1 ]; then t_ok "bw ratio $ratio meets the 0.9 goal"; else t_nok "bw ratio $ratio below the 0.9 goal # TODO emulation noise"; fi
+else
+	t_nok "bw comparison ran (ib_write_bw '$ib', fabtop '$fb')"; show $T/ptc.log $T/fb.log
+fi
+timeout 120 ib_send_lat -R -d rxe0 -F -s 64 -n 1000 > $T/pts.log 2>&1 & pp=$!
+sleep 1
+timeout 120 ib_send_lat -R -d rxe0 -F -s 64 -n 1000 $A > $T/ptc.log 2>&1; wait $pp
+il=$(pt_lat_typical $T/ptc.log)
+timeout 60 "$F" probe $A --mode lat -C 1000 -S 64 --json > $T/fl.log 2>&1
+timeout 60 "$F" probe $A --mode lat -C 1000 -S 64 --spin-us 2000 --json > $T/fl2.log 2>&1
+t_measure ib_send_lat_typical_us "$il"
+t_measure fabtop_lat_event_p50_rtt_us "$(jq -r .latency_us.p50 $T/fl.log 2>/dev/null)"
+t_measure fabtop_lat_event_p99_rtt_us "$(jq -r .latency_us.p99 $T/fl.log 2>/dev/null)"
+t_measure fabtop_lat_spin_p50_rtt_us "$(jq -r .latency_us.p50 $T/fl2.log 2>/dev/null)"
+t_measure fabtop_lat_spin_p99_rtt_us "$(jq -r .latency_us.p99 $T/fl2.log 2>/dev/null)"
+if jq -e '.ok and .latency_us.n == 1000' $T/fl2.log > /dev/null; then t_ok "lat mode, busy-polled: 1000 round trips"; else t_nok "lat mode, busy-polled"; show $T/fl2.log; fi
+
+# --- hostile clients against the running server, then a real client
+if [ -n "$H" ] && [ -x "$H" ]; then
+	timeout 120 "$H" $A 7174 "timeout 30 rping -c -a $A -C 3 -V" > $T/h.log 2>&1; hrc=$?
+	show $T/h.log
+	if [ $hrc = 0 ]; then t_ok "hostile client ran all its attacks"; else t_nok "hostile client rc=$hrc"; fi
+	if kill -0 $fsp 2>/dev/null; then t_ok "server survived the hostile client"; else t_nok "server died"; fi
+	t_run "after the attacks, stock rping -c is still served" 0 'ping data: rdma-ping-4' $T/h2.log \
+		timeout 30 rping -c -a $A -v -V -C 5
+	t_run "after the attacks, fabtop lat is still served" 0 'result: ok: 20 round trips' $T/h3.log \
+		timeout 30 "$F" probe $A --mode lat -C 20
+else
+	t_skip "hostile client not built"
+fi
+
+kill -TERM $fsp; wait $fsp; rc=$?
+t_run "fabtop server ends cleanly on SIGTERM" 0 'server: [0-9]+ connections served' $T/ff2.log bash -c "cat $T/ff.log; exit $rc"
+grep -E 'DROPPED|REJECT|PAYLOAD' $T/ff.log | head -30 | show
+t_grep "server dropped the misbehaving clients with reasons" 'DROPPED .*message of [0-9]+ bytes' $T/ff.log
+exit 0
