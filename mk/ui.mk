@@ -17,6 +17,10 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 	src/ui/view_ports.c src/ui/view_counters.c src/ui/view_gids.c \
 	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c
 
+# Terminal tests drive the monitor in a private tmux server.
+TESTS += tests/tui/trees.sh
+EXTRA_DIST += tests/tui/lib.sh tests/tui/trees.sh
+
 # --- demo fabric and data source (issue 4, demo part; owned by the demo engineer) ---
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \
 	src/collect/source.c src/collect/source.h

@@ -24,7 +24,7 @@ static const struct table_col gids_cols[NCOLS] = {
 static const char *gid_problem(const struct fab_port *p, const struct fab_gid *g)
 {
 	if (g->netdev[0] && !g->netdev_in_ns)
-		return "netdev not in this netns";
+		return "not in netns";
 	/* IB GIDs need no netdev; a RoCE GID without one cannot be addressed. */
 	if (!g->netdev[0] && p->link_layer == LINK_LAYER_ETHERNET)
 		return "no netdev";

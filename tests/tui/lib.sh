@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers of the terminal tests: fabtop runs in a private tmux server
+# (socket fabtop-PID, killed at exit); tests send keys and poll the screen
+# for the text they expect, with a deadline, never a fixed sleep.
+# Source after tests/setup.sh.
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux not installed (apt-get install tmux)"
+
+# One private server per session (fabtop-PID-N): a server being killed
+# must not be reused by the next session.
+_tui_n=0
+TUI_SOCK="fabtop-$$-0"
+# The config file is ignored so a user's ~/.tmux.conf cannot change what we see.
+tui() { tmux -L "$TUI_SOCK" -f /dev/null "$@"; }
+
+# tui_start W H [ENV=VALUE...] -- ARGS...: fabtop in a fresh W x H session.
+# After fabtop the shell prints FABTOP-EXIT=rc, then waits (so the screen
+# after exit can be inspected). TERM=screen is in every ncurses-base.
+tui_start() {
+	_w=$1 _h=$2
+	shift 2
+	_env="TERM=screen XDG_CONFIG_HOME=$T/cfg"
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		_env="$_env $1"
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	tui kill-server >/dev/null 2>&1 || true
+	_tui_n=$((_tui_n + 1))
+	TUI_SOCK="fabtop-$$-$_tui_n"
+	cleanup_add "tmux -L $TUI_SOCK kill-server >/dev/null 2>&1"
+	tui new-session -d -s fab -x "$_w" -y "$_h" \
+		"env $_env $FABTOP $*; echo FABTOP-EXIT=\$?; sleep 600"
+}
+
+tui_screen() { tui capture-pane -p -t fab; }
+tui_keys() { tui send-keys -t fab "$@"; }
+tui_resize() { tui resize-window -t fab -x "$1" -y "$2"; }
+# The pid of the process in the pane (fabtop while it runs).
+tui_pid() { tui list-panes -t fab -F '#{pane_pid}'; }
+
+# tui_wait TEXT [SECONDS]: poll until the screen shows TEXT (fixed string).
+tui_wait() {
+	_deadline=$(( $(date +%s) + ${2:-10} ))
+	while :; do
+		tui_screen >"$T/screen" 2>/dev/null || :
+		grep -Fq -- "$1" "$T/screen" && return 0
+		[ "$(date +%s)" -ge "$_deadline" ] && return 1
+		sleep 0.1
+	done
+}
+
+# tui_wait_gone TEXT [SECONDS]: poll until TEXT is no longer on the screen.
+tui_wait_gone() {
+	_deadline=$(( $(date +%s) + ${2:-10} ))
+	while :; do
+		tui_screen >"$T/screen" 2>/dev/null || :
+		grep -Fq -- "$1" "$T/screen" || return 0
+		[ "$(date +%s)" -ge "$_deadline" ] && return 1
+		sleep 0.1
+	done
+}
+
+# tui_expect DESC TEXT [SECONDS] / tui_expect_gone DESC TEXT [SECONDS]: TAP results.
+tui_expect() {
+	if tui_wait "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for: $2" "screen:"; diag "$(cat "$T/screen")"; fi
+}
+tui_expect_gone() {
+	if tui_wait_gone "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "still there: $2" "screen:"; diag "$(cat "$T/screen")"; fi
+}
+
+# tui_line TEXT: the first screen line holding TEXT (after a tui_wait).
+tui_line() { grep -F -- "$1" "$T/screen" | head -n 1; }
+
+# tui_click X Y: a left-button press and release at column X, row Y
+# (0-based), as xterm X10 mouse reports, which ncurses decodes for
+# TERM=screen (kmous=\E[M).
+tui_click() {
+	_p=$(printf '\\%03o\\%03o\\%03o' 32 $((33 + $1)) $((33 + $2)))
+	_r=$(printf '\\%03o\\%03o\\%03o' 35 $((33 + $1)) $((33 + $2)))
+	tui send-keys -t fab -l "$(printf "\033[M$_p\033[M$_r")"
+}
+
+# tui_quit: press q and wait for the shell to report fabtop's exit status.
+tui_quit() {
+	tui_keys q
+	tui_wait "FABTOP-EXIT=" 10
+}
