@@ -26,3 +26,7 @@ tests_bench_bench_collect_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc,--wrap=callo
 BENCHES += tests/bench/collect.sh
 EXTRA_DIST += tests/bench/collect.sh tests/bench/gen-tree.sh
 bench: tests/bench/bench_collect
+
+# Real Soft-RoCE (tests/vm harness): GID fast path vs sysfs, the netns case.
+TESTS += tests/core/vm-gids.sh
+EXTRA_DIST += tests/core/vm-gids.sh tests/core/vm-gids.guest

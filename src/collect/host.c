@@ -329,7 +329,7 @@ static void gid_attrs(struct collector *col, int pfd, const char *where,
 	g->netdev_in_ns = g->netdev[0] && col->netfd >= 0 && sysfs_exists(col->netfd, g->netdev);
 }
 
-#ifdef HAVE_IBV_QUERY_GID_TABLE
+#if HAVE_DECL_IBV_QUERY_GID_TABLE
 /*
  * The fast path: one ibv_query_gid_table() call instead of ~3 reads per
  * entry. Only on the live /sys (a fixture tree has no device to open).
@@ -626,7 +626,7 @@ static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 		p->sample_ns = p->first_sample_ns = clock_now_ns();
 	}
 	if (!rc && (col->what & COLLECT_GIDS)) {
-#ifdef HAVE_IBV_QUERY_GID_TABLE
+#if HAVE_DECL_IBV_QUERY_GID_TABLE
 		if (collect_gids_verbs(col, pfd, where, d->name, p) < 0) {
 			free(p->gids);
 			p->gids = NULL;
