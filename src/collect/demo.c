@@ -241,11 +241,11 @@ static const struct demo_netdev_spec roce_netdevs[] = {
 
 /*
  * iWARP: one GID, the MAC in the first six bytes. The kernel's GID cache
- * types it "IB/RoCE v1", which the collector reads as RoCE v1 on an
- * Ethernet port; the demo shows what a real cxgb4 would.
+ * types it "IB/RoCE v1"; the collector calls an RNIC's GIDs iWARP, and so
+ * does the demo.
  */
 static const struct demo_gid_spec iw_gids[] = {
-	{ 0, "0007:43a1:b2c0:0000:0000:0000:0000:0000", GID_TYPE_ROCE_V1, "enp3s0f4" },
+	{ 0, "0007:43a1:b2c0:0000:0000:0000:0000:0000", GID_TYPE_IWARP, "enp3s0f4" },
 };
 static const struct demo_netdev_spec iw_netdevs[] = {
 	{ "enp3s0f4", 6, 9000, "", 0, "" },

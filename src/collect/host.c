@@ -39,6 +39,7 @@ struct collector {
 	int netfd;		/* root/class/net, -1 if absent */
 	unsigned int what;
 	bool is_switch;		/* the device being read is an IB switch */
+	bool is_rnic;		/* ... an iWARP RNIC: its GIDs are not RoCE */
 };
 
 /*
@@ -321,6 +322,9 @@ static void gid_attrs(struct collector *col, int pfd, const char *where,
 	snprintf(path, sizeof(path), "gid_attrs/ndevs/%u", g->index);
 	if (read_attr(pfd, where, path, buf, sizeof(buf)) && strlen(buf) < sizeof(g->netdev))
 		snprintf(g->netdev, sizeof(g->netdev), "%s", buf);
+	/* The kernel types an RNIC's GIDs "IB/RoCE v1"; they carry no RoCE at all. */
+	if (col->is_rnic)
+		g->type = GID_TYPE_IWARP;
 	if (g->type == GID_TYPE_UNKNOWN) {
 		snprintf(path, sizeof(path), "gid_attrs/types/%u", g->index);
 		read_attr(pfd, where, path, buf, sizeof(buf));
@@ -383,7 +387,7 @@ static int collect_gids_verbs(struct collector *col, int pfd, const char *where,
 		if (gid_is_empty(g.raw))
 			continue;
 		gid_format(&g);
-		switch (ents[i].gid_type) {
+		switch (col->is_rnic ? -1 : (int)ents[i].gid_type) {
 		case IBV_GID_TYPE_IB: g.type = GID_TYPE_IB; break;
 		case IBV_GID_TYPE_ROCE_V1: g.type = GID_TYPE_ROCE_V1; break;
 		case IBV_GID_TYPE_ROCE_V2: g.type = GID_TYPE_ROCE_V2; break;
@@ -692,6 +696,7 @@ static int collect_device(struct collector *col, const char *name, struct fab_de
 			snprintf(d->node_type, sizeof(d->node_type), "%s", text);
 	}
 	col->is_switch = d->node_type_num == 2;
+	col->is_rnic = d->node_type_num == 4;
 	read_guid(devfd, d->name, "node_guid", d->node_guid, sizeof(d->node_guid));
 	read_guid(devfd, d->name, "sys_image_guid", d->sys_image_guid, sizeof(d->sys_image_guid));
 	read_attr(devfd, d->name, "fw_ver", d->fw_ver, sizeof(d->fw_ver));

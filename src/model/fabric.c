@@ -43,6 +43,7 @@ static const char *const gid_type_names[] = {
 	[GID_TYPE_IB] = "IB",
 	[GID_TYPE_ROCE_V1] = "RoCE v1",
 	[GID_TYPE_ROCE_V2] = "RoCE v2",
+	[GID_TYPE_IWARP] = "iWARP",
 };
 
 static const char *const counter_source_names[] = {

@@ -99,6 +99,7 @@ enum fab_gid_type {
 	GID_TYPE_IB,			/* "IB/RoCE v1" on an IB port */
 	GID_TYPE_ROCE_V1,		/* "IB/RoCE v1" on an Ethernet port */
 	GID_TYPE_ROCE_V2,		/* "RoCE v2" */
+	GID_TYPE_IWARP,			/* an iWARP RNIC's MAC-based GID ("IB/RoCE v1" to the kernel) */
 };
 
 struct fab_gid {
