@@ -18,7 +18,7 @@ tests_probe_hostile_LDADD = $(TEST_LDADD)
 
 # Soft-RoCE VM tests: they boot qemu, so `make check` skips them unless
 # FABTOP_VM_TESTS=1 (or CI is set); `make check-vm` runs just them.
-VM_TESTS = tests/vm/probe-single.sh
+VM_TESTS = tests/vm/probe-single.sh tests/vm/probe-twonic.sh
 TESTS += $(VM_TESTS)
 EXTRA_DIST += tests/vm doc/probe.md
 check-vm: all

@@ -32,7 +32,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: fabtop probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE]\n"
 		"                    [--mode rping|bw|lat] [-Q DEPTH] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
-		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--json]\n\n"
+		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--spin-us N] [--json]\n\n"
 		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
 		"  rping  rping's protocol: works against 'rping -s' (and serves 'rping -c')\n"
 		"  bw     RDMA WRITE stream (SIZE bytes, DEPTH outstanding); needs fabtop --listen\n"

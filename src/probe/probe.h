@@ -66,7 +66,7 @@ struct probe_opts {
 	uint32_t max_conns;	/* server: connections at once; more are rejected */
 	uint32_t serve_conns;	/* server: end after this many connections ended; 0: until stopped */
 	uint32_t lat_samples;	/* latency samples kept for percentiles (the newest) */
-	uint32_t spin_us;	/* client: busy-poll the CQ this long for the next completion
+	uint32_t spin_us;	/* busy-poll the CQ(s) this long for the next completion
 				 * (as perftest does) before sleeping in poll(); 0: events only.
 				 * probe_handle() then returns within ~50 ms at most. */
 };

@@ -362,7 +362,8 @@ static void lat_recv(struct probe *p, struct srv_conn *sc, uint64_t now, uint8_t
 	int e;
 
 	if (we || m.type != WIRE_MSG_PING || len != sc->hello.size || m.seq != sc->expect_seq) {
-		sc_drop(p, sc, now, "bad PING (%u bytes, expected %u, seq %llu): %s", len, sc->hello.size,
+		sc_drop(p, sc, now, "bad PING (%u bytes, type %u, seq %llu; expected %u bytes, seq %llu): %s",
+			len, we ? 0 : m.type, we ? 0ull : (unsigned long long)m.seq, sc->hello.size,
 			(unsigned long long)sc->expect_seq, we ? wire_err_str(we) : "wrong type, size or sequence");
 		return;
 	}
@@ -605,6 +606,24 @@ void server_stop(struct probe *p, uint64_t now)
 	probe_event_add(p, now, "STOPPED", 0, false, "server stopping: %u connections to close", n_active(s));
 }
 
+/* Busy-poll the running connections while completions keep coming (--spin-us), 50 ms at most. */
+static void server_spin(struct probe *p)
+{
+	struct server *s = p->srv;
+	uint64_t t = probe_now_ns(), end = t + 50 * MS, until = t + p->o.spin_us * 1000ull, before;
+	unsigned int i;
+
+	while (t < until && t < end && p->state == PROBE_LISTENING) {
+		before = p->stats.msgs;
+		for (i = 0; i < s->nslots; i++)
+			if (s->sc[i].state == SC_RUNNING || s->sc[i].state == SC_ACCEPTING)
+				sc_poll(p, &s->sc[i], t);
+		t = probe_now_ns();
+		if (p->stats.msgs != before)
+			until = t + p->o.spin_us * 1000ull;
+	}
+}
+
 void server_handle(struct probe *p, uint64_t now)
 {
 	struct server *s = p->srv;
@@ -639,6 +658,8 @@ void server_handle(struct probe *p, uint64_t now)
 				sc_release(p, sc);
 		}
 	}
+	if (p->o.spin_us && !s->stopping)
+		server_spin(p);
 	stats_tick(&p->stats, now);
 	if (!s->stopping && p->o.serve_conns && s->done + s->dropped >= p->o.serve_conns)
 		server_stop(p, now);

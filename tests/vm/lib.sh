@@ -54,12 +54,13 @@ vm_run() {
 	cat "$T/$name.err" | sed 's/^/# /'
 }
 
-# vm_pair TIMEOUT_S SERVER_SCRIPT CLIENT_SCRIPT: two VMs wired NIC to NIC (see two-vm.sh).
+# vm_pair TIMEOUT_S SERVER_SCRIPT CLIENT_SCRIPT [ARGS]: two VMs wired NIC to NIC (see two-vm.sh).
 vm_pair() {
 	local tmo=$1 srv=$2 cli=$3
+	shift 3
 	set +e
 	RUN_BASE="$T/pair" EXTRA_RO="${VM_EXTRA_RO:-}" FABTOP_VM_DIR="$VM_DIR" \
-		"$VM_HERE/two-vm.sh" -t "$tmo" "$srv" "$cli" > "$T/pair.out" 2>&1
+		"$VM_HERE/two-vm.sh" -t "$tmo" "$srv" "$cli" "$@" > "$T/pair.out" 2>&1
 	vm_rc=$?
 	set -e
 }
