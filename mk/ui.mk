@@ -15,11 +15,12 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 	src/ui/settings.c src/ui/settings.h \
 	src/ui/views.c src/ui/views.h \
 	src/ui/view_ports.c src/ui/view_counters.c src/ui/view_gids.c \
-	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c
+	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c \
+	src/ui/probe_ui.c src/ui/probe_ui.h
 
 # Terminal tests drive the monitor in a private tmux server.
-TESTS += tests/tui/trees.sh
-EXTRA_DIST += tests/tui/lib.sh tests/tui/trees.sh
+TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh
+EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh
 
 # --- demo fabric and data source (issue 4, demo part; owned by the demo engineer) ---
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \

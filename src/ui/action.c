@@ -254,6 +254,8 @@ void ui_key(struct ui *ui, int ch)
 		filter_key(ui, ch);
 		return;
 	}
+	if (!ui->help && !ui->details && ui_views[ui->pane]->key && ui_views[ui->pane]->key(ui, ch))
+		return;
 	a = keys_lookup(ch, &arg);
 	/* Overlays: scrolling keys scroll, closing keys close, the rest as usual. */
 	if (ui->help && (a == ACT_NONE || a == ACT_DETAILS || ch == 'q' || ch == 'h' || ch == '?')) {

@@ -89,6 +89,24 @@ void screen_rebuild(struct ui *ui)
 	}
 }
 
+int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
+{
+	const struct ui_view *v = ui_views[ui->pane];
+	struct table_draw_opts o = { .utf8 = ui->utf8 };
+	struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
+
+	if (r.h <= 0 || r.w <= 0)
+		return 0;
+	table_draw(ui_table(ui), w, r.y, r.x, 1, r.w, &o);
+	if (m.w < 1) {
+		m.w = r.w;
+		m.x = r.x;
+	}
+	if (!v->empty)
+		return 1;
+	return 1 + ui_wrap(w, m, theme_attr(ui->host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
+}
+
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	const struct ui_view *v = ui_views[ui->pane];
@@ -97,19 +115,11 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 	if (r.h <= 0 || r.w <= 0)
 		return;
 	ui->body = r;
-	if (v->cols && !t->nview) {
-		struct table_draw_opts o = { .utf8 = ui->utf8 };
-		struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
-
-		table_draw(t, w, r.y, r.x, 1, r.w, &o);
-		if (m.w < 1)
-			m.w = r.w, m.x = r.x;
-		if (v->empty)
-			ui_wrap(w, m, theme_attr(ui->host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
-		return;
-	}
+	/* Views that draw themselves handle "no rows" too (the Network pane still has routes). */
 	if (v->draw) {
 		v->draw(ui, w, r);
+	} else if (v->cols && !t->nview) {
+		screen_draw_empty(ui, w, r);
 	} else if (v->cols) {
 		struct table_draw_opts o = {
 			.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],

@@ -13,7 +13,11 @@
 #include <unistd.h>
 
 #include "collect/host.h"
+#include "collect/netlink.h"
 #include "collect/source.h"
+#include "derive/doctor.h"
+#include "report/net.h"
+#include "ui/probe_ui.h"
 #include "ui/term.h"
 #include "ui/ui_run.h"
 #include "ui/views.h"
@@ -35,9 +39,72 @@ static uint64_t model_now(const struct fab_host *h, uint64_t fallback)
 	return t ? t : fallback;
 }
 
+/* The `show net` text of the state, line by line, for the Network pane. */
+static void ui_net_text(struct ui *ui)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	text_clear(&ui->net_text);
+	if (!f)
+		return;
+	net_report_text(f, &ui->host, &ui->net);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return;
+	}
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (char *p = line; *p; p++)
+			if (*p == '\t')
+				*p = ' ';
+		text_add(&ui->net_text, 0, "%s", line);
+	}
+	free(buf);
+}
+
+void ui_net_refresh(struct ui *ui)
+{
+	struct net_state st;
+	struct doctor_report r;
+	int rc;
+
+	ui->last_net_ns = clock_now_ns();
+	memset(&st, 0, sizeof(st));
+	rc = source_net(ui->src, &st);
+	/* Nothing stale: a failed collection shows as unavailable, not as the old state. */
+	if (ui->net_ok)
+		net_state_free(&ui->net);
+	if (ui->doctor_ok)
+		doctor_report_free(&ui->doctor);
+	ui->net_ok = ui->doctor_ok = false;
+	ui->findings = -1;
+	text_clear(&ui->net_text);
+	if (rc) {
+		ui->net_err = rc;
+		return;
+	}
+	ui->net = st;
+	ui->net_ok = true;
+	ui->net_err = 0;
+	memset(&r, 0, sizeof(r));
+	if (doctor_run(ui->ctx, &ui->host, &ui->net, NULL, &r) == 0) {
+		ui->doctor = r;
+		ui->doctor_ok = true;
+		ui->findings = 0;
+		for (size_t i = 0; i < r.nfindings; i++)
+			if (r.findings[i].severity != DOCTOR_INFO)
+				ui->findings++;
+	} else {
+		net_mark_rdma(&ui->net, &ui->host);
+	}
+	ui_net_text(ui);
+}
+
 void ui_sample(struct ui *ui)
 {
 	uint64_t now = clock_now_ns();
+	bool changed = false;
 
 	/* The demo changes its own structure in source_refresh(); sysfs must be read again. */
 	if (!source_is_demo(ui->src) && (ui->rescan_wanted || now - ui->last_rescan_ns >= RESCAN_NS)) {
@@ -54,10 +121,14 @@ void ui_sample(struct ui *ui)
 		}
 		ui->last_rescan_ns = now;
 		ui->rescan_wanted = false;
+		changed = true;
 	} else {
-		source_refresh(ui->src, &ui->host, now);
+		changed = source_refresh(ui->src, &ui->host, now);
 	}
 	ui->last_sample_ns = model_now(&ui->host, now);
+	/* Sysctls have no notifications: the network is read with the structure. */
+	if (changed || now - ui->last_net_ns >= RESCAN_NS)
+		ui_net_refresh(ui);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	screen_rebuild(ui);
 	ui->dirty = true;
@@ -77,8 +148,25 @@ static int ui_open_source(struct ui *ui)
 	ui->last_rescan_ns = clock_now_ns();
 	ui->last_sample_ns = model_now(&ui->host, ui->last_rescan_ns);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
+	ui_net_refresh(ui);
 	screen_rebuild(ui);
 	return 0;
+}
+
+/* Address, route, rule and link changes wake the loop (the demo has none). */
+static void ui_netlink_open(struct ui *ui)
+{
+	if (ui->nl_fd >= 0)
+		net_monitor_close(ui->nl_fd);
+	ui->nl_fd = -1;
+	if (source_is_demo(ui->src))
+		return;
+	ui->nl_fd = net_monitor_open();
+	if (ui->nl_fd < 0) {
+		warn_once("rtnetlink monitor: %s; network changes show at the next re-read (5 s)",
+			  strerror(-ui->nl_fd));
+		ui->nl_fd = -1;
+	}
 }
 
 void ui_start_demo(struct ui *ui)
@@ -91,6 +179,7 @@ void ui_start_demo(struct ui *ui)
 		ui_status(ui, "cannot start the demo: out of memory");
 		return;
 	}
+	ui_netlink_open(ui);
 	ui->next_sample_ns = clock_now_ns() + (uint64_t)(ui->interval_s * 1e9);
 	ui_status(ui, "demo fabric: simulated devices, no hardware");
 }
@@ -142,7 +231,7 @@ static void ui_loop(struct ui *ui)
 	ui->dirty = true;
 	while (!ui->quit) {
 		uint64_t now = clock_now_ns();
-		int nfds = 0, n, ch;
+		int nfds = 0, n, ch, nl, timeout;
 
 		if (!ui->paused && now >= ui->next_sample_ns) {
 			ui_sample(ui);
@@ -163,7 +252,14 @@ static void ui_loop(struct ui *ui)
 		}
 		fds[nfds++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		fds[nfds++] = (struct pollfd){ .fd = term_signal_fd(), .events = POLLIN };
-		n = poll(fds, (nfds_t)nfds, ui_wait_ms(ui, clock_now_ns()));
+		nl = -1;
+		if (ui->nl_fd >= 0) {
+			nl = nfds;
+			fds[nfds++] = (struct pollfd){ .fd = ui->nl_fd, .events = POLLIN };
+		}
+		timeout = ui_wait_ms(ui, clock_now_ns());
+		nfds += probe_ui_fds(ui->probe, fds + nfds, MAX_POLLFDS - nfds, &timeout);
+		n = poll(fds, (nfds_t)nfds, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (term_signal_take()) {
@@ -172,6 +268,15 @@ static void ui_loop(struct ui *ui)
 		}
 		if (n > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			break;	/* the terminal went away */
+		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
+		if (probe_ui_handle(ui, ui->probe) && ui_views[ui->pane] == &view_probe)
+			ui->dirty = true;
+		if (n > 0 && nl >= 0 && fds[nl].revents && net_monitor_drain(ui->nl_fd)) {
+			ui_net_refresh(ui);
+			screen_rebuild(ui);
+			ui->rescan_wanted = true;
+			ui->dirty = true;
+		}
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)
 			ui_key(ui, ch);
@@ -191,6 +296,8 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	}
 	ui->ctx = ctx;
 	ui->findings = -1;
+	ui->nl_fd = -1;
+	ui->probe = probe_ui_new();
 	setlocale(LC_ALL, "");
 	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	/* Warnings are kept while curses owns the terminal (help shows them). */
@@ -217,13 +324,14 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		goto out;
 	}
 	/* Nothing to show: start where the explanation and the demo offer are. */
-	if (!ui->host.ndevs && !ctx->demo)
+	if (!ui->host.ndevs && !ctx->demo && !pane)
 		ui->pane = 0;
 	if (term_start(msg, msgsize)) {
 		rc = -ENOTTY;
 		goto out;
 	}
 	theme_init(ctx->color);
+	ui_netlink_open(ui);
 	ui_loop(ui);
 	term_stop();
 out:
@@ -234,6 +342,14 @@ out:
 	if (nwarn > 10)
 		fprintf(stderr, "fabtop: ... and %u more warnings\n", nwarn - 10);
 	views_free(ui);
+	if (ui->nl_fd >= 0)
+		net_monitor_close(ui->nl_fd);
+	if (ui->net_ok)
+		net_state_free(&ui->net);
+	if (ui->doctor_ok)
+		doctor_report_free(&ui->doctor);
+	text_free(&ui->net_text);
+	probe_ui_free(ui->probe);
 	track_free(&ui->track);
 	fab_host_free(&ui->host);
 	if (ui->src)

@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 #include "ctx.h"
+#include "derive/doctor.h"
 #include "model/fabric.h"
+#include "model/net.h"
 #include "ui/settings.h"
 #include "ui/table.h"
 #include "ui/text.h"
@@ -41,6 +43,8 @@ struct ui_view {
 	void (*details)(struct ui *ui, const char *key, struct text *out);
 	/* What the body says when there are no rows (after filtering). */
 	const char *(*empty)(struct ui *ui);
+	/* Keys of this pane only, tried before the common ones; true when taken. */
+	bool (*key)(struct ui *ui, int ch);
 };
 
 /* Registered in views.c, in tab order. */
@@ -95,11 +99,18 @@ struct ui {
 	int fbar_key[16];
 	int nfbar;
 
-	/* Optional data of other areas (NULL/false when not in this build). */
-	void *net;
-	void *doctor;
-	void *probe;
-	int findings;			/* -1: unknown */
+	/* The IP side and the doctor's findings, refreshed with the structure. */
+	struct net_state net;
+	bool net_ok;			/* net holds a collected state */
+	int net_err;			/* why not (-errno), 0 when ok */
+	struct text net_text;		/* the `show net` report of net, for the Network pane */
+	struct doctor_report doctor;
+	bool doctor_ok;
+	int findings;			/* warnings and errors; -1: unknown */
+	int nl_fd;			/* rtnetlink change monitor, -1 if none */
+	uint64_t last_net_ns;
+
+	struct ui_probe *probe;		/* the Probe pane's state (probe_ui.c) */
 
 	struct settings settings;
 };
@@ -113,6 +124,8 @@ static inline struct table *ui_table(struct ui *ui)
 void screen_draw(struct ui *ui, WINDOW *w);
 /* Draw the current pane's body into r (also used by the render test). */
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r);
+/* The table header and the view's "no rows" message; returns the lines used. */
+int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r);
 /* Rebuild every table from the model (after a sample or a key). */
 void screen_rebuild(struct ui *ui);
 
@@ -133,6 +146,9 @@ void ui_mouse(struct ui *ui);
 
 /* Sampling (ui.c): collect or refresh, track, derive, rebuild the tables. */
 void ui_sample(struct ui *ui);
+/* Collect the network state again and re-run the doctor (ui.c). */
+void ui_net_refresh(struct ui *ui);
+
 /* Switch to the demo fabric ('d' when no device is found). */
 void ui_start_demo(struct ui *ui);
 

@@ -238,7 +238,11 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	int th, gy, gh, gw, lw;
 	char title[256], in[32], out[32];
 
-	if (r.h < 10 || !t->nview) {
+	if (!t->nview) {
+		screen_draw_empty(ui, w, r);
+		return;
+	}
+	if (r.h < 10) {
 		table_draw(t, w, r.y, r.x, r.h, r.w, &o);
 		return;
 	}

@@ -1,17 +1,195 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The Probe pane: an rping-style RDMA CM connection, its event timeline and live stats. */
+/* The Probe pane: pick a peer, a source and a mode; start an RDMA CM probe; timeline and live stats. */
 #include "config.h"
 
+#include <curses.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "derive/units.h"
+#include "ui/probe_ui.h"
 #include "ui/views.h"
+
+/* The i-th IPv4 address of an RDMA netdev: the sources worth picking. */
+static bool from_candidate(struct ui *ui, int i, char *addr, size_t asize, char *ifname, size_t isize)
+{
+	int k = 0;
+
+	if (!ui->net_ok)
+		return false;
+	for (size_t a = 0; a < ui->net.naddrs; a++) {
+		const struct net_addr *ad = &ui->net.addrs[a];
+		const struct net_link *l = net_link_by_index(&ui->net, ad->ifindex);
+
+		if (!l || !l->rdma || ad->local.family != AF_INET)
+			continue;
+		if (k++ == i) {
+			net_ip_str(&ad->local, addr, asize);
+			snprintf(ifname, isize, "%s", l->name);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
+{
+	if (ui->ctx->demo) {
+		ui_status(ui, "the demo fabric is simulated: the probe needs real RDMA devices");
+		return;
+	}
+	if (!pu->peer[0]) {
+		ui_status(ui, "type a peer first (e)");
+		return;
+	}
+	if (pu->p && probe_active(pu->p)) {
+		ui_status(ui, "a probe is running: x stops it");
+		return;
+	}
+	probe_free(pu->p);
+	probe_opts_init(&pu->opts);
+	pu->opts.peer = pu->peer;
+	pu->opts.from = pu->from_addr[0] ? pu->from_addr : NULL;
+	pu->opts.mode = pu->mode;
+	pu->explained = false;
+	pu->p = probe_start(&pu->opts);
+	if (!pu->p)
+		ui_status(ui, "cannot start the probe: out of memory");
+}
+
+static bool probe_key(struct ui *ui, int ch)
+{
+	struct ui_probe *pu = ui->probe;
+	size_t n;
+
+	if (!pu)
+		return false;
+	if (pu->editing) {
+		n = strlen(pu->peer);
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
+			pu->editing = false;
+		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			if (n)
+				pu->peer[n - 1] = '\0';
+		} else if (ch > 0x20 && ch < 0x7f && n + 1 < sizeof(pu->peer)) {
+			pu->peer[n] = (char)ch;
+			pu->peer[n + 1] = '\0';
+		}
+		return true;
+	}
+	switch (ch) {
+	case 'e':
+		pu->editing = true;
+		return true;
+	case 'f': {
+		char addr[64], ifname[16];
+
+		pu->from++;
+		if (!from_candidate(ui, pu->from, addr, sizeof(addr), ifname, sizeof(ifname))) {
+			pu->from = -1;
+			pu->from_addr[0] = pu->from_ifname[0] = '\0';
+		} else {
+			snprintf(pu->from_addr, sizeof(pu->from_addr), "%s", addr);
+			snprintf(pu->from_ifname, sizeof(pu->from_ifname), "%s", ifname);
+		}
+		return true;
+	}
+	case 'm':
+		pu->mode = pu->mode == PROBE_MODE_RPING ? PROBE_MODE_BW :
+			   pu->mode == PROBE_MODE_BW ? PROBE_MODE_LAT : PROBE_MODE_RPING;
+		return true;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case 'g':
+		probe_start_ui(ui, pu);
+		return true;
+	case 'x':
+		if (pu->p && probe_active(pu->p))
+			probe_stop(pu->p);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void line(WINDOW *w, struct ui_rect r, int *y, int role, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void line(WINDOW *w, struct ui_rect r, int *y, int role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (*y >= r.y + r.h)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ui_puts(w, (*y)++, r.x, r.w, theme_attr(role), buf);
+}
 
 static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
-	ui_puts(w, r.y, r.x, r.w, theme_attr(ROLE_DIM),
-		"The probe is not available in this build.");
+	struct ui_probe *pu = ui->probe;
+	const struct probe_status *st;
+	int y = r.y;
+	char a[32], b[32];
+
+	if (!pu) {
+		line(w, r, &y, ROLE_BAD, "The probe is not available: out of memory.");
+		return;
+	}
+	line(w, r, &y, ROLE_HEADING, "RDMA CM probe (rping-style): does a connection from this source to that peer work?");
+	line(w, r, &y, 0, "  peer  %s%s", pu->peer[0] ? pu->peer : "(none)", pu->editing ? "_   typing: Enter accepts" : "");
+	line(w, r, &y, 0, "  from  %s%s%s", pu->from_addr[0] ? pu->from_addr : "the kernel's choice",
+	     pu->from_ifname[0] ? " on " : "", pu->from_ifname);
+	line(w, r, &y, 0, "  mode  %s", probe_mode_name(pu->mode));
+	line(w, r, &y, ROLE_DIM, "  e edit peer   f next source address   m mode   Enter/g start   x stop");
+	if (ui->ctx->demo) {
+		y++;
+		line(w, r, &y, ROLE_WARN, "The demo fabric is simulated: a probe needs real RDMA devices and a real peer.");
+		line(w, r, &y, ROLE_DIM, "Run fabtop without --demo on a host with RDMA ports (or Soft-RoCE) to probe.");
+		return;
+	}
+	if (!pu->p) {
+		y++;
+		line(w, r, &y, ROLE_DIM, "No probe started yet. A peer needs 'fabtop probe --listen' (or rping -s) running.");
+		return;
+	}
+	st = probe_status(pu->p);
+	y++;
+	line(w, r, &y, st->state == PROBE_FAILED ? ROLE_BAD : st->state == PROBE_DONE ? ROLE_OK : ROLE_WARN,
+	     "state %s   %s -> %s   %s%s", probe_state_name(st->state), st->local[0] ? st->local : "?",
+	     st->remote[0] ? st->remote : "?", st->device[0] ? st->device : "", st->error[0] ? "" : "");
+	if (st->error[0])
+		line(w, r, &y, ROLE_BAD, "  %s", st->error);
+	if (st->msgs || st->state == PROBE_RUNNING) {
+		line(w, r, &y, 0, "  throughput %s (avg %s)   %.0f msg/s   %" PRIu64 " messages, %" PRIu64 " payload errors",
+		     units_bitrate(a, sizeof(a), st->gbps * 1e9), units_bitrate(b, sizeof(b), st->avg_gbps * 1e9),
+		     st->msgs_per_s, st->msgs, st->payload_errors);
+		if (st->lat.n)
+			line(w, r, &y, 0, "  latency min %.1f us  p50 %.1f us  p99 %.1f us  max %.1f us  (%" PRIu64 " samples)",
+			     st->lat.min_ns / 1e3, st->lat.p50_ns / 1e3, st->lat.p99_ns / 1e3, st->lat.max_ns / 1e3, st->lat.n);
+	}
+	if (pu->why.n) {
+		line(w, r, &y, ROLE_HEADING, "Why (the doctor's evidence)");
+		for (unsigned int i = 0; i < pu->why.n && i < EXPLAIN_MAX_LINES; i++)
+			line(w, r, &y, ROLE_WARN, "  %s", pu->why.line[i]);
+	}
+	line(w, r, &y, ROLE_HEADING, "CM event timeline (%" PRIu64 " events)", st->events_total);
+	for (unsigned int i = 0; i < st->n_events; i++) {
+		const struct probe_event *e = &st->events[i];
+
+		line(w, r, &y, e->error ? ROLE_BAD : 0, "  +%9.3f ms  %-18s %s", e->t_ns / 1e6, e->name, e->text);
+	}
 }
 
 const struct ui_view view_probe = {
 	.id = "probe",
 	.title = "Probe",
 	.draw = probe_draw,
+	.key = probe_key,
 };

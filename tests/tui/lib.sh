@@ -16,6 +16,7 @@ tui() { tmux -L "$TUI_SOCK" -f /dev/null "$@"; }
 # tui_start W H [ENV=VALUE...] -- ARGS...: fabtop in a fresh W x H session.
 # After fabtop the shell prints FABTOP-EXIT=rc, then waits (so the screen
 # after exit can be inspected). TERM=screen is in every ncurses-base.
+# TUI_WRAP, if set, is a command prefix (e.g. "ip netns exec NS").
 tui_start() {
 	_w=$1 _h=$2
 	shift 2
@@ -30,7 +31,7 @@ tui_start() {
 	TUI_SOCK="fabtop-$$-$_tui_n"
 	cleanup_add "tmux -L $TUI_SOCK kill-server >/dev/null 2>&1"
 	tui new-session -d -s fab -x "$_w" -y "$_h" \
-		"env $_env $FABTOP $*; echo FABTOP-EXIT=\$?; sleep 600"
+		"env $_env ${TUI_WRAP:-} $FABTOP $*; echo FABTOP-EXIT=\$?; sleep 600"
 }
 
 tui_screen() { tui capture-pane -p -t fab; }

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The probe under the monitor's poll loop: start/stop from the pane, fds and deadlines, failure explained. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/probe_ui.h"
+#include "ui/ui.h"
+
+/* The pane is redrawn at most this often while data moves. */
+#define PROBE_DRAW_NS 250000000ull
+
+struct ui_probe *probe_ui_new(void)
+{
+	struct ui_probe *pu = calloc(1, sizeof(*pu));
+
+	if (pu) {
+		pu->from = -1;
+		pu->mode = PROBE_MODE_RPING;
+	}
+	return pu;
+}
+
+void probe_ui_free(struct ui_probe *pu)
+{
+	if (!pu)
+		return;
+	probe_free(pu->p);
+	free(pu);
+}
+
+int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_ms)
+{
+	int n, t;
+
+	if (!pu || !pu->p || !probe_active(pu->p) || max <= 0)
+		return 0;
+	n = probe_fds(pu->p, fds, max);
+	t = probe_timeout_ms(pu->p, probe_now_ns());
+	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
+		*timeout_ms = t;
+	/* Live numbers need a redraw now and then even when no fd wakes us. */
+	if (*timeout_ms < 0 || *timeout_ms > 250)
+		*timeout_ms = 250;
+	return n < 0 ? 0 : n;
+}
+
+bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
+{
+	const struct probe_status *st;
+	uint64_t now = probe_now_ns();
+	bool was_active;
+
+	if (!pu || !pu->p)
+		return false;
+	was_active = probe_active(pu->p);
+	if (was_active)
+		probe_handle(pu->p, now);
+	st = probe_status(pu->p);
+	/* A failure is explained once, from the loop (it reads sysfs and asks the kernel). */
+	if (st->state == PROBE_FAILED && !pu->explained) {
+		pu->explained = true;
+		memset(&pu->why, 0, sizeof(pu->why));
+		if (!ui->ctx->demo)
+			explain_failure(ui->ctx, &pu->opts, st, &pu->why);
+	}
+	if (was_active && probe_active(pu->p) && now - pu->last_draw_ns < PROBE_DRAW_NS)
+		return false;
+	pu->last_draw_ns = now;
+	return was_active;
+}

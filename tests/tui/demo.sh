@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The monitor on the demo fabric, driven through tmux as a person would:
+# every pane, help, details, filter, sort, pause, interval, resizes, quit.
+. "$TOP_SRCDIR/tests/setup.sh"
+. "$TOP_SRCDIR/tests/tui/lib.sh"
+
+tui_start 120 40 -- --demo --seed 1
+tui_expect "starts on the Ports pane with the demo's devices" "mlx5_0"
+tui_expect "summary header counts devices and ports" "3 devices, ports 4 up 0 down"
+tui_expect "Ports pane: link layer column" "InfiniBand"
+tui_expect "Ports pane: rates of the ports" "100 Gb/sec (4X EDR)"
+
+tui_keys 2
+tui_expect "2: Counters pane with live rates" "Gb/s"
+tui_expect "Counters pane: per-port error counter list" "D/START"
+tui_expect "Counters pane: the iWARP NIC has no PMA counters" "N/A (no PMA)"
+tui_expect "Counters pane: graph window of the selected port" "window 1 min (w)"
+tui_keys w
+tui_expect "w: the graph window becomes 10 min" "window 10 min (w)"
+tui_keys w w
+
+tui_keys 3
+tui_expect "3: GIDs pane shows RoCE v2 entries" "RoCE v2"
+tui_expect "GIDs pane: IPv4-mapped GIDs show their address" "10.20.0.1"
+
+tui_keys 4
+tui_expect "4: Network pane" "Routes (all tables)"
+tui_expect "Network pane: the RDMA netdevs with their addresses" "172.16.34.2/16"
+tui_keys 5
+tui_expect "5: Doctor pane" "same-subnet-route"
+tui_expect "Doctor pane: the selected finding's fix" "ip rule add from 172.16.34.2"
+tui_expect "summary header counts the findings" "findings 4"
+tui_keys 6
+tui_expect "6: Probe pane" "RDMA CM probe"
+tui_expect "Probe pane: the demo cannot probe, and says so" "needs real RDMA devices"
+tui_keys Tab
+tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"
+tui_keys BTab
+tui_expect "Shift-Tab goes back to the last pane" "RDMA CM probe"
+tui_keys 1
+
+tui_keys F1
+tui_expect "F1 opens the help" "Colours and flags"
+tui_keys Escape
+tui_expect_gone "Esc closes the help" "Colours and flags"
+tui_keys '?'
+tui_expect "? opens the help too" "Colours and flags"
+tui_keys q
+tui_expect_gone "q in the help closes the help, not fabtop" "Colours and flags"
+
+tui_keys Home Enter
+tui_expect "Enter shows the selected row's details" "Details: cxgb4_0/1"
+tui_expect "details name where each value came from" "phys_state"
+tui_keys Escape
+tui_expect_gone "Esc closes the details" "Details:"
+
+# Filter on the GIDs pane: only the 10.20 addresses stay.
+tui_keys 3 / 1 0 . 2 0 Enter
+tui_expect "the filter is shown on the tab line" "filter: 10.20"
+if tui_wait_gone "10.100.0.1" 5 && grep -Fq "10.20.0.1" "$T/screen"; then
+	ok "filter keeps matching rows only"
+else
+	not_ok "filter keeps matching rows only"; diag "$(cat "$T/screen")"
+fi
+tui_keys Escape
+tui_expect "Esc clears the filter" "10.100.0.1"
+
+# Sort: s moves the sort mark from DEVICE to the next column; I inverts it.
+tui_keys 1
+tui_expect "Ports sorted by DEVICE, ascending" "DEVICE^"
+tui_keys s
+tui_expect "s sorts by PORT (numbers biggest first)" "PORv"
+tui_keys I
+tui_expect "I inverts the order" "POR^"
+tui_keys s
+tui_expect "s again sorts by STATE (names A to Z)" "STATE^"
+
+tui_keys p
+tui_expect "p pauses" "PAUSED"
+tui_keys p
+tui_expect_gone "p resumes" "PAUSED"
+tui_keys +
+tui_expect "+ lengthens the interval" "| 2s"
+tui_keys - -
+tui_expect "- shortens it" "| 0.5s"
+tui_keys +
+
+for size in 40x12 20x5 1x1 2x2 220x60 80x24 120x40; do
+	tui_resize "${size%x*}" "${size#*x}"
+done
+tui_expect "after a resize storm it still draws" "mlx5_0"
+tui_resize 40 12
+tui_expect "legible at 40x12" "mlx5_0" 
+tui_resize 20 5
+tui_expect "something useful at 20x5" "fabtop"
+tui_resize 220 60
+tui_expect "wide screens show more columns" "NODE GUID"
+tui_resize 120 40
+tui_expect "back at 120x40" "PHYSICAL"
+
+if tui_quit; then ok "q quits"; else not_ok "q quits"; diag "$(cat "$T/screen")"; fi
+assert_match "exit status 0" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+if grep -Fq "F1Help" "$T/screen"; then
+	not_ok "the alternate screen is left (no monitor remains)"; diag "$(cat "$T/screen")"
+else
+	ok "the alternate screen is left (no monitor remains)"
+fi
+
+# SIGTERM: leaves cleanly, terminal restored.
+tui_start 100 30 -- --demo
+tui_wait "mlx5_0" || :
+pid=$(pgrep -P "$(tui_pid)" -f "fabtop" | head -n 1 || :)
+[ -n "$pid" ] || pid=$(pgrep -f "$FABTOP --demo" | head -n 1 || :)
+if [ -n "$pid" ] && kill -TERM "$pid"; then
+	tui_expect "SIGTERM ends the monitor" "FABTOP-EXIT="
+	if grep -Fq "F1Help" "$T/screen"; then not_ok "terminal restored after SIGTERM"; else ok "terminal restored after SIGTERM"; fi
+else
+	skip "cannot find fabtop's pid"
+	skip "cannot find fabtop's pid"
+fi
+
+done_testing

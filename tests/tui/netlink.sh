@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Network changes reach the monitor through rtnetlink notifications, not
+# polling: with a 60 s interval, a route added in a private network
+# namespace must show on the Network pane within a couple of seconds.
+. "$TOP_SRCDIR/tests/setup.sh"
+. "$TOP_SRCDIR/tests/tui/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip_all "needs root for a network namespace"
+command -v ip >/dev/null 2>&1 || skip_all "ip (iproute2) not installed"
+NS="fabtop-tui-$$"
+ip netns add "$NS" 2>/dev/null || skip_all "cannot create a network namespace"
+cleanup_add "ip netns del $NS 2>/dev/null"
+ip -n "$NS" link set lo up
+
+mkdir -p "$T/empty"
+TUI_WRAP="ip netns exec $NS"
+tui_start 120 40 -- --sysfs "$T/empty" --interval 60 --pane net
+tui_expect "the Network pane shows the namespace's routes" "Routes (all tables)"
+start=$(date +%s)
+ip -n "$NS" route add 10.98.0.0/24 dev lo
+if tui_wait "10.98.0.0/24 dev lo" 3; then
+	ok "a new route shows within $(( $(date +%s) - start )) s (interval 60 s: notified, not polled)"
+else
+	not_ok "a new route shows within 3 s"; diag "$(cat "$T/screen")"
+fi
+ip -n "$NS" route del 10.98.0.0/24 dev lo
+tui_expect_gone "a removed route goes just as fast" "10.98.0.0/24 dev lo" 3
+tui_quit >/dev/null || :
+assert_match "clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+done_testing
