@@ -22,13 +22,18 @@ NET_SH_TESTS = \
 	tests/net/fix-scripts.sh \
 	tests/net/doctor-apply.sh \
 	tests/net/doctor-ports.sh \
-	tests/net/doctor-usage.sh
+	tests/net/doctor-usage.sh \
+	tests/net/monitor.sh \
+	tests/net/valgrind.sh
 TESTS += $(NET_SH_TESTS)
 EXTRA_DIST += $(NET_SH_TESTS) tests/net/nslib.sh
 
 # The recorder of tests/data/netlink (run by tests/net/record-netlink.sh, by hand).
 check_PROGRAMS += tests/net/nl_record
 tests_net_nl_record_LDADD = $(TEST_LDADD)
+# The monitor socket's checker (run by tests/net/monitor.sh).
+check_PROGRAMS += tests/net/nl_monitor_check
+tests_net_nl_monitor_check_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/net/record-netlink.sh tests/data/netlink
 
 # Replay of recorded rtnetlink dumps, malformed messages, fix quoting (no root).

@@ -10,6 +10,7 @@
 #include "collect/host.h"
 #include "collect/net_apply.h"
 #include "collect/netlink.h"
+#include "collect/source.h"
 #include "commands.h"
 #include "derive/doctor.h"
 #include "derive/fix.h"
@@ -191,20 +192,30 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	struct doctor_report rep;
 	struct fab_host host;
 	struct net_state net;
+	struct source *src;
 	int rc;
 
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (collect_host(ctx, &host, COLLECT_GIDS | COLLECT_NETDEVS)) {
+	/* The demo's simulated host and network under --demo, never this machine's. */
+	src = source_open(ctx);
+	if (!src || source_collect(src, &host)) {
 		fprintf(stderr, "fabtop: out of memory while reading %s\n", ctx->sysfs_root);
+		source_close(src);
 		return EXIT_RUNTIME;
 	}
-	rc = net_collect(ctx, &net);
+	rc = source_net(src, &net);
 	if (rc) {
 		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n", strerror(-rc));
 		fab_host_free(&host);
+		source_close(src);
 		return EXIT_RUNTIME;
+	}
+	if (o.apply && !net.live) {
+		fprintf(stderr, "fabtop doctor: --apply works on this host's own network only, not on --demo\n");
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	net_mark_rdma(&net, &host);
 	for (unsigned int i = 0; i < o.nrdma_netdevs; i++)
@@ -260,7 +271,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 		json_obj_end(&j);
 		json_end(&j);
 	} else {
-		if (host.sysfs_missing && !o.nrdma_netdevs)
+		if (host.sysfs_missing && !o.nrdma_netdevs && !source_is_demo(src))
 			printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
 			       "network side only.\n", ctx->sysfs_root);
 		doctor_report_text(stdout, &rep, ctx->color);
@@ -270,6 +281,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 out:
 	net_state_free(&net);
 	fab_host_free(&host);
+	source_close(src);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "fabtop: writing output failed\n");
 		rc = EXIT_RUNTIME;

@@ -15,6 +15,7 @@
 #include "collect/netlink.h"
 #include "collect/nl_parse.h"
 #include "collect/sysctl.h"
+#include "warn.h"
 
 #define DUMP_BUF	32768	/* the kernel sends dumps in pages; 32K never truncates */
 
@@ -126,6 +127,8 @@ int net_collect(const struct fab_ctx *ctx, struct net_state *st)
 		net_state_free(st);
 		return rc;
 	}
+	if (pa.bad)
+		warn_once("rtnetlink: %d malformed message buffer(s) skipped", pa.bad);
 	if (st->nlinks) {
 		st->sysctls = calloc(st->nlinks, sizeof(*st->sysctls));
 		if (!st->sysctls) {

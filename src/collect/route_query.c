@@ -25,7 +25,23 @@ static void answer_reset(struct route_answer *ans)
 	memset(ans, 0, sizeof(*ans));
 }
 
+static int query(const struct net_ip *peer, const struct net_ip *src, int oif, int iif,
+		 struct route_answer *ans);
+
 int route_query_ip(const struct net_ip *peer, const struct net_ip *src, int oif, struct route_answer *ans)
+{
+	return query(peer, src, oif, 0, ans);
+}
+
+int route_query_input(const struct net_ip *dst, const struct net_ip *src, int iif, struct route_answer *ans)
+{
+	if (iif <= 0 || !src || !src->family)
+		return -EINVAL;
+	return query(dst, src, 0, iif, ans);
+}
+
+static int query(const struct net_ip *peer, const struct net_ip *src, int oif, int iif,
+		 struct route_answer *ans)
 {
 	char buf[8192];
 	struct mnl_socket *nl;
@@ -62,6 +78,8 @@ int route_query_ip(const struct net_ip *peer, const struct net_ip *src, int oif,
 	}
 	if (oif > 0)
 		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
+	if (iif > 0)
+		mnl_attr_put_u32(nlh, RTA_IIF, (uint32_t)iif);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
 		rc = -errno;
 		goto out;

@@ -311,12 +311,20 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 		const struct net_sysctl_val *v;
 		struct doctor_finding *f;
 		char cmd[DOCTOR_LINE_LEN];
+		struct route_answer in;
+		int irc = 0;
 
 		if (!x->shared || !x->route_checked || x->route_ok || !sc)
 			continue;
 		v = &sc->v[NET_SYSCTL_RP_FILTER];
 		if (!v->effective.known || v->effective.value != 1)
 			continue;
+		/* On a live host the kernel's own input check decides. */
+		if (d->net->live) {
+			irc = route_query_input(&x->a->local, &x->probe, x->l->ifindex, &in);
+			if (irc == 0)
+				continue;
+		}
 		ipstr(&x->a->local, k, sizeof(k));
 		f = finding_add(d, DOCTOR_RP_FILTER, "strict-rp-filter", DOCTOR_ERROR);
 		if (!f)
@@ -333,6 +341,9 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 		     v->effective.value);
 		f_ev(f, "reverse path for %s leaves by %s (finding 1)", k,
 		     x->ans.oif_name[0] ? x->ans.oif_name : "?");
+		if (d->net->live)
+			f_ev(f, "ip route get %s from %s iif %s: %s (the kernel refuses such packets)", k,
+			     ipstr(&x->probe, p, sizeof(p)), x->l->name, strerror(-irc));
 		f_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
 		sysctl_cmd(cmd, sizeof(cmd), x->l->name, NET_SYSCTL_RP_FILTER, 2);
 		f_fix(f, "or loosen the check: %s (and conf.all.rp_filter must not be 1)", cmd);
@@ -512,7 +523,8 @@ static void check_roce(struct doc *d)
 			struct fab_port *p = &dev->ports[j];
 			struct doctor_finding *f = NULL;
 
-			if (p->link_layer != LINK_LAYER_ETHERNET)
+			/* RoCE only: iWARP RNICs (node type 4) have no IP-based GIDs. */
+			if (p->link_layer != LINK_LAYER_ETHERNET || dev->node_type_num == 4)
 				continue;
 			/* An IPv4 address of the port's netdev that no GID carries. */
 			for (unsigned int k = 0; k < p->nnetdevs; k++) {
@@ -761,6 +773,7 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 		snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
 		row->rc = ask_route(d, &d->peer, &a->local, 0, &row->ans);
 		row->own_iface = row->rc == 0 && (row->ans.oif == l->ifindex || row->ans.type == RTN_LOCAL);
+		row->in_subnet = net_ip_prefix_eq(&d->peer, &a->local, a->prefixlen);
 		if (from_ip && from_ip->family && net_ip_eq(from_ip, &a->local))
 			row->user_from = true;
 	}
@@ -788,6 +801,16 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 		if (l)
 			snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
 		row->own_iface = row->rc == 0 && l && row->ans.oif == l->ifindex;
+		/* --from IFACE: an interface is "in" the peer's subnet when one of its addresses is. */
+		for (size_t i = 0; l && i < d->net->naddrs; i++)
+			if (d->net->addrs[i].ifindex == l->ifindex &&
+			    net_ip_prefix_eq(&d->peer, &d->net->addrs[i].local, d->net->addrs[i].prefixlen))
+				row->in_subnet = true;
+		if (from_ip && from_ip->family) {
+			const struct net_addr *fa = net_addr_find(d->net, from_ip);
+
+			row->in_subnet = fa && net_ip_prefix_eq(&d->peer, from_ip, fa->prefixlen);
+		}
 	} else if (from_ip && from_ip->family) {
 		/* --from a local address: a row even when it is not on an RDMA netdev. */
 		bool have = false;
@@ -813,6 +836,7 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 				snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
 			row->rc = ask_route(d, &d->peer, from_ip, 0, &row->ans);
 			row->own_iface = row->rc == 0 && l && (row->ans.oif == l->ifindex || row->ans.type == RTN_LOCAL);
+			row->in_subnet = net_ip_prefix_eq(&d->peer, from_ip, a->prefixlen);
 		}
 	}
 }

@@ -56,6 +56,7 @@ struct doctor_route {
 	int rc;				/* route_query*() result: 0 or -errno */
 	struct route_answer ans;
 	bool own_iface;			/* leaves by src's own interface */
+	bool in_subnet;			/* PEER is in src's subnet: only then must it leave by src's interface */
 	bool user_from;			/* this row is --from */
 };
 

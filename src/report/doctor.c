@@ -86,7 +86,7 @@ void doctor_report_text(FILE *f, const struct doctor_report *r, bool color)
 				x->ans.type == RTN_LOCAL ? "local," : "leaves by",
 				x->ans.oif_name[0] ? x->ans.oif_name : "?", net_ip_str(&x->ans.src, b, sizeof(b)),
 				net_table_str(x->ans.table, t, sizeof(t)), x->ans.from_model ? " (model)" : "",
-				x->own_iface ? "ok" : "WRONG INTERFACE");
+				x->own_iface ? "ok" : x->in_subnet ? "WRONG INTERFACE" : "by routing (peer outside its subnet)");
 		}
 	}
 	if (!r->nfindings)
@@ -156,6 +156,7 @@ void doctor_report_json(struct json *j, const struct doctor_report *r)
 			json_u64(j, x->ans.table);
 		json_key(j, "local"); json_bool(j, !x->rc && x->ans.type == RTN_LOCAL);
 		json_key(j, "own_interface"); json_bool(j, x->own_iface);
+		json_key(j, "in_subnet"); json_bool(j, x->in_subnet);
 		json_key(j, "user_from"); json_bool(j, x->user_from);
 		json_key(j, "from_model"); json_bool(j, x->ans.from_model);
 		json_obj_end(j);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "collect/netlink.h"
+#include "collect/source.h"
 #include "commands.h"
 #include "report/net.h"
 
@@ -362,11 +363,13 @@ void net_report_json(struct json *j, const struct fab_host *h, const struct net_
 	json_arr_end(j);
 }
 
-/* The `show net` section: collect, mark, report. */
+/* The `show net` section: collect (the demo's network under --demo), mark, report. */
 static int net_show_collect(const struct fab_ctx *ctx, struct fab_host *h, struct net_state *st)
 {
-	int rc = net_collect(ctx, st);
+	struct source *src = source_open(ctx);
+	int rc = src ? source_net(src, st) : -ENOMEM;
 
+	source_close(src);
 	if (rc) {
 		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n", strerror(-rc));
 		return EXIT_RUNTIME;

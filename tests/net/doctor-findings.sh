@@ -63,6 +63,9 @@ assert_eq "strict rp_filter: findings 1, 2 and 3 name ib1" "1:ib1 2:ib0 2:ib1 3:
 mem doctor --json >"$T/j" || true
 assert_match "finding 3's evidence: effective rp_filter 1" 'rp_filter=0, conf.all.rp_filter=1: effective 1' \
 	"$(jq -r '.findings[] | select(.id == 3) | .evidence[]' "$T/j")"
+assert_match "finding 3's evidence: the kernel's own input check refuses it" \
+	'ip route get 172\.16\.34\.2 from 172\.16\.255\.254 iif ib1: (Invalid argument|Invalid cross-device link)' \
+	"$(jq -r '.findings[] | select(.id == 3) | .evidence[]' "$T/j")"
 # The kernel agrees: the reverse-path check fails for traffic to .34.2 arriving on ib1.
 run_rc ip -n "$NS_MEM" route get 172.16.34.2 from 172.16.16.1 iif ib1
 assert_match "kernel: packets to 172.16.34.2 arriving on ib1 fail the rp_filter check" \

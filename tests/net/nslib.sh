@@ -28,7 +28,9 @@ ns_cleanup() {
 # veth_into_bridge NS IFNAME BRPORT: IFNAME in NS, its peer BRPORT on the switch's br0.
 veth_into_bridge() {
 	ip link add "$2" netns "$1" type veth peer name "$3" netns "$NS_SW"
-	ip -n "$NS_SW" link set "$3" master br0 up
+	# The switch side takes any frame the hosts send (MTU 2044 or 65520 in
+	# tests): a smaller MTU here drops full-size segments that are not GSO.
+	ip -n "$NS_SW" link set "$3" mtu 65535 master br0 up
 }
 
 # build_seed_topology: memory server 172.16.34.{1,2}/16 on ib0/ib1,
@@ -123,13 +125,18 @@ while True:
 	done
 }
 
-# tcp_send NS SRC DST PORT BYTES: connect from SRC and send BYTES; 0 on success.
+# tcp_send NS SRC DST PORT BYTES: connect from SRC, send BYTES and wait until
+# the listener has read them all; 0 on success.
 tcp_send() {
 	ip netns exec "$1" timeout 20 python3 -c '
 import socket, sys
 s = socket.socket(); s.settimeout(8)
 s.bind((sys.argv[1], 0)); s.connect((sys.argv[2], int(sys.argv[3])))
-s.sendall(b"x" * int(sys.argv[4])); s.shutdown(socket.SHUT_WR); s.close()
+s.sendall(b"x" * int(sys.argv[4])); s.shutdown(socket.SHUT_WR)
+# The listener closes after reading everything: then every byte has left.
+while s.recv(65536):
+    pass
+s.close()
 ' "$2" "$3" "$4" "$5"
 }
 
