@@ -18,6 +18,12 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c \
 	src/ui/probe_ui.c src/ui/probe_ui.h
 
+# Every pane drawn off-screen for a fixed model, compared with tests/data/render/.
+check_PROGRAMS += tests/unit/test_render
+TESTS += tests/unit/test_render
+tests_unit_test_render_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/data/render
+
 # Terminal tests drive the monitor in a private tmux server.
 TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh
 EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh

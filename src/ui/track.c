@@ -28,7 +28,8 @@ void hist_init(struct hist *h)
 
 static void ring_add(struct hist_ring *r, uint64_t t0_ns, uint64_t t1_ns, double in, double out)
 {
-	int64_t b1 = (int64_t)(t1_ns / 1000000000ull / r->res_s);
+	/* The sample covers (t0, t1]: its last instant is just before t1. */
+	int64_t b1 = (int64_t)((t1_ns - 1) / 1000000000ull / r->res_s);
 	int64_t b0 = (int64_t)(t0_ns / 1000000000ull / r->res_s);
 	int64_t n = (int64_t)r->n, b;
 
@@ -83,7 +84,7 @@ bool hist_series(const struct hist *h, unsigned int window_s, uint64_t end_ns, i
 		nb = 1;
 	if (nb > (int64_t)r->n)
 		nb = (int64_t)r->n;
-	bend = (int64_t)(end_ns / 1000000000ull / r->res_s);
+	bend = end_ns ? (int64_t)((end_ns - 1) / 1000000000ull / r->res_s) : 0;
 	bstart = bend - nb + 1;
 	for (int c = 0; c < ncols; c++) {
 		int64_t lo = bstart + (int64_t)c * nb / ncols;

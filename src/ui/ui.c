@@ -63,15 +63,10 @@ static void ui_net_text(struct ui *ui)
 	free(buf);
 }
 
-void ui_net_refresh(struct ui *ui)
+void ui_net_set(struct ui *ui, struct net_state *st, int err)
 {
-	struct net_state st;
 	struct doctor_report r;
-	int rc;
 
-	ui->last_net_ns = clock_now_ns();
-	memset(&st, 0, sizeof(st));
-	rc = source_net(ui->src, &st);
 	/* Nothing stale: a failed collection shows as unavailable, not as the old state. */
 	if (ui->net_ok)
 		net_state_free(&ui->net);
@@ -80,11 +75,11 @@ void ui_net_refresh(struct ui *ui)
 	ui->net_ok = ui->doctor_ok = false;
 	ui->findings = -1;
 	text_clear(&ui->net_text);
-	if (rc) {
-		ui->net_err = rc;
+	if (err || !st) {
+		ui->net_err = err;
 		return;
 	}
-	ui->net = st;
+	ui->net = *st;
 	ui->net_ok = true;
 	ui->net_err = 0;
 	memset(&r, 0, sizeof(r));
@@ -99,6 +94,17 @@ void ui_net_refresh(struct ui *ui)
 		net_mark_rdma(&ui->net, &ui->host);
 	}
 	ui_net_text(ui);
+}
+
+void ui_net_refresh(struct ui *ui)
+{
+	struct net_state st;
+	int rc;
+
+	ui->last_net_ns = clock_now_ns();
+	memset(&st, 0, sizeof(st));
+	rc = source_net(ui->src, &st);
+	ui_net_set(ui, &st, rc);
 }
 
 void ui_sample(struct ui *ui)

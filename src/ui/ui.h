@@ -148,6 +148,8 @@ void ui_mouse(struct ui *ui);
 void ui_sample(struct ui *ui);
 /* Collect the network state again and re-run the doctor (ui.c). */
 void ui_net_refresh(struct ui *ui);
+/* Take st (or the error err) as the network state and run the doctor on it. */
+void ui_net_set(struct ui *ui, struct net_state *st, int err);
 
 /* Switch to the demo fabric ('d' when no device is found). */
 void ui_start_demo(struct ui *ui);

@@ -146,18 +146,33 @@ static void value_str(const struct fab_counter *c, char *buf, size_t size)
 		snprintf(buf, size, "%s", c->raw[0] ? c->raw : "unreadable");
 }
 
+/* An exact number when it fits, else three significant digits with an SI prefix. */
+static void fit_num(char *buf, size_t size, uint64_t v, int width)
+{
+	snprintf(buf, size, "%" PRIu64, v);
+	if ((int)strlen(buf) > width) {
+		units_si(buf, size, (double)v, "");
+		trim_right(buf);
+	}
+}
+
 static void counter_list(struct ui *ui, WINDOW *w, struct ui_rect r, struct fab_port *p,
 			 const struct track_port *tp)
 {
-	int namew = r.w - 32, y = r.y;
+	/* Widths: value up to 20 digits, deltas 10; the name takes what is left. */
+	int vw = 12, dw = 10, namew = r.w - vw - 2 * dw - 3, y = r.y;
 
 	if (r.h < 2 || r.w < 20)
 		return;
-	if (namew < 8)
-		namew = 8;
+	if (namew < 10) {
+		namew = 10;
+		dw = (r.w - namew - vw - 3) / 2;
+		if (dw < 5)
+			dw = 5;
+	}
 	wattrset(w, theme_attr(ROLE_COL_HEADER));
 	mvwhline(w, y, r.x, ' ', r.w);
-	mvwprintw(w, y, r.x, "%-*.*s %12s %8s %9s", namew, namew, "COUNTER", "VALUE", "D/INT", "D/START");
+	mvwprintw(w, y, r.x, "%-*.*s %*s %*s %*s", namew, namew, "COUNTER", vw, "VALUE", dw, "D/INT", dw, "D/START");
 	y++;
 	if (!p->ncounters) {
 		ui_puts(w, y, r.x, r.w, theme_attr(ROLE_DIM), "no counters under this port");
@@ -172,11 +187,14 @@ static void counter_list(struct ui *ui, WINDOW *w, struct ui_rect r, struct fab_
 
 			if (c->kind != list_order[o])
 				continue;
-			value_str(c, val, sizeof(val));
+			if (c->known && !c->saturated)
+				fit_num(val, sizeof(val), c->value, vw);
+			else
+				value_str(c, val, sizeof(val));
 			if (counter_delta(c, &d))
-				snprintf(di, sizeof(di), "%" PRIu64, d);
+				fit_num(di, sizeof(di), d, dw);
 			if (counter_delta_since_start(c, &d))
-				snprintf(ds, sizeof(ds), "%" PRIu64, d);
+				fit_num(ds, sizeof(ds), d, dw);
 			if (c->saturated)
 				role = ROLE_BAD;
 			else if (!c->known)
@@ -187,7 +205,8 @@ static void counter_list(struct ui *ui, WINDOW *w, struct ui_rect r, struct fab_
 				else if (ui->last_sample_ns - moved < 10ull * 1000000000ull)
 					role = ROLE_ERR_FADING;
 			}
-			snprintf(line, sizeof(line), "%-*.*s %12.12s %8.8s %9.9s", namew, namew, c->name, val, di, ds);
+			snprintf(line, sizeof(line), "%-*.*s %*.*s %*s %*s", namew, namew, c->name, vw, vw, val,
+				 dw, di, dw, ds);
 			ui_puts(w, y++, r.x, r.w, theme_attr(role), line);
 		}
 }

@@ -12,7 +12,7 @@ enum { C_SEV, C_ID, C_CODE, C_IFACE, C_ADDR, C_TITLE, NCOLS };
 static const struct table_col doctor_cols[NCOLS] = {
 	[C_SEV]   = { .title = "SEVERITY", .width = 9,  .prio = 0, .numeric = true },
 	[C_ID]    = { .title = "ID",       .width = 2,  .prio = 3, .right = true, .numeric = true },
-	[C_CODE]  = { .title = "CODE",     .width = 18, .prio = 2 },
+	[C_CODE]  = { .title = "CODE",     .width = 23, .prio = 2 },
 	[C_IFACE] = { .title = "IFACE",    .width = 10, .prio = 1 },
 	[C_ADDR]  = { .title = "ADDRESS",  .width = 15, .prio = 4 },
 	[C_TITLE] = { .title = "FINDING",  .width = 20, .prio = 0, .flex = true },

@@ -138,7 +138,8 @@ static void ports_details(struct ui *ui, const char *key, struct text *out)
 	else
 		text_add(out, ROLE_DIM, "  %-16s %-22s ibv_query_port() (device not opened: fixture tree or no access)",
 			 "active_mtu", "unknown");
-	text_add(out, 0, "  %-16s %-22s rdma_cm configfs", "default_roce_mode", or_dash(p->default_roce_mode));
+	text_add(out, 0, "  %-16s %-22s rdma_cm configfs ports/%u/default_roce_mode", "roce_mode",
+		 or_dash(p->default_roce_mode), p->num);
 	text_add(out, 0, "  %-16s %u non-empty entries of %u    %s/gids/", "gids", (unsigned int)p->ngids,
 		 p->gid_tbl_len, porig);
 	text_add(out, 0, "  %-16s %s", "counters", p->has_pma ? "PMA counters present" :

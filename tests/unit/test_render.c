@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Draws every pane of the monitor for a fixed model into an off-screen pad and compares with tests/data/render/. */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <net/if_arp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "derive/counters.h"
+#include "model/net.h"
+#include "tap.h"
+#include "ui/graph.h"
+#include "ui/probe_ui.h"
+#include "ui/track.h"
+#include "ui/ui.h"
+#include "ui/views.h"
+
+#define S(x) ((uint64_t)(x) * 1000000000ull)
+
+static struct fab_counter *add_counter(struct fab_port *p, const char *name, enum fab_counter_source src,
+				       bool ext, bool known0, uint64_t v0, bool known1, uint64_t v1)
+{
+	struct fab_counter *c;
+
+	p->counters = realloc(p->counters, (p->ncounters + 1) * sizeof(*p->counters));
+	if (!p->counters)
+		abort();
+	c = &p->counters[p->ncounters++];
+	counter_define(c, name, src, ext);
+	counter_sample_value(c, known0, v0);
+	counter_sample_value(c, known1, v1);
+	snprintf(c->raw, sizeof(c->raw), "%llu", (unsigned long long)v1);
+	return c;
+}
+
+static void port_basics(struct fab_port *p, unsigned int num, enum fab_port_state st, const char *st_raw,
+			const char *rate, double gbps, enum fab_link_layer ll)
+{
+	memset(p, 0, sizeof(*p));
+	p->num = num;
+	p->state = st;
+	snprintf(p->state_raw, sizeof(p->state_raw), "%s", st_raw);
+	p->phys_state = PHYS_STATE_LINK_UP;
+	snprintf(p->phys_state_raw, sizeof(p->phys_state_raw), "5: LinkUp");
+	snprintf(p->rate, sizeof(p->rate), "%s", rate);
+	p->rate_known = true;
+	p->rate_gbps = gbps;
+	p->link_layer = ll;
+	snprintf(p->link_layer_raw, sizeof(p->link_layer_raw), "%s", fab_link_layer_str(ll));
+	p->first_sample_ns = p->prev_sample_ns = S(100);
+	p->sample_ns = S(101);
+}
+
+static void add_gid(struct fab_port *p, unsigned int idx, const char *gid, enum fab_gid_type type,
+		    const char *netdev, bool in_ns, const char *ipv4)
+{
+	struct fab_gid *g;
+
+	p->gids = realloc(p->gids, (p->ngids + 1) * sizeof(*p->gids));
+	if (!p->gids)
+		abort();
+	g = &p->gids[p->ngids++];
+	memset(g, 0, sizeof(*g));
+	g->index = idx;
+	snprintf(g->gid, sizeof(g->gid), "%s", gid);
+	g->type = type;
+	snprintf(g->netdev, sizeof(g->netdev), "%s", netdev);
+	g->netdev_in_ns = in_ns;
+	if (ipv4) {
+		g->has_ipv4 = true;
+		snprintf(g->ipv4, sizeof(g->ipv4), "%s", ipv4);
+	}
+}
+
+static void add_netdev(struct fab_port *p, const char *name, bool in_ns)
+{
+	struct fab_netdev *nd = &p->netdevs[p->nnetdevs++];
+
+	memset(nd, 0, sizeof(*nd));
+	snprintf(nd->name, sizeof(nd->name), "%s", name);
+	nd->in_ns = in_ns;
+}
+
+/*
+ * mlx5_0: a dual-port IB HCA, port 1 busy (25 Gb/s in, 50 Gb/s out over
+ * one second; symbol_error moved by 2; port_xmit_wait latched at all-ones),
+ * port 2 INIT with LinkUp. rxe0: Soft-RoCE without PMA counters, one GID
+ * whose netdev is in another namespace.
+ */
+static void build_host(struct fab_host *h)
+{
+	struct fab_device *d;
+	struct fab_port *p;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->hostname, sizeof(h->hostname), "testhost");
+	h->ndevs = 2;
+	h->devs = calloc(2, sizeof(*h->devs));
+	d = &h->devs[0];
+	snprintf(d->name, sizeof(d->name), "mlx5_0");
+	snprintf(d->node_type, sizeof(d->node_type), "CA");
+	d->node_type_num = 1;
+	snprintf(d->node_guid, sizeof(d->node_guid), "0002:c903:0031:78f0");
+	snprintf(d->fw_ver, sizeof(d->fw_ver), "16.35.1012");
+	snprintf(d->board_id, sizeof(d->board_id), "MT_0000000010");
+	d->nports = 2;
+	d->ports = calloc(2, sizeof(*d->ports));
+	p = &d->ports[0];
+	port_basics(p, 1, PORT_STATE_ACTIVE, "4: ACTIVE", "100 Gb/sec (4X EDR)", 100, LINK_LAYER_INFINIBAND);
+	p->lid = (struct opt_u64){ true, 2 };
+	p->sm_lid = (struct opt_u64){ true, 1 };
+	p->lmc = (struct opt_u64){ true, 0 };
+	p->has_pma = true;
+	add_netdev(p, "ib0", true);
+	/* 25 Gb/s = 3.125e9 B/s = 781250000 words in 1 s; 50 Gb/s out. */
+	add_counter(p, "port_rcv_data", COUNTER_SRC_COUNTERS, true, true, 1000000000, true, 1781250000);
+	add_counter(p, "port_xmit_data", COUNTER_SRC_COUNTERS, true, true, 2000000000, true, 3562500000);
+	add_counter(p, "port_rcv_packets", COUNTER_SRC_COUNTERS, true, true, 5000000, true, 5750000);
+	add_counter(p, "port_xmit_packets", COUNTER_SRC_COUNTERS, true, true, 6000000, true, 7500000);
+	add_counter(p, "symbol_error", COUNTER_SRC_COUNTERS, true, true, 3, true, 5);
+	add_counter(p, "port_xmit_wait", COUNTER_SRC_COUNTERS, true, true, 4294967295u, true, 4294967295u);
+	add_gid(p, 0, "fe80:0000:0000:0000:0002:c903:0031:78f1", GID_TYPE_IB, "", false, NULL);
+	p = &d->ports[1];
+	port_basics(p, 2, PORT_STATE_INIT, "2: INIT", "100 Gb/sec (4X EDR)", 100, LINK_LAYER_INFINIBAND);
+	p->has_pma = true;
+	add_netdev(p, "ib1", true);
+	add_counter(p, "port_rcv_data", COUNTER_SRC_COUNTERS, true, true, 0, true, 0);
+	add_counter(p, "port_xmit_data", COUNTER_SRC_COUNTERS, true, true, 0, true, 0);
+	add_counter(p, "symbol_error", COUNTER_SRC_COUNTERS, true, true, 0, true, 0);
+
+	d = &h->devs[1];
+	snprintf(d->name, sizeof(d->name), "rxe0");
+	snprintf(d->node_type, sizeof(d->node_type), "CA");
+	d->nports = 1;
+	d->ports = calloc(1, sizeof(*d->ports));
+	p = &d->ports[0];
+	port_basics(p, 1, PORT_STATE_ACTIVE, "4: ACTIVE", "10 Gb/sec (4X QDR)", 10, LINK_LAYER_ETHERNET);
+	add_netdev(p, "eth1", true);
+	add_gid(p, 1, "0000:0000:0000:0000:0000:ffff:0a14:0001", GID_TYPE_ROCE_V2, "eth1", true, "10.20.0.1");
+	add_gid(p, 2, "0000:0000:0000:0000:0000:ffff:0a1e:0001", GID_TYPE_ROCE_V2, "eth9", false, "10.30.0.1");
+}
+
+static void *dup(const void *p, size_t n)
+{
+	void *q = malloc(n);
+
+	if (!q)
+		abort();
+	memcpy(q, p, n);
+	return q;
+}
+
+static struct net_ip ip4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	struct net_ip ip = { .family = AF_INET, .bytes = { a, b, c, d } };
+
+	return ip;
+}
+
+/* seeds/000's mistake: ib0 and ib1 in one /16, the main table routes it by both. */
+static void build_net(struct net_state *st)
+{
+	struct net_link links[] = {
+		{ .ifindex = 2, .name = "ib0", .type = ARPHRD_INFINIBAND, .operstate = 6, .mtu = 2044,
+		  .ipoib_mode = NET_IPOIB_DATAGRAM, .ipoib_pkey = 0xffff },
+		{ .ifindex = 3, .name = "ib1", .type = ARPHRD_INFINIBAND, .operstate = 6, .mtu = 2044,
+		  .ipoib_mode = NET_IPOIB_DATAGRAM, .ipoib_pkey = 0xffff },
+		{ .ifindex = 4, .name = "eth1", .type = ARPHRD_ETHER, .operstate = 6, .mtu = 1500, .ipoib_pkey = -1 },
+	};
+	struct net_addr addrs[] = {
+		{ .ifindex = 2, .prefixlen = 16, .local = ip4(172, 16, 34, 1) },
+		{ .ifindex = 3, .prefixlen = 16, .local = ip4(172, 16, 34, 2) },
+		{ .ifindex = 4, .prefixlen = 24, .local = ip4(10, 20, 0, 1) },
+	};
+	struct net_route routes[] = {
+		{ .table = 254, .family = AF_INET, .dst_len = 16, .type = 1, .protocol = 2, .scope = 253,
+		  .dst = ip4(172, 16, 0, 0), .prefsrc = ip4(172, 16, 34, 1), .oif = 2 },
+		{ .table = 254, .family = AF_INET, .dst_len = 16, .type = 1, .protocol = 2, .scope = 253,
+		  .dst = ip4(172, 16, 0, 0), .prefsrc = ip4(172, 16, 34, 2), .oif = 3 },
+		{ .table = 254, .family = AF_INET, .dst_len = 24, .type = 1, .protocol = 2, .scope = 253,
+		  .dst = ip4(10, 20, 0, 0), .prefsrc = ip4(10, 20, 0, 1), .oif = 4 },
+	};
+	struct net_rule rules[] = {
+		{ .family = AF_INET, .action = 1, .table = 255, .has_priority = true, .priority = 0 },
+		{ .family = AF_INET, .action = 1, .table = 254, .has_priority = true, .priority = 32766 },
+	};
+	struct net_if_sysctls sc[2];
+
+	memset(st, 0, sizeof(*st));
+	memset(sc, 0, sizeof(sc));
+	for (int i = 0; i < 2; i++) {
+		snprintf(sc[i].ifname, sizeof(sc[i].ifname), "ib%d", i);
+		for (int k = 0; k < NET_SYSCTL_COUNT; k++) {
+			int v = k == NET_SYSCTL_RP_FILTER ? 1 : 0;
+
+			sc[i].v[k].all = sc[i].v[k].dflt = sc[i].v[k].iface = sc[i].v[k].effective =
+				(struct net_opt_int){ true, v };
+		}
+	}
+	st->links = dup(links, sizeof(links));
+	st->nlinks = 3;
+	st->addrs = dup(addrs, sizeof(addrs));
+	st->naddrs = 3;
+	st->routes = dup(routes, sizeof(routes));
+	st->nroutes = 3;
+	st->rules = dup(rules, sizeof(rules));
+	st->nrules = 2;
+	st->sysctls = dup(sc, sizeof(sc));
+	st->nsysctls = 2;
+}
+
+/* The pad as text, trailing blanks removed. */
+static char *pad_text(WINDOW *w, int h, int width)
+{
+	size_t size = (size_t)h * ((size_t)width + 2) + 1, off = 0;
+	char *out = calloc(1, size), line[1024];
+
+	for (int y = 0; y < h; y++) {
+		int n = mvwinnstr(w, y, 0, line, width);
+
+		if (n < 0)
+			n = 0;
+		line[n] = '\0';
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = '\0';
+		off += (size_t)snprintf(out + off, size - off, "%s\n", line);
+	}
+	return out;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Compare with tests/data/render/NAME.txt; FABTOP_RENDER_UPDATE=1 rewrites it. */
+static void compare(const char *name, const char *got)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	char path[4096];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/tests/data/render/%s.txt", top ? top : ".", name);
+	if (getenv("FABTOP_RENDER_UPDATE")) {
+		FILE *f = fopen(path, "w");
+
+		if (f) {
+			fputs(got, f);
+			fclose(f);
+		}
+	}
+	want = slurp(path);
+	TAP_OK(want && !strcmp(want, got), "%s matches %s", name, path);
+	if (!want || strcmp(want, got)) {
+		printf("# got:\n");
+		for (const char *l = got; *l;) {
+			const char *e = strchr(l, '\n');
+
+			printf("# |%.*s\n", (int)(e ? e - l : (long)strlen(l)), l);
+			l = e ? e + 1 : l + strlen(l);
+		}
+	}
+	free(want);
+}
+
+static void render(struct ui *ui, const char *name, size_t pane, int h, int w)
+{
+	WINDOW *pad = newpad(h, w);
+	char *txt;
+
+	ui->pane = pane;
+	screen_rebuild(ui);
+	screen_draw(ui, pad);
+	txt = pad_text(pad, h, w);
+	compare(name, txt);
+	free(txt);
+	delwin(pad);
+}
+
+int main(void)
+{
+	struct fab_ctx ctx;
+	struct ui ui;
+	struct net_state st;
+	struct track_port *tp;
+	FILE *devnull = fopen("/dev/null", "w+");
+	SCREEN *scr;
+
+	ctx_init(&ctx);
+	ctx.color = false;
+	memset(&ui, 0, sizeof(ui));
+	ui.ctx = &ctx;
+	ui.interval_s = 1;
+	ui.findings = -1;
+	ui.nl_fd = -1;
+	ui.utf8 = false;
+	scr = newterm("vt100", devnull, devnull);
+	if (!scr) {
+		printf("1..0 # SKIP no vt100 terminfo entry\n");
+		return 0;
+	}
+	set_term(scr);
+	theme_init(false);
+	views_init(&ui);
+	ui.probe = probe_ui_new();
+	build_host(&ui.host);
+	ui.last_sample_ns = ui.now_ns = S(101);
+	track_sample(&ui.track, &ui.host, S(101));
+	/* A minute of history: in rises 1..10 Gb/s in steps, out stays at 5. */
+	tp = track_find(&ui.track, "mlx5_0", 1);
+	hist_init(&tp->hist);
+	for (int t = 42; t <= 101; t++)
+		hist_add(&tp->hist, S(t - 1), S(t), (t % 10) + 1, 5);
+	build_net(&st);
+	ui_net_set(&ui, &st, 0);
+
+	ASSERT_EQ_INT(ui.findings >= 1, 1, "the doctor finds the same-subnet mistake in the fixed net state");
+	for (size_t i = 0; i < ui_nviews; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s-100x30", ui_views[i]->id);
+		render(&ui, name, i, 30, 100);
+	}
+	render(&ui, "counters-40x12", 1, 12, 40);
+	render(&ui, "ports-80x24", 0, 24, 80);
+	/* Details overlay and help of the selected port. */
+	ui.pane = 0;
+	screen_rebuild(&ui);
+	table_home(ui_table(&ui));
+	ui.details = true;
+	snprintf(ui.details_key, sizeof(ui.details_key), "mlx5_0/2");
+	render(&ui, "ports-details-100x30", 0, 30, 100);
+	ui.details = false;
+	/* Tiny sizes must not crash (nothing to compare). */
+	for (int h = 1; h <= 6; h++)
+		for (int w = 1; w <= 24; w += 3)
+			for (size_t i = 0; i < ui_nviews; i++) {
+				WINDOW *pad = newpad(h, w);
+
+				ui.pane = i;
+				screen_draw(&ui, pad);
+				delwin(pad);
+			}
+	TAP_OK(1, "every pane draws at 1x1 .. 24x6 without crashing");
+
+	/* Units: data counters x 4, whatever the width: 781250000 words/s = 25 Gb/s. */
+	{
+		struct port_rates pr;
+
+		port_rates(&ui.host.devs[0].ports[0], &pr);
+		ASSERT_NEAR(pr.rcv_gbps, 25.0, 1e-9, "25 Gb/s in from 781250000 words in one second");
+		ASSERT_NEAR(pr.xmit_gbps, 50.0, 1e-9, "50 Gb/s out");
+	}
+
+	views_free(&ui);
+	probe_ui_free(ui.probe);
+	if (ui.net_ok)
+		net_state_free(&ui.net);
+	if (ui.doctor_ok)
+		doctor_report_free(&ui.doctor);
+	text_free(&ui.net_text);
+	track_free(&ui.track);
+	fab_host_free(&ui.host);
+	endwin();
+	delscreen(scr);
+	fclose(devnull);
+	return tap_done();
+}
