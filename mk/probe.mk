@@ -10,7 +10,8 @@ src_libfabtop_a_SOURCES += src/cmd_probe.c \
 # Unit tests (no RDMA needed) and the hostile client the VM test drives.
 check_PROGRAMS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe \
 	tests/probe/hostile
-TESTS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe
+TESTS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe tests/probe/cli.sh
+EXTRA_DIST += tests/probe/cli.sh
 tests_probe_test_wire_LDADD = $(TEST_LDADD)
 tests_probe_test_cm_reason_LDADD = $(TEST_LDADD)
 tests_probe_test_probe_LDADD = $(TEST_LDADD)
