@@ -16,13 +16,18 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 	src/ui/views.c src/ui/views.h \
 	src/ui/view_ports.c src/ui/view_counters.c src/ui/view_gids.c \
 	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c \
-	src/ui/probe_ui.c src/ui/probe_ui.h
+	src/ui/probe_ui.c src/ui/probe_ui.h \
+	src/ui/watch.c src/ui/watch.h
 
 # Every pane drawn off-screen for a fixed model, compared with tests/data/render/.
 check_PROGRAMS += tests/unit/test_render
 TESTS += tests/unit/test_render
 tests_unit_test_render_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/render
+
+# make bench: the monitor's CPU per refresh on the large generated tree.
+BENCHES += tests/bench/ui.sh
+EXTRA_DIST += tests/bench/ui.sh
 
 # Terminal tests drive the monitor in a private tmux server.
 TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh

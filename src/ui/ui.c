@@ -21,10 +21,16 @@
 #include "ui/term.h"
 #include "ui/ui_run.h"
 #include "ui/views.h"
+#include "ui/watch.h"
 #include "warn.h"
 
-/* Re-collect the structure this often (devices and ports come and go, states change). */
+/*
+ * Devices, ports and port states are checked this often with a few reads
+ * per port (watch.c); a full collection, GID tables included, follows a
+ * change, a netlink notification, or FULL_RESCAN_NS at the latest.
+ */
 #define RESCAN_NS (5ull * 1000000000ull)
+#define FULL_RESCAN_NS (60ull * 1000000000ull)
 #define MAX_POLLFDS 16
 
 /* Model time of the latest sample: simulated in the demo, CLOCK_MONOTONIC otherwise. */
@@ -113,7 +119,12 @@ void ui_sample(struct ui *ui)
 	bool changed = false;
 
 	/* The demo changes its own structure in source_refresh(); sysfs must be read again. */
-	if (!source_is_demo(ui->src) && (ui->rescan_wanted || now - ui->last_rescan_ns >= RESCAN_NS)) {
+	if (!source_is_demo(ui->src) && !ui->rescan_wanted && now - ui->last_watch_ns >= RESCAN_NS) {
+		ui->last_watch_ns = now;
+		ui->rescan_wanted = now - ui->last_rescan_ns >= FULL_RESCAN_NS ||
+				    watch_changed(ui->ctx, &ui->host);
+	}
+	if (!source_is_demo(ui->src) && ui->rescan_wanted) {
 		struct fab_host nh;
 
 		memset(&nh, 0, sizeof(nh));
@@ -151,7 +162,7 @@ static int ui_open_source(struct ui *ui)
 	rc = source_collect(ui->src, &ui->host);
 	if (rc)
 		return rc;
-	ui->last_rescan_ns = clock_now_ns();
+	ui->last_rescan_ns = ui->last_watch_ns = clock_now_ns();
 	ui->last_sample_ns = model_now(&ui->host, ui->last_rescan_ns);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	ui_net_refresh(ui);

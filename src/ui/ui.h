@@ -67,7 +67,8 @@ struct ui {
 	bool dirty;			/* redraw before the next wait */
 	bool rescan_wanted;		/* structure may have changed: collect again */
 	uint64_t next_sample_ns;	/* CLOCK_MONOTONIC */
-	uint64_t last_rescan_ns;
+	uint64_t last_rescan_ns;		/* latest full collection */
+	uint64_t last_watch_ns;		/* latest cheap structure check */
 	struct track track;		/* per-port history and error activity */
 	struct table tables[UI_MAX_VIEWS];
 	size_t pane;

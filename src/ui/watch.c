@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Part of the loop's collect step: notice device, port and state changes with a few sysfs reads. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/sysfs.h"
+#include "ui/watch.h"
+
+#define WATCH_MAX_DEVICES 1024
+#define WATCH_MAX_PORTS 272
+
+/* The attribute as collect_host() keeps it: trimmed, printable, "" when unreadable. */
+static void read_raw(int dirfd, const char *path, char *buf, size_t size)
+{
+	if (sysfs_read_str(dirfd, path, buf, size) < 0)
+		buf[0] = '\0';
+	sysfs_printable(buf);
+}
+
+static bool opt_differs(int pfd, const char *attr, const struct opt_u64 *v)
+{
+	uint64_t x;
+	bool known = sysfs_read_u64(pfd, attr, &x) == 0;
+
+	return known != v->known || (known && x != v->value);
+}
+
+static bool port_differs(int devfd, const char *pname, const struct fab_port *p)
+{
+	char path[300], buf[FAB_TEXT_LEN];
+	bool changed = false;
+	int pfd;
+
+	snprintf(path, sizeof(path), "ports/%s", pname);
+	pfd = sysfs_open_dir(devfd, path);
+	if (pfd < 0)
+		return true;
+	/* Same buffer sizes as the model, so an over-long value reads "" on both sides. */
+	read_raw(pfd, "state", buf, sizeof(p->state_raw));
+	changed |= strcmp(buf, p->state_raw) != 0;
+	read_raw(pfd, "phys_state", buf, sizeof(p->phys_state_raw));
+	changed |= strcmp(buf, p->phys_state_raw) != 0;
+	read_raw(pfd, "rate", buf, sizeof(p->rate));
+	changed |= strcmp(buf, p->rate) != 0;
+	changed |= opt_differs(pfd, "lid", &p->lid);
+	changed |= opt_differs(pfd, "sm_lid", &p->sm_lid);
+	close(pfd);
+	return changed;
+}
+
+static bool device_differs(int rootfd, const char *name, const struct fab_device *d)
+{
+	char path[300], **ports;
+	bool changed = false;
+	int devfd, n;
+
+	snprintf(path, sizeof(path), "class/infiniband/%s", name);
+	devfd = sysfs_open_dir(rootfd, path);
+	if (devfd < 0)
+		return true;
+	n = sysfs_list(devfd, "ports", &ports, WATCH_MAX_PORTS);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n != d->nports)
+		changed = true;
+	for (int i = 0; i < n && !changed; i++) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%u", d->ports[i].num);
+		changed = strcmp(ports[i], num) || port_differs(devfd, ports[i], &d->ports[i]);
+	}
+	if (n > 0)
+		sysfs_names_free(ports, n);
+	close(devfd);
+	return changed;
+}
+
+bool watch_changed(const struct fab_ctx *ctx, const struct fab_host *h)
+{
+	char **names;
+	bool changed = false;
+	int rootfd, n;
+
+	rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
+	if (rootfd < 0)
+		return !h->sysfs_missing;
+	n = sysfs_list(rootfd, "class/infiniband", &names, WATCH_MAX_DEVICES);
+	if (n < 0) {
+		close(rootfd);
+		return !h->sysfs_missing || h->ndevs;
+	}
+	/* collect_host() keeps the listing's order, so devices compare one to one. */
+	if ((size_t)n != h->ndevs || h->sysfs_missing)
+		changed = true;
+	for (int i = 0; i < n && !changed; i++)
+		changed = strcmp(names[i], h->devs[i].name) || device_differs(rootfd, names[i], &h->devs[i]);
+	if (n > 0)
+		sysfs_names_free(names, n);
+	close(rootfd);
+	return changed;
+}
