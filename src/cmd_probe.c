@@ -31,7 +31,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fabtop probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE]\n"
-		"                    [--mode rping|bw|lat] [-Q DEPTH] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
+		"                    [--mode rping|bw|lat] [-Q DEPTH] [--op write|send] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
 		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--spin-us N] [--json]\n\n"
 		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
 		"  rping  rping's protocol: works against 'rping -s' (and serves 'rping -c')\n"
@@ -42,6 +42,7 @@ static void usage(FILE *f)
 		"  -C, --count N      pings/writes/round trips (defaults: rping 10, bw 1000, lat 1000; 0: until ^C)\n"
 		"  -S, --size N       bytes per message (defaults: rping 64, bw 65536, lat 64)\n"
 		"  -Q, --depth N      bw: writes in flight (default 16)\n"
+		"  --op write|send    bw: RDMA WRITEs (default) or SENDs the server receives and counts\n"
 		"  --timeout-ms N     limit for each step: address, route, connect (default 3000)\n"
 		"  --spin-us N        busy-poll completions up to N us before sleeping (as perftest; default 0)\n"
 		"  --idle-ms N        data phase: no completion this long fails; server: drops a client (default 10000)\n"
@@ -131,7 +132,8 @@ static void print_summary(const struct probe_status *st)
 	}
 	units_bitrate(avg, sizeof(avg), st->avg_gbps * 1e9);
 	printf("result: ok: %" PRIu64 " %s, %" PRIu64 " bytes in %.3f s, %s",
-	       st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_BW ? "writes" : "round trips",
+	       st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_LAT ? "round trips" :
+	       st->bw_send ? "sends" : "writes",
 	       st->bytes, (double)st->data_ns / 1e9, avg);
 	if (st->data_ns)
 		printf(", %.0f msg/s", (double)st->msgs * 1e9 / (double)st->data_ns);
@@ -169,6 +171,12 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_str_or_null(&j, st->device);
 	json_key(&j, "size");
 	json_u64(&j, st->size);
+	if (st->mode == PROBE_MODE_BW) {
+		json_key(&j, "op");
+		json_str(&j, st->bw_send ? "send" : "write");
+		json_key(&j, "depth");
+		json_u64(&j, st->depth);
+	}
 	json_key(&j, "state");
 	json_str(&j, probe_state_name(st->state));
 	json_key(&j, "ok");
@@ -367,6 +375,12 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 				fprintf(stderr, "fabtop probe: --mode is rping, bw or lat, not '%s'\n", val);
 				goto bad;
 			}
+		} else if ((val = optval(argc, argv, &i, NULL, "--op", &missing))) {
+			if (strcmp(val, "write") && strcmp(val, "send")) {
+				fprintf(stderr, "fabtop probe: --op is write or send, not '%s'\n", val);
+				goto bad;
+			}
+			o.bw_send = !strcmp(val, "send");
 		} else if ((val = optval(argc, argv, &i, NULL, "--timeout-ms", &missing))) {
 			if (parse_num("--timeout-ms", val, 600000, &v) || !v)
 				goto bad;

@@ -46,7 +46,7 @@ int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *
 		snprintf(err, errlen, "no RDMA device bound to the connection");
 		return -ENODEV;
 	}
-	if (cp->recv_slots > CONN_RECV_SLOTS || !cp->slot_size) {
+	if (cp->recv_slots > CONN_MAX_RECV_SLOTS || !cp->slot_size) {
 		snprintf(err, errlen, "bad connection parameters");
 		return -EINVAL;
 	}
@@ -70,7 +70,7 @@ int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *
 		snprintf(err, errlen, "completion channel: %s", strerror(-e));
 		goto fail;
 	}
-	cqe = cp->rdma_depth + CONN_RECV_SLOTS + CONN_SEND_SLOTS + 2;
+	cqe = cp->rdma_depth + cp->recv_slots + CONN_SEND_SLOTS + 2;
 	c->cq = ibv_create_cq(id->verbs, (int)cqe, c, c->ch, 0);
 	if (!c->cq) {
 		e = errno ? -errno : -ENOMEM;
@@ -88,7 +88,7 @@ int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *
 	qa.send_cq = c->cq;
 	qa.recv_cq = c->cq;
 	qa.cap.max_send_wr = cp->rdma_depth + CONN_SEND_SLOTS;
-	qa.cap.max_recv_wr = CONN_RECV_SLOTS;
+	qa.cap.max_recv_wr = cp->recv_slots ? cp->recv_slots : 1;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
 	if (rdma_create_qp(id, c->pd, &qa)) {
@@ -98,13 +98,13 @@ int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *
 	}
 	c->have_qp = true;
 
-	c->ctrl = alloc_buf(c->slot_size * (CONN_RECV_SLOTS + CONN_SEND_SLOTS));
+	c->ctrl = alloc_buf(c->slot_size * (c->recv_slots + CONN_SEND_SLOTS));
 	if (!c->ctrl) {
 		e = -ENOMEM;
 		snprintf(err, errlen, "out of memory for control buffers");
 		goto fail;
 	}
-	c->ctrl_mr = ibv_reg_mr(c->pd, c->ctrl, c->slot_size * (CONN_RECV_SLOTS + CONN_SEND_SLOTS),
+	c->ctrl_mr = ibv_reg_mr(c->pd, c->ctrl, c->slot_size * (c->recv_slots + CONN_SEND_SLOTS),
 				IBV_ACCESS_LOCAL_WRITE);
 	if (!c->ctrl_mr) {
 		e = errno ? -errno : -ENOMEM;
@@ -217,7 +217,7 @@ int conn_send(struct conn *c, const void *msg, size_t len)
 			break;
 	if (i == CONN_SEND_SLOTS)
 		return -EBUSY;
-	slot = c->ctrl + (size_t)(CONN_RECV_SLOTS + i) * c->slot_size;
+	slot = c->ctrl + (size_t)(c->recv_slots + i) * c->slot_size;
 	memcpy(slot, msg, len);
 	sge.addr = (uintptr_t)slot;
 	sge.length = (uint32_t)len;
@@ -235,16 +235,17 @@ int conn_send(struct conn *c, const void *msg, size_t len)
 	return 0;
 }
 
-int conn_rdma(struct conn *c, enum ibv_wr_opcode op, unsigned int b, size_t len,
+int conn_post(struct conn *c, enum ibv_wr_opcode op, unsigned int b, size_t off, size_t len,
 	      uint64_t raddr, uint32_t rkey, uint32_t tag)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr, *bad;
 	int e;
 
-	if (b >= CONN_BUFS || !c->buf[b] || len > c->buf_len[b] || len > UINT32_MAX)
+	if (b >= CONN_BUFS || !c->buf[b] || off > c->buf_len[b] || len > c->buf_len[b] - off ||
+	    len > UINT32_MAX)
 		return -EINVAL;
-	sge.addr = (uintptr_t)c->buf[b];
+	sge.addr = (uintptr_t)(c->buf[b] + off);
 	sge.length = (uint32_t)len;
 	sge.lkey = c->mr[b]->lkey;
 	memset(&wr, 0, sizeof(wr));
@@ -286,7 +287,7 @@ int conn_poll(struct conn *c, struct ibv_wc *wc, int max)
 
 		switch (conn_wr_kind(wc[i].wr_id)) {
 		case CONN_WR_RECV:
-			if (idx < CONN_RECV_SLOTS)
+			if (idx < CONN_MAX_RECV_SLOTS)
 				c->recv_posted &= ~(1u << idx);
 			break;
 		case CONN_WR_SEND:

@@ -386,6 +386,10 @@ struct probe *probe_start(const struct probe_opts *o)
 		probe_fail(p, now, "ERROR", 0, "bw size must be 1..%u bytes, not %u", WIRE_MAX_BW_SIZE, p->o.size);
 	else if (p->o.mode == PROBE_MODE_BW && p->o.depth > WIRE_MAX_DEPTH)
 		probe_fail(p, now, "ERROR", 0, "bw depth must be 1..%u, not %u", WIRE_MAX_DEPTH, p->o.depth);
+	else if (p->o.mode == PROBE_MODE_BW && p->o.bw_send &&
+		 (p->o.size < WIRE_MSG_HDR_LEN || p->o.size > WIRE_MAX_SEND_SIZE || p->o.depth > WIRE_MAX_SEND_DEPTH))
+		probe_fail(p, now, "ERROR", 0, "bw with SENDs takes sizes %d..%u and depths 1..%u, not %u and %u",
+			   WIRE_MSG_HDR_LEN, WIRE_MAX_SEND_SIZE, WIRE_MAX_SEND_DEPTH, p->o.size, p->o.depth);
 	else if (p->o.mode == PROBE_MODE_LAT &&
 		 (p->o.size < WIRE_MSG_HDR_LEN || p->o.size > WIRE_MAX_LAT_SIZE))
 		probe_fail(p, now, "ERROR", 0, "lat size must be %d..%u bytes, not %u",
@@ -461,8 +465,17 @@ static void bw_fill(struct probe *p, uint64_t now)
 	int e;
 
 	while (p->conn.rdma_inflight < p->o.depth && more_to_do(p, p->posted)) {
-		e = conn_rdma(&p->conn, IBV_WR_RDMA_WRITE, 0, p->o.size, p->acc.addr, p->acc.rkey,
-			      (uint32_t)p->posted);
+		if (p->o.bw_send) {
+			/* one buffer slot per message in flight: a posted SEND's bytes must not change */
+			size_t off = (size_t)(p->posted % p->o.depth) * p->o.size;
+			struct wire_msg m = { .type = WIRE_MSG_DATA, .len = p->o.size, .seq = p->posted };
+
+			wire_msg_pack(&m, p->conn.buf[0] + off);
+			e = conn_post(&p->conn, IBV_WR_SEND, 0, off, p->o.size, 0, 0, (uint32_t)p->posted);
+		} else {
+			e = conn_post(&p->conn, IBV_WR_RDMA_WRITE, 0, 0, p->o.size, p->acc.addr, p->acc.rkey,
+				      (uint32_t)p->posted);
+		}
 		if (e) {
 			probe_fail(p, now, "ERROR", e, "post RDMA WRITE: %s", strerror(-e));
 			return;
@@ -583,8 +596,10 @@ static void on_recv(struct probe *p, uint64_t now, const uint8_t *b, uint32_t le
 	case STEP_BW_WAIT_FIN_ACK:
 		we = wire_msg_parse(b, len, &m);
 		if (we || m.type != WIRE_MSG_FIN_ACK || m.seq != p->stats.msgs) {
-			probe_fail(p, now, "PROTOCOL", 0, "bad FIN acknowledgement (%u bytes): %s",
-				   len, we ? wire_err_str(we) : "wrong type or count");
+			/* with SENDs the server counts what it received: a difference is data lost */
+			probe_fail(p, now, "PROTOCOL", 0, "bad FIN acknowledgement (%u bytes): %s%llu, sent %llu",
+				   len, we ? wire_err_str(we) : "server counted ", we ? 0ull : (unsigned long long)m.seq,
+				   (unsigned long long)p->stats.msgs);
 			return;
 		}
 		start_disconnect(p, now);
@@ -712,7 +727,7 @@ static void on_route_resolved(struct probe *p, uint64_t now)
 	case PROBE_MODE_BW:
 		cp.rdma_depth = p->o.depth;
 		cp.slot_size = 64;
-		cp.buf_len[0] = p->o.size;
+		cp.buf_len[0] = p->o.bw_send ? (size_t)p->o.size * p->o.depth : p->o.size;
 		break;
 	case PROBE_MODE_LAT:
 		cp.rdma_depth = 0;
@@ -734,6 +749,7 @@ static void on_route_resolved(struct probe *p, uint64_t now)
 		/* rping sends no private data; fabtop's server reads the mode from it */
 		struct wire_hello h = {
 			.version = WIRE_VERSION, .mode = (uint8_t)p->o.mode,
+			.flags = p->o.mode == PROBE_MODE_BW && p->o.bw_send ? WIRE_HELLO_SEND : 0,
 			.depth = (uint8_t)p->o.depth, .size = p->o.size, .count = p->o.count,
 		};
 
@@ -762,14 +778,15 @@ static void on_established(struct probe *p, uint64_t now, struct rdma_cm_event *
 				   "(bw and lat need 'fabtop probe --listen'; use --mode rping against rping -s)");
 			return;
 		}
-		if (we || p->acc.mode != PROBE_MODE_BW || p->acc.size < p->o.size) {
+		if (we || p->acc.mode != PROBE_MODE_BW || (!p->o.bw_send && p->acc.size < p->o.size)) {
 			probe_fail(p, now, "PROTOCOL", 0, "bad accept data from the server: %s",
 				   we ? wire_err_str(we) : "mode or size differs");
 			return;
 		}
 	}
-	probe_event_add(p, now, "ESTABLISHED", 0, false, "connected %s -> %s, %s mode, %u-byte messages",
-			p->st.local, p->st.remote, probe_mode_name(p->o.mode), p->o.size);
+	probe_event_add(p, now, "ESTABLISHED", 0, false, "connected %s -> %s, %s mode%s, %u-byte messages",
+			p->st.local, p->st.remote, probe_mode_name(p->o.mode),
+			p->o.mode != PROBE_MODE_BW ? "" : p->o.bw_send ? " (SENDs)" : " (RDMA WRITEs)", p->o.size);
 	p->state = PROBE_RUNNING;
 	data_begin(p, now);
 }
@@ -1000,6 +1017,7 @@ const struct probe_status *probe_status(const struct probe *cp)
 	st->listen = p->o.listen;
 	st->size = p->o.size;
 	st->depth = p->o.depth;
+	st->bw_send = p->o.bw_send;
 	st->msgs = p->stats.msgs;
 	st->bytes = p->stats.bytes;
 	st->payload_errors = p->payload_errors;

@@ -61,6 +61,7 @@ struct probe_opts {
 	uint64_t count;		/* pings / messages / writes; 0: until probe_stop() */
 	uint32_t size;		/* bytes per message; 0: the mode's default */
 	uint32_t depth;		/* bw: writes outstanding; 0: default */
+	bool bw_send;		/* bw: stream SENDs (counted by the server) instead of RDMA WRITEs */
 	uint32_t timeout_ms;	/* each CM step: resolve addr, resolve route, connect */
 	uint32_t idle_ms;	/* data phase: no completion for this long fails / drops a client */
 	uint32_t max_conns;	/* server: connections at once; more are rejected */
@@ -95,6 +96,7 @@ struct probe_status {
 	uint8_t port_num;		/* its port, 0 unknown */
 	uint32_t size;			/* message size in use */
 	uint32_t depth;			/* bw: outstanding writes in use */
+	bool bw_send;			/* bw: SENDs instead of WRITEs */
 
 	/* The timeline: events[0..n_events) are the newest n_events of events_total. */
 	const struct probe_event *events;

@@ -15,7 +15,8 @@
 
 /* ---- conn.c: the verbs side of one connection ---- */
 
-#define CONN_RECV_SLOTS	4	/* control receives kept posted */
+#define CONN_MAX_RECV_SLOTS 32	/* receives kept posted at most (a bitmask) */
+#define CONN_CTRL_RECVS	4	/* what control traffic needs */
 #define CONN_SEND_SLOTS	4	/* control sends in flight at most */
 #define CONN_BUFS	2	/* data buffers (rping: source and sink) */
 
@@ -24,7 +25,7 @@ enum conn_wr_kind { CONN_WR_RECV = 1, CONN_WR_SEND, CONN_WR_RDMA };
 
 struct conn_params {
 	unsigned int rdma_depth;	/* RDMA READ/WRITE in flight at most */
-	unsigned int recv_slots;	/* <= CONN_RECV_SLOTS */
+	unsigned int recv_slots;	/* <= CONN_MAX_RECV_SLOTS */
 	size_t slot_size;		/* bytes per control slot (receives larger fail) */
 	size_t buf_len[CONN_BUFS];	/* 0: no buffer */
 	int buf_access[CONN_BUFS];	/* ibv_access_flags */
@@ -59,8 +60,8 @@ int conn_post_recv(struct conn *c, unsigned int slot);
 uint8_t *conn_recv_slot(struct conn *c, unsigned int slot);
 /* Copies len bytes into a free send slot and posts a signalled SEND; -EBUSY when all are in flight. */
 int conn_send(struct conn *c, const void *msg, size_t len);
-/* READ or WRITE between buf[b] (from offset 0) and the remote buffer. */
-int conn_rdma(struct conn *c, enum ibv_wr_opcode op, unsigned int b, size_t len,
+/* READ, WRITE or SEND of buf[b][off, off+len) (remote address and key unused by SEND). */
+int conn_post(struct conn *c, enum ibv_wr_opcode op, unsigned int b, size_t off, size_t len,
 	      uint64_t raddr, uint32_t rkey, uint32_t tag);
 static inline unsigned int conn_wr_kind(uint64_t wr_id) { return (unsigned int)(wr_id >> 16) & 0xff; }
 static inline unsigned int conn_wr_index(uint64_t wr_id) { return (unsigned int)wr_id & 0xffff; }

@@ -97,7 +97,8 @@ static void sc_closed(struct probe *p, struct srv_conn *sc, uint64_t now)
 		p->srv->done++;
 		probe_event_add(p, now, "DISCONNECTED", 0, false, "%s: %s mode, %llu %s, %llu bytes%s",
 				sc->peer, probe_mode_name(sc->mode), (unsigned long long)sc->msgs,
-				sc->mode == PROBE_MODE_RPING ? "pings" : sc->mode == PROBE_MODE_BW ? "writes (client's count)" : "echoes",
+				sc->mode == PROBE_MODE_RPING ? "pings" : sc->mode == PROBE_MODE_LAT ? "echoes" :
+				(sc->hello.flags & WIRE_HELLO_SEND) ? "SENDs received" : "writes (client's count)",
 				(unsigned long long)sc->bytes,
 				sc->payload_errors ? ", payload errors" : sc->mode == PROBE_MODE_RPING && sc->msgs ? ", payload ok" : "");
 	}
@@ -179,7 +180,7 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	}
 
 	memset(&cp, 0, sizeof(cp));
-	cp.recv_slots = CONN_RECV_SLOTS;
+	cp.recv_slots = CONN_CTRL_RECVS;
 	switch (mode) {
 	case PROBE_MODE_RPING:
 		cp.rdma_depth = 1;
@@ -188,6 +189,12 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 		break;
 	case PROBE_MODE_BW:
 		cp.rdma_depth = 0;
+		if (h.flags & WIRE_HELLO_SEND) {
+			/* twice the client's depth, so reposting never lags behind (no RNR) */
+			cp.recv_slots = 2u * h.depth > CONN_MAX_RECV_SLOTS ? CONN_MAX_RECV_SLOTS : 2u * h.depth;
+			cp.slot_size = h.size;
+			break;
+		}
 		cp.slot_size = 64;
 		cp.buf_len[0] = h.size;
 		cp.buf_access[0] = IBV_ACCESS_REMOTE_WRITE;
@@ -209,7 +216,7 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	if (mode != PROBE_MODE_RPING) {
 		struct wire_accept a = { .version = WIRE_VERSION, .mode = (uint8_t)mode };
 
-		if (mode == PROBE_MODE_BW) {
+		if (mode == PROBE_MODE_BW && !(h.flags & WIRE_HELLO_SEND)) {
 			a.addr = (uintptr_t)sc->c.buf[0];
 			a.rkey = sc->c.mr[0]->rkey;
 			a.size = h.size;
@@ -237,7 +244,8 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 		probe_event_add(p, now, "CONNECT_REQUEST", 0, false, "%s: rping mode", peer);
 	else
 		probe_event_add(p, now, "CONNECT_REQUEST", 0, false, "%s: %s mode, %u-byte messages%s",
-				peer, probe_mode_name(mode), h.size, mode == PROBE_MODE_BW ? ", sink offered" : "");
+				peer, probe_mode_name(mode), h.size, mode != PROBE_MODE_BW ? "" :
+				(h.flags & WIRE_HELLO_SEND) ? ", SENDs received and counted" : ", sink offered for WRITEs");
 	return NULL;
 }
 
@@ -325,7 +333,7 @@ static void rping_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const
 			sc_drop(p, sc, now, "source buffer of %u bytes (allowed 1..%zu)", info.len, sc->c.buf_len[0]);
 			return;
 		}
-		e = conn_rdma(&sc->c, IBV_WR_RDMA_READ, 0, info.len, info.addr, info.rkey, 0);
+		e = conn_post(&sc->c, IBV_WR_RDMA_READ, 0, 0, info.len, info.addr, info.rkey, 0);
 		if (e) {
 			sc_drop(p, sc, now, "cannot post RDMA READ: %s", strerror(-e));
 			return;
@@ -342,7 +350,7 @@ static void rping_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const
 			sc_drop(p, sc, now, "sink buffer of %u bytes is smaller than the %zu to echo", info.len, wlen);
 			return;
 		}
-		e = conn_rdma(&sc->c, IBV_WR_RDMA_WRITE, 0, wlen, info.addr, info.rkey, 0);
+		e = conn_post(&sc->c, IBV_WR_RDMA_WRITE, 0, 0, wlen, info.addr, info.rkey, 0);
 		if (e) {
 			sc_drop(p, sc, now, "cannot post RDMA WRITE: %s", strerror(-e));
 			return;
@@ -390,8 +398,31 @@ static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const ui
 	uint8_t ack[WIRE_MSG_HDR_LEN];
 	int e;
 
+	if (!we && m.type == WIRE_MSG_DATA && (sc->hello.flags & WIRE_HELLO_SEND)) {
+		if (len != sc->hello.size || m.seq != sc->expect_seq ||
+		    (sc->hello.count && m.seq >= sc->hello.count)) {
+			sc_drop(p, sc, now, "bad DATA message (%u bytes, seq %llu; expected %u bytes, seq %llu)",
+				len, (unsigned long long)m.seq, sc->hello.size, (unsigned long long)sc->expect_seq);
+			return;
+		}
+		sc->expect_seq++;
+		sc->msgs++;
+		sc->bytes += len;
+		stats_add(&p->stats, now, 1, len);
+		return;
+	}
 	if (we || m.type != WIRE_MSG_FIN || len != WIRE_MSG_HDR_LEN) {
 		sc_drop(p, sc, now, "bad FIN (%u bytes): %s", len, we ? wire_err_str(we) : "wrong type");
+		return;
+	}
+	if (sc->hello.flags & WIRE_HELLO_SEND) {
+		/* the answer is what arrived here; the client compares it with what it sent */
+		m.type = WIRE_MSG_FIN_ACK;
+		m.seq = sc->msgs;
+		wire_msg_pack(&m, ack);
+		e = conn_send(&sc->c, ack, sizeof(ack));
+		if (e)
+			sc_drop(p, sc, now, "cannot send: %s", strerror(-e));
 		return;
 	}
 	if (sc->hello.count && m.seq > sc->hello.count) {

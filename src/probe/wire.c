@@ -181,7 +181,8 @@ enum wire_err wire_hello_parse(const void *buf, size_t len, struct wire_hello *o
 		return WIRE_BAD_VERSION;
 	if (r->mode >= WIRE_MODES)
 		return WIRE_BAD_MODE;
-	if (r->flags || !all_zero(r->reserved, sizeof(r->reserved)))
+	if ((r->flags & ~WIRE_HELLO_SEND) || ((r->flags & WIRE_HELLO_SEND) && r->mode != WIRE_MODE_BW) ||
+	    !all_zero(r->reserved, sizeof(r->reserved)))
 		return WIRE_BAD_FIELD;
 	out->version = r->version;
 	out->mode = r->mode;
@@ -191,6 +192,14 @@ enum wire_err wire_hello_parse(const void *buf, size_t len, struct wire_hello *o
 	out->count = get_be64(r->count);
 	switch (out->mode) {
 	case WIRE_MODE_BW:
+		if (out->flags & WIRE_HELLO_SEND) {
+			/* each SEND carries a header; the server holds 2 x depth receives */
+			if (out->size < WIRE_MSG_HDR_LEN || out->size > WIRE_MAX_SEND_SIZE)
+				return WIRE_BAD_SIZE;
+			if (out->depth < 1 || out->depth > WIRE_MAX_SEND_DEPTH)
+				return WIRE_BAD_DEPTH;
+			break;
+		}
 		if (out->size < 1 || out->size > WIRE_MAX_BW_SIZE)
 			return WIRE_BAD_SIZE;
 		if (out->depth < 1 || out->depth > WIRE_MAX_DEPTH)
@@ -307,7 +316,7 @@ enum wire_err wire_msg_parse(const void *buf, size_t len, struct wire_msg *out)
 		return WIRE_SHORT;
 	if (get_be32(r->len) != len)
 		return WIRE_BAD_LENGTH;
-	if (r->type < WIRE_MSG_PING || r->type > WIRE_MSG_FIN_ACK || !all_zero(r->pad, sizeof(r->pad)))
+	if (r->type < WIRE_MSG_PING || r->type > WIRE_MSG_DATA || !all_zero(r->pad, sizeof(r->pad)))
 		return WIRE_BAD_FIELD;
 	out->type = r->type;
 	out->len = (uint32_t)len;

@@ -39,12 +39,13 @@ struct wire_hello_raw {
 	uint8_t magic[4];	/* "FBTH" */
 	uint8_t version;	/* WIRE_VERSION */
 	uint8_t mode;		/* enum probe_mode */
-	uint8_t flags;		/* none defined yet: must be 0 */
+	uint8_t flags;		/* WIRE_HELLO_* bits; others must be 0 */
 	uint8_t depth;		/* bw: writes outstanding */
 	uint8_t size[4];	/* __be32 message size */
 	uint8_t count[8];	/* __be64 messages the client will send, 0: unbounded */
 	uint8_t reserved[12];	/* zero */
 };
+#define WIRE_HELLO_SEND		0x01	/* bw: SENDs (server receives and counts) instead of WRITEs */
 struct wire_hello {
 	uint8_t version, mode, flags, depth;
 	uint32_t size;
@@ -103,6 +104,7 @@ enum wire_msg_type {
 	WIRE_MSG_PONG,		/* lat: the echo */
 	WIRE_MSG_FIN,		/* bw: writes are over, seq = how many */
 	WIRE_MSG_FIN_ACK,	/* bw: server saw FIN, seq = FIN's seq */
+	WIRE_MSG_DATA,		/* bw with SENDs: one message, seq = its number */
 };
 struct wire_msg {
 	uint8_t type;
@@ -129,6 +131,8 @@ const char *wire_err_str(enum wire_err e);
 #define WIRE_MAX_BW_SIZE	(1u << 20)
 #define WIRE_MAX_LAT_SIZE	65536u
 #define WIRE_MAX_DEPTH		64u
+#define WIRE_MAX_SEND_SIZE	65536u	/* bw with SENDs: the server posts 2 x depth of these */
+#define WIRE_MAX_SEND_DEPTH	16u
 enum wire_mode { WIRE_MODE_RPING, WIRE_MODE_BW, WIRE_MODE_LAT, WIRE_MODES };
 
 /* rping advertisement: exactly 16 bytes. */

@@ -11,7 +11,7 @@ assert_match "--help names the modes" 'mode rping.bw.lat' "$(cat "$T/out")"
 
 for args in "" "--mode ping 10.0.0.1" "-p 0 10.0.0.1" "-p 70000 10.0.0.1" "-S 0 10.0.0.1" \
 	    "-S x 10.0.0.1" "--timeout-ms 0 10.0.0.1" "-Q 65 10.0.0.1" "--bogus 10.0.0.1" \
-	    "10.0.0.1 10.0.0.2" "--from" "--once 10.0.0.1" "--listen --from eth0"; do
+	    "10.0.0.1 10.0.0.2" "--from" "--once 10.0.0.1" "--listen --from eth0" "--op read 10.0.0.1"; do
 	# shellcheck disable=SC2086
 	run_rc "$FABTOP" probe $args
 	if [ "$rc" = 2 ] && [ -s "$T/err" ] && ! grep -q . "$T/out"; then

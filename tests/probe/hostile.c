@@ -263,6 +263,17 @@ int main(int argc, char **argv)
 	wire_msg_pack(&m, msg);
 	bad_message(13, "bw: a 100-byte FIN", h, WIRE_HELLO_LEN, msg, 100, 1);
 
+	hello(h, WIRE_VERSION, WIRE_MODE_BW, 64, 4);
+	h[6] = WIRE_HELLO_SEND;
+	m.type = WIRE_MSG_DATA;
+	m.len = 64;
+	m.seq = 3;
+	wire_msg_pack(&m, msg);
+	bad_message(16, "bw SENDs: DATA out of sequence", h, WIRE_HELLO_LEN, msg, 64, 1);
+	m.seq = 0;
+	wire_msg_pack(&m, msg);
+	bad_message(17, "bw SENDs: DATA of the wrong size", h, WIRE_HELLO_LEN, msg, 48, 1);
+
 	/* the flood: many connections at once, none of which ever sends */
 	for (i = 0; i < FLOOD; i++)
 		flood_ok[i] = !cli_connect(&flood[i], NULL, 0, NULL, 0);

@@ -84,8 +84,24 @@ static void test_hello(void)
 	b[5] = 3;
 	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_MODE, "hello: mode 3 refused");
 	wire_hello_pack(&h, b);
-	b[6] = 1;
-	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_FIELD, "hello: flags refused");
+	b[6] = 2;
+	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_FIELD, "hello: unknown flag refused");
+	b[6] = WIRE_HELLO_SEND;
+	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_OK, "hello: bw with SENDs");
+	TAP_OK(o.flags == WIRE_HELLO_SEND, "hello: SEND flag kept");
+	b[8] = 0x00;
+	b[9] = 0x02;	/* size 131072 > WIRE_MAX_SEND_SIZE */
+	b[10] = 0x00;
+	b[11] = 0x00;
+	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_SIZE, "hello: SENDs of 128 KiB refused");
+	wire_hello_pack(&h, b);
+	b[6] = WIRE_HELLO_SEND;
+	b[7] = 17;
+	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_DEPTH, "hello: SEND depth 17 refused");
+	wire_hello_pack(&h, b);
+	b[5] = WIRE_MODE_LAT;
+	b[6] = WIRE_HELLO_SEND;
+	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_FIELD, "hello: SEND flag outside bw refused");
 	wire_hello_pack(&h, b);
 	b[31] = 1;
 	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_FIELD, "hello: reserved byte refused");

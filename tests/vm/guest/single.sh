@@ -45,6 +45,9 @@ t_run "fabtop <-> fabtop lat mode: min/p50/p99/max" 0 'round trip \(us\): min [0
 	timeout 30 "$F" probe $A --mode lat -C 200
 t_run "fabtop <-> fabtop bw mode" 0 'result: ok: 200 writes, 13107200 bytes' $T/m3.log \
 	timeout 30 "$F" probe $A --mode bw -C 200
+t_run "fabtop <-> fabtop bw mode with SENDs, counted by the server" 0 'result: ok: 300 sends, 1228800 bytes' $T/m5.log \
+	timeout 30 "$F" probe $A --mode bw --op send -C 300 -S 4096 -Q 8
+show $T/m5.log
 t_run "fabtop probe --json: timeline and result" 0 '"ok":true' $T/m4.log \
 	timeout 30 "$F" probe $A --mode lat -C 50 --json
 if jq -e '.events | map(.event) | index("ADDR_RESOLVED") < index("ROUTE_RESOLVED") and index("ROUTE_RESOLVED") < index("ESTABLISHED")' $T/m4.log >/dev/null &&
@@ -97,6 +100,20 @@ if [ -n "$ib" ] && [ -n "$fb" ] && [ "$fb" != null ]; then
 	if [ "$(echo "$ratio >= 0.9" | bc)" = 1 ]; then t_ok "bw ratio $ratio meets the 0.9 goal"; else t_nok "bw ratio $ratio below the 0.9 goal # TODO emulation noise"; fi
 else
 	t_nok "bw comparison ran (ib_write_bw '$ib', fabtop '$fb')"; show $T/ptc.log $T/fb.log
+fi
+timeout 120 ib_send_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits > $T/pts.log 2>&1 & pp=$!
+sleep 1
+timeout 120 ib_send_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits $A > $T/ptc.log 2>&1; wait $pp
+isb=$(pt_bw_avg $T/ptc.log)
+timeout 60 "$F" probe $A --mode bw --op send -C $N -S 65536 -Q 16 --json > $T/fbs.log 2>&1
+fbs=$(jq -r .avg_gbps $T/fbs.log 2>/dev/null)
+t_measure ib_send_bw_gbps "$isb"
+t_measure fabtop_bw_send_gbps "$fbs"
+if [ -n "$isb" ] && [ -n "$fbs" ] && [ "$fbs" != null ]; then
+	t_measure bw_send_ratio "$(echo "scale=3; $fbs / $isb" | bc)"
+	t_ok "fabtop bw --op send measured against ib_send_bw"
+else
+	t_nok "bw --op send comparison ran (ib_send_bw '$isb', fabtop '$fbs')"; show $T/ptc.log $T/fbs.log
 fi
 timeout 120 ib_send_lat -R -d rxe0 -F -s 64 -n 1000 > $T/pts.log 2>&1 & pp=$!
 sleep 1
