@@ -315,12 +315,14 @@ static void client_begin(struct probe *p, uint64_t now)
 	}
 	if (rdma_resolve_addr(p->id, p->have_src ? (struct sockaddr *)&p->src : NULL,
 			      (struct sockaddr *)&p->dst, (int)p->o.timeout_ms)) {
+		/* refused at once (no route, source not local): decoded like the event would be */
 		int e = errno;
-		char src[PROBE_ADDR_MAX] = "";
+		char src[PROBE_ADDR_MAX] = "", why[PROBE_EVENT_TEXT_MAX];
 
 		if (p->have_src)
 			probe_addr_only((struct sockaddr *)&p->src, src, sizeof(src));
-		probe_fail(p, now, "ADDR_ERROR", -e, "rdma_resolve_addr: %s%s%s%s", strerror(e),
+		cm_reason_explain(why, sizeof(why), RDMA_CM_EVENT_ADDR_ERROR, -e);
+		probe_fail(p, now, "ADDR_ERROR", -e, "%s%s%s%s", why,
 			   p->have_src ? " (source " : "", src, p->have_src ? ")" : "");
 		return;
 	}

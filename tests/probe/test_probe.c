@@ -169,6 +169,59 @@ static void test_stats(void)
 	stats_free(&s);
 }
 
+/*
+ * The deadlines of the state machine, without RDMA: a probe that failed
+ * early holds no resources, so it can be put in any state by hand and
+ * driven with a made-up clock.
+ */
+static void test_deadlines(void)
+{
+	static const struct {
+		enum probe_state state;
+		enum probe_state after;
+		const char *event, *text;
+	} cases[] = {
+		{ PROBE_RESOLVING_ADDR, PROBE_FAILED, "TIMEOUT", "no ADDR_RESOLVED within 1500 ms" },
+		{ PROBE_RESOLVING_ROUTE, PROBE_FAILED, "TIMEOUT", "no ROUTE_RESOLVED within 1500 ms" },
+		{ PROBE_CONNECTING, PROBE_FAILED, "TIMEOUT", "no answer to the connection request within 1500 ms" },
+		{ PROBE_RUNNING, PROBE_FAILED, "TIMEOUT", "no completion for 700 ms after 0 messages" },
+		{ PROBE_DISCONNECTING, PROBE_DONE, "TIMEOUT", "no DISCONNECTED within 1500 ms; closing anyway" },
+	};
+	struct probe_opts o;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct probe *p;
+		const struct probe_status *st;
+		uint64_t t0;
+
+		probe_opts_init(&o);
+		o.peer = "10.0.0.1";
+		o.size = 1;
+		o.timeout_ms = 1500;
+		o.idle_ms = 700;
+		p = probe_start(&o);
+		/* back to a live state, as if the step had been issued at t0 */
+		t0 = probe_now_ns();
+		p->state = cases[i].state;
+		probe_set_deadline(p, t0, cases[i].state == PROBE_RUNNING ? o.idle_ms : o.timeout_ms, "x");
+		ASSERT_EQ_INT(probe_timeout_ms(p, t0 + 200000000ull),
+			      cases[i].state == PROBE_RUNNING ? 500 : 1300,
+			      "poll timeout counts down to the deadline");
+		ASSERT_EQ_INT(probe_handle(p, t0 + 100000000ull), 1, "before the deadline the probe stays");
+		ASSERT_EQ_INT(probe_status(p)->state, cases[i].state, "... in its state");
+		probe_handle(p, t0 + 1600000000ull);
+		st = probe_status(p);
+		ASSERT_EQ_INT(st->state, cases[i].after, probe_state_name(cases[i].state));
+		TAP_OK(st->n_events && !strcmp(st->events[st->n_events - 1].name, cases[i].event) &&
+		       strstr(st->events[st->n_events - 1].text, cases[i].text),
+		       "%s -> %s: %s", probe_state_name(cases[i].state), st->n_events ?
+		       st->events[st->n_events - 1].name : "", st->n_events ? st->events[st->n_events - 1].text : "");
+		TAP_OK(!probe_active(p) && probe_timeout_ms(p, t0) == -1, "ended: no more deadlines");
+		probe_free(p);
+	}
+}
+
 int main(void)
 {
 	test_names();
@@ -176,5 +229,6 @@ int main(void)
 	test_start_anywhere();
 	test_timeline();
 	test_stats();
+	test_deadlines();
 	return tap_done();
 }
