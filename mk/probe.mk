@@ -21,7 +21,9 @@ tests_probe_hostile_LDADD = $(TEST_LDADD)
 # FABTOP_VM_TESTS=1 (or CI is set); `make check-vm` runs just them.
 VM_TESTS = tests/vm/probe-single.sh tests/vm/probe-twonic.sh
 TESTS += $(VM_TESTS)
-EXTRA_DIST += tests/vm doc/probe.md
+EXTRA_DIST += $(VM_TESTS) doc/probe.md tests/vm/README tests/vm/prepare.sh tests/vm/init.sh \
+	tests/vm/run-vm.sh tests/vm/two-vm.sh tests/vm/lib.sh tests/vm/guest/lib.inc \
+	tests/vm/guest/single.sh tests/vm/guest/twonic-server.sh tests/vm/guest/twonic-client.sh
 check-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) check-am TESTS='$(VM_TESTS)' FABTOP_VM_TESTS=1
 .PHONY: check-vm
