@@ -9,11 +9,13 @@ VM_HERE="$TOP_SRCDIR/tests/vm"
 # vm_require: skip the whole file (with the reason) unless the VM can run here.
 vm_require() {
 	case "${FABTOP_VM_TESTS:-}" in
-	1|yes) ;;
+	1|yes) ;;	# make check-vm, or .ci/run for its sanitizer suite
 	0|no) skip_all "VM tests disabled (FABTOP_VM_TESTS=0)" ;;
 	*)
-		# make check-vm sets FABTOP_VM_TESTS=1; CI systems set CI
 		[ -n "${CI:-}" ] || skip_all "VM tests run with 'make check-vm' (or FABTOP_VM_TESTS=1): they boot qemu"
+		# a CI that only sets CI: once per run, in the sanitizer build, never in distcheck
+		[ "${FABTOP_SKIP_SLOW:-0}" != 1 ] || skip_all "FABTOP_SKIP_SLOW=1"
+		[ "${FABTOP_SANITIZERS:-no}" = yes ] || skip_all "with only CI set, the VM tests run in the sanitizer build"
 		;;
 	esac
 	command -v qemu-system-x86_64 >/dev/null 2>&1 || [ "$(id -u)" = 0 ] ||
