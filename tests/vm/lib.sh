@@ -36,6 +36,10 @@ vm_tap() {
 	while IFS= read -r line; do
 		case "$line" in
 		"VMTAP ok "*) ok "${line#VMTAP ok }" ;;
+		"VMTAP not ok "*"# TODO"*)
+			# a known shortfall: reported, not counted as a failure (TAP's TODO)
+			_tap_n=$((_tap_n + 1))
+			echo "not ok $_tap_n - ${line#VMTAP not ok }" ;;
 		"VMTAP not ok "*) not_ok "${line#VMTAP not ok }" ;;
 		"VMTAP skip "*) skip "${line#VMTAP skip }" ;;
 		"VMTAP measure "*) echo "# MEASURE ${line#VMTAP measure }"; echo "${line#VMTAP measure }" >> "$T/measures" ;;
