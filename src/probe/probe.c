@@ -1027,7 +1027,15 @@ const struct probe_status *probe_status(const struct probe *cp)
 	st->gbps = p->stats.gbps;
 	st->msgs_per_s = p->stats.msgs_per_s;
 	st->avg_gbps = stats_avg_gbps(&p->stats);
-	stats_latency(&p->stats, &st->lat);
+	/* percentiles sort the samples: at most 5 times a second while running, then once at the end */
+	if (st->lat.n != p->stats.lat_n) {
+		uint64_t now = probe_now_ns();
+
+		if (!probe_active(p) || now - p->pct_ns >= 200 * MS) {
+			stats_latency(&p->stats, &st->lat);
+			p->pct_ns = now;
+		}
+	}
 	if (p->srv)
 		server_status(p, st);
 	return st;

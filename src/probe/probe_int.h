@@ -134,6 +134,7 @@ struct probe {
 	struct probe_event ev_lin[PROBE_MAX_EVENTS];	/* linear copy for probe_status() */
 
 	struct probe_status st;
+	uint64_t pct_ns;		/* when st.lat was last computed (sorting is not free) */
 };
 
 /* Adds a timeline event; returns it so callers can tweak. */
