@@ -157,7 +157,7 @@ void table_end(struct table *t)
 	for (i = 0; i < t->nrows; i++)
 		if (table_match(t, &t->rows[i]))
 			t->view[t->nview++] = i;
-	if (t->ncols > 0)
+	if (t->ncols > 0 && t->nview > 1)
 		qsort_r(t->view, t->nview, sizeof(*t->view), table_cmp, t);
 	/* Keep the selection on the same entity when it still exists. */
 	if (t->sel_key[0])
