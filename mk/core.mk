@@ -7,12 +7,14 @@ src_libfabtop_a_SOURCES += \
 	src/model/fabric.c src/model/fabric.h \
 	src/derive/counters.c src/derive/counters.h \
 	src/derive/units.c src/derive/units.h \
+	src/derive/gid.c src/derive/gid.h \
 	src/report/json.c src/report/json.h \
 	src/report/show.c src/report/show.h \
 	src/cmd_show.c
 
-check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs
-TESTS += tests/unit/test_counters tests/unit/test_sysfs
+check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid
+TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid
+tests_unit_test_gid_LDADD = $(TEST_LDADD)
 tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
 

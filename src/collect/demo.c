@@ -10,6 +10,7 @@
 
 #include "collect/demo.h"
 #include "derive/counters.h"
+#include "derive/gid.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -641,27 +642,16 @@ static void port_sample(struct demo *d, struct demo_port *dp, struct fab_port *p
 	p->sample_ns = d->now_ns;
 }
 
-/* "fe80:0000:..." into the raw GID and its IPv4 form, as the collector does for gids/N. */
+/* The raw GID and its IPv4 form, decoded as the collector decodes gids/N. */
 static void gid_fill(struct fab_gid *g, const struct demo_gid_spec *gs)
 {
-	static const uint8_t v4prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	unsigned int w[8] = { 0 };
-
 	memset(g, 0, sizeof(*g));
 	g->index = gs->index;
-	sscanf(gs->gid, "%4x:%4x:%4x:%4x:%4x:%4x:%4x:%4x",
-	       &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7]);
-	for (int i = 0; i < 8; i++) {
-		g->raw[2 * i] = (uint8_t)(w[i] >> 8);
-		g->raw[2 * i + 1] = (uint8_t)w[i];
-	}
-	snprintf(g->gid, sizeof(g->gid), "%s", gs->gid);
+	gid_parse(gs->gid, g->raw);
+	gid_format(g);
 	g->type = gs->type;
 	snprintf(g->netdev, sizeof(g->netdev), "%s", gs->netdev);
 	g->netdev_in_ns = gs->netdev[0] != '\0';
-	g->has_ipv4 = !memcmp(g->raw, v4prefix, sizeof(v4prefix));
-	if (g->has_ipv4)
-		snprintf(g->ipv4, sizeof(g->ipv4), "%u.%u.%u.%u", g->raw[12], g->raw[13], g->raw[14], g->raw[15]);
 }
 
 static void opt_set(struct opt_u64 *o, uint64_t v)

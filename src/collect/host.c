@@ -16,6 +16,7 @@
 #include "collect/host.h"
 #include "collect/sysfs.h"
 #include "derive/counters.h"
+#include "derive/gid.h"
 #include "warn.h"
 
 #define MAX_DEVICES	1024
@@ -245,56 +246,6 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 	return 0;
 }
 
-/* "fe80:0000:..." (8 groups) into 16 bytes. */
-static bool parse_gid(const char *s, uint8_t raw[16])
-{
-	unsigned int g[8];
-	int used = 0;
-
-	if (sscanf(s, "%4x:%4x:%4x:%4x:%4x:%4x:%4x:%4x%n",
-		   &g[0], &g[1], &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &used) != 8 ||
-	    s[used] != '\0')
-		return false;
-	for (int i = 0; i < 8; i++) {
-		raw[2 * i] = (uint8_t)(g[i] >> 8);
-		raw[2 * i + 1] = (uint8_t)g[i];
-	}
-	return true;
-}
-
-static void gid_format(struct fab_gid *g)
-{
-	const uint8_t *r = g->raw;
-	static const uint8_t v4prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	snprintf(g->gid, sizeof(g->gid),
-		 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
-		 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-		 r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
-	g->has_ipv4 = !memcmp(r, v4prefix, sizeof(v4prefix));
-	if (g->has_ipv4)
-		snprintf(g->ipv4, sizeof(g->ipv4), "%u.%u.%u.%u", r[12], r[13], r[14], r[15]);
-}
-
-static bool gid_is_empty(const uint8_t raw[16])
-{
-	for (int i = 0; i < 16; i++)
-		if (raw[i])
-			return false;
-	return true;
-}
-
-static enum fab_gid_type gid_type_of(const char *s, enum fab_link_layer ll)
-{
-	if (!strcmp(s, "RoCE v2"))
-		return GID_TYPE_ROCE_V2;
-	if (!strcmp(s, "IB/RoCE v1"))
-		return ll == LINK_LAYER_ETHERNET ? GID_TYPE_ROCE_V1 : GID_TYPE_IB;
-	if (!*s)	/* kernels before 4.5 have no types: IB ports are IB */
-		return ll == LINK_LAYER_INFINIBAND ? GID_TYPE_IB : GID_TYPE_UNKNOWN;
-	return GID_TYPE_UNKNOWN;
-}
-
 static int gid_append(struct fab_port *p, size_t *cap, const struct fab_gid *g)
 {
 	if (p->ngids == *cap) {
@@ -328,7 +279,7 @@ static void gid_attrs(struct collector *col, int pfd, const char *where,
 	if (g->type == GID_TYPE_UNKNOWN) {
 		snprintf(path, sizeof(path), "gid_attrs/types/%u", g->index);
 		read_attr(pfd, where, path, buf, sizeof(buf));
-		g->type = gid_type_of(buf, ll);
+		g->type = gid_type_parse(buf, ll);
 	}
 	g->netdev_in_ns = g->netdev[0] && col->netfd >= 0 && sysfs_exists(col->netfd, g->netdev);
 }
@@ -429,7 +380,7 @@ static int collect_gids_sysfs(struct collector *col, int pfd, const char *where,
 		snprintf(path, sizeof(path), "gids/%s", names[i]);
 		if (!read_attr(pfd, where, path, buf, sizeof(buf)))
 			continue;
-		if (!parse_gid(buf, g.raw)) {
+		if (!gid_parse(buf, g.raw)) {
 			warn_once("%s/%s: not a GID: '%s'", where, path, buf);
 			continue;
 		}
