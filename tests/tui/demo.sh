@@ -76,6 +76,8 @@ tui_expect "I inverts the order" "POR^"
 tui_keys s
 tui_expect "s again sorts by STATE (names A to Z)" "STATE^"
 
+tui_keys r
+tui_expect "r resets the deltas" "deltas reset"
 tui_keys p
 tui_expect "p pauses" "PAUSED"
 tui_keys p
@@ -110,14 +112,25 @@ fi
 # SIGTERM: leaves cleanly, terminal restored.
 tui_start 100 30 -- --demo
 tui_wait "mlx5_0" || :
-pid=$(pgrep -P "$(tui_pid)" -f "fabtop" | head -n 1 || :)
-[ -n "$pid" ] || pid=$(pgrep -f "$FABTOP --demo" | head -n 1 || :)
+pid=$(pgrep -P "$(tui_pid)" | head -n 1 || :)
 if [ -n "$pid" ] && kill -TERM "$pid"; then
 	tui_expect "SIGTERM ends the monitor" "FABTOP-EXIT="
 	if grep -Fq "F1Help" "$T/screen"; then not_ok "terminal restored after SIGTERM"; else ok "terminal restored after SIGTERM"; fi
 else
 	skip "cannot find fabtop's pid"
 	skip "cannot find fabtop's pid"
+fi
+
+# A crash (SIGSEGV here) still gives the terminal back before dying.
+tui_start 100 30 -- --demo
+tui_wait "mlx5_0" || :
+pid=$(pgrep -P "$(tui_pid)" | head -n 1 || :)
+if [ -n "$pid" ] && kill -SEGV "$pid"; then
+	tui_expect "a crash ends the monitor" "FABTOP-EXIT="
+	assert_match "... by the signal" "FABTOP-EXIT=(139|1)" "$(cat "$T/screen")"
+	if grep -Fq "F1Help" "$T/screen"; then not_ok "terminal restored after a crash"; else ok "terminal restored after a crash"; fi
+else
+	skip "cannot find fabtop's pid"; skip "cannot find fabtop's pid"; skip "cannot find fabtop's pid"
 fi
 
 done_testing

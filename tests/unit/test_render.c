@@ -342,6 +342,31 @@ int main(void)
 	}
 	render(&ui, "counters-40x12", 1, 12, 40);
 	render(&ui, "ports-80x24", 0, 24, 80);
+	/* A row lights up while its error counters move, fades, then goes back to normal. */
+	{
+		WINDOW *pad = newpad(30, 100);
+		chtype moving, fading, normal;
+
+		ui.pane = 1;
+		screen_rebuild(&ui);
+		table_end_key(ui_table(&ui));	/* the selection bar elsewhere: rxe0 */
+		screen_draw(&ui, pad);
+		moving = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
+		ui.last_sample_ns = S(106);
+		screen_rebuild(&ui);
+		screen_draw(&ui, pad);
+		fading = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
+		ui.last_sample_ns = S(112);
+		screen_rebuild(&ui);
+		screen_draw(&ui, pad);
+		normal = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
+		ASSERT_EQ_U64(moving, theme_attr(ROLE_ERR_MOVING) & A_ATTRIBUTES, "error counters moving: the row is lit");
+		ASSERT_EQ_U64(fading, theme_attr(ROLE_ERR_FADING) & A_ATTRIBUTES, "5 s later: fading");
+		ASSERT_EQ_U64(normal, theme_attr(ROLE_NORMAL) & A_ATTRIBUTES, "11 s later: back to normal");
+		ui.last_sample_ns = S(101);
+		table_home(ui_table(&ui));
+		delwin(pad);
+	}
 	/* Details overlay and help of the selected port. */
 	ui.pane = 0;
 	screen_rebuild(&ui);
