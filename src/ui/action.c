@@ -88,6 +88,7 @@ static void set_pane(struct ui *ui, size_t pane)
 	ui->pane = pane;
 	ui->details = false;
 	ui->filter_edit = false;
+	screen_rebuild(ui);
 }
 
 static void scroll_overlay(size_t *top, long delta)

@@ -77,16 +77,15 @@ static int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s)
 
 void screen_rebuild(struct ui *ui)
 {
-	for (size_t i = 0; i < ui_nviews; i++) {
-		const struct ui_view *v = ui_views[i];
-		struct table *t = &ui->tables[i];
+	/* Only the pane on screen: the others are rebuilt when they are shown. */
+	const struct ui_view *v = ui_views[ui->pane];
+	struct table *t = ui_table(ui);
 
-		if (!v->build)
-			continue;
-		table_begin(t);
-		v->build(ui, t);
-		table_end(t);
-	}
+	if (!v->build)
+		return;
+	table_begin(t);
+	v->build(ui, t);
+	table_end(t);
 }
 
 int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)

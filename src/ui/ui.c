@@ -343,6 +343,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	/* Nothing to show: start where the explanation and the demo offer are. */
 	if (!ui->host.ndevs && !ctx->demo && !pane)
 		ui->pane = 0;
+	screen_rebuild(ui);
 	if (term_start(msg, msgsize)) {
 		rc = -ENOTTY;
 		goto out;

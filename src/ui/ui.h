@@ -127,7 +127,7 @@ void screen_draw(struct ui *ui, WINDOW *w);
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r);
 /* The table header and the view's "no rows" message; returns the lines used. */
 int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r);
-/* Rebuild every table from the model (after a sample or a key). */
+/* Rebuild the current pane's table from the model (after a sample or a pane switch). */
 void screen_rebuild(struct ui *ui);
 
 /* Shared text helpers for views (screen.c). */

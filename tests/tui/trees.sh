@@ -8,6 +8,16 @@
 
 TREES="$DATA/trees"
 
+# Without a terminal it says what to use instead; bad arguments are usage errors.
+run_rc "$FABTOP" --demo </dev/null
+assert_eq "no terminal: exit 1" 1 "$rc"
+assert_match "no terminal: says so" "needs a terminal" "$(cat "$T/err")"
+run_rc "$FABTOP" --demo --json </dev/null
+assert_eq "--json with the monitor: usage error" 2 "$rc"
+run_rc "$FABTOP" monitor --pane bogus </dev/null
+assert_eq "unknown pane: usage error" 2 "$rc"
+assert_match "unknown pane: names the panes" "ports, counters, gids" "$(cat "$T/err")"
+
 # ib-2port: port 2 is INIT with LinkUp: no subnet manager.
 tui_start 120 30 -- --sysfs "$TREES/ib-2port"
 tui_expect "ib-2port: both ports listed" "mlx4_0"
