@@ -92,6 +92,16 @@ static void pps_cell(struct table_row *r, int col, bool known, double pps, const
 
 static void counters_build(struct ui *ui, struct table *t)
 {
+	/* The first time, select a port that has traffic counters, so its graph shows at once. */
+	if (!t->sel_key[0])
+		for (size_t i = 0; i < ui->host.ndevs && !t->sel_key[0]; i++)
+			for (size_t j = 0; j < ui->host.devs[i].nports; j++)
+				if (port_data_counter(&ui->host.devs[i].ports[j], DIR_RCV) &&
+				    ui->host.devs[i].ports[j].has_pma) {
+					snprintf(t->sel_key, sizeof(t->sel_key), "%s/%u", ui->host.devs[i].name,
+						 ui->host.devs[i].ports[j].num);
+					break;
+				}
 	for (size_t i = 0; i < ui->host.ndevs; i++) {
 		struct fab_device *d = &ui->host.devs[i];
 
