@@ -14,6 +14,8 @@ tui_expect "Ports pane: rates of the ports" "100 Gb/sec (4X EDR)"
 tui_keys 2
 tui_expect "2: Counters pane with live rates" "Gb/s"
 tui_expect "Counters pane: per-port error counter list" "D/START"
+tui_expect "Counters pane: starts on a port with traffic counters (mlx5_0/1)" "mlx5_0/1  100 Gb/sec"
+tui_keys Home
 tui_expect "Counters pane: the iWARP NIC has no PMA counters" "N/A (no PMA)"
 tui_expect "Counters pane: graph window of the selected port" "window 1 min (w)"
 tui_keys w
