@@ -28,7 +28,32 @@ void probe_ui_free(struct ui_probe *pu)
 	if (!pu)
 		return;
 	probe_free(pu->p);
+	if (pu->whatif_ok)
+		doctor_report_free(&pu->whatif);
 	free(pu);
+}
+
+void probe_ui_whatif(struct ui *ui, struct ui_probe *pu)
+{
+	struct doctor_query q = { 0 };
+	struct doctor_report r;
+
+	if (!pu)
+		return;
+	pu->whatif_wanted = false;
+	if (pu->whatif_ok)
+		doctor_report_free(&pu->whatif);
+	pu->whatif_ok = false;
+	pu->whatif_rc = 0;
+	if (!pu->peer[0] || !ui->net_ok)
+		return;
+	q.peer = pu->peer;
+	memset(&r, 0, sizeof(r));
+	pu->whatif_rc = doctor_run(ui->ctx, &ui->host, &ui->net, &q, &r);
+	if (pu->whatif_rc == 0) {
+		pu->whatif = r;
+		pu->whatif_ok = true;
+	}
 }
 
 int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_ms)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "derive/doctor.h"
 #include "probe/explain.h"
 #include "probe/probe.h"
 
@@ -26,6 +27,11 @@ struct ui_probe {
 	bool explained;			/* explain_failure() ran for the last failure */
 	struct explain why;
 	uint64_t last_draw_ns;
+	/* What-if: the kernel's route to the peer from each RDMA address (the doctor's query). */
+	bool whatif_wanted;		/* the peer changed: compute again in the loop */
+	struct doctor_report whatif;
+	bool whatif_ok;
+	int whatif_rc;			/* doctor_run()'s result for the peer, 0 ok */
 };
 
 /* NULL when out of memory. */
@@ -33,6 +39,8 @@ struct ui_probe *probe_ui_new(void);
 void probe_ui_free(struct ui_probe *pu);
 /* Add the probe's fds to fds (at most max); lower *timeout_ms to its next deadline. */
 int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_ms);
+/* Compute the what-if routes for the typed peer (from the loop: may ask the kernel). */
+void probe_ui_whatif(struct ui *ui, struct ui_probe *pu);
 /* Let the probe advance; true when the pane should be redrawn. */
 bool probe_ui_handle(struct ui *ui, struct ui_probe *pu);
 

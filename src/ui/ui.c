@@ -100,6 +100,8 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err)
 		net_mark_rdma(&ui->net, &ui->host);
 	}
 	ui_net_text(ui);
+	if (ui->probe && ui->probe->peer[0])
+		ui->probe->whatif_wanted = true;
 }
 
 void ui_net_refresh(struct ui *ui)
@@ -297,6 +299,11 @@ static void ui_loop(struct ui *ui)
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)
 			ui_key(ui, ch);
+		/* Keys only ask; the loop computes (the what-if may ask the kernel). */
+		if (ui->probe && ui->probe->whatif_wanted) {
+			probe_ui_whatif(ui, ui->probe);
+			ui->dirty = true;
+		}
 	}
 }
 

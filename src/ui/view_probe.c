@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ static bool probe_key(struct ui *ui, int ch)
 		n = strlen(pu->peer);
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
 			pu->editing = false;
+			pu->whatif_wanted = true;
 		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 			if (n)
 				pu->peer[n - 1] = '\0';
@@ -148,6 +150,34 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	     pu->from_ifname[0] ? " on " : "", pu->from_ifname);
 	line(w, r, &y, 0, "  mode  %s", probe_mode_name(pu->mode));
 	line(w, r, &y, ROLE_DIM, "  e edit peer   f next source address   m mode   Enter/g start   x stop");
+	if (pu->peer[0] && !pu->editing) {
+		y++;
+		if (pu->whatif_rc == -EINVAL)
+			line(w, r, &y, ROLE_WARN, "What-if: '%s' is not an IP address here.", pu->peer);
+		else if (pu->whatif_ok && pu->whatif.nroutes) {
+			line(w, r, &y, ROLE_HEADING, "What-if: where traffic to %s leaves, per source (ip route get %s from SRC)",
+			     pu->peer, pu->peer);
+			for (size_t i = 0; i < pu->whatif.nroutes; i++) {
+				const struct doctor_route *rt = &pu->whatif.routes[i];
+				char src[64], tbl[24];
+
+				if (rt->rc) {
+					line(w, r, &y, ROLE_BAD, "  from %-15s (%s): no route (%s)", rt->src, rt->src_ifname,
+					     strerror(-rt->rc));
+					continue;
+				}
+				line(w, r, &y, rt->own_iface ? ROLE_OK : ROLE_BAD,
+				     "  from %-15s (%s): leaves by %s, src %s, table %s%s%s", rt->src, rt->src_ifname,
+				     rt->ans.oif_name[0] ? rt->ans.oif_name : "?",
+				     net_ip_str(&rt->ans.src, src, sizeof(src))[0] ? src : "?",
+				     net_table_str(rt->ans.table, tbl, sizeof(tbl)),
+				     rt->own_iface ? "" : "  <- not by its own interface",
+				     rt->ans.from_model ? "  (computed from the model)" : "");
+			}
+		} else if (pu->whatif_ok) {
+			line(w, r, &y, ROLE_DIM, "What-if: no RDMA source address to ask about.");
+		}
+	}
 	if (ui->ctx->demo) {
 		y++;
 		line(w, r, &y, ROLE_WARN, "The demo fabric is simulated: a probe needs real RDMA devices and a real peer.");

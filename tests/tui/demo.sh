@@ -36,6 +36,9 @@ tui_expect "summary header counts the findings" "findings 4"
 tui_keys 6
 tui_expect "6: Probe pane" "RDMA CM probe"
 tui_expect "Probe pane: the demo cannot probe, and says so" "needs real RDMA devices"
+tui_keys e 1 7 2 . 1 6 . 1 6 . 1 Enter
+tui_expect "Probe pane: what-if from ib0 leaves by ib0" "(ib0): leaves by ib0"
+tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged" "(ib1): leaves by ib0, src 172.16.34.2, table main  <- not by its own interface"
 tui_keys Tab
 tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"
 tui_keys BTab
