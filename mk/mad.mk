@@ -1,2 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Build and test fragment for the mad area (see Makefile.am).
+# Build and test fragment for the mad area (see Makefile.am): InfiniBand
+# management through libibumad — PMA counters, link partner, SM, fabric sweep.
+src_libfabtop_a_SOURCES += \
+	src/derive/mad_decode.c src/derive/mad_decode.h \
+	src/collect/umad.c src/collect/umad.h \
+	src/collect/mad.c src/collect/mad.h \
+	src/collect/mad_port.c src/collect/mad_port.h \
+	src/collect/mad_fabric.c src/collect/mad_fabric.h \
+	src/collect/mad_probe.c src/collect/mad_probe.h \
+	src/model/ibfabric.c src/model/ibfabric.h \
+	src/report/fabric.c src/report/fabric.h
+
+check_PROGRAMS += tests/mad/test_mad_decode tests/mad/test_umad tests/mad/mad_sample
+tests_mad_test_mad_decode_LDADD = $(TEST_LDADD)
+tests_mad_mad_sample_LDADD = $(TEST_LDADD)
+tests_mad_test_umad_LDADD = $(TEST_LDADD)
+TESTS += tests/mad/test_mad_decode tests/mad/test_umad tests/mad/nodev.sh tests/mad/ibsim.sh
+EXTRA_DIST += tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/ibsim-lib.sh \
+	tests/data/ibsim tests/data/mad

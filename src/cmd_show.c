@@ -10,6 +10,7 @@
 #include "collect/host.h"
 #include "collect/source.h"
 #include "commands.h"
+#include "report/fabric.h"
 #include "report/json.h"
 #include "report/net.h"
 #include "report/show.h"
@@ -67,6 +68,7 @@ static const struct show_section sections[] = {
 	{ "counters", true, counters_text, counters_json },
 	{ "gids", true, gids_text, gids_json },
 	{ "net", false, net_show_text, net_show_json },
+	{ "fabric", false, fabric_section_text, fabric_section_json },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))

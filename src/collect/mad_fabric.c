@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Sweeping the fabric by directed route (like ibnetdiscover), bounded, and the one-shot IB collector. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collect/mad_fabric.h"
+#include "collect/mad_port.h"
+#include "collect/umad.h"
+#include "derive/mad_decode.h"
+
+#define NO_NODE ((size_t)-1)
+
+struct mad_sweep {
+	struct mad_session *s;
+	struct ib_fabric *f;
+	struct mad_sweep_limits lim;
+	unsigned int local_port;
+	uint64_t start_ns, stop_ns;
+	size_t cap_nodes, cap_links;
+	bool failed;			/* out of memory: stop growing */
+	unsigned int outstanding;	/* callbacks still to come (the sweep lives until 0) */
+	bool finished;			/* mad_sweep_finish() ran; free when outstanding hits 0 */
+};
+
+enum sweep_kind { SQ_NODE, SQ_DESC, SQ_PORT };
+
+struct sweep_q {
+	struct mad_sweep *sw;
+	enum sweep_kind kind;
+	size_t node;			/* SQ_DESC/SQ_PORT: which; SQ_NODE: the parent or NO_NODE */
+	uint8_t port;			/* SQ_PORT: which; SQ_NODE: the parent's egress port */
+	uint8_t hops;
+	uint8_t path[MAD_DR_MAX_HOPS + 1];
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sweep_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len);
+
+static void sweep_ask(struct mad_sweep *sw, enum sweep_kind kind, size_t node, uint8_t port,
+		      const uint8_t *path, uint8_t hops, uint16_t attr, uint32_t mod)
+{
+	struct sweep_q *q;
+
+	if (sw->failed)
+		return;
+	q = calloc(1, sizeof(*q));
+	if (!q) {
+		sw->failed = true;
+		return;
+	}
+	q->sw = sw;
+	q->kind = kind;
+	q->node = node;
+	q->port = port;
+	q->hops = hops;
+	memcpy(q->path, path, (size_t)hops + 1);
+	if (mad_get_dr(sw->s, q->path, hops, attr, mod, sweep_cb, q)) {
+		free(q);
+		return;
+	}
+	sw->outstanding++;
+}
+
+static size_t find_guid(const struct ib_fabric *f, uint64_t guid)
+{
+	for (size_t i = 0; i < f->nnodes; i++)
+		if (f->nodes[i].id.node_guid == guid)
+			return i;
+	return NO_NODE;
+}
+
+static void add_link(struct mad_sweep *sw, size_t a, uint8_t ap, size_t b, uint8_t bp)
+{
+	struct ib_fabric *f = sw->f;
+	struct ib_fnode *na = &f->nodes[a], *nb = &f->nodes[b];
+
+	if (ap > na->id.num_ports || bp > nb->id.num_ports)
+		return;
+	if (na->ports[ap].linked || nb->ports[bp].linked)
+		return;		/* already known from the other side */
+	if (f->nlinks == sw->cap_links) {
+		size_t cap = sw->cap_links ? sw->cap_links * 2 : 64;
+		struct ib_link *nl = realloc(f->links, cap * sizeof(*nl));
+
+		if (!nl) {
+			sw->failed = true;
+			return;
+		}
+		f->links = nl;
+		sw->cap_links = cap;
+	}
+	f->links[f->nlinks++] = (struct ib_link){ .a = a, .b = b, .a_port = ap, .b_port = bp };
+	na->ports[ap].linked = true;
+	na->ports[ap].peer = b;
+	na->ports[ap].peer_port = bp;
+	nb->ports[bp].linked = true;
+	nb->ports[bp].peer = a;
+	nb->ports[bp].peer_port = ap;
+}
+
+static bool sweep_time_left(struct mad_sweep *sw)
+{
+	if (mono_ns() - sw->start_ns <= sw->lim.max_ns)
+		return true;
+	sw->f->truncated_time = true;
+	return false;
+}
+
+static void on_node(struct mad_sweep *sw, struct sweep_q *q, const struct mad_node_info *ni)
+{
+	struct ib_fabric *f = sw->f;
+	struct ib_fnode *n;
+	size_t idx = find_guid(f, ni->node_guid);
+
+	if (idx != NO_NODE) {
+		if (q->node != NO_NODE)
+			add_link(sw, q->node, q->port, idx, ni->local_port_num);
+		return;
+	}
+	if (f->nnodes >= sw->lim.max_nodes) {
+		f->truncated_nodes = true;
+		return;
+	}
+	if (f->nnodes == sw->cap_nodes) {
+		size_t cap = sw->cap_nodes ? sw->cap_nodes * 2 : 32;
+		struct ib_fnode *nn = realloc(f->nodes, cap * sizeof(*nn));
+
+		if (!nn) {
+			sw->failed = true;
+			return;
+		}
+		f->nodes = nn;
+		sw->cap_nodes = cap;
+	}
+	n = &f->nodes[f->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->ports = calloc((size_t)ni->num_ports + 1, sizeof(*n->ports));
+	if (!n->ports) {
+		sw->failed = true;
+		return;
+	}
+	idx = f->nnodes++;
+	n->id.node_guid = ni->node_guid;
+	n->id.sys_image_guid = ni->sys_image_guid;
+	n->id.port_guid = ni->port_guid;
+	n->id.node_type = ni->node_type;
+	n->id.num_ports = ni->num_ports;
+	n->id.vendor_id = ni->vendor_id;
+	n->id.device_id = ni->device_id;
+	n->hops = q->hops;
+	n->entry_port = ni->local_port_num;
+	memcpy(n->path, q->path, (size_t)q->hops + 1);
+	if (q->node != NO_NODE)
+		add_link(sw, q->node, q->port, idx, ni->local_port_num);
+
+	sweep_ask(sw, SQ_DESC, idx, 0, q->path, q->hops, MAD_ATTR_NODE_DESC, 0);
+	/* Switches: every port, 0 included (its LID). Others: every port, for their state. */
+	for (unsigned int p = ni->node_type == 2 ? 0 : 1; p <= ni->num_ports; p++)
+		sweep_ask(sw, SQ_PORT, idx, (uint8_t)p, q->path, q->hops, MAD_ATTR_PORT_INFO, p);
+}
+
+static void on_port(struct mad_sweep *sw, struct sweep_q *q, const struct mad_port_info *pi)
+{
+	struct ib_fabric *f = sw->f;
+	struct ib_fnode *n = &f->nodes[q->node];
+	struct ib_fport *fp;
+	uint8_t path[MAD_DR_MAX_HOPS + 1];
+	bool explore;
+
+	if (q->port > n->id.num_ports)
+		return;
+	fp = &n->ports[q->port];
+	fp->known = true;
+	fp->pi.num = q->port;
+	fp->pi.lid = pi->lid;
+	fp->pi.sm_lid = pi->sm_lid;
+	fp->pi.lmc = pi->lmc;
+	fp->pi.state = pi->port_state;
+	fp->pi.phys_state = pi->phys_state;
+	fp->pi.width = pi->link_width_active;
+	fp->pi.speed = pi->link_speed_active;
+	fp->pi.speed_ext = pi->link_speed_ext_active;
+	fp->pi.cap_mask = pi->cap_mask;
+	if ((n->id.node_type == 2 && q->port == 0) || (n->id.node_type != 2 && q->port == n->entry_port))
+		n->lid = pi->lid;
+
+	/*
+	 * Directed routes go on through switches only (a CA does not forward);
+	 * from the local CA the only way out is the port we send from.
+	 */
+	if (q->port == 0 || pi->phys_state != 5 || fp->linked)
+		return;
+	if (n->hops == 0)
+		explore = n->id.node_type != 2 ? q->port == sw->local_port : q->port != 0;
+	else
+		explore = n->id.node_type == 2 && q->port != n->entry_port;
+	if (!explore || n->hops >= MAD_DR_MAX_HOPS || !sweep_time_left(sw))
+		return;
+	memcpy(path, n->path, (size_t)n->hops + 1);
+	path[n->hops + 1] = q->port;
+	sweep_ask(sw, SQ_NODE, q->node, q->port, path, (uint8_t)(n->hops + 1), MAD_ATTR_NODE_INFO, 0);
+}
+
+static void sweep_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
+{
+	struct sweep_q *q = arg;
+	struct mad_sweep *sw = q->sw;
+	const uint16_t attr = q->kind == SQ_NODE ? MAD_ATTR_NODE_INFO :
+			      q->kind == SQ_DESC ? MAD_ATTR_NODE_DESC : MAD_ATTR_PORT_INFO;
+	const uint8_t *data;
+	size_t dlen;
+	struct mad_hdr h;
+	struct mad_node_info ni;
+	struct mad_port_info pi;
+
+	sw->outstanding--;
+	if (!sw->finished && !status && !mad_decode_reply_data(mad, len, attr, &data, &dlen, &h)) {
+		switch (q->kind) {
+		case SQ_NODE:
+			if (!mad_decode_node_info(data, dlen, &ni))
+				on_node(sw, q, &ni);
+			break;
+		case SQ_DESC:
+			mad_decode_node_desc(data, dlen, sw->f->nodes[q->node].id.desc,
+					     sizeof(sw->f->nodes[q->node].id.desc));
+			break;
+		case SQ_PORT:
+			if (!mad_decode_port_info(data, dlen, &pi))
+				on_port(sw, q, &pi);
+			break;
+		}
+	}
+	free(q);
+	if (sw->finished && !sw->outstanding)
+		free(sw);
+}
+
+struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
+				  const struct mad_sweep_limits *lim, uint64_t now_ns)
+{
+	struct mad_sweep *sw = calloc(1, sizeof(*sw));
+	uint8_t path[1] = { 0 };
+
+	if (!sw)
+		return NULL;
+	sw->s = s;
+	sw->f = f;
+	sw->local_port = local_port;
+	sw->start_ns = now_ns;
+	sw->lim.max_nodes = lim && lim->max_nodes ? lim->max_nodes : MAD_SWEEP_DEFAULT_NODES;
+	sw->lim.max_ns = lim && lim->max_ns ? lim->max_ns : MAD_SWEEP_DEFAULT_NS;
+	sw->cap_nodes = f->nnodes;	/* f starts empty: realloc from there */
+	sw->cap_links = f->nlinks;
+	sweep_ask(sw, SQ_NODE, NO_NODE, 0, path, 0, MAD_ATTR_NODE_INFO, 0);
+	return sw;
+}
+
+void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns)
+{
+	if (!sw)
+		return;
+	sw->f->swept = true;
+	sw->f->sweep_ns = now_ns - sw->start_ns;
+	sw->finished = true;
+	/* Requests still queued hold pointers to sw; the last callback frees it. */
+	if (!sw->outstanding)
+		free(sw);
+}
+
+/* ---- the view: a session per local port ---- */
+
+struct mad_view {
+	struct ib_fabric *f;
+	struct mad_session **sess;	/* [f->nports], NULL where the port could not be opened */
+};
+
+int mad_view_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_view **out)
+{
+	struct umad_local *locals;
+	struct mad_view *v;
+	char why[768];
+	int n;
+
+	*out = NULL;
+	memset(f, 0, sizeof(*f));
+	if (!ctx->live_sysfs) {
+		snprintf(f->error, sizeof(f->error), "MAD queries need the live system: "
+			 "--sysfs %s replaces /sys for reports, but libibumad reads the real /sys",
+			 ctx->sysfs_root);
+		return 0;
+	}
+	locals = calloc(UMAD_MAX_LOCAL_PORTS, sizeof(*locals));
+	v = calloc(1, sizeof(*v));
+	if (!locals || !v) {
+		free(locals);
+		free(v);
+		return -ENOMEM;
+	}
+	n = umad_list_ports(ctx, locals, UMAD_MAX_LOCAL_PORTS, why, sizeof(why));
+	if (n <= 0) {
+		free(locals);
+		free(v);
+		if (n < 0)
+			return n;
+		snprintf(f->error, sizeof(f->error), "%s", why);
+		return 0;
+	}
+	f->ports = calloc((size_t)n, sizeof(*f->ports));
+	v->sess = calloc((size_t)n, sizeof(*v->sess));
+	if (!f->ports || !v->sess) {
+		free(f->ports);
+		f->ports = NULL;
+		free(v->sess);
+		free(v);
+		free(locals);
+		return -ENOMEM;
+	}
+	v->f = f;
+	f->nports = (size_t)n;
+	for (int i = 0; i < n; i++) {
+		struct ib_local_port *lp = &f->ports[i];
+
+		snprintf(lp->ca, sizeof(lp->ca), "%s", locals[i].ca);
+		lp->port = locals[i].port;
+		snprintf(lp->umad_dev, sizeof(lp->umad_dev), "%s", locals[i].dev);
+		if (mad_session_open(&v->sess[i], ctx, &locals[i], why, sizeof(why))) {
+			v->sess[i] = NULL;
+			lp->self_state = IBQ_ERROR;
+			snprintf(lp->note, sizeof(lp->note), "%s", why);
+			/* The first refusal explains all of them. */
+			if (!f->error[0])
+				snprintf(f->error, sizeof(f->error), "%s", why);
+		}
+	}
+	free(locals);
+	*out = v;
+	return 0;
+}
+
+void mad_view_query_ports(struct mad_view *v, uint64_t now_ns)
+{
+	for (size_t i = 0; i < v->f->nports; i++)
+		if (v->sess[i])
+			mad_port_query(v->sess[i], &v->f->ports[i], now_ns);
+}
+
+void mad_view_pma_refresh(struct mad_view *v, uint64_t now_ns)
+{
+	for (size_t i = 0; i < v->f->nports; i++)
+		if (v->sess[i])
+			mad_port_pma_refresh(v->sess[i], &v->f->ports[i], now_ns);
+}
+
+int mad_view_step(struct mad_view *v, uint64_t now_ns)
+{
+	int done = 0;
+
+	for (size_t i = 0; i < v->f->nports; i++) {
+		int rc;
+
+		if (!v->sess[i])
+			continue;
+		rc = mad_step(v->sess[i], now_ns);
+		if (rc > 0)
+			done += rc;
+	}
+	return done;
+}
+
+bool mad_view_idle(const struct mad_view *v)
+{
+	for (size_t i = 0; i < v->f->nports; i++)
+		if (v->sess[i] && !mad_idle(v->sess[i]))
+			return false;
+	return true;
+}
+
+int mad_view_timeout_ms(const struct mad_view *v, uint64_t now_ns)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < v->f->nports; i++) {
+		int t;
+
+		if (!v->sess[i])
+			continue;
+		t = mad_next_timeout_ms(v->sess[i], now_ns);
+		if (t >= 0 && (best < 0 || t < best))
+			best = t;
+	}
+	return best;
+}
+
+int mad_view_fds(const struct mad_view *v, int *fds, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < v->f->nports && n < max; i++)
+		if (v->sess[i] && mad_fd(v->sess[i]) >= 0)
+			fds[n++] = mad_fd(v->sess[i]);
+	return n;
+}
+
+int mad_view_run(struct mad_view *v, uint64_t deadline_ns)
+{
+	int rc = 0;
+
+	/* Sessions run one after another; each is bounded by the same deadline. */
+	for (size_t i = 0; i < v->f->nports; i++)
+		if (v->sess[i] && mad_run(v->sess[i], deadline_ns) == -ETIMEDOUT)
+			rc = -ETIMEDOUT;
+	return rc;
+}
+
+int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns)
+{
+	struct ib_fabric *f = v->f;
+
+	for (size_t i = 0; i < f->nports; i++) {
+		struct mad_sweep *sw;
+
+		if (!v->sess[i] || (f->ports[i].self_state == IBQ_OK && f->ports[i].pi.phys_state != 5))
+			continue;
+		uint64_t sent0 = mad_session_stats(v->sess[i])->sent;
+
+		sw = mad_sweep_start(v->sess[i], f, f->ports[i].port, lim, mono_ns());
+		if (!sw)
+			return -ENOMEM;
+		if (mad_run(v->sess[i], deadline_ns) == -ETIMEDOUT)
+			f->truncated_time = true;
+		mad_sweep_finish(sw, mono_ns());
+		f->sweep_mads = mad_session_stats(v->sess[i])->sent - sent0;
+		f->sweep_from = i;
+		return 0;
+	}
+	return 0;
+}
+
+void mad_view_close(struct mad_view *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->f->nports; i++) {
+		const struct mad_stats *st;
+
+		if (!v->sess[i])
+			continue;
+		st = mad_session_stats(v->sess[i]);
+		v->f->mads_sent += st->sent;
+		v->f->mads_received += st->received;
+		v->f->mads_timeout += st->timeouts;
+		v->f->mads_retried += st->retries;
+		mad_session_close(v->sess[i]);
+	}
+	free(v->sess);
+	free(v);
+}
+
+/* ---- the one-shot collector ---- */
+
+int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
+		       const struct mad_sweep_limits *lim, uint64_t deadline_ns)
+{
+	struct mad_view *v;
+	int rc = mad_view_open(ctx, f, &v);
+
+	if (rc || !v)
+		return rc;
+	if (what & MADF_PORTS) {
+		mad_view_query_ports(v, mono_ns());
+		mad_view_run(v, deadline_ns);
+		for (size_t i = 0; i < f->nports; i++)
+			if (f->ports[i].self_state != IBQ_ERROR || !f->ports[i].note[0])
+				mad_port_explain(&f->ports[i]);
+	}
+	if (what & MADF_SWEEP)
+		rc = mad_view_sweep(v, lim, deadline_ns);
+	mad_view_close(v);
+	return rc;
+}

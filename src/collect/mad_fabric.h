@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The fabric view: local IB ports and everything reachable from them, swept by directed route within limits. */
+#ifndef FABTOP_COLLECT_MAD_FABRIC_H
+#define FABTOP_COLLECT_MAD_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collect/mad.h"
+#include "ctx.h"
+#include "model/ibfabric.h"
+
+/* Bounds of a sweep: a big or broken fabric must not hold the caller. */
+struct mad_sweep_limits {
+	size_t max_nodes;		/* stop discovering past this many nodes */
+	uint64_t max_ns;		/* stop issuing new queries after this long */
+};
+#define MAD_SWEEP_DEFAULT_NODES	4096
+#define MAD_SWEEP_DEFAULT_NS	(10ull * 1000000000ull)
+
+struct mad_sweep;
+
+/*
+ * Start sweeping from the port of session s (ib_local_port lp names it);
+ * results go into f (nodes, links) as mad_step() runs. The sweep is done
+ * when s is idle. Returns NULL on allocation failure.
+ */
+struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
+				  const struct mad_sweep_limits *lim, uint64_t now_ns);
+/* Record the elapsed time and free the sweep (f keeps the results). */
+void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns);
+
+/*
+ * The IB view for a live loop (the TUI, repeated samples): a session per
+ * local IB port, results in f. mad_view_open() fills f->ports (and f->error
+ * when no port can be used: then *out may be NULL). Drive it with the fds
+ * (POLLIN) and the timeout, calling mad_view_step() when either fires.
+ */
+struct mad_view;
+int mad_view_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_view **out);
+void mad_view_query_ports(struct mad_view *v, uint64_t now_ns);
+void mad_view_pma_refresh(struct mad_view *v, uint64_t now_ns);
+int mad_view_step(struct mad_view *v, uint64_t now_ns);
+bool mad_view_idle(const struct mad_view *v);
+/* -1 when idle; short (2 ms) while a session has no pollable fd (ibsim). */
+int mad_view_timeout_ms(const struct mad_view *v, uint64_t now_ns);
+int mad_view_fds(const struct mad_view *v, int *fds, int max);
+/* Synchronous: step until idle or deadline_ns. */
+int mad_view_run(struct mad_view *v, uint64_t deadline_ns);
+/* Synchronous sweep from the first usable port, bounded by lim and deadline_ns. */
+int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns);
+/* Adds the sessions' MAD counts to f, closes everything; f stays valid. */
+void mad_view_close(struct mad_view *v);
+
+/* What mad_fabric_collect() does. */
+#define MADF_PORTS	(1u << 0)	/* local ports: self, SM, partner, PMA of both ends */
+#define MADF_SWEEP	(1u << 1)	/* the fabric reachable from the first active port */
+
+/*
+ * The synchronous collector for the CLI: finds local IB ports, opens each,
+ * runs the queries until done or deadline_ns. Returns 0 (f->error says
+ * why when nothing could be asked: no devices, no permission), or -ENOMEM.
+ * Needs the live system (libibumad reads /sys itself): with --sysfs it
+ * leaves a note in f->error.
+ */
+int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
+		       const struct mad_sweep_limits *lim, uint64_t deadline_ns);
+
+#endif

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The ibping-style MAD probe: resolve a GUID by sweeping, then ping the ibping server at a LID. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collect/mad.h"
+#include "collect/mad_fabric.h"
+#include "collect/mad_probe.h"
+#include "collect/umad.h"
+#include "commands.h"
+#include "derive/mad_decode.h"
+
+struct ping_result {
+	bool done;
+	int status;
+	char host[MAD_VENDOR2_DATA_SIZE + 1];
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool mad_probe_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--lid", 5) || !strncmp(argv[i], "--guid", 6))
+			return true;
+	return false;
+}
+
+static void probe_usage(FILE *f)
+{
+	fprintf(f, "Usage: fabtop probe --lid LID | --guid GUID [-C COUNT] [--timeout MS]\n"
+		   "                    [--device CA] [--port N]\n"
+		   "Pings the ibping server (run 'ibping -S' there) with MADs, like ibping,\n"
+		   "one per --interval seconds (default 1).\n"
+		   "A GUID (node or port, 0x... or 0002:c903:...) is found by sweeping the fabric.\n");
+}
+
+static void ping_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
+{
+	struct ping_result *r = arg;
+	const uint8_t *data;
+	size_t dlen;
+	struct mad_hdr h;
+
+	r->done = true;
+	r->status = status;
+	if (status)
+		return;
+	if (mad_decode_reply_data(mad, len, 0, &data, &dlen, &h)) {
+		r->status = -EBADMSG;
+		return;
+	}
+	/* The server answers with its host name; make it printable. */
+	mad_decode_node_desc(data, dlen < 64 ? dlen : 64, r->host, sizeof(r->host));
+}
+
+static int parse_num(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "0x0002c90300317800", "0002:c903:0031:7800" or plain hex digits. */
+static int parse_guid(const char *s, uint64_t *out)
+{
+	char hex[20];
+	size_t n = 0;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	for (; *s; s++) {
+		if (*s == ':')
+			continue;
+		if (n >= 16 || !strchr("0123456789abcdefABCDEF", *s))
+			return -1;
+		hex[n++] = *s;
+	}
+	if (!n)
+		return -1;
+	hex[n] = '\0';
+	*out = strtoull(hex, NULL, 16);
+	return 0;
+}
+
+static int resolve_guid(const struct fab_ctx *ctx, uint64_t guid, uint16_t *lid)
+{
+	struct ib_fabric f;
+	int rc = mad_fabric_collect(ctx, &f, MADF_SWEEP, NULL, mono_ns() + 15000000000ull);
+
+	*lid = 0;
+	if (rc) {
+		ib_fabric_free(&f);
+		return rc;
+	}
+	for (size_t i = 0; i < f.nnodes && !*lid; i++) {
+		const struct ib_fnode *n = &f.nodes[i];
+
+		/* A CA's port GUIDs are node GUID + port in ibsim, but ask PortInfo-less: match both ids. */
+		if (n->id.node_guid == guid || n->id.port_guid == guid)
+			*lid = n->lid;
+	}
+	if (f.error[0])
+		fprintf(stderr, "fabtop: %s\n", f.error);
+	ib_fabric_free(&f);
+	return 0;
+}
+
+int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
+{
+	uint64_t v, lid = 0, guid = 0, count = 4, timeout_ms = 1000, want_port = 0;
+	const char *want_ca = NULL;
+	bool have_guid = false;
+	struct umad_local locals[UMAD_MAX_LOCAL_PORTS];
+	struct mad_session *s = NULL;
+	char why[768];
+	uint64_t sent = 0, got = 0, min = UINT64_MAX, max = 0, sum = 0;
+	int n, which = -1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			probe_usage(stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--lid") && !parse_num(val, 0xbfff, &v) && v) {
+			lid = v;
+		} else if (!strcmp(a, "--guid") && val && !parse_guid(val, &guid)) {
+			have_guid = true;
+		} else if (!strcmp(a, "-C") && !parse_num(val, 1000000, &v) && v) {
+			count = v;
+		} else if (!strcmp(a, "--timeout") && !parse_num(val, 60000, &v) && v) {
+			timeout_ms = v;
+		} else if (!strcmp(a, "--device") && val) {
+			want_ca = val;
+		} else if (!strcmp(a, "--port") && !parse_num(val, 255, &v) && v) {
+			want_port = v;
+		} else {
+			fprintf(stderr, "fabtop probe: bad argument '%s'%s%s\n", a,
+				val ? " with value " : "", val ? val : "");
+			probe_usage(stderr);
+			return EXIT_USAGE;
+		}
+		i++;
+	}
+	if (!lid == !have_guid) {
+		fprintf(stderr, "fabtop probe: give exactly one of --lid and --guid\n");
+		probe_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!ctx->live_sysfs) {
+		fprintf(stderr, "fabtop probe: MADs need the live system, not --sysfs %s\n", ctx->sysfs_root);
+		return EXIT_RUNTIME;
+	}
+
+	n = umad_list_ports(ctx, locals, UMAD_MAX_LOCAL_PORTS, why, sizeof(why));
+	for (int i = 0; i < n && which < 0; i++)
+		if ((!want_ca || !strcmp(want_ca, locals[i].ca)) && (!want_port || want_port == locals[i].port))
+			which = i;
+	if (which < 0) {
+		fprintf(stderr, "fabtop probe: %s\n", n > 0 ? "no such local IB port" : why);
+		return EXIT_RUNTIME;
+	}
+	if (have_guid) {
+		uint16_t l;
+
+		if (resolve_guid(ctx, guid, &l) || !l) {
+			fprintf(stderr, "fabtop probe: GUID 0x%016" PRIx64 " not found in the fabric "
+				"reachable from %s port %u\n", guid, locals[which].ca, locals[which].port);
+			return EXIT_RUNTIME;
+		}
+		lid = l;
+	}
+	if (mad_session_open(&s, ctx, &locals[which], why, sizeof(why))) {
+		fprintf(stderr, "fabtop probe: %s\n", why);
+		return EXIT_RUNTIME;
+	}
+	mad_session_set_opts(s, &(struct mad_opts){ .timeout_ms = (unsigned int)timeout_ms, .retries = 0, .window = 1 });
+	printf("MAD ping to LID %" PRIu64 " from %s port %u (ibping class 0x32)\n", lid,
+	       locals[which].ca, locals[which].port);
+	for (uint64_t k = 0; k < count; k++) {
+		struct ping_result r = { 0 };
+		uint64_t t0 = mono_ns(), rtt;
+		int rc = mad_ping(s, (uint16_t)lid, ping_cb, &r);
+
+		if (rc) {
+			fprintf(stderr, "fabtop probe: cannot send: %s\n", strerror(-rc));
+			break;
+		}
+		sent++;
+		mad_run(s, t0 + (timeout_ms + 1000) * 1000000u);
+		rtt = mono_ns() - t0;
+		if (r.done && !r.status) {
+			got++;
+			sum += rtt;
+			min = rtt < min ? rtt : min;
+			max = rtt > max ? rtt : max;
+			printf("Pong from %s (LID %" PRIu64 "): time %.3f ms\n", r.host[0] ? r.host : "?",
+			       lid, (double)rtt / 1e6);
+		} else {
+			printf("no answer from LID %" PRIu64 ": %s\n", lid,
+			       r.status == -ETIMEDOUT ? "timeout (is 'ibping -S' running there?)"
+						      : strerror(r.status < 0 ? -r.status : EIO));
+		}
+		fflush(stdout);
+		/* One ping per --interval (1 s by default, as ibping). */
+		if (k + 1 < count) {
+			uint64_t next = t0 + (uint64_t)(ctx->interval_s * 1e9), now = mono_ns();
+
+			if (next > now) {
+				struct timespec ts = { (time_t)((next - now) / 1000000000u),
+						       (long)((next - now) % 1000000000u) };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	printf("--- LID %" PRIu64 ": %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64 "%% loss",
+	       lid, sent, got, sent ? (sent - got) * 100 / sent : 0);
+	if (got)
+		printf(", rtt min/avg/max %.3f/%.3f/%.3f ms", (double)min / 1e6,
+		       (double)sum / (double)got / 1e6, (double)max / 1e6);
+	printf("\n");
+	/* Out before anything else can block (umad2sim's exit handler talks to the simulator). */
+	fflush(stdout);
+	mad_session_close(s);
+	return got ? EXIT_OK : EXIT_RUNTIME;
+}

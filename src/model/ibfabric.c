@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Releasing and naming parts of the IB fabric model. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/ibfabric.h"
+
+void ib_fabric_free(struct ib_fabric *f)
+{
+	for (size_t i = 0; i < f->nnodes; i++)
+		free(f->nodes[i].ports);
+	free(f->nodes);
+	free(f->links);
+	free(f->ports);
+	memset(f, 0, sizeof(*f));
+}
+
+const char *ib_query_state_str(enum ib_query_state s)
+{
+	static const char *const names[] = {
+		[IBQ_NONE] = "not asked", [IBQ_PENDING] = "pending", [IBQ_OK] = "ok",
+		[IBQ_TIMEOUT] = "timeout", [IBQ_STATUS] = "error status",
+		[IBQ_BAD_REPLY] = "bad reply", [IBQ_ERROR] = "send failed",
+	};
+
+	if ((unsigned int)s < sizeof(names) / sizeof(names[0]) && names[s])
+		return names[s];
+	return "unknown";
+}

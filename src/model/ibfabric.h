@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The InfiniBand fabric as the subnet's own management (MADs) sees it: local ports, their partners, the SM, the swept fabric. */
+#ifndef FABTOP_MODEL_IBFABRIC_H
+#define FABTOP_MODEL_IBFABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/fabric.h"
+
+#define IB_DESC_LEN		65	/* NodeDescription: 64 bytes + NUL */
+#define IB_MAX_PMA_COUNTERS	24
+
+/* Result of one query: not asked yet, answered, or why not. */
+enum ib_query_state {
+	IBQ_NONE = 0,		/* not asked (or not applicable: see the note) */
+	IBQ_PENDING,
+	IBQ_OK,
+	IBQ_TIMEOUT,		/* no answer within the deadline and retries */
+	IBQ_STATUS,		/* answered with a MAD status (e.g. unsupported) */
+	IBQ_BAD_REPLY,		/* a reply that did not decode */
+	IBQ_ERROR,		/* could not be sent */
+};
+
+/*
+ * PMA counters of one port. Counters are fab_counter so the rate maths of
+ * derive/counters.h applies unchanged (source COUNTER_SRC_PMA, names as in
+ * sysfs). Two samples give rates: see ib_pma_sample in collect/mad_port.h.
+ */
+struct ib_pma {
+	enum ib_query_state state;
+	uint16_t status;		/* MAD status when state == IBQ_STATUS */
+	bool cpi_known;			/* ClassPortInfo answered */
+	uint16_t cap_mask;		/* PMA ClassPortInfo:CapabilityMask */
+	bool ext;			/* data/packet counters from PortCountersExtended */
+	bool ext_failed;		/* advertised, but PortCountersExtended did not answer */
+	uint16_t lid;			/* where the PMA was asked */
+	uint8_t port_select;
+	struct fab_counter c[IB_MAX_PMA_COUNTERS];
+	size_t n;
+	uint64_t sample_ns, prev_sample_ns;
+};
+
+/* A node as NodeInfo/NodeDescription describe it. */
+struct ib_node_id {
+	uint64_t node_guid, sys_image_guid, port_guid;
+	uint8_t node_type;		/* 1 CA, 2 switch, 3 router */
+	uint8_t num_ports;
+	uint32_t vendor_id;
+	uint16_t device_id;
+	char desc[IB_DESC_LEN];
+};
+
+/* A port as PortInfo describes it. */
+struct ib_port_id {
+	uint8_t num;
+	uint16_t lid;			/* for a switch: the LID of its port 0 */
+	uint16_t sm_lid;
+	uint8_t sm_sl, lmc;
+	uint8_t state, phys_state;	/* IBA PortState / PortPhysicalState numbers */
+	uint8_t width, speed, speed_ext;/* LinkWidthActive / LinkSpeed(Ext)Active */
+	uint32_t cap_mask;
+};
+
+/* The subnet manager as seen from a port. */
+struct ib_sm {
+	enum ib_query_state state;	/* of the SMInfo query */
+	uint16_t lid;			/* PortInfo:MasterSMLID */
+	uint8_t sl;			/* PortInfo:MasterSMSL */
+	uint64_t guid;
+	uint8_t priority;
+	uint8_t sm_state;		/* 3 MASTER, 2 STANDBY, ... */
+	uint32_t act_count;
+};
+
+/* One local IB port (a umad port) and what the fabric says around it. */
+struct ib_local_port {
+	char ca[FAB_NAME_LEN];
+	unsigned int port;
+	char umad_dev[32];		/* "/dev/infiniband/umad0", "" if unknown */
+	enum ib_query_state self_state;
+	struct ib_node_id node;		/* our own node, by directed route, zero hops */
+	struct ib_port_id pi;
+	struct ib_sm sm;
+	/* the link partner: one hop out by directed route */
+	enum ib_query_state peer_state;
+	struct ib_node_id peer;
+	struct ib_port_id peer_pi;
+	/* PMA counters of both ends of the cable */
+	struct ib_pma pma;
+	struct ib_pma peer_pma;
+	char note[768];			/* why something is missing, for people ("" if nothing) */
+};
+
+/* A port of a swept node and what is cabled to it. */
+struct ib_fport {
+	struct ib_port_id pi;		/* pi.num 0 and !known: PortInfo did not answer */
+	bool known;
+	bool linked;			/* peer/peer_port name the other end */
+	size_t peer;			/* index into ib_fabric.nodes */
+	uint8_t peer_port;
+};
+
+/* A node found by the sweep, and the directed route that reached it. */
+struct ib_fnode {
+	struct ib_node_id id;
+	uint16_t lid;			/* port 0 (switch) or the port we entered by */
+	uint8_t path[64];		/* path[1..hops] egress ports from the local port */
+	uint8_t hops;
+	uint8_t entry_port;
+	struct ib_fport *ports;		/* [0..num_ports]; port 0 is a switch's management port */
+};
+
+/* A cable between two node ports (by index into nodes[]), as the first end reports it. */
+struct ib_link {
+	size_t a, b;
+	uint8_t a_port, b_port;
+};
+
+/* What `show fabric` reports: everything reachable from the local ports. */
+struct ib_fabric {
+	struct ib_local_port *ports;
+	size_t nports;
+	struct ib_fnode *nodes;
+	size_t nnodes;
+	struct ib_link *links;
+	size_t nlinks;
+	/* the sweep's own numbers, for people and for tuning */
+	bool swept;
+	size_t sweep_from;		/* index into ports of the port swept from */
+	bool truncated_nodes;		/* stopped at the node limit */
+	bool truncated_time;		/* stopped at the deadline */
+	uint64_t sweep_ns;
+	uint64_t sweep_mads;		/* MADs the sweep itself sent */
+	uint64_t mads_sent, mads_received, mads_timeout, mads_retried;
+	char error[768];		/* why nothing could be asked at all ("" if fine) */
+};
+
+void ib_fabric_free(struct ib_fabric *f);
+const char *ib_query_state_str(enum ib_query_state s);
+
+#endif

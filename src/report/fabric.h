@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `fabtop show fabric`: local IB ports, their SM and partners, PMA counters of both ends, the swept fabric. */
+#ifndef FABTOP_REPORT_FABRIC_H
+#define FABTOP_REPORT_FABRIC_H
+
+#include <stdio.h>
+
+#include "ctx.h"
+#include "model/fabric.h"
+#include "model/ibfabric.h"
+#include "report/json.h"
+
+void fabric_text(FILE *out, const struct ib_fabric *f);
+/* The "fabric" member inside an open JSON object. */
+void fabric_json(struct json *j, const struct ib_fabric *f);
+/* "0002:c903:0031:78f0", the kernel's GUID spelling. */
+void fabric_guid_str(uint64_t guid, char *buf, size_t size);
+
+/*
+ * The `show fabric` section (cmd_show.c's table): collects through MADs
+ * with a deadline (collect/mad_fabric.h), then prints. Returns an exit code:
+ * 1 with the reason on stderr when no IB port could be asked.
+ */
+int fabric_section_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *out);
+int fabric_section_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j);
+
+#endif

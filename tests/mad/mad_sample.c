@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Test helper: PMA samples of every local IB port and its partner through the async view, with rates. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <poll.h>
+
+#include <infiniband/umad.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "collect/host.h"
+#include "collect/mad_fabric.h"
+#include "ctx.h"
+#include "derive/counters.h"
+#include "model/ibfabric.h"
+
+/*
+ * Usage: mad_sample INTERVAL_MS COUNT, or mad_sample sweep MAX_NODES [MAX_MS]. Drives the view the way the TUI does
+ * (fds + timeout + step), prints for each sample and port the byte rates
+ * and error deltas of both ends, in a line-oriented form tests can grep.
+ */
+static void print_end(const char *who, const struct ib_pma *p, unsigned int sample)
+{
+	uint64_t dt = p->sample_ns - p->prev_sample_ns;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fab_counter *c = &p->c[i];
+		double r;
+		uint64_t d;
+
+		if (c->kind == COUNTER_KIND_DATA && counter_bytes_rate(c, dt, &r))
+			printf("sample %u %s %s bytes_per_s=%.0f value=%" PRIu64 "\n", sample, who, c->name, r, c->value);
+		else if (c->kind == COUNTER_KIND_ERROR && counter_delta(c, &d) && d)
+			printf("sample %u %s %s delta=%" PRIu64 "\n", sample, who, c->name, d);
+	}
+}
+
+static void run_until_idle(struct mad_view *v, uint64_t deadline)
+{
+	while (!mad_view_idle(v) && clock_now_ns() < deadline) {
+		struct pollfd pfd[8];
+		int fds[8], n = mad_view_fds(v, fds, 8), t = mad_view_timeout_ms(v, clock_now_ns());
+
+		for (int i = 0; i < n; i++)
+			pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+		if (t != 0)
+			poll(pfd, (nfds_t)n, t < 0 ? 100 : t);
+		mad_view_step(v, clock_now_ns());
+	}
+}
+
+/*
+ * mad_sample pingd: an ibping server (vendor class 0x32, OUI 0x001405:
+ * answers a Get with GetResp carrying the host name) for the simulator.
+ * ibsim hands such requests only to clients attached as "SM", and umad2sim
+ * crashes when such a client has no agent for a request that arrives (the
+ * SMInfo the real SM sends it), so this one registers the SMI classes too,
+ * drops what arrives there, and claims the SM role only after registering.
+ * Runs until killed.
+ */
+static int pingd(void)
+{
+	char cas[4][UMAD_CA_NAME_LEN];
+	uint8_t oui[3] = { 0x00, 0x14, 0x05 };
+	size_t usz;
+	void *umad;
+	int port, agent;
+
+	umad_init();
+	if (umad_get_cas_names(cas, 4) < 1 || (port = umad_open_port(cas[0], 0)) < 0) {
+		fprintf(stderr, "pingd: no port\n");
+		return 1;
+	}
+	usz = umad_size() + 256 + 64;
+	umad = calloc(1, usz);
+	agent = umad_register_oui(port, 0x32, 0, oui, NULL);
+	umad_register(port, 0x01, 1, 0, NULL);
+	umad_register(port, 0x81, 1, 0, NULL);
+	if (!umad || agent < 0) {
+		fprintf(stderr, "pingd: cannot register class 0x32\n");
+		return 1;
+	}
+	/*
+	 * Only now claim to be an SM (opening issmN, as opensm does): requests
+	 * then start to arrive, and every class has an agent to land on.
+	 */
+	{
+		char issm[256];
+
+		if (umad_get_issm_path(cas[0], 0, issm, sizeof(issm)) < 0 || open(issm, O_RDWR) < 0) {
+			fprintf(stderr, "pingd: cannot open the issm device\n");
+			return 1;
+		}
+	}
+	printf("pingd ready\n");
+	fflush(stdout);
+	for (;;) {
+		int len = 256, rc = umad_recv(port, umad, &len, -1);
+		uint8_t *m = umad_get_mad(umad);
+
+		if (rc < 0 || len < 64 || m[1] != 0x32 || m[3] != 0x01)
+			continue;
+		m[3] = 0x81;	/* GetResp */
+		memset(m + 40, 0, 216);
+		gethostname((char *)m + 40, 64);
+		umad_send(port, agent, umad, 256, 0, 0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "pingd"))
+		return pingd();
+
+	struct fab_ctx ctx;
+	struct ib_fabric f;
+	struct mad_view *v;
+	long interval_ms = argc > 1 ? atol(argv[1]) : 1000;
+	long count = argc > 2 ? atol(argv[2]) : 1;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.sysfs_root = "/sys";
+	ctx.live_sysfs = true;
+	/* mad_sample sweep MAX_NODES [MAX_MS]: a bounded sweep, its numbers. */
+	if (argc > 2 && !strcmp(argv[1], "sweep")) {
+		struct mad_sweep_limits lim = { .max_nodes = (size_t)atol(argv[2]),
+						.max_ns = argc > 3 ? (uint64_t)atol(argv[3]) * 1000000u : 0 };
+		uint64_t t0 = clock_now_ns();
+
+		if (mad_fabric_collect(&ctx, &f, MADF_SWEEP, &lim, t0 + 20000000000ull))
+			return 1;
+		printf("nodes=%zu links=%zu truncated_nodes=%d truncated_time=%d sweep_ms=%.1f sweep_mads=%" PRIu64
+		       " timeouts=%" PRIu64 " total_ms=%.1f\n", f.nnodes, f.nlinks, f.truncated_nodes, f.truncated_time,
+		       (double)f.sweep_ns / 1e6, f.sweep_mads, f.mads_timeout, (double)(clock_now_ns() - t0) / 1e6);
+		ib_fabric_free(&f);
+		return 0;
+	}
+	if (mad_view_open(&ctx, &f, &v) || !v) {
+		fprintf(stderr, "mad_sample: %s\n", f.error[0] ? f.error : "cannot open");
+		ib_fabric_free(&f);
+		return 1;
+	}
+	mad_view_query_ports(v, clock_now_ns());
+	run_until_idle(v, clock_now_ns() + 5000000000ull);
+	for (size_t i = 0; i < f.nports; i++)
+		printf("port %s/%u lid=%u sm_lid=%u partner_lid=%u partner_port=%u local_pma=%s partner_pma=%s\n",
+		       f.ports[i].ca, f.ports[i].port, f.ports[i].pi.lid, f.ports[i].sm.lid,
+		       f.ports[i].peer_pi.lid, f.ports[i].peer_pi.num,
+		       ib_query_state_str(f.ports[i].pma.state), ib_query_state_str(f.ports[i].peer_pma.state));
+	fflush(stdout);
+	for (long s = 1; s <= count; s++) {
+		struct timespec ts = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
+
+		/* The test drives the fabric meanwhile: "go" lines on stdout tell it when. */
+		printf("waiting %ld\n", s);
+		fflush(stdout);
+		nanosleep(&ts, NULL);
+		mad_view_pma_refresh(v, clock_now_ns());
+		run_until_idle(v, clock_now_ns() + 5000000000ull);
+		for (size_t i = 0; i < f.nports; i++) {
+			print_end("local", &f.ports[i].pma, (unsigned int)s);
+			print_end("partner", &f.ports[i].peer_pma, (unsigned int)s);
+		}
+		fflush(stdout);
+	}
+	mad_view_close(v);
+	printf("mads sent=%" PRIu64 " received=%" PRIu64 " timeouts=%" PRIu64 "\n",
+	       f.mads_sent, f.mads_received, f.mads_timeout);
+	ib_fabric_free(&f);
+	return 0;
+}

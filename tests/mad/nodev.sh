@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Without InfiniBand management devices: `show fabric` and the MAD probe say
+# why and exit 1; usage errors exit 2; everything else keeps working.
+. "$TOP_SRCDIR/tests/setup.sh"
+
+# This test is about a machine without umad devices (CI, containers).
+if [ -n "$(ls /sys/class/infiniband_mad 2>/dev/null | grep umad)" ]; then
+	skip_all "this machine has /sys/class/infiniband_mad/umad* devices"
+fi
+unset LD_PRELOAD
+plan 14
+
+run_rc "$FABTOP" show fabric
+assert_eq "show fabric: exit 1" 1 "$rc"
+assert_match "show fabric: says there are no devices and why" \
+	'fabtop: no (RDMA devices|InfiniBand management devices).*(absent|modprobe)' "$(cat "$T/err")"
+assert_eq "show fabric: no made-up output on stdout" "" "$(grep -v '^$' "$T/out" | grep -v 'unavailable' || true)"
+
+run_rc "$FABTOP" show fabric --json
+assert_eq "show fabric --json: exit 1" 1 "$rc"
+assert_eq "show fabric --json: the reason in .fabric.error" true \
+	"$(jq -e '.fabric.error | test("no (RDMA|InfiniBand)")' "$T/out" 2>/dev/null || echo false)"
+assert_eq "show fabric --json: empty lists, never invented" "0 0 0" \
+	"$(jq -r '.fabric | "\(.local_ports | length) \(.nodes | length) \(.links | length)"' "$T/out")"
+
+run_rc "$FABTOP" --sysfs "$DATA" show fabric
+assert_eq "show fabric with --sysfs: exit 1" 1 "$rc"
+assert_match "show fabric with --sysfs: MADs need the live system" "need the live system" "$(cat "$T/err")"
+
+run_rc "$FABTOP" probe --lid 1
+assert_eq "probe --lid: exit 1" 1 "$rc"
+assert_match "probe --lid: the reason" 'fabtop probe: no ' "$(cat "$T/err")"
+run_rc "$FABTOP" probe --lid 0
+assert_eq "probe --lid 0: usage error, exit 2" 2 "$rc"
+run_rc "$FABTOP" probe --lid 1 --guid 0x1
+assert_eq "probe --lid and --guid: usage error, exit 2" 2 "$rc"
+
+# Everything else is untouched: show all does not include the fabric section.
+run_rc "$FABTOP" show all
+assert_eq "show all still works without umad devices" 0 "$rc"
+run_rc "$FABTOP" show --help
+assert_match "show --help lists the fabric section" 'fabric' "$(cat "$T/out")"
+done_testing
