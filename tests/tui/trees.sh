@@ -85,6 +85,30 @@ tui_expect "all gone: the no-device message" "No RDMA devices found" 12
 tui_quit >/dev/null || :
 assert_match "no crash while devices came and went" "FABTOP-EXIT=0" "$(cat "$T/screen")"
 
+# Counter state survives a re-collection: the delta since start of a counter
+# stays when a port's state change makes the monitor collect everything again.
+cp -a "$TREES/ib-2port" "$T/carry"
+P1="$T/carry/class/infiniband/mlx4_0/ports/1"
+tui_start 120 40 -- --sysfs "$T/carry" --pane counters --interval 0.5
+tui_wait "port_rcv_data" || :
+echo 4500001000 >"$P1/counters/port_rcv_data"
+tui_expect "a counter that moves shows its new value" "4500001000"
+assert_match "... and its delta since start (1000)" "port_rcv_data +4500001000 +[0-9-]+ +1000$" "$(tui_line port_rcv_data)"
+echo "1: DOWN" >"$T/carry/class/infiniband/mlx4_0/ports/2/state"
+tui_expect "a port state change is picked up by the structure watch" "DOWN" 12
+tui_wait "port_rcv_data" || :
+assert_match "the delta since start survives the re-collection" "port_rcv_data +4500001000 +0 +1000$" "$(tui_line port_rcv_data)"
+tui_keys 1
+tui_expect "the Ports pane flags the port NO-LINK" "NO-LINK"
+tui_quit >/dev/null || :
+
+# The probe from the pane, on a host without RDMA: it fails and says why.
+tui_start 120 40 -- --sysfs "$T/empty" --pane probe
+tui_wait "RDMA CM probe" || :
+tui_keys e 1 2 7 . 0 . 0 . 1 Enter Enter
+tui_expect "the probe runs from the pane and shows its timeline" "CM event timeline"
+tui_quit >/dev/null || :
+
 # Settings: W writes the file; it is read at start; bad lines warn.
 tui_start 100 24 -- --demo
 tui_wait "mlx5_0" || :
