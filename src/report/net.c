@@ -138,8 +138,13 @@ void net_report_text(FILE *f, const struct fab_host *h, const struct net_state *
 		fprintf(f, "  %s", l->name);
 		if (netdev_owner(h, l->name, &dev, &port))
 			fprintf(f, " (%s/%u)", dev, port);
-		fprintf(f, ": %s, mtu %u%s%s\n", net_operstate_str(l->operstate), l->mtu,
+		fprintf(f, ": %s, mtu %u%s%s", net_operstate_str(l->operstate), l->mtu,
 			l->kind[0] ? ", " : "", l->kind);
+		if (l->master && net_link_by_index(st, l->master))
+			fprintf(f, ", master %s", net_link_by_index(st, l->master)->name);
+		if (l->link && l->link != l->ifindex && net_link_by_index(st, l->link))
+			fprintf(f, ", lower %s", net_link_by_index(st, l->link)->name);
+		fprintf(f, "\n");
 		ipoib_of(h, l, &mode, &pkey);
 		if (mode[0] || pkey >= 0) {
 			fprintf(f, "    IPoIB: mode %s", mode[0] ? mode : "unknown");
@@ -263,6 +268,13 @@ void net_report_json(struct json *j, const struct fab_host *h, const struct net_
 		}
 		json_key(j, "kind"); json_str_or_null(j, l->kind);
 		json_key(j, "operstate"); json_str(j, net_operstate_str(l->operstate));
+		{
+			const struct net_link *m = l->master ? net_link_by_index(st, l->master) : NULL;
+			const struct net_link *lo = l->link && l->link != l->ifindex ? net_link_by_index(st, l->link) : NULL;
+
+			json_key(j, "master"); json_str_or_null(j, m ? m->name : NULL);
+			json_key(j, "lower"); json_str_or_null(j, lo ? lo->name : NULL);
+		}
 		json_key(j, "mtu"); json_u64(j, l->mtu);
 		ipoib_of(h, l, &mode, &pkey);
 		json_key(j, "ipoib_mode"); json_str_or_null(j, mode);
