@@ -181,9 +181,21 @@ void ui_do(struct ui *ui, int action, int arg)
 		if (ui->details) {
 			ui->details = false;
 		} else if (table_selected(t)) {
+			const struct table_row *r = table_selected(t);
+			size_t off = 0;
+
 			ui->details = true;
 			ui->details_top = 0;
-			snprintf(ui->details_key, sizeof(ui->details_key), "%s", table_selected(t)->key);
+			snprintf(ui->details_key, sizeof(ui->details_key), "%s", r->key);
+			ui->details_title[0] = '\0';
+			for (int c = 0; c < t->ncols && c < 3 && off < sizeof(ui->details_title); c++) {
+				int n = snprintf(ui->details_title + off, sizeof(ui->details_title) - off, "%s%s",
+						 c ? "  " : "", r->cells[c].text);
+
+				if (n < 0)
+					break;
+				off += (size_t)n;
+			}
 		}
 		break;
 	case ACT_BACK:

@@ -11,13 +11,13 @@ void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	const struct ui_view *v = ui_views[ui->pane];
 	struct text t = { 0 };
-	char title[TABLE_KEY_LEN + 32];
+	char title[sizeof(ui->details_title) + 16];
 
 	if (v->details)
 		v->details(ui, ui->details_key, &t);
 	else
 		text_add(&t, ROLE_DIM, "No details for this pane.");
-	snprintf(title, sizeof(title), " Details: %s", ui->details_key);
+	snprintf(title, sizeof(title), " Details: %s", ui->details_title[0] ? ui->details_title : ui->details_key);
 	pager_draw(w, r.y, r.x, r.h, r.w, title, &t, &ui->details_top, "Esc closes, arrows scroll");
 	text_free(&t);
 }

@@ -85,6 +85,7 @@ struct ui {
 	size_t help_top;
 	bool details;
 	char details_key[TABLE_KEY_LEN];
+	char details_title[3 * TABLE_CELL_LEN];	/* the row's first cells, for the overlay's title */
 	size_t details_top;
 	bool filter_edit;		/* '/' line editing in progress */
 

@@ -172,8 +172,11 @@ static void net_details(struct ui *ui, const char *key, struct text *out)
 		return;
 	}
 	text_add(out, ROLE_HEADING, "%s", key);
-	text_add(out, ROLE_DIM, "  from rtnetlink (links, addresses, routes, rules) and %s/sys/net/ipv4/conf/",
-		 ui->ctx->demo ? "the demo fabric's" : ui->ctx->proc_root);
+	if (ui->ctx->demo)
+		text_add(out, ROLE_DIM, "  from the demo fabric's simulated network (demo_net())");
+	else
+		text_add(out, ROLE_DIM, "  from rtnetlink (links, addresses, routes, rules) and %s/sys/net/ipv4/conf/",
+			 ui->ctx->proc_root);
 	/* The netdev's own block of the report, then every route and rule line naming it. */
 	for (size_t i = 0; i < ui->net_text.n; i++) {
 		const char *l = ui->net_text.lines[i].s;

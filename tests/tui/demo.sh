@@ -55,7 +55,7 @@ tui_keys q
 tui_expect_gone "q in the help closes the help, not fabtop" "Colours and flags"
 
 tui_keys Home Enter
-tui_expect "Enter shows the selected row's details" "Details: cxgb4_0/1"
+tui_expect "Enter shows the selected row's details" "Details: cxgb4_0  1  ACTIVE"
 tui_expect "details name where each value came from" "phys_state"
 tui_keys Escape
 tui_expect_gone "Esc closes the details" "Details:"
