@@ -20,6 +20,8 @@ $B mount -t tmpfs tmpfs /run
 $B mount -t tmpfs tmpfs /tmp
 $B mount -t tmpfs tmpfs /var/tmp
 $B ln -sf /proc/self/fd /dev/fd
+# the host's /lib is /usr/lib (merged /usr); here /lib holds the modules, so link what lives there
+$B ln -sf /usr/lib/terminfo /lib/terminfo
 # extra host dirs, each mounted at its host path (run-vm.sh EXTRA_RO / EXTRA_RW)
 for t in $($B sed -n 's/.*fabvm_extra=\([^ ]*\).*/\1/p' /proc/cmdline | $B tr , ' '); do
 	p=$($B cat /share/.extra_$t); $B mkdir -p "$p"

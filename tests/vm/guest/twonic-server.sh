@@ -26,6 +26,9 @@ t_run "server: probe from 172.16.34.2 before the fix fails" 1 'result: FAILED' $
 show $T/p1.log
 t_grep "server: the failure names the route and doctor finding 1" \
 	'leaves by eth0, not by eth1 which holds 172\.16\.34\.2.*|see doctor finding 1' $T/p1.log
+# the same from the monitor's Probe pane: the failure and the doctor's evidence on screen
+tui_probe "server: TUI Probe pane from 172.16.34.2 fails, with the doctor's evidence" "$F" 172.16.34.10 2 \
+	'from +172\.16\.34\.2 on eth1' 'see doctor finding 1'
 signal srv-p1.done
 waitfor cli-p1.done 120
 
@@ -53,6 +56,8 @@ waitfor cli-p2.done 120
 t_run "server: probe from 172.16.34.2 after the fix works" 0 'result: ok: 10 pings.*payload ok' $T/p2.log \
 	timeout 60 "$F" probe 172.16.34.10 --from eth1 --timeout-ms 4000 -C 10
 show $T/p2.log
+tui_probe "server: TUI Probe pane from 172.16.34.2 works after the fix, x stops it" "$F" 172.16.34.10 2 \
+	'from +172\.16\.34\.2 on eth1' '[1-9][0-9]* messages, 0 payload errors' x 'state done'
 signal srv-p2.done
 waitfor cli-done 120
 kill -TERM $sp; wait $sp
