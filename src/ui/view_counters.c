@@ -170,7 +170,7 @@ static void counter_list(struct ui *ui, WINDOW *w, struct ui_rect r, struct fab_
 			 const struct track_port *tp)
 {
 	/* Widths: value up to 20 digits, deltas 10; the name takes what is left. */
-	int vw = 12, dw = 10, namew = r.w - vw - 2 * dw - 3, y = r.y;
+	int vw = 12, dw = r.w >= 60 ? 10 : 8, namew = r.w - vw - 2 * dw - 3, y = r.y;
 
 	if (r.h < 2 || r.w < 20)
 		return;
@@ -303,7 +303,8 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	mvwhline(w, gy, r.x, ui->utf8 ? ACS_HLINE : '-', r.w);
 	ui_puts(w, gy, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), title);
 	gy++;
-	gw = r.w >= 70 ? r.w / 2 : r.w;
+	/* Narrow screens give the counter list more room than the graph. */
+	gw = r.w >= 120 ? r.w / 2 : r.w >= 70 ? r.w * 2 / 5 : r.w;
 	lw = 10;
 	if (tp && gw > lw + 4) {
 		static float vin[GRAPH_COLS], vout[GRAPH_COLS];

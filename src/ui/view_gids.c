@@ -13,10 +13,10 @@ static const struct table_col gids_cols[NCOLS] = {
 	[C_DEV]    = { .title = "DEVICE",  .width = 8,  .prio = 0 },
 	[C_PORT]   = { .title = "PORT",    .width = 4,  .prio = 0, .right = true, .numeric = true },
 	[C_INDEX]  = { .title = "INDEX",   .width = 5,  .prio = 0, .right = true, .numeric = true },
-	[C_GID]    = { .title = "GID",     .width = 39, .prio = 3 },
+	[C_GID]    = { .title = "GID",     .width = 39, .prio = 2 },
 	[C_TYPE]   = { .title = "TYPE",    .width = 7,  .prio = 1 },
 	[C_NETDEV] = { .title = "NETDEV",  .width = 12, .prio = 1 },
-	[C_IPV4]   = { .title = "IPV4",    .width = 15, .prio = 2 },
+	[C_IPV4]   = { .title = "IPV4",    .width = 15, .prio = 3 },
 	[C_NOTE]   = { .title = "NOTE",    .width = 12, .prio = 5, .flex = true },
 };
 
