@@ -4,6 +4,7 @@
 # every pane, help, details, filter, sort, pause, interval, resizes, quit.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/tui/lib.sh"
+slow_scenario
 
 tui_start 120 40 -- --demo --seed 1
 tui_expect "starts on the Ports pane with the demo's devices" "mlx5_0"

@@ -5,6 +5,7 @@
 # settings, colours and the ASCII/UTF-8 graphs.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/tui/lib.sh"
+slow_scenario
 
 TREES="$DATA/trees"
 
