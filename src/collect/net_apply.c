@@ -25,6 +25,12 @@ struct step {
 	struct net_route old;		/* STEP_ROUTE: the route it replaced */
 };
 
+/* The `ip` option for a family's commands. */
+static const char *fam(uint8_t family)
+{
+	return family == AF_INET6 ? " -6" : "";
+}
+
 static size_t family_len(uint8_t family)
 {
 	return family == AF_INET ? 4 : 16;
@@ -124,7 +130,8 @@ static void route_of_fix(const struct fix_route *fr, int oif, struct net_route *
 	r->table = fr->table;
 	r->oif = oif;
 	r->type = RTN_UNICAST;
-	r->scope = RT_SCOPE_LINK;
+	/* IPv6 routes carry no scope; IPv4 subnet routes are on-link. */
+	r->scope = fr->subnet.family == AF_INET ? RT_SCOPE_LINK : RT_SCOPE_UNIVERSE;
 	r->protocol = RTPROT_BOOT;	/* what `ip route add` uses */
 }
 
@@ -133,7 +140,7 @@ static void print_route(FILE *log, const char *verb, const struct net_route *r, 
 	char d[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN];
 	const struct net_link *l = net_link_by_index(st, r->oif);
 
-	fprintf(log, "ip route %s %s/%u%s%s dev %s%s%s table %u\n", verb,
+	fprintf(log, "ip%s route %s %s/%u%s%s dev %s%s%s table %u\n", fam(r->family), verb,
 		net_ip_str(&r->dst, d, sizeof(d)), r->dst_len,
 		r->gateway.family ? " via " : "", r->gateway.family ? net_ip_str(&r->gateway, g, sizeof(g)) : "",
 		l ? l->name : "?", r->prefsrc.family ? " src " : "",
@@ -208,12 +215,13 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			}
 		}
 		if (!had)
-			fprintf(log, "ip route del %s/%u table %u\n", net_ip_str(&fr->subnet, a, sizeof(a)),
+			fprintf(log, "ip%s route del %s/%u table %u\n", fam(fr->subnet.family),
+				net_ip_str(&fr->subnet, a, sizeof(a)),
 				fr->prefixlen, fr->table);
 	}
 	for (size_t i = 0; i < plan->nroutes; i++)
 		if (!plan->routes[i].rule_ok)
-			fprintf(log, "ip rule del from %s table %u priority %u\n",
+			fprintf(log, "ip%s rule del from %s table %u priority %u\n", fam(plan->routes[i].addr.family),
 				net_ip_str(&plan->routes[i].addr, a, sizeof(a)), plan->routes[i].table,
 				plan->routes[i].priority);
 	for (size_t i = 0; i < plan->nsysctls; i++)
@@ -255,7 +263,8 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 
 		if (fr->rule_ok)
 			continue;
-		fprintf(log, "ip rule add from %s table %u priority %u\n", net_ip_str(&fr->addr, a, sizeof(a)),
+		fprintf(log, "ip%s rule add from %s table %u priority %u\n", fam(fr->addr.family),
+			net_ip_str(&fr->addr, a, sizeof(a)),
 			fr->table, fr->priority);
 		rc = rule_msg(nl, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL, fr);
 		if (!rc) {

@@ -177,6 +177,20 @@ static bool probe_addr(struct doc *d, const struct net_addr *a, struct net_ip *o
 		*out = d->peer;
 		return true;
 	}
+	if (a->local.family == AF_INET6) {
+		/* All host bits set, minus k in the last byte: in the subnet, not ours. */
+		if (a->prefixlen > 120)
+			return false;
+		for (unsigned int k = 1; k < 64; k++) {
+			*out = net_ip_network(&a->local, a->prefixlen);
+			for (unsigned int b = a->prefixlen; b < 128; b++)
+				out->bytes[b / 8] |= (uint8_t)(0x80 >> (b % 8));
+			out->bytes[15] = (uint8_t)(0xff - k);
+			if (!net_addr_find(d->net, out))
+				return true;
+		}
+		return false;
+	}
 	if (a->local.family != AF_INET || a->prefixlen > 30)
 		return false;
 	memcpy(&addr, a->local.bytes, 4);
@@ -203,7 +217,9 @@ static size_t collect_rdma_addrs(struct doc *d, struct rdma_addr *ra, size_t max
 		const struct net_addr *a = &d->net->addrs[i];
 		const struct net_link *l = net_link_by_index(d->net, a->ifindex);
 
-		if (!l || !l->rdma || a->local.family != AF_INET || a->scope != RT_SCOPE_UNIVERSE)
+		/* Global IPv4 and IPv6 (RoCE v2 runs over both); link-local has scope link. */
+		if (!l || !l->rdma || (a->local.family != AF_INET && a->local.family != AF_INET6) ||
+		    a->scope != RT_SCOPE_UNIVERSE)
 			continue;
 		memset(&ra[n], 0, sizeof(ra[n]));
 		ra[n].a = a;
@@ -297,9 +313,14 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 		evidence_subnet_routes(d, f, x->a);
 		f_ev(f, "no rule 'from %s' selects a table that routes %s/%u by %s", k, net, x->a->prefixlen,
 		     x->l->name);
-		f_fix(f, "ip route replace %s/%u dev %s scope link src %s table %u", net, x->a->prefixlen, qi,
-		      k, table);
-		f_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+		if (x->a->local.family == AF_INET6) {
+			f_fix(f, "ip -6 route replace %s/%u dev %s src %s table %u", net, x->a->prefixlen, qi, k, table);
+			f_fix(f, "ip -6 rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+		} else {
+			f_fix(f, "ip route replace %s/%u dev %s scope link src %s table %u", net, x->a->prefixlen,
+			      qi, k, table);
+			f_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+		}
 		f_fix(f, "all interfaces at once: fabtop doctor --fix ip; to keep it across reboots: "
 		      "--fix networkd-dispatcher|nm-dispatcher|ifupdown|netplan");
 	}
@@ -314,7 +335,8 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 		struct route_answer in;
 		int irc = 0;
 
-		if (!x->shared || !x->route_checked || x->route_ok || !sc)
+		/* rp_filter is an IPv4 setting. */
+		if (!x->shared || !x->route_checked || x->route_ok || !sc || x->a->local.family != AF_INET)
 			continue;
 		v = &sc->v[NET_SYSCTL_RP_FILTER];
 		if (!v->effective.known || v->effective.value != 1)
@@ -360,10 +382,11 @@ static void check_arp(struct doc *d, struct rdma_addr *ra, size_t n)
 		char cmd[DOCTOR_LINE_LEN];
 		bool seen = false;
 
-		if (!ra[i].shared)
+		/* ARP is IPv4's; IPv6 neighbour discovery has no such flux. */
+		if (!ra[i].shared || ra[i].a->local.family != AF_INET)
 			continue;
 		for (size_t j = 0; j < i; j++)
-			if (ra[j].shared && ra[j].l == ra[i].l)
+			if (ra[j].shared && ra[j].l == ra[i].l && ra[j].a->local.family == AF_INET)
 				seen = true;
 		sc = net_sysctls_of(d->net, ra[i].l->name);
 		if (seen || !sc)
@@ -536,12 +559,14 @@ static void check_roce(struct doc *d)
 					const struct net_addr *ad = &d->net->addrs[m];
 					bool found = false;
 
-					if (ad->ifindex != l->ifindex || ad->local.family != AF_INET ||
-					    ad->scope != RT_SCOPE_UNIVERSE)
+					if (ad->ifindex != l->ifindex || ad->scope != RT_SCOPE_UNIVERSE ||
+					    (ad->local.family != AF_INET && ad->local.family != AF_INET6))
 						continue;
 					ipstr(&ad->local, a, sizeof(a));
+					/* IPv4 GIDs are ::ffff:a.b.c.d; IPv6 GIDs are the address itself. */
 					for (size_t g = 0; g < p->ngids; g++)
-						if (p->gids[g].has_ipv4 && !strcmp(p->gids[g].ipv4, a))
+						if (ad->local.family == AF_INET ? p->gids[g].has_ipv4 && !strcmp(p->gids[g].ipv4, a) :
+						    !memcmp(p->gids[g].raw, ad->local.bytes, 16))
 							found = true;
 					if (found)
 						continue;
@@ -556,7 +581,7 @@ static void check_roce(struct doc *d)
 						"%s but %s/%u has no GID for it, so rdma_cm cannot bind to it "
 						"(ADDR_ERROR, or 'No such device' from ibv_modify_qp).", a, l->name,
 						dev->name, p->num);
-					f_ev(f, "%s/%u: %zu GIDs, none with IPv4 %s", dev->name, p->num, p->ngids, a);
+					f_ev(f, "%s/%u: %zu GIDs, none for %s", dev->name, p->num, p->ngids, a);
 					f_fix(f, "the kernel adds GIDs when the address is added on the RoCE netdev itself "
 					      "(not a bridge or bond above it): move %s to %s, or bounce it "
 					      "(ip addr del/add)", a, l->name);
@@ -764,7 +789,7 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 		for (size_t j = 0; j < n; j++)
 			if (ra[j].a == a)
 				listed = true;
-		if (!listed && a->local.family == AF_INET)
+		if (!listed)
 			continue;
 		if (r->nroutes >= max)
 			break;

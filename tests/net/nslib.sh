@@ -107,7 +107,8 @@ tcp_listen() {
 	_ready="$T/listen.$3"
 	ip netns exec "$1" timeout 60 python3 -c '
 import socket, sys
-l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+l = socket.socket(fam); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 l.bind((sys.argv[1], int(sys.argv[2]))); l.listen(8)
 open(sys.argv[3], "w").close()
 while True:
