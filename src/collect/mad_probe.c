@@ -137,6 +137,9 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 	uint64_t sent = 0, got = 0, min = UINT64_MAX, max = 0, sum = 0;
 	int n, which = -1;
 
+	/* The global --count means -C here, as for the RDMA CM probe. */
+	if (ctx->count > 0)
+		count = (uint64_t)ctx->count;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 

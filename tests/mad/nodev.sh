@@ -9,7 +9,7 @@ if [ -n "$(ls /sys/class/infiniband_mad 2>/dev/null | grep umad)" ]; then
 	skip_all "this machine has /sys/class/infiniband_mad/umad* devices"
 fi
 unset LD_PRELOAD
-plan 14
+plan 17
 
 run_rc "$FABTOP" show fabric
 assert_eq "show fabric: exit 1" 1 "$rc"
@@ -41,4 +41,16 @@ run_rc "$FABTOP" show all
 assert_eq "show all still works without umad devices" 0 "$rc"
 run_rc "$FABTOP" show --help
 assert_match "show --help lists the fabric section" 'fabric' "$(cat "$T/out")"
+
+# The one-shot paths under valgrind: no invalid access, no leak.
+if command -v valgrind >/dev/null 2>&1 && ! ldd "$FABTOP" | grep -q libasan; then
+	for args in "show fabric" "show fabric --json" "probe --lid 1"; do
+		# shellcheck disable=SC2086
+		run_rc valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+			"$FABTOP" $args
+		assert_eq "valgrind clean: fabtop $args (exit 1, not 99)" 1 "$rc"
+	done
+else
+	for i in 1 2 3; do skip "valgrind not installed, or an ASan build"; done
+fi
 done_testing
