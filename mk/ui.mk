@@ -30,8 +30,9 @@ BENCHES += tests/bench/ui.sh
 EXTRA_DIST += tests/bench/ui.sh
 
 # Terminal tests drive the monitor in a private tmux server.
-TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh
-EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh
+TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh
+EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh \
+	tests/tui/hostile.sh
 
 # --- demo fabric and data source (issue 4, demo part; owned by the demo engineer) ---
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \

@@ -19,7 +19,7 @@ enum {
 static const struct table_col counters_cols[NCOLS] = {
 	[C_DEV]   = { .title = "DEVICE",   .width = 10, .prio = 0 },
 	[C_PORT]  = { .title = "PORT",     .width = 4,  .prio = 0, .right = true, .numeric = true },
-	[C_STATE] = { .title = "STATE",    .width = 6,  .prio = 3 },
+	[C_STATE] = { .title = "STATE",    .width = 7,  .prio = 3 },
 	[C_IN]    = { .title = "IN",       .width = 10, .prio = 0, .right = true, .numeric = true },
 	[C_OUT]   = { .title = "OUT",      .width = 10, .prio = 0, .right = true, .numeric = true },
 	[C_INP]   = { .title = "IN PKT/S", .width = 9,  .prio = 4, .right = true, .numeric = true },

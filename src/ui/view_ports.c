@@ -16,7 +16,7 @@ enum {
 static const struct table_col ports_cols[NCOLS] = {
 	[C_DEV]     = { .title = "DEVICE",   .width = 10, .prio = 0 },
 	[C_PORT]    = { .title = "PORT",     .width = 4,  .prio = 0, .right = true, .numeric = true },
-	[C_STATE]   = { .title = "STATE",    .width = 6,  .prio = 0 },
+	[C_STATE]   = { .title = "STATE",    .width = 7,  .prio = 0 },
 	[C_PHYS]    = { .title = "PHYSICAL", .width = 9,  .prio = 3 },
 	[C_RATE]    = { .title = "RATE",     .width = 19, .prio = 2 },
 	[C_FLAGS]   = { .title = "FLAGS",    .width = 12, .prio = 1 },

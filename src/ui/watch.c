@@ -96,8 +96,14 @@ bool watch_changed(const struct fab_ctx *ctx, const struct fab_host *h)
 	/* collect_host() keeps the listing's order, so devices compare one to one. */
 	if ((size_t)n != h->ndevs || h->sysfs_missing)
 		changed = true;
-	for (int i = 0; i < n && !changed; i++)
-		changed = strcmp(names[i], h->devs[i].name) || device_differs(rootfd, names[i], &h->devs[i]);
+	for (int i = 0; i < n && !changed; i++) {
+		char shown[FAB_NAME_LEN];
+
+		/* The model keeps names printable (and cut to its size): compare likewise. */
+		snprintf(shown, sizeof(shown), "%s", names[i]);
+		sysfs_printable(shown);
+		changed = strcmp(shown, h->devs[i].name) || device_differs(rootfd, names[i], &h->devs[i]);
+	}
 	if (n > 0)
 		sysfs_names_free(names, n);
 	close(rootfd);

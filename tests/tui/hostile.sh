@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The monitor on a hostile sysfs tree: garbage values, a FIFO where a
+# counter should be, escape sequences and non-UTF-8 bytes in names, 255
+# ports, a 1 MiB attribute. Every pane draws, nothing hangs, nothing from
+# the tree reaches the terminal raw, and it exits cleanly.
+. "$TOP_SRCDIR/tests/setup.sh"
+. "$TOP_SRCDIR/tests/tui/lib.sh"
+
+R="$T/sys"
+D="$R/class/infiniband/evil0"
+P="$D/ports/1"
+mkdir -p "$P/counters" "$P/gids" "$P/gid_attrs/types" "$P/gid_attrs/ndevs" "$R/class/net"
+printf '\001\002\033[31mred\n' >"$D/board_id"
+printf '\033]0;pwned\007fw\n' >"$D/fw_ver"
+head -c 1048576 /dev/zero | tr '\0' 'A' >"$D/sys_image_guid"
+printf 'banana\n' >"$P/state"
+printf '%s\n' '-5: LinkUp' >"$P/phys_state"
+printf 'fast\n' >"$P/rate"
+printf 'InfiniBand\n' >"$P/link_layer"
+printf '18446744073709551615\n' >"$P/counters/port_rcv_data"
+printf -- '-7\n' >"$P/counters/symbol_error"
+mkfifo "$P/counters/port_rcv_packets"
+printf 'fe80:0000:0000:0000:0000:0000:0000:0001\n' >"$P/gids/1"
+printf 'RoCE v9\n' >"$P/gid_attrs/types/1"
+printf '\033[2Jeth\n' >"$P/gid_attrs/ndevs/1"
+N=$(printf 'bad\377\033[7mname')
+mkdir -p "$R/class/infiniband/$N/ports/1"
+printf '4: ACTIVE\n' >"$R/class/infiniband/$N/ports/1/state"
+ln -s ../../devices/gone "$R/class/infiniband/gone0"
+W="$R/class/infiniband/wide0"
+i=1
+while [ $i -le 255 ]; do
+	mkdir -p "$W/ports/$i/counters"
+	printf '4: ACTIVE\n' >"$W/ports/$i/state"
+	printf '%s\n' $i >"$W/ports/$i/counters/port_xmit_data"
+	i=$((i + 1))
+done
+
+tui_start 120 40 -- --sysfs "$R" --interval 0.3
+tui_expect "the hostile tree is shown" "wide0"
+for pane in 2 3 4 5 6 1; do
+	tui_keys "$pane" End Enter
+	tui_keys Escape PgUp Home
+done
+tui_resize 30 8
+tui_resize 120 40
+tui_keys 1 / e v i l Enter
+tui_expect "a garbage state is unknown, not invented" "evil0         1 unknown "
+tui_keys Home Enter
+tui_expect "details of a garbage port show the raw value" "banana"
+tui_keys Escape Escape
+tui_expect "still responsive after every pane" "wide0"
+tui_expect "escape bytes in names are shown neutralised" "bad??[7m"
+title=$(tui display-message -p -t fab '#{pane_title}')
+case $title in
+*pwned*) not_ok "an OSC sequence in fw_ver does not retitle the terminal"; diag "title: $title" ;;
+*) ok "an OSC sequence in fw_ver does not retitle the terminal" ;;
+esac
+tui_quit >/dev/null || :
+assert_match "exits cleanly (warnings printed after the screen is given back)" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+done_testing
