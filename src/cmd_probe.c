@@ -17,7 +17,9 @@
 #include "probe/probe.h"
 #include "report/json.h"
 
-#define MAX_FDS 64
+#define MAX_CONNS 256
+/* the event channel, and a completion channel per connection (closing ones too) */
+#define MAX_FDS (1 + 2 * MAX_CONNS)
 
 static volatile sig_atomic_t stop_signals;
 
@@ -394,7 +396,7 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 				goto bad;
 			o.spin_us = (uint32_t)v;
 		} else if ((val = optval(argc, argv, &i, NULL, "--max-conns", &missing))) {
-			if (parse_num("--max-conns", val, 1024, &v) || !v)
+			if (parse_num("--max-conns", val, MAX_CONNS, &v) || !v)
 				goto bad;
 			o.max_conns = (uint32_t)v;
 		} else if (missing) {
