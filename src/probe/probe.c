@@ -825,8 +825,10 @@ static void client_cm_event(struct probe *p, uint64_t now, struct rdma_cm_event 
 					p->o.mode == PROBE_MODE_BW ? "writes" : "round trips");
 			finish_ok(p, now);
 		} else {
-			probe_fail(p, now, "DISCONNECTED", 0, "the peer closed the connection after %llu messages",
-				   (unsigned long long)p->stats.msgs);
+			probe_fail(p, now, "DISCONNECTED", 0, "the peer closed the connection after %llu messages%s",
+				   (unsigned long long)p->stats.msgs,
+				   p->o.mode == PROBE_MODE_RPING && !p->stats.msgs ?
+				   " (a stock rping -s must run with the same -S as this probe)" : "");
 		}
 		return;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
