@@ -106,4 +106,23 @@ for f in ip networkd-dispatcher nm-dispatcher ifupdown; do
 	done
 done
 
+# A name fabtop refuses to put in a script at all (non-ASCII): nothing is
+# written, nothing is applied, and the report still works.
+H3=$(printf 'e\303\251x')
+veth_into_bridge "$NS_MEM" "$H3" "h3$$"
+ip -n "$NS_MEM" addr add 172.16.34.3/16 dev "$H3"
+ip -n "$NS_MEM" link set "$H3" up
+rdma_fixture "$T/sys" rxe_C "$H3" InfiniBand
+run_rc mem doctor --fix ip
+assert_eq "a non-ASCII name: --fix refuses (exit 1)" 1 "$rc"
+assert_eq "and writes nothing" "" "$(cat "$T/out")"
+assert_match "and says why" 'refusing to write a fix for interface' "$(cat "$T/err")"
+rules_before=$(ip -n "$NS_MEM" rule show)
+run_rc mem doctor --apply --yes
+assert_eq "--apply refuses too (exit 1)" 1 "$rc"
+assert_eq "and changes nothing" "$rules_before" "$(ip -n "$NS_MEM" rule show)"
+run_rc mem doctor --json
+assert_eq "the report still names it (finding 1)" 1 \
+	"$(jq '[.findings[] | select(.id == 1 and .address == "172.16.34.3")] | length' "$T/out")"
+
 done_testing
