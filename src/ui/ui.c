@@ -225,6 +225,21 @@ static void ui_apply_settings(struct ui *ui)
 				ui->window = i;
 }
 
+/* New warnings (odd sysfs values, ...) are announced once in the status line. */
+static void ui_announce_warnings(struct ui *ui)
+{
+	unsigned int n;
+	const char *const *w = warn_list(&n);
+
+	if (n <= ui->nwarn_seen)
+		return;
+	if (n - ui->nwarn_seen == 1)
+		ui_status(ui, "warning: %s (F1 lists all)", w[n - 1]);
+	else
+		ui_status(ui, "%u new warnings (F1 lists them)", n - ui->nwarn_seen);
+	ui->nwarn_seen = n;
+}
+
 static int ui_wait_ms(struct ui *ui, uint64_t now)
 {
 	int64_t ms = -1;
@@ -258,6 +273,7 @@ static void ui_loop(struct ui *ui)
 			if (ui->next_sample_ns <= now)	/* we were stopped (Ctrl-Z) or slow */
 				ui->next_sample_ns = now + (uint64_t)(ui->interval_s * 1e9);
 		}
+		ui_announce_warnings(ui);
 		if (ui->status[0] && now >= ui->status_until_ns) {
 			ui->status[0] = '\0';
 			ui->dirty = true;

@@ -90,6 +90,7 @@ struct ui {
 	bool filter_edit;		/* '/' line editing in progress */
 
 	char status[160];		/* transient message, bottom line */
+	unsigned int nwarn_seen;	/* warnings already announced in the status line */
 	uint64_t status_until_ns;
 
 	/* layout of the last frame, for mouse clicks */
