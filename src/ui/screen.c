@@ -132,7 +132,7 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 static void draw_title(struct ui *ui, WINDOW *w, int W)
 {
 	char buf[512], in[32], out[32], find[32];
-	size_t up = 0, down = 0, nports = 0;
+	size_t up = 0, down = 0;
 	double tin = 0, tout = 0;
 	bool kin = false, kout = false;
 	unsigned int nwarn;
@@ -142,7 +142,6 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 			struct fab_port *p = &ui->host.devs[i].ports[j];
 			struct port_rates pr;
 
-			nports++;
 			if (p->state == PORT_STATE_ACTIVE || p->state == PORT_STATE_ACTIVE_DEFER)
 				up++;
 			else
@@ -170,7 +169,6 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",
 		 find, ui->interval_s, ui->paused ? " | PAUSED" : "",
 		 nwarn ? " | warnings (F1)" : "");
-	(void)nports;
 	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));
 	ui_puts(w, 0, 0, W, theme_attr(ROLE_TITLE), buf);
 }

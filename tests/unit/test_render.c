@@ -396,6 +396,60 @@ int main(void)
 		ASSERT_NEAR(pr.xmit_gbps, 50.0, 1e-9, "50 Gb/s out");
 	}
 
+	/* History buckets: a rate over (t0, t1] fills the buckets it covers, gaps stay unknown. */
+	{
+		struct hist h;
+		float in[6], out[6];
+		bool known[6];
+
+		hist_init(&h);
+		hist_add(&h, S(1000), S(1001), 1, 2);	/* bucket 1000 */
+		hist_add(&h, S(1003), S(1005), 3, 4);	/* buckets 1003, 1004; 1001-1002 no data */
+		TAP_OK(hist_series(&h, 60, S(1005), 6, in, out, known), "a window with samples has data");
+		/* 60 s in 6 columns of 10 buckets: all samples fall in the last column. */
+		ASSERT_NEAR(in[5], 3, 1e-6, "the last column holds the peak in rate");
+		ASSERT_NEAR(out[5], 4, 1e-6, "... and the peak out rate");
+		ASSERT_EQ_INT(known[0], 0, "columns without samples are unknown, not zero");
+		TAP_OK(!hist_series(&h, 60, S(2000), 6, in, out, known), "a window past the history has no data");
+	}
+	/* Carry-over: a fresh collection continues rates and deltas since start. */
+	{
+		struct fab_host old, now;
+		struct fab_port *op, *np;
+		struct fab_counter *nc;
+		uint64_t d;
+
+		memset(&old, 0, sizeof(old));
+		memset(&now, 0, sizeof(now));
+		old.ndevs = now.ndevs = 1;
+		old.devs = calloc(1, sizeof(*old.devs));
+		now.devs = calloc(1, sizeof(*now.devs));
+		snprintf(old.devs[0].name, sizeof(old.devs[0].name), "mlx4_0");
+		snprintf(now.devs[0].name, sizeof(now.devs[0].name), "mlx4_0");
+		old.devs[0].nports = now.devs[0].nports = 1;
+		old.devs[0].ports = calloc(1, sizeof(struct fab_port));
+		now.devs[0].ports = calloc(1, sizeof(struct fab_port));
+		op = &old.devs[0].ports[0];
+		np = &now.devs[0].ports[0];
+		port_basics(op, 1, PORT_STATE_ACTIVE, "4: ACTIVE", "56 Gb/sec (4X FDR)", 56, LINK_LAYER_INFINIBAND);
+		port_basics(np, 1, PORT_STATE_DOWN, "1: DOWN", "56 Gb/sec (4X FDR)", 56, LINK_LAYER_INFINIBAND);
+		add_counter(op, "symbol_error", COUNTER_SRC_COUNTERS, false, true, 10, true, 12);
+		/* the new collection has one sample only, taken 2 s after the old one */
+		np->counters = calloc(1, sizeof(*np->counters));
+		np->ncounters = 1;
+		nc = &np->counters[0];
+		counter_define(nc, "symbol_error", COUNTER_SRC_COUNTERS, false);
+		counter_sample_value(nc, true, 15);
+		np->prev_sample_ns = 0;
+		np->first_sample_ns = np->sample_ns = S(103);
+		track_carry(&now, &old);
+		TAP_OK(counter_delta(nc, &d) && d == 3, "carried: delta per interval 15 - 12 = 3");
+		TAP_OK(counter_delta_since_start(nc, &d) && d == 5, "carried: delta since start 15 - 10 = 5");
+		ASSERT_EQ_U64(np->prev_sample_ns, S(101), "carried: the previous sample time");
+		fab_host_free(&old);
+		fab_host_free(&now);
+	}
+
 	views_free(&ui);
 	probe_ui_free(ui.probe);
 	if (ui.net_ok)
