@@ -310,11 +310,20 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 		static float vin[GRAPH_COLS], vout[GRAPH_COLS];
 		static bool kn[GRAPH_COLS];
 		int n = gw - lw - 1;
-		struct ui_rect gi = { gy, r.x, gh / 2, gw - 1 };
-		struct ui_rect go = { gy + gh / 2, r.x, gh - gh / 2, gw - 1 };
+		int axis = gh >= 8;	/* a time axis under the graphs when there is room */
+		struct ui_rect gi = { gy, r.x, (gh - axis) / 2, gw - 1 };
+		struct ui_rect go = { gy + gi.h, r.x, gh - axis - gi.h, gw - 1 };
 
 		if (n > GRAPH_COLS)
 			n = GRAPH_COLS;
+		if (axis && n >= 12) {
+			char left[16];
+			int ay = gy + gh - 1;
+
+			snprintf(left, sizeof(left), "-%s", window_name(ui_windows_s[ui->window]));
+			ui_puts(w, ay, r.x + lw, n, theme_attr(ROLE_DIM), left);
+			ui_puts(w, ay, r.x + lw + n - 3, 3, theme_attr(ROLE_DIM), "now");
+		}
 		if (hist_series(&tp->hist, ui_windows_s[ui->window], ui->last_sample_ns, n, vin, vout, kn)) {
 			graph_one(ui, w, gi, "in", vin, kn, n, ROLE_GRAPH_IN);
 			graph_one(ui, w, go, "out", vout, kn, n, ROLE_GRAPH_OUT);
