@@ -41,3 +41,7 @@ EXTRA_DIST += tests/net/record-netlink.sh tests/data/netlink
 check_PROGRAMS += tests/net/test_nl_replay
 TESTS += tests/net/test_nl_replay
 tests_net_test_nl_replay_LDADD = $(TEST_LDADD)
+# Sysctl reading and combining, fix table numbering (no root).
+check_PROGRAMS += tests/net/test_sysctl_fix
+TESTS += tests/net/test_sysctl_fix
+tests_net_test_sysctl_fix_LDADD = $(TEST_LDADD)

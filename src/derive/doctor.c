@@ -463,7 +463,7 @@ static const struct port_rule port_rules[] = {
 	  "wait for the SM sweep, or check the SM log" },
 };
 
-static void check_ports(struct doc *d)
+static void check_ports(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	for (size_t i = 0; i < d->host->ndevs; i++) {
 		struct fab_device *dev = &d->host->devs[i];
@@ -535,7 +535,7 @@ static bool port_has_gid_type(const struct fab_port *p, enum fab_gid_type t)
 }
 
 /* Finding 5: RoCE addresses and GIDs. */
-static void check_roce(struct doc *d)
+static void check_roce(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	char a[INET6_ADDRSTRLEN];
 
@@ -765,6 +765,21 @@ static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 	}
 }
 
+/*
+ * The checks, in the order their findings are listed. Each sees the RDMA
+ * addresses (and whether each shares its subnet) and adds findings.
+ */
+static const struct doctor_check {
+	const char *name;
+	void (*run)(struct doc *d, struct rdma_addr *ra, size_t n);
+} checks[] = {
+	{ "routes and rp_filter (1, 3)", check_routes },
+	{ "ARP (2)", check_arp },
+	{ "ports (4)", check_ports },
+	{ "RoCE GIDs (5)", check_roce },
+	{ "IPoIB and local peers (6)", check_ipoib },
+};
+
 /* The kernel's decision for PEER from every local RDMA address (and --from). */
 static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const struct net_ip *from_ip, int from_oif)
 {
@@ -901,11 +916,8 @@ int doctor_run(const struct fab_ctx *ctx, struct fab_host *host, struct net_stat
 			return -ENOMEM;
 		n = collect_rdma_addrs(&d, ra, net->naddrs);
 	}
-	check_routes(&d, ra, n);
-	check_arp(&d, ra, n);
-	check_ports(&d);
-	check_roce(&d);
-	check_ipoib(&d, ra, n);
+	for (size_t i = 0; i < ARRAY_SIZE(checks) && !d.err; i++)
+		checks[i].run(&d, ra, n);
 	route_table(&d, ra, n, &from_ip, from_oif);
 	free(ra);
 	if (d.err) {

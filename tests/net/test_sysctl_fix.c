@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Sysctl reading under a proc root (all/default/iface and the kernel's max/or), and fix table numbering. */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/fib_rules.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../unit/tap.h"
+#include "collect/sysctl.h"
+#include "derive/fix.h"
+
+static char root[256];
+
+static void put(const char *ifname, const char *name, const char *value)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/net", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/net/ipv4", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/net/ipv4/conf", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/net/ipv4/conf/%s", root, ifname);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/net/ipv4/conf/%s/%s", root, ifname, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(value, f);
+		fclose(f);
+	}
+}
+
+static void test_sysctl(void)
+{
+	struct net_if_sysctls s;
+	const char *names[] = { "rp_filter", "arp_ignore", "arp_announce", "arp_filter", "accept_local" };
+	int rc;
+
+	snprintf(root, sizeof(root), "/tmp/fabtop-sysctl.XXXXXX");
+	if (!mkdtemp(root)) {
+		TAP_OK(0, "mkdtemp");
+		return;
+	}
+	for (int i = 0; i < 5; i++) {
+		put("all", names[i], "0\n");
+		put("default", names[i], "0\n");
+		put("ib0", names[i], "0\n");
+	}
+	put("all", "rp_filter", "1\n");		/* max(1, 0) = 1: strict */
+	put("ib0", "arp_ignore", "1\n");	/* max(0, 1) = 1 */
+	put("all", "arp_announce", "2\n");	/* max(2, 0) = 2 */
+	put("ib0", "arp_filter", "1\n");	/* or(0, 1) = 1 */
+	put("all", "accept_local", "1\n");	/* or(1, 0) = 1 */
+	put("default", "rp_filter", "2\n");	/* default: context only */
+
+	rc = sysctl_read_iface(root, "ib0", &s);
+	ASSERT_EQ_INT(rc, 0, "ib0's conf directory reads");
+	ASSERT_EQ_INT(s.v[NET_SYSCTL_RP_FILTER].effective.value, 1, "rp_filter: all=1 iface=0 is strict (max)");
+	ASSERT_EQ_INT(s.v[NET_SYSCTL_RP_FILTER].dflt.value, 2, "rp_filter: default read for context");
+	ASSERT_EQ_INT(s.v[NET_SYSCTL_ARP_IGNORE].effective.value, 1, "arp_ignore: max(0, 1)");
+	ASSERT_EQ_INT(s.v[NET_SYSCTL_ARP_ANNOUNCE].effective.value, 2, "arp_announce: max(2, 0)");
+	ASSERT_EQ_INT(s.v[NET_SYSCTL_ARP_FILTER].effective.value, 1, "arp_filter: or(0, 1)");
+	ASSERT_EQ_INT(s.v[NET_SYSCTL_ACCEPT_LOCAL].effective.value, 1, "accept_local: or(1, 0)");
+
+	put("ib0", "arp_ignore", "banana\n");
+	sysctl_read_iface(root, "ib0", &s);
+	TAP_OK(!s.v[NET_SYSCTL_ARP_IGNORE].iface.known && !s.v[NET_SYSCTL_ARP_IGNORE].effective.known,
+	       "garbage is unknown, and so is the effective value");
+	put("ib0", "arp_ignore", "-1\n");
+	sysctl_read_iface(root, "ib0", &s);
+	TAP_OK(!s.v[NET_SYSCTL_ARP_IGNORE].iface.known, "a negative value is unknown");
+
+	ASSERT_EQ_INT(sysctl_read_iface(root, "ib9", &s), -ENOENT, "no conf directory: -ENOENT");
+	TAP_OK(sysctl_read_iface(root, "../ib0", &s) < 0, "a name with '/' is refused");
+	TAP_OK(sysctl_read_iface("/nonexistent-root", "ib0", &s) < 0, "a missing root is an error");
+
+	ASSERT_EQ_INT(sysctl_write_iface(root, "ib0", NET_SYSCTL_ARP_IGNORE, 1), 0, "write a value");
+	sysctl_read_iface(root, "ib0", &s);
+	ASSERT_EQ_INT(s.v[NET_SYSCTL_ARP_IGNORE].iface.value, 1, "and read it back");
+	TAP_OK(sysctl_write_iface(root, "..", NET_SYSCTL_ARP_IGNORE, 1) < 0, "writing to '..' is refused");
+	TAP_OK(sysctl_write_iface(root, "ib7", NET_SYSCTL_ARP_IGNORE, 1) < 0, "writing to a missing interface fails");
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd))
+			printf("# could not remove %s\n", root);
+	}
+}
+
+static struct net_ip ip(const char *s)
+{
+	struct net_ip r;
+
+	net_ip_parse(s, &r);
+	return r;
+}
+
+static void test_tables(void)
+{
+	struct net_link links[2] = { 0 };
+	struct net_addr addrs[2] = { 0 };
+	struct net_rule rule = { 0 };
+	struct net_state st = { 0 };
+	char a[16], b[16];
+	uint32_t ta, tb;
+	int found = 0;
+
+	/* Two names whose hash lands on one table: the second steps past it. */
+	for (int i = 0; i < 20000 && !found; i++)
+		for (int j = i + 1; j < i + 400 && !found; j++) {
+			snprintf(a, sizeof(a), "ib%d", i);
+			snprintf(b, sizeof(b), "ib%d", j);
+			st.links = NULL;
+			st.nlinks = 0;
+			if (fix_table_for(&st, a, NULL) == fix_table_for(&st, b, NULL))
+				found = 1;
+		}
+	TAP_OK(found, "two colliding names found (%s, %s)", a, b);
+	links[0].ifindex = 2;
+	links[0].rdma = true;
+	snprintf(links[0].name, sizeof(links[0].name), "%s", a);
+	links[1].ifindex = 3;
+	links[1].rdma = true;
+	snprintf(links[1].name, sizeof(links[1].name), "%s", b);
+	st.links = links;
+	st.nlinks = 2;
+	ta = fix_table_for(&st, a, NULL);
+	tb = fix_table_for(&st, b, NULL);
+	TAP_OK(ta != tb, "colliding names get different tables (%u, %u)", ta, tb);
+	ASSERT_EQ_U64(fix_table_for(&st, a, NULL), ta, "stable on a second call");
+	TAP_OK(ta >= FIX_TABLE_BASE && ta < FIX_TABLE_BASE + FIX_TABLE_SPAN && tb >= FIX_TABLE_BASE &&
+	       tb < FIX_TABLE_BASE + FIX_TABLE_SPAN, "inside the documented range");
+
+	/* An existing "from ADDR lookup T" rule (the seed's 942) is reused. */
+	addrs[0].ifindex = 3;
+	addrs[0].prefixlen = 16;
+	addrs[0].local = ip("172.16.34.2");
+	st.addrs = addrs;
+	st.naddrs = 1;
+	rule.family = AF_INET;
+	rule.action = FR_ACT_TO_TBL;
+	rule.src_len = 32;
+	rule.src = ip("172.16.34.2");
+	rule.table = 942;
+	st.rules = &rule;
+	st.nrules = 1;
+	{
+		struct net_ip k = ip("172.16.34.2");
+
+		ASSERT_EQ_U64(fix_table_for(&st, b, &k), 942, "an existing per-address rule's table is reused");
+	}
+	/* A table another interface already uses is skipped. */
+	{
+		struct net_route r = { .table = ta, .family = AF_INET, .oif = 3, .type = RTN_UNICAST };
+
+		st.routes = &r;
+		st.nroutes = 1;
+		st.rules = NULL;
+		st.nrules = 0;
+		TAP_OK(fix_table_for(&st, a, NULL) != ta, "a table holding another interface's routes is not taken");
+	}
+	{
+		enum fix_format f;
+
+		ASSERT_EQ_INT(fix_format_parse("netplan", &f), 0, "format names parse");
+		ASSERT_EQ_INT(f, FIX_NETPLAN, "netplan");
+		ASSERT_EQ_INT(fix_format_parse("yaml", &f), -EINVAL, "unknown format");
+		ASSERT_EQ_STR(fix_format_path(FIX_IFUPDOWN), "/etc/network/if-up.d/fabtop-rdma-routes", "ifupdown path");
+	}
+}
+
+int main(void)
+{
+	test_sysctl();
+	test_tables();
+	return tap_done();
+}
