@@ -148,8 +148,8 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (ctx->count && (!only || strcmp(only->name, "counters"))) {
-		fprintf(stderr, "fabtop show: --count goes with 'show counters'\n");
+	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric")))) {
+		fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
 		return EXIT_USAGE;
 	}
 
@@ -165,7 +165,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
 
-	if (ctx->count) {
+	if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
 		rc = show_counter_rates(ctx, src, &h);
 	} else if (ctx->json) {
 		struct json j;

@@ -448,22 +448,31 @@ int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint6
 	return 0;
 }
 
-void mad_view_close(struct mad_view *v)
+void mad_view_tally(struct mad_view *v)
 {
-	if (!v)
-		return;
-	for (size_t i = 0; i < v->f->nports; i++) {
+	struct ib_fabric *f = v->f;
+
+	f->mads_sent = f->mads_received = f->mads_timeout = f->mads_retried = 0;
+	for (size_t i = 0; i < f->nports; i++) {
 		const struct mad_stats *st;
 
 		if (!v->sess[i])
 			continue;
 		st = mad_session_stats(v->sess[i]);
-		v->f->mads_sent += st->sent;
-		v->f->mads_received += st->received;
-		v->f->mads_timeout += st->timeouts;
-		v->f->mads_retried += st->retries;
-		mad_session_close(v->sess[i]);
+		f->mads_sent += st->sent;
+		f->mads_received += st->received;
+		f->mads_timeout += st->timeouts;
+		f->mads_retried += st->retries;
 	}
+}
+
+void mad_view_close(struct mad_view *v)
+{
+	if (!v)
+		return;
+	mad_view_tally(v);
+	for (size_t i = 0; i < v->f->nports; i++)
+		mad_session_close(v->sess[i]);
 	free(v->sess);
 	free(v);
 }

@@ -49,7 +49,9 @@ int mad_view_fds(const struct mad_view *v, int *fds, int max);
 int mad_view_run(struct mad_view *v, uint64_t deadline_ns);
 /* Synchronous sweep from the first usable port, bounded by lim and deadline_ns. */
 int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns);
-/* Adds the sessions' MAD counts to f, closes everything; f stays valid. */
+/* The sessions' MAD counts so far into f (mads_sent, ...). */
+void mad_view_tally(struct mad_view *v);
+/* Tallies, closes everything; f stays valid. */
 void mad_view_close(struct mad_view *v);
 
 /* What mad_fabric_collect() does. */

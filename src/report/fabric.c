@@ -2,12 +2,15 @@
 /* Text and JSON of the IB fabric view (iblinkinfo-like links, both ends' PMA counters). */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "collect/host.h"
 #include "collect/mad_fabric.h"
+#include "collect/mad_port.h"
 #include "commands.h"
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
@@ -284,6 +287,12 @@ static void local_port_json(struct json *j, const struct ib_local_port *lp)
 
 void fabric_json(struct json *j, const struct ib_fabric *f)
 {
+	fabric_json_members(j, f);
+	json_obj_end(j);
+}
+
+void fabric_json_members(struct json *j, const struct ib_fabric *f)
+{
 	json_key(j, "fabric");
 	json_obj_begin(j);
 	json_key(j, "error"); json_str_or_null(j, f->error);
@@ -365,6 +374,133 @@ void fabric_json(struct json *j, const struct ib_fabric *f)
 	json_key(j, "truncated_nodes"); json_bool(j, f->truncated_nodes);
 	json_key(j, "truncated_time"); json_bool(j, f->truncated_time);
 	json_obj_end(j);
+}
+
+/* ---- rates between PMA samples ---- */
+
+/* One end's rates between its last two samples. */
+struct pma_rates {
+	bool xmit_known, rcv_known;
+	double xmit_bps, rcv_bps;	/* bytes per second (words x 4) */
+	double xmit_pps, rcv_pps;
+	bool pkts_known;
+};
+
+static void pma_rates(const struct ib_pma *p, struct pma_rates *r)
+{
+	uint64_t dt = p->sample_ns - p->prev_sample_ns;
+	const struct fab_counter *c;
+
+	memset(r, 0, sizeof(*r));
+	if (!p->prev_sample_ns)
+		return;
+	if ((c = pma_get(p, "port_xmit_data")))
+		r->xmit_known = counter_bytes_rate(c, dt, &r->xmit_bps);
+	if ((c = pma_get(p, "port_rcv_data")))
+		r->rcv_known = counter_bytes_rate(c, dt, &r->rcv_bps);
+	if ((c = pma_get(p, "port_xmit_packets")))
+		r->pkts_known = counter_rate(c, dt, &r->xmit_pps);
+	if ((c = pma_get(p, "port_rcv_packets")))
+		r->pkts_known = counter_rate(c, dt, &r->rcv_pps) && r->pkts_known;
+}
+
+static void rate_cell(bool known, double bps, char *buf, size_t size)
+{
+	if (known)
+		snprintf(buf, size, "%.3f Gb/s", bps * 8 / 1e9);
+	else
+		snprintf(buf, size, "-");
+}
+
+static void end_rates_text(FILE *out, const char *who, const struct ib_pma *p)
+{
+	struct pma_rates r;
+	char x[32], rc[32];
+	bool any = false;
+
+	pma_rates(p, &r);
+	rate_cell(r.xmit_known, r.xmit_bps, x, sizeof(x));
+	rate_cell(r.rcv_known, r.rcv_bps, rc, sizeof(rc));
+	fprintf(out, "    %-8s xmit %14s  rcv %14s  errors:", who, x, rc);
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t d;
+
+		if (p->c[i].kind == COUNTER_KIND_ERROR && counter_delta(&p->c[i], &d) && d) {
+			fprintf(out, " %s +%" PRIu64, p->c[i].name, d);
+			any = true;
+		}
+	}
+	fprintf(out, "%s\n", any ? "" : (p->state == IBQ_OK ? " none" : " unknown"));
+}
+
+void fabric_rates_text(FILE *out, const struct ib_fabric *f, unsigned int sample)
+{
+	fprintf(out, "sample %u\n", sample);
+	for (size_t i = 0; i < f->nports; i++) {
+		const struct ib_local_port *lp = &f->ports[i];
+
+		if (lp->self_state != IBQ_OK || (!lp->pma.n && !lp->peer_pma.n))
+			continue;
+		fprintf(out, "  %s port %u <-> %s port %u\n", lp->ca, lp->port,
+			lp->peer_state == IBQ_OK ? desc_or(lp->peer.desc) : "?", lp->peer_pi.num);
+		end_rates_text(out, "local", &lp->pma);
+		end_rates_text(out, "partner", &lp->peer_pma);
+	}
+}
+
+static void end_rates_json(struct json *j, const struct ib_pma *p)
+{
+	struct pma_rates r;
+
+	pma_rates(p, &r);
+	json_obj_begin(j);
+	json_key(j, "state"); json_str(j, ib_query_state_str(p->state));
+	json_key(j, "xmit_bytes_per_s");
+	if (r.xmit_known)
+		json_double(j, r.xmit_bps, 1);
+	else
+		json_null(j);
+	json_key(j, "rcv_bytes_per_s");
+	if (r.rcv_known)
+		json_double(j, r.rcv_bps, 1);
+	else
+		json_null(j);
+	json_key(j, "error_deltas");
+	json_arr_begin(j);
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t d;
+
+		if (p->c[i].kind == COUNTER_KIND_ERROR && counter_delta(&p->c[i], &d) && d) {
+			json_obj_begin(j);
+			json_key(j, "name"); json_str(j, p->c[i].name);
+			json_key(j, "delta"); json_u64(j, d);
+			json_obj_end(j);
+		}
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+void fabric_rates_json(struct json *j, const struct ib_fabric *f, unsigned int sample, double interval_s)
+{
+	json_obj_begin(j);
+	json_key(j, "sample"); json_u64(j, sample);
+	json_key(j, "interval_s"); json_double(j, interval_s, 3);
+	json_key(j, "ports");
+	json_arr_begin(j);
+	for (size_t i = 0; i < f->nports; i++) {
+		const struct ib_local_port *lp = &f->ports[i];
+
+		if (lp->self_state != IBQ_OK)
+			continue;
+		json_obj_begin(j);
+		json_key(j, "device"); json_str(j, lp->ca);
+		json_key(j, "port"); json_u64(j, lp->port);
+		json_key(j, "local"); end_rates_json(j, &lp->pma);
+		json_key(j, "partner"); end_rates_json(j, &lp->peer_pma);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_obj_end(j);
 }
 
@@ -372,12 +508,35 @@ void fabric_json(struct json *j, const struct ib_fabric *f)
 
 /* All of `show fabric` (ports, SM, partners, sweep) ends within this. */
 #define FABRIC_SHOW_DEADLINE_NS (15ull * 1000000000ull)
+/* Each later PMA sample (both ends of every port) within this. */
+#define FABRIC_SAMPLE_DEADLINE_NS (5ull * 1000000000ull)
 
-static int fabric_section(const struct fab_ctx *ctx, struct ib_fabric *f)
+static void sleep_ns(uint64_t ns)
 {
-	int rc = mad_fabric_collect(ctx, f, MADF_PORTS | MADF_SWEEP, NULL,
-				    clock_now_ns() + FABRIC_SHOW_DEADLINE_NS);
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Collect (ports, then the sweep) and leave the view open in *vp for more
+ * PMA samples. Returns an exit code; the reason is on stderr.
+ */
+static int fabric_section_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_view **vp)
+{
+	uint64_t deadline = clock_now_ns() + FABRIC_SHOW_DEADLINE_NS;
+	int rc = mad_view_open(ctx, f, vp);
+
+	if (!rc && *vp) {
+		mad_view_query_ports(*vp, clock_now_ns());
+		mad_view_run(*vp, deadline);
+		for (size_t i = 0; i < f->nports; i++)
+			if (f->ports[i].self_state != IBQ_ERROR || !f->ports[i].note[0])
+				mad_port_explain(&f->ports[i]);
+		rc = mad_view_sweep(*vp, NULL, deadline);
+		mad_view_tally(*vp);
+	}
 	if (rc) {
 		fprintf(stderr, "fabtop: out of memory while asking the fabric\n");
 		return EXIT_RUNTIME;
@@ -391,13 +550,30 @@ static int fabric_section(const struct fab_ctx *ctx, struct ib_fabric *f)
 	return EXIT_RUNTIME;
 }
 
+/* The next PMA sample of both ends of every port, --interval after the last. */
+static void fabric_next_sample(const struct fab_ctx *ctx, struct mad_view *v)
+{
+	sleep_ns((uint64_t)(ctx->interval_s * 1e9));
+	mad_view_pma_refresh(v, clock_now_ns());
+	mad_view_run(v, clock_now_ns() + FABRIC_SAMPLE_DEADLINE_NS);
+}
+
 int fabric_section_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *out)
 {
 	struct ib_fabric f;
-	int rc = fabric_section(ctx, &f);
+	struct mad_view *v = NULL;
+	int rc = fabric_section_open(ctx, &f, &v);
 
 	if (f.nports)
 		fabric_text(out, &f);
+	for (long s = 1; v && !rc && s <= ctx->count; s++) {
+		if (s == 1)
+			fprintf(out, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
+		fflush(out);
+		fabric_next_sample(ctx, v);
+		fabric_rates_text(out, &f, (unsigned int)s);
+	}
+	mad_view_close(v);
 	ib_fabric_free(&f);
 	return rc;
 }
@@ -405,9 +581,22 @@ int fabric_section_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *out
 int fabric_section_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j)
 {
 	struct ib_fabric f;
-	int rc = fabric_section(ctx, &f);
+	struct mad_view *v = NULL;
+	int rc = fabric_section_open(ctx, &f, &v);
 
-	fabric_json(j, &f);
+	fabric_json_members(j, &f);
+	if (ctx->count > 0) {
+		json_key(j, "samples");
+		json_arr_begin(j);
+		for (long s = 1; v && !rc && s <= ctx->count; s++) {
+			fabric_next_sample(ctx, v);
+			fabric_rates_json(j, &f, (unsigned int)s, ctx->interval_s);
+			fflush(stdout);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+	mad_view_close(v);
 	ib_fabric_free(&f);
 	return rc;
 }

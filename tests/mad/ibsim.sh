@@ -164,6 +164,31 @@ else
 	skip "rates"; skip "rates"
 fi
 
+# ---- the same through the CLI: show fabric --count N --interval S ----
+(fab HostA --interval 1.5 --count 2 show fabric; echo "show-exit=$?") >"$T/rates.out" 2>&1 &
+if wait_for 20 grep -q "^sample 1" "$T/rates.out"; then
+	PQ=$(sim HostA perfquery -x "$SWA_LID" 1 | sed -n 's/^PortXmitData:\.*\([0-9]*\)/\1/p')
+	ibsim_cmd "PerformanceSet \"SwA\"[1] PortCountersExtended.PortXmitData=$((PQ + 250000000))" \
+		"PortXmitData has been set to $((PQ + 250000000))"
+	ibsim_cmd 'PerformanceSet "SwA"[1] PortCounters.SymbolErrorCounter=27' "SymbolErrorCounter has been set to 27"
+	wait_for 20 grep -q "show-exit=" "$T/rates.out" || true
+	assert_match "show fabric --count: exit 0" '^show-exit=0$' "$(cat "$T/rates.out")"
+	G=$(sed -n '/^sample 2/,$ s/^ *partner *xmit *\([0-9.]*\) Gb\/s.*/\1/p' "$T/rates.out")
+	diag "show fabric --count: partner xmit in sample 2: $G Gb/s"
+	check "show fabric --count: partner xmit ~ 8e9 bits / 1.5 s = 5.3 Gb/s" \
+		awk -v g="${G:-0}" 'BEGIN { exit !(g > 4.0 && g < 5.6) }'
+	assert_match "show fabric --count: partner symbol_error +10 in sample 2" \
+		'partner .*errors: symbol_error \+10' "$(sed -n '/^sample 2/,$p' "$T/rates.out")"
+	assert_match "show fabric --count: local end idle, no errors" \
+		'local +xmit +0\.0[0-9]* Gb/s .*errors: none' "$(sed -n '/^sample 2/,$p' "$T/rates.out")"
+else
+	not_ok "show fabric --count never printed sample 1"; diag "$(cat "$T/rates.out")"
+	skip "rates"; skip "rates"; skip "rates"
+fi
+run_rc fab HostA --interval 0.2 --count 1 show fabric --json
+assert_eq "show fabric --json --count 1: one sample with both ends" "1 ok ok" \
+	"$(jq -r '.fabric.samples | "\(length) \(.[0].ports[0].local.state) \(.[0].ports[0].partner.state)"' "$T/out")"
+
 # ---- links taken down ----
 ibsim_cmd 'Unlink "SwB"[1]' 'sim>'
 wait_for 10 sh -c "cd '$RUN' && SIM_HOST=HostA LD_PRELOAD='$FAB_PRELOAD' '$FABTOP' show fabric --json | jq -e '.fabric.links | length == 4'" || true
