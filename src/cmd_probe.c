@@ -128,6 +128,10 @@ static void print_summary(const struct probe_status *st)
 		       st->payload_errors);
 		return;
 	}
+	if (st->state != PROBE_DONE && st->state != PROBE_FAILED) {
+		printf("result: interrupted while %s\n", probe_state_name(st->state));
+		return;
+	}
 	if (st->state != PROBE_DONE) {
 		printf("result: FAILED: %s\n", st->error);
 		return;
@@ -257,7 +261,8 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	struct sigaction sa;
 	const struct probe_status *st;
 	struct probe *p;
-	uint64_t seen = 0, now, last_live = 0;
+	uint64_t seen = 0, now, last_live = 0, stop_ns = 0;
+	sig_atomic_t stop_seen = 0;
 	bool stopped = false;
 	int n, rc;
 
@@ -279,13 +284,18 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 			       o->from ? ", from " : "", o->from ? o->from : "");
 	}
 	while (probe_active(p)) {
+		now = probe_now_ns();
 		if (stop_signals && !stopped) {
 			probe_stop(p);
 			stopped = true;
+			stop_ns = now;
+			stop_seen = stop_signals;
 		}
-		if (stop_signals > 1)
-			break;	/* asked twice: leave now, probe_free() cleans up */
-		now = probe_now_ns();
+		/* asked again (not the same signal twice, as timeout(1) sends to the
+		 * command and its group): leave now, probe_free() cleans up */
+		if (stopped && stop_signals > stop_seen && now - stop_ns > 500000000ull)
+			break;
+		stop_seen = stopped && now - stop_ns <= 500000000ull ? stop_signals : stop_seen;
 		n = probe_fds(p, fds, MAX_FDS);
 		if (poll(fds, (nfds_t)n, probe_timeout_ms(p, now)) < 0 && errno != EINTR) {
 			fprintf(stderr, "fabtop probe: poll: %s\n", strerror(errno));

@@ -505,6 +505,7 @@ static void data_begin(struct probe *p, uint64_t now)
 {
 	p->iter = 0;
 	p->posted = 0;
+	p->progress_ns = now;
 	stats_start(&p->stats, now);
 	probe_set_deadline(p, now, p->o.idle_ms, "a completion");
 	switch (p->o.mode) {
@@ -612,11 +613,35 @@ static void on_recv(struct probe *p, uint64_t now, const uint8_t *b, uint32_t le
 	}
 }
 
+/*
+ * WRITEs leave no completion at the server: a PROGRESS message now and then
+ * tells it the stream is alive (and how far), so its idle timer does not drop
+ * a long run. A busy send slot just means: next time.
+ */
+static void bw_progress(struct probe *p, uint64_t now)
+{
+	struct wire_msg m = { .type = WIRE_MSG_PROGRESS, .len = WIRE_MSG_HDR_LEN, .seq = p->stats.msgs };
+	uint8_t b[WIRE_MSG_HDR_LEN];
+
+	if (p->o.bw_send || now - p->progress_ns < 500 * MS)
+		return;
+	wire_msg_pack(&m, b);
+	if (!conn_send(&p->conn, b, sizeof(b)))
+		p->progress_ns = now;
+}
+
+/*
+ * Completions are handled in batches, at most CQ_BUDGET of them per call, so
+ * that a fast stream cannot keep probe_handle() from returning to the
+ * caller's loop (the terminal, signals); cq_more makes the next poll() not wait.
+ */
+#define CQ_BUDGET (8 * WC_BATCH)
 static void client_cq(struct probe *p, uint64_t now)
 {
 	struct ibv_wc wc[WC_BATCH];
-	int n, i;
+	int n = 0, i, budget = CQ_BUDGET;
 
+	p->cq_more = false;
 	while (p->conn.cq && (n = conn_poll(&p->conn, wc, WC_BATCH)) > 0) {
 		/* completions time the data phase: read the clock per batch, not per call */
 		now = probe_now_ns();
@@ -649,10 +674,17 @@ static void client_cq(struct probe *p, uint64_t now)
 					bw_fill(p, now);
 				else if (p->stats.msgs == p->posted)
 					bw_send_fin(p, now);	/* every write completed */
+				if (p->step == STEP_BW_STREAM)
+					bw_progress(p, now);
 			}
 		}
 		if (n < WC_BATCH || p->state != PROBE_RUNNING)
 			break;
+		budget -= n;
+		if (budget <= 0) {
+			p->cq_more = true;
+			break;
+		}
 	}
 	if (n < 0 && p->state == PROBE_RUNNING)
 		probe_fail(p, now, "ERROR", 0, "ibv_poll_cq failed");
@@ -821,8 +853,8 @@ static void client_cm_event(struct probe *p, uint64_t now, struct rdma_cm_event 
 		if (p->state == PROBE_DISCONNECTING) {
 			probe_event_add(p, now, "DISCONNECTED", 0, false, "closed after %llu %s",
 					(unsigned long long)p->stats.msgs,
-					p->o.mode == PROBE_MODE_RPING ? "pings" :
-					p->o.mode == PROBE_MODE_BW ? "writes" : "round trips");
+					p->o.mode == PROBE_MODE_RPING ? "pings" : p->o.mode == PROBE_MODE_LAT ? "round trips" :
+					p->o.bw_send ? "sends" : "writes");
 			finish_ok(p, now);
 		} else {
 			probe_fail(p, now, "DISCONNECTED", 0, "the peer closed the connection after %llu messages%s",
@@ -946,6 +978,8 @@ int probe_timeout_ms(const struct probe *p, uint64_t now_ns)
 
 	if (!probe_active(p))
 		return -1;
+	if (p->cq_more)
+		return 0;	/* completions are waiting: no sleeping */
 	d = p->srv ? server_deadline(p) : p->deadline_ns;
 	/* wake at least once a second while data moves, for the rate window */
 	if (p->state == PROBE_RUNNING || p->state == PROBE_LISTENING) {
@@ -964,6 +998,7 @@ int probe_handle(struct probe *p, uint64_t now_ns)
 {
 	if (!probe_active(p))
 		return 0;
+	p->cq_more = false;	/* set again below when a completion budget runs out */
 	if (p->srv)
 		server_handle(p, now_ns);
 	else

@@ -123,6 +123,8 @@ struct probe {
 	uint64_t posted;		/* bw: writes posted */
 	uint64_t msg_t0;		/* when the current ping/message started */
 	struct wire_accept acc;		/* bw: the server's sink */
+	uint64_t progress_ns;		/* bw WRITEs: when the last PROGRESS went out */
+	bool cq_more;			/* the completion budget ran out: handle again at once */
 
 	struct stats stats;
 	uint64_t payload_errors;

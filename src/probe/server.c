@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,6 +412,19 @@ static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const ui
 		stats_add(&p->stats, now, 1, len);
 		return;
 	}
+	if (!we && m.type == WIRE_MSG_PROGRESS && !(sc->hello.flags & WIRE_HELLO_SEND) &&
+	    len == WIRE_MSG_HDR_LEN) {
+		/* the client's count of WRITEs so far: never backwards, never past what it announced */
+		if (m.seq < sc->msgs || (sc->hello.count && m.seq > sc->hello.count)) {
+			sc_drop(p, sc, now, "PROGRESS of %llu writes after %llu", (unsigned long long)m.seq,
+				(unsigned long long)sc->msgs);
+			return;
+		}
+		stats_add(&p->stats, now, m.seq - sc->msgs, (m.seq - sc->msgs) * sc->hello.size);
+		sc->msgs = m.seq;
+		sc->bytes = m.seq * sc->hello.size;
+		return;
+	}
 	if (we || m.type != WIRE_MSG_FIN || len != WIRE_MSG_HDR_LEN) {
 		sc_drop(p, sc, now, "bad FIN (%u bytes): %s", len, we ? wire_err_str(we) : "wrong type");
 		return;
@@ -425,9 +439,10 @@ static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const ui
 			sc_drop(p, sc, now, "cannot send: %s", strerror(-e));
 		return;
 	}
-	if (sc->hello.count && m.seq > sc->hello.count) {
-		sc_drop(p, sc, now, "FIN claims %llu writes, more than the %llu announced",
-			(unsigned long long)m.seq, (unsigned long long)sc->hello.count);
+	if ((sc->hello.count && m.seq > sc->hello.count) || m.seq < sc->msgs) {
+		sc_drop(p, sc, now, "FIN claims %llu writes (announced %llu, progress %llu)",
+			(unsigned long long)m.seq, (unsigned long long)sc->hello.count,
+			(unsigned long long)sc->msgs);
 		return;
 	}
 	m.type = WIRE_MSG_FIN_ACK;
@@ -438,9 +453,9 @@ static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const ui
 		return;
 	}
 	/* WRITEs leave no trace at the target: the count is the client's */
+	stats_add(&p->stats, now, m.seq - sc->msgs, (m.seq - sc->msgs) * sc->hello.size);
 	sc->msgs = m.seq;
 	sc->bytes = m.seq * sc->hello.size;
-	stats_add(&p->stats, now, m.seq, sc->bytes);
 }
 
 static void sc_completion(struct probe *p, struct srv_conn *sc, uint64_t now, struct ibv_wc *wc)
@@ -506,10 +521,16 @@ static void sc_completion(struct probe *p, struct srv_conn *sc, uint64_t now, st
 	}
 }
 
-static void sc_poll(struct probe *p, struct srv_conn *sc, uint64_t now)
+/*
+ * At most SC_BUDGET completions per connection and call: a client that floods
+ * cannot starve the others (or the event channel). Returns true when its CQ
+ * may hold more.
+ */
+#define SC_BUDGET (2 * WC_BATCH)
+static bool sc_poll(struct probe *p, struct srv_conn *sc, uint64_t now)
 {
 	struct ibv_wc wc[WC_BATCH];
-	int n, i;
+	int n, i, budget = SC_BUDGET;
 
 	while ((n = conn_poll(&sc->c, wc, WC_BATCH)) > 0) {
 		now = probe_now_ns();
@@ -520,9 +541,13 @@ static void sc_poll(struct probe *p, struct srv_conn *sc, uint64_t now)
 		}
 		if (n < WC_BATCH)
 			break;
+		budget -= n;
+		if (budget <= 0)
+			return true;
 	}
 	if (n < 0)
 		sc_drop(p, sc, now, "ibv_poll_cq failed");
+	return false;
 }
 
 /* ---- lifecycle ---- */
@@ -674,12 +699,14 @@ void server_handle(struct probe *p, uint64_t now)
 	}
 	if (p->state != PROBE_LISTENING)
 		return;
+	p->cq_more = false;
 	for (i = 0; i < s->nslots; i++) {
 		struct srv_conn *sc = &s->sc[i];
 
 		if (sc->state == SC_FREE)
 			continue;
-		sc_poll(p, sc, now);
+		if (sc_poll(p, sc, now))
+			p->cq_more = true;
 		if (sc->deadline && now >= sc->deadline) {
 			if (sc->state == SC_ACCEPTING)
 				sc_drop(p, sc, now, "no ESTABLISHED within %u ms", p->o.timeout_ms);

@@ -316,7 +316,7 @@ enum wire_err wire_msg_parse(const void *buf, size_t len, struct wire_msg *out)
 		return WIRE_SHORT;
 	if (get_be32(r->len) != len)
 		return WIRE_BAD_LENGTH;
-	if (r->type < WIRE_MSG_PING || r->type > WIRE_MSG_DATA || !all_zero(r->pad, sizeof(r->pad)))
+	if (r->type < WIRE_MSG_PING || r->type > WIRE_MSG_PROGRESS || !all_zero(r->pad, sizeof(r->pad)))
 		return WIRE_BAD_FIELD;
 	out->type = r->type;
 	out->len = (uint32_t)len;

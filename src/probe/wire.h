@@ -105,6 +105,7 @@ enum wire_msg_type {
 	WIRE_MSG_FIN,		/* bw: writes are over, seq = how many */
 	WIRE_MSG_FIN_ACK,	/* bw: server saw FIN, seq = FIN's seq */
 	WIRE_MSG_DATA,		/* bw with SENDs: one message, seq = its number */
+	WIRE_MSG_PROGRESS,	/* bw with WRITEs: writes completed so far (keeps the server's idle timer) */
 };
 struct wire_msg {
 	uint8_t type;

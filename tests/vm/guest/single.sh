@@ -58,6 +58,22 @@ else
 fi
 show $T/m1.log $T/m2.log $T/m3.log
 
+# --- streams longer than the server's idle limit, stopped by SIGINT (-C 0: until stopped)
+timeout 60 "$F" probe --listen $A -p 7176 --idle-ms 2000 > $T/fi.log 2>&1 & ip=$!
+wait_listen 7176
+for op in write send; do
+	timeout 30 "$F" probe $A -p 7176 --mode bw --op $op -C 0 > $T/si.log 2>&1 & cp=$!
+	sleep 4
+	kill -INT $cp
+	wait $cp
+	rc=$?
+	t_run "bw --op $op -C 0 outlives the server's 2 s idle limit, ends cleanly on SIGINT" 0 \
+		"result: ok: [0-9]+ ${op}s" $T/si2.log bash -c "cat $T/si.log; exit $rc"
+done
+kill -TERM $ip; wait $ip
+t_grep "the idle-limited server dropped nobody" 'server: 2 connections served, 0 rejected, 0 dropped' $T/fi.log
+show $T/fi.log
+
 # --- failures, decoded
 t_run "no listener: REJECTED reason 8 explained" 1 \
 	'REJECTED +reason 8 \(invalid service ID\): nothing listens on port 7999 of 10\.9\.0\.1' $T/f1.log \
