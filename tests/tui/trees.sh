@@ -161,6 +161,8 @@ tui_click "$x" 1
 tui_expect "a click on a tab switches panes" "RoCE v2"
 tui_click 12 2
 tui_expect "a click on a column header sorts by it" "PORv"
+tui_click 1 29
+tui_expect "a click on F1Help in the function bar opens the help" "help (this screen)"
 tui_quit >/dev/null || :
 
 done_testing
