@@ -19,3 +19,5 @@ tests_mad_test_mad_model_LDADD = $(TEST_LDADD)
 TESTS += tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/nodev.sh tests/mad/ibsim.sh
 EXTRA_DIST += tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/ibsim-lib.sh tests/mad/umad2sim.supp \
 	tests/data/ibsim tests/data/mad
+BENCHES += tests/mad/bench-sweep.sh
+EXTRA_DIST += tests/mad/bench-sweep.sh

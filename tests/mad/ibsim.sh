@@ -226,6 +226,9 @@ assert_match "fat tree: 44 nodes, 65 links, nothing truncated" \
 	'^nodes=44 links=65 truncated_nodes=0 truncated_time=0' "$(cat "$T/out")"
 run_rc fab_helper h0 "$SAMPLE" sweep 10
 assert_match "node limit: stops at 10 and says so" '^nodes=10 .*truncated_nodes=1' "$(cat "$T/out")"
+run_rc fab_helper h0 "$SAMPLE" sweep 4096 1
+diag "1 ms time limit: $(cat "$T/out")"
+assert_match "time limit: a 1 ms sweep stops early and says so" 'truncated_time=1' "$(cat "$T/out")"
 run_rc fab h0 show fabric --json
 assert_eq "fat tree via show fabric: 44 nodes" 44 "$(jq '.fabric.nodes | length' "$T/out")"
 assert_eq "h0's two ports: leaf0 and leaf1" "leaf0 leaf1" \
