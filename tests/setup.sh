@@ -18,6 +18,7 @@ _cleanup() {
 	rc=$?
 	set +e
 	eval "$_cleanups"
+	chmod -R u+w "$T" 2>/dev/null	# copies of distcheck's read-only tree
 	rm -rf "$T"
 	exit $rc
 }

@@ -21,6 +21,7 @@ for t in ib-2port roce iwarp switch container; do
 	done
 done
 cp -r "$DATA/trees/ib-2port" "$T/live"
+chmod -R u+w "$T/live"
 set +e
 vg "$FABTOP" show counters --interval 0.1 --count 3 --sysfs "$T/live" >"$T/out" 2>"$T/err"
 rc=$?
