@@ -271,7 +271,9 @@ void ui_key(struct ui *ui, int ch)
 		return;
 	a = keys_lookup(ch, &arg);
 	/* Overlays: scrolling keys scroll, closing keys close, the rest as usual. */
-	if (ui->help && (a == ACT_NONE || a == ACT_DETAILS || ch == 'q' || ch == 'h' || ch == '?')) {
+	/* In the help, scrolling keys scroll and F10 quits; any other key closes it. */
+	if (ui->help && a != ACT_UP && a != ACT_DOWN && a != ACT_PGUP && a != ACT_PGDN &&
+	    a != ACT_HOME && a != ACT_END && ch != KEY_F(10)) {
 		ui->help = false;
 		return;
 	}
