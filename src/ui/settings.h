@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define SETTINGS_MAX_SORTS 8
 #define SETTINGS_ID_LEN 32
