@@ -274,6 +274,22 @@ int main(int argc, char **argv)
 	wire_msg_pack(&m, msg);
 	bad_message(17, "bw SENDs: DATA of the wrong size", h, WIRE_HELLO_LEN, msg, 48, 1);
 
+	hello(h, WIRE_VERSION, WIRE_MODE_BW, 4096, 4);
+	h[12 + 7] = 100;	/* count 100 (low byte of the be64) */
+	m.type = WIRE_MSG_PROGRESS;
+	m.len = WIRE_MSG_HDR_LEN;
+	m.seq = 5000;
+	wire_msg_pack(&m, msg);
+	bad_message(18, "bw: PROGRESS past the announced count", h, WIRE_HELLO_LEN, msg, WIRE_MSG_HDR_LEN, 1);
+
+	hello(h, WIRE_VERSION, WIRE_MODE_BW, 4096, 4);
+	h[12 + 7] = 100;	/* count 100 (low byte of the be64) */
+	m.type = WIRE_MSG_PROGRESS;
+	m.len = WIRE_MSG_HDR_LEN;
+	m.seq = 5000;
+	wire_msg_pack(&m, msg);
+	bad_message(18, "bw: PROGRESS past the announced count", h, WIRE_HELLO_LEN, msg, WIRE_MSG_HDR_LEN, 1);
+
 	/* the flood: many connections at once, none of which ever sends */
 	for (i = 0; i < FLOOD; i++)
 		flood_ok[i] = !cli_connect(&flood[i], NULL, 0, NULL, 0);
