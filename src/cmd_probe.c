@@ -306,12 +306,16 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 		st = probe_status(p);
 		if (!json) {
 			print_new_events(st, &seen);
-			if (st->state == PROBE_RUNNING && st->gbps > 0 && now - last_live >= 1000000000ull) {
+			if ((st->state == PROBE_RUNNING || (st->state == PROBE_LISTENING && st->conns_active)) &&
+			    st->gbps > 0 && now - last_live >= 1000000000ull) {
 				char r[32];
 
 				last_live = now;
-				printf("  live: %s, %.0f msg/s, %" PRIu64 " messages\n",
-				       units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs);
+				printf("  live: %s, %.0f msg/s, %" PRIu64 " messages", units_bitrate(r, sizeof(r), st->gbps * 1e9),
+				       st->msgs_per_s, st->msgs);
+				if (st->listen)
+					printf(", %u connections", st->conns_active);
+				printf("\n");
 			}
 		}
 	}

@@ -169,6 +169,14 @@ static void test_msg(void)
 	b[0] = WIRE_MSG_PING;
 	b[2] = 1;
 	ASSERT_EQ_INT(wire_msg_parse(b, 64, &o), WIRE_BAD_FIELD, "msg: pad must be zero");
+	m.type = WIRE_MSG_PROGRESS;
+	m.len = 16;
+	m.seq = 1ull << 40;
+	wire_msg_pack(&m, b);
+	ASSERT_EQ_INT(wire_msg_parse(b, 16, &o), WIRE_OK, "msg: PROGRESS");
+	ASSERT_EQ_U64(o.seq, 1ull << 40, "msg: 64-bit seq");
+	b[0] = WIRE_MSG_PROGRESS + 1;
+	ASSERT_EQ_INT(wire_msg_parse(b, 16, &o), WIRE_BAD_FIELD, "msg: type after the last");
 	ASSERT_EQ_STR(wire_err_str(WIRE_BAD_DEPTH), "queue depth out of range", "wire_err_str");
 	ASSERT_EQ_STR(wire_err_str((enum wire_err)99), "unknown error", "wire_err_str: out of range");
 }
