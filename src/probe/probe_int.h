@@ -104,8 +104,8 @@ struct server;
 /* The control block: everything one probe (client or server) holds. */
 struct probe {
 	struct probe_opts o;		/* options, strings copied below */
-	char peer_buf[256], from_buf[64], listen_buf[256];
-	enum probe_state state;
+	char peer_buf[256], from_buf[64], listen_buf[256];	/* the copies o points into */
+	enum probe_state state;		/* where the state machine is */
 	uint64_t t0_ns;			/* probe_start() */
 	uint64_t deadline_ns;		/* the current step's deadline, 0: none */
 	const char *waiting_for;	/* what the deadline waits for, for the message */
@@ -114,11 +114,11 @@ struct probe {
 	struct rdma_event_channel *ech;	/* CM events; its fd is non-blocking */
 	struct rdma_cm_id *id;		/* client's id (server: in struct server) */
 	struct conn conn;		/* client's verbs resources */
-	struct sockaddr_storage src, dst;
+	struct sockaddr_storage src, dst;	/* --from (when have_src) and the peer, with the port */
 	bool have_src;
 
 	/* client data phase */
-	enum probe_step step;
+	enum probe_step step;		/* the sub-state inside PROBE_RUNNING */
 	uint64_t iter;			/* current ping / message number */
 	uint64_t posted;		/* bw: writes posted */
 	uint64_t msg_t0;		/* when the current ping/message started */
@@ -126,16 +126,16 @@ struct probe {
 	uint64_t progress_ns;		/* bw WRITEs: when the last PROGRESS went out */
 	bool cq_more;			/* the completion budget ran out: handle again at once */
 
-	struct stats stats;
-	uint64_t payload_errors;
-	struct server *srv;
+	struct stats stats;		/* counts, rates, latency samples (server: all connections) */
+	uint64_t payload_errors;	/* echoes that differed from what was sent */
+	struct server *srv;		/* --listen: the listener and its connections, else NULL */
 
-	/* timeline ring */
+	/* timeline ring: ev[i % PROBE_MAX_EVENTS] for the newest events */
 	struct probe_event ev[PROBE_MAX_EVENTS];
-	uint64_t ev_total;
+	uint64_t ev_total;		/* events ever added */
 	struct probe_event ev_lin[PROBE_MAX_EVENTS];	/* linear copy for probe_status() */
 
-	struct probe_status st;
+	struct probe_status st;		/* what probe_status() returns, refreshed there */
 	uint64_t pct_ns;		/* when st.lat was last computed (sorting is not free) */
 };
 
