@@ -66,6 +66,8 @@ struct mad_session {
 	uint32_t next_tid;
 	void *umad;			/* one umad buffer for sends and receives */
 	struct mad_stats stats;
+	const struct mad_transport *tp;	/* NULL: libibumad; else a test's transport */
+	uint8_t rbuf[MAD_SIZE];		/* replies from a test transport */
 	char dump_dir[256];		/* FABTOP_MAD_DUMP */
 	unsigned int dump_seq;
 	bool in_step;
@@ -142,6 +144,24 @@ int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 	return 0;
 }
 
+int mad_session_open_transport(struct mad_session **out, const struct mad_transport *tp)
+{
+	struct mad_session *s = calloc(1, sizeof(*s));
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->tp = tp;
+	s->portid = -1;
+	s->fd = tp->fd;
+	for (int i = 0; i < AGENT_COUNT; i++)
+		s->agents[i] = i;
+	s->opts = (struct mad_opts){ .timeout_ms = 200, .retries = 2, .window = 16 };
+	s->next_tid = 1;
+	*out = s;
+	return 0;
+}
+
 void mad_session_set_opts(struct mad_session *s, const struct mad_opts *o)
 {
 	s->opts = *o;
@@ -181,10 +201,12 @@ void mad_session_close(struct mad_session *s)
 	if (!s)
 		return;
 	mad_cancel_all(s);
-	for (int i = 0; i < AGENT_COUNT; i++)
-		if (s->agents[i] >= 0)
-			umad_unregister(s->portid, s->agents[i]);
-	umad_close_port(s->portid);
+	if (!s->tp) {
+		for (int i = 0; i < AGENT_COUNT; i++)
+			if (s->agents[i] >= 0)
+				umad_unregister(s->portid, s->agents[i]);
+		umad_close_port(s->portid);
+	}
 	free(s->umad);
 	free(s);
 }
@@ -374,6 +396,12 @@ int mad_ping(struct mad_session *s, uint16_t lid, mad_cb cb, void *arg)
 
 static int req_send(struct mad_session *s, struct mad_req *r, uint64_t now_ns)
 {
+	if (s->tp) {
+		r->attempts++;
+		r->deadline_ns = now_ns + (uint64_t)s->opts.timeout_ms * 1000000u;
+		s->stats.sent++;
+		return s->tp->send(s->tp->priv, r->mad, MAD_SIZE, r->dlid, r->qpn) ? -EIO : 0;
+	}
 	memset(s->umad, 0, umad_size());
 	umad_set_addr(s->umad, r->dlid, (int)r->qpn, 0, (int)r->qkey);
 	memcpy(umad_get_mad(s->umad), r->mad, MAD_SIZE);
@@ -449,18 +477,30 @@ static int drain(struct mad_session *s, uint64_t now_ns)
 		const uint8_t *mad;
 		unsigned int i;
 
-		rc = umad_recv(s->portid, s->umad, &len, 0);
-		if (rc < 0) {
-			if (rc == -EAGAIN || rc == -EWOULDBLOCK || errno == EAGAIN)
+		if (s->tp) {
+			size_t tl = sizeof(s->rbuf);
+
+			rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, &status);
+			if (rc == -EAGAIN)
 				return done;
-			return done ? done : -EIO;
+			if (rc < 0)
+				return done ? done : rc;
+			len = (int)(tl < MAD_SIZE ? tl : MAD_SIZE);
+			mad = s->rbuf;
+		} else {
+			rc = umad_recv(s->portid, s->umad, &len, 0);
+			if (rc < 0) {
+				if (rc == -EAGAIN || rc == -EWOULDBLOCK || errno == EAGAIN)
+					return done;
+				return done ? done : -EIO;
+			}
+			if (len < 0)
+				len = 0;
+			if (len > MAD_SIZE)
+				len = MAD_SIZE;
+			mad = umad_get_mad(s->umad);
+			status = umad_status(s->umad);
 		}
-		if (len < 0)
-			len = 0;
-		if (len > MAD_SIZE)
-			len = MAD_SIZE;
-		mad = umad_get_mad(s->umad);
-		status = umad_status(s->umad);
 		if (mad_decode_hdr(mad, (size_t)len, &h) && len < MAD_HDR_SIZE) {
 			s->stats.stray++;
 			continue;
@@ -560,7 +600,7 @@ int mad_run(struct mad_session *s, uint64_t deadline_ns)
 		if (t == 0)
 			continue;
 		/* Alone in its poll, even umad2sim's fake fd can be waited on. */
-		pfd.fd = umad_get_fd(s->portid);
+		pfd.fd = s->tp ? s->tp->fd : umad_get_fd(s->portid);
 		pfd.events = POLLIN;
 		pfd.revents = 0;
 		if (poll(&pfd, 1, t) < 0 && errno != EINTR)

@@ -44,6 +44,21 @@ struct mad_opts {
 int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 		     const struct umad_local *port, char *why, size_t whysz);
 void mad_session_close(struct mad_session *s);
+
+/*
+ * A transport other than libibumad, so the engine's timing (deadlines,
+ * retries, window, late replies) and the query chains can be tested with a
+ * scripted fabric and a fake clock. send() takes a whole MAD; recv() gives
+ * the next reply (0), -EAGAIN when there is none, and sets *status as
+ * umad_status() would (ETIMEDOUT: the transport's own timeout).
+ */
+struct mad_transport {
+	int (*send)(void *priv, const uint8_t *mad, size_t len, uint16_t dlid, uint32_t qpn);
+	int (*recv)(void *priv, uint8_t *mad, size_t *len, int *status);
+	int fd;				/* pollable fd or -1 */
+	void *priv;
+};
+int mad_session_open_transport(struct mad_session **out, const struct mad_transport *tp);
 void mad_session_set_opts(struct mad_session *s, const struct mad_opts *o);
 
 /*

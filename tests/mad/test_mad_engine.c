@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The MAD engine and the port queries on a scripted fabric with a fake clock: deadlines, retries, window, late replies, PMA fallback. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../unit/tap.h"
+#include "collect/mad.h"
+#include "collect/mad_port.h"
+#include "derive/mad_decode.h"
+
+#define MS 1000000ull
+
+/* A fabric that answers from the recorded replies of tests/data/mad. */
+struct fake {
+	int drop_first;			/* requests to leave unanswered */
+	bool drop_all;
+	bool late_first;		/* answer the first request only after the next one */
+	bool transport_timeout_first;	/* the first request comes back with status ETIMEDOUT */
+	int cpi_cap;			/* ClassPortInfo CapabilityMask to answer, -1: status 0x0c */
+	int nreq;
+	int sent_by_attr[0x40];
+	uint8_t q[64][MAD_SIZE];
+	int qstatus[64];
+	int head, tail;
+	uint8_t late[MAD_SIZE];
+	bool have_late;
+};
+
+static void load(const char *name, uint8_t *buf)
+{
+	char path[1024];
+	const char *top = getenv("TOP_SRCDIR");
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/data/mad/%s", top ? top : ".", name);
+	f = fopen(path, "rb");
+	if (!f || fread(buf, 1, MAD_SIZE, f) != MAD_SIZE) {
+		printf("Bail out! cannot read %s\n", path);
+		exit(1);
+	}
+	fclose(f);
+}
+
+static void push(struct fake *fk, const uint8_t *m, int status)
+{
+	memcpy(fk->q[fk->tail % 64], m, MAD_SIZE);
+	fk->qstatus[fk->tail % 64] = status;
+	fk->tail++;
+}
+
+static int fake_send(void *priv, const uint8_t *req, size_t len, uint16_t dlid, uint32_t qpn)
+{
+	struct fake *fk = priv;
+	uint8_t r[MAD_SIZE];
+	uint16_t attr = (uint16_t)(req[16] << 8 | req[17]);
+	uint32_t mod = (uint32_t)req[20] << 24 | (uint32_t)req[21] << 16 | (uint32_t)req[22] << 8 | req[23];
+	unsigned int hops = req[7];
+	const char *file = NULL;
+
+	fk->nreq++;
+	if (attr < 0x40)
+		fk->sent_by_attr[attr]++;
+	if (fk->transport_timeout_first && fk->nreq == 1) {
+		push(fk, req, ETIMEDOUT);
+		return 0;
+	}
+	if (fk->drop_all || fk->nreq <= fk->drop_first)
+		return 0;
+	switch (req[1] << 16 | attr) {
+	case MAD_CLASS_SMI_DR << 16 | MAD_ATTR_NODE_INFO:
+		file = hops ? "node_info_switch.bin" : "node_info_ca.bin";
+		break;
+	case MAD_CLASS_SMI_DR << 16 | MAD_ATTR_NODE_DESC:
+		file = "node_desc_switch.bin";
+		break;
+	case MAD_CLASS_SMI_DR << 16 | MAD_ATTR_PORT_INFO:
+		file = hops ? "port_info_switch_port0.bin" : "port_info_ca_active.bin";
+		break;
+	case MAD_CLASS_SMI << 16 | MAD_ATTR_SM_INFO:
+		file = "sm_info.bin";
+		break;
+	case MAD_CLASS_PMA << 16 | MAD_ATTR_CLASS_PORT_INFO:
+		file = "pma_cpi_ca.bin";
+		break;
+	case MAD_CLASS_PMA << 16 | MAD_ATTR_PORT_COUNTERS:
+		file = "pma_port_counters_switch.bin";
+		break;
+	case MAD_CLASS_PMA << 16 | MAD_ATTR_PORT_COUNTERS_EXT:
+		file = "pma_port_counters_ext_switch.bin";
+		break;
+	default:
+		return 0;
+	}
+	load(file, r);
+	memcpy(r + 8, req + 8, 8);		/* the TID */
+	memcpy(r + 20, &req[20], 4);		/* the modifier */
+	(void)mod;
+	if (attr == MAD_ATTR_CLASS_PORT_INFO) {
+		if (fk->cpi_cap < 0) {
+			r[4] = 0;
+			r[5] = 0x0c;		/* attribute not supported */
+		} else {
+			r[MAD_PMA_DATA_OFF + 2] = (uint8_t)(fk->cpi_cap >> 8);
+			r[MAD_PMA_DATA_OFF + 3] = (uint8_t)fk->cpi_cap;
+		}
+	}
+	if (fk->late_first && fk->nreq == 1) {
+		memcpy(fk->late, r, MAD_SIZE);
+		fk->have_late = true;
+		return 0;
+	}
+	if (fk->have_late) {
+		push(fk, fk->late, 0);
+		fk->have_late = false;
+	}
+	push(fk, r, 0);
+	return 0;
+}
+
+static int fake_recv(void *priv, uint8_t *mad, size_t *len, int *status)
+{
+	struct fake *fk = priv;
+
+	if (fk->head == fk->tail)
+		return -EAGAIN;
+	memcpy(mad, fk->q[fk->head % 64], MAD_SIZE);
+	*status = fk->qstatus[fk->head % 64];
+	*len = MAD_SIZE;
+	fk->head++;
+	return 0;
+}
+
+struct result {
+	int calls;
+	int status;
+	uint64_t at;
+};
+static uint64_t clock_fake;
+
+static void cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
+{
+	struct result *r = arg;
+
+	r->calls++;
+	r->status = status;
+	r->at = clock_fake;
+}
+
+static struct mad_session *open_fake(struct fake *fk, struct mad_transport *tp)
+{
+	struct mad_session *s;
+
+	static int pfd[2] = { -1, -1 };
+
+	/* A real fd stands for the umad device (pollable); see test_nofd for the other case. */
+	if (pfd[0] < 0 && pipe(pfd)) {
+		printf("Bail out! pipe\n");
+		exit(1);
+	}
+	*tp = (struct mad_transport){ .send = fake_send, .recv = fake_recv, .fd = pfd[0], .priv = fk };
+	if (mad_session_open_transport(&s, tp)) {
+		printf("Bail out! cannot open a session\n");
+		exit(1);
+	}
+	return s;
+}
+
+static void test_retry(void)
+{
+	struct fake fk = { .drop_first = 1 };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct result r = { 0 };
+
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r);
+	mad_step(s, clock_fake = 0);
+	ASSERT_EQ_INT(mad_next_timeout_ms(s, 0), 200, "first deadline in 200 ms");
+	mad_step(s, clock_fake = 199 * MS);
+	ASSERT_EQ_INT(r.calls, 0, "no answer, no callback before the deadline");
+	mad_step(s, clock_fake = 200 * MS);
+	ASSERT_EQ_INT(mad_session_stats(s)->retries, 1, "retried at the deadline");
+	mad_step(s, clock_fake = 201 * MS);
+	ASSERT_EQ_INT(r.calls, 1, "the retry's answer completes it");
+	ASSERT_EQ_INT(r.status, 0, "with success");
+	ASSERT_EQ_U64(mad_session_stats(s)->sent, 2, "2 MADs sent");
+	TAP_OK(mad_idle(s) && mad_next_timeout_ms(s, 0) == -1, "idle afterwards, no timeout wanted");
+	mad_session_close(s);
+}
+
+static void test_timeout(void)
+{
+	struct fake fk = { .drop_all = true };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct result r = { 0 };
+
+	mad_get_dr(s, (const uint8_t[]){ 0, 1 }, 1, MAD_ATTR_NODE_INFO, 0, cb, &r);
+	for (uint64_t t = 0; t <= 1000; t += 50)
+		mad_step(s, clock_fake = t * MS);
+	ASSERT_EQ_INT(r.calls, 1, "a dead fabric: exactly one callback");
+	ASSERT_EQ_INT(r.status, -ETIMEDOUT, "-ETIMEDOUT");
+	ASSERT_EQ_U64(r.at, 600 * MS, "after 3 attempts of 200 ms, not later");
+	ASSERT_EQ_U64(mad_session_stats(s)->sent, 3, "3 attempts");
+	ASSERT_EQ_U64(mad_session_stats(s)->timeouts, 1, "1 timeout counted");
+	mad_session_close(s);
+}
+
+static void test_late_and_transport_timeout(void)
+{
+	struct fake fk = { .late_first = true };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct result r = { 0 };
+
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r);
+	mad_step(s, clock_fake = 0);
+	mad_step(s, clock_fake = 200 * MS);	/* retry with a new TID; then the first answer arrives late */
+	mad_step(s, clock_fake = 201 * MS);
+	ASSERT_EQ_INT(r.calls, 1, "late first answer + answer to the retry: one callback");
+	ASSERT_EQ_U64(mad_session_stats(s)->stray, 1, "the late one is a stray, not taken for the retry");
+	mad_session_close(s);
+
+	struct fake fk2 = { .transport_timeout_first = true };
+	struct result r2 = { 0 };
+
+	s = open_fake(&fk2, &tp);
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r2);
+	mad_step(s, clock_fake = 0);
+	mad_step(s, clock_fake = 1 * MS);	/* the kernel's ETIMEDOUT report: retry at once */
+	mad_step(s, clock_fake = 2 * MS);
+	ASSERT_EQ_INT(r2.calls, 1, "a transport timeout is retried without waiting for our deadline");
+	ASSERT_EQ_INT(r2.status, 0, "and the retry answers");
+	mad_session_close(s);
+}
+
+static void test_window_and_cancel(void)
+{
+	struct fake fk = { .drop_all = true };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct result r[40];
+
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 40; i++)
+		mad_get_pma(s, 3, MAD_ATTR_PORT_COUNTERS, 1, cb, &r[i]);
+	mad_step(s, clock_fake = 0);
+	ASSERT_EQ_U64(mad_session_stats(s)->sent, 16, "at most 16 in flight");
+	ASSERT_EQ_INT(mad_next_timeout_ms(s, 0), 200, "next wake-up at the first deadline");
+	mad_cancel_all(s);
+	{
+		int n = 0;
+
+		for (int i = 0; i < 40; i++)
+			n += r[i].calls == 1 && r[i].status == -ECANCELED;
+		ASSERT_EQ_INT(n, 40, "cancel calls every callback once with -ECANCELED");
+	}
+	ASSERT_EQ_INT(mad_get_pma(s, 0, MAD_ATTR_PORT_COUNTERS, 1, cb, &r[0]), -EINVAL, "LID 0 refused");
+	ASSERT_EQ_INT(mad_get_pma(s, 0xc001, MAD_ATTR_PORT_COUNTERS, 1, cb, &r[0]), -EINVAL, "multicast LID refused");
+	ASSERT_EQ_INT(mad_get_dr(s, (const uint8_t[64]){ 0 }, 64, MAD_ATTR_NODE_INFO, 0, cb, &r[0]), -EINVAL,
+		      "64 hops refused");
+	mad_session_close(s);
+}
+
+/* Without a pollable fd (umad2sim's fake ones) the loop is told to look often. */
+static void test_nofd(void)
+{
+	struct fake fk = { .drop_all = true };
+	struct mad_transport tp = { .send = fake_send, .recv = fake_recv, .fd = -1, .priv = &fk };
+	struct mad_session *s;
+	struct result r = { 0 };
+
+	mad_session_open_transport(&s, &tp);
+	ASSERT_EQ_INT(mad_fd(s), -1, "no fd offered");
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r);
+	mad_step(s, clock_fake = 0);
+	ASSERT_EQ_INT(mad_next_timeout_ms(s, 0), 2, "timeout capped at 2 ms");
+	mad_session_close(s);
+	ASSERT_EQ_INT(r.status, -ECANCELED, "closing cancels what is in flight");
+}
+
+static void run_port(struct fake *fk, struct ib_local_port *lp)
+{
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(fk, &tp);
+
+	memset(lp, 0, sizeof(*lp));
+	snprintf(lp->ca, sizeof(lp->ca), "fake0");
+	lp->port = 1;
+	mad_port_query(s, lp, clock_fake = 0);
+	for (int i = 0; i < 100 && !mad_idle(s); i++)
+		mad_step(s, clock_fake += MS);
+	TAP_OK(mad_idle(s), "port queries done");
+	mad_port_explain(lp);
+	mad_session_close(s);
+}
+
+static const struct fab_counter *find(const struct ib_pma *p, const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->c[i].name, name))
+			return &p->c[i];
+	return NULL;
+}
+
+static void test_port_flows(void)
+{
+	struct ib_local_port lp;
+	struct fake ext = { .cpi_cap = 0x1200 }, noext = { .cpi_cap = 0x1000 }, nocpi = { .cpi_cap = -1 };
+	const struct fab_counter *c;
+
+	run_port(&ext, &lp);
+	ASSERT_EQ_INT(lp.self_state, IBQ_OK, "self answered");
+	ASSERT_EQ_INT(lp.pi.lid, 3, "local LID");
+	ASSERT_EQ_INT(lp.sm.state, IBQ_OK, "SMInfo answered");
+	ASSERT_EQ_INT(lp.sm.sm_state, 3, "SM MASTER");
+	ASSERT_EQ_INT(lp.peer_state, IBQ_OK, "partner found one hop out");
+	ASSERT_EQ_STR(lp.peer.desc, "spine-a", "partner's description");
+	ASSERT_EQ_INT(lp.peer_pi.lid, 2, "partner switch LID from its port 0");
+	ASSERT_EQ_INT(lp.peer_pma.lid, 2, "partner PMA asked at that LID");
+	ASSERT_EQ_INT(lp.peer_pma.port_select, 1, "for the partner's port");
+	TAP_OK(lp.pma.ext && lp.pma.state == IBQ_OK, "ExtendedWidth advertised: 64-bit counters");
+	ASSERT_EQ_INT(ext.sent_by_attr[MAD_ATTR_PORT_COUNTERS_EXT], 2, "PortCountersExtended asked at both ends");
+	c = find(&lp.pma, "port_xmit_data");
+	TAP_OK(c && c->bits == 64 && c->known && c->value == 81985529216487399ull, "data counter from PortCountersExtended");
+	c = find(&lp.pma, "symbol_error");
+	TAP_OK(c && c->known && c->value == 7 && c->bits == 16, "errors from PortCounters");
+	ASSERT_EQ_STR(lp.note, "", "nothing to explain");
+
+	run_port(&noext, &lp);
+	TAP_OK(!lp.pma.ext && lp.pma.state == IBQ_OK, "no ExtendedWidth: PortCounters only");
+	ASSERT_EQ_INT(noext.sent_by_attr[MAD_ATTR_PORT_COUNTERS_EXT], 0, "PortCountersExtended never asked");
+	c = find(&lp.pma, "port_xmit_data");
+	TAP_OK(c && c->bits == 32 && c->known && c->value == 25416, "32-bit data counter from PortCounters");
+	TAP_OK(!find(&lp.pma, "unicast_xmit_packets"), "no unicast counters without the IETF set");
+
+	run_port(&nocpi, &lp);
+	TAP_OK(!lp.pma.cpi_known && !lp.pma.ext && lp.pma.state == IBQ_OK,
+	       "ClassPortInfo unsupported: fall back to PortCounters");
+	ASSERT_EQ_INT(nocpi.sent_by_attr[MAD_ATTR_PORT_COUNTERS], 2, "PortCounters asked at both ends");
+}
+
+int main(void)
+{
+	test_retry();
+	test_timeout();
+	test_late_and_transport_timeout();
+	test_window_and_cancel();
+	test_nofd();
+	test_port_flows();
+	return tap_done();
+}
