@@ -660,14 +660,16 @@ static void client_cq(struct probe *p, uint64_t now)
 				uint8_t tmp[WIRE_MAX_LAT_SIZE];
 				uint32_t len = wc[i].byte_len;
 
-				if (len > sizeof(tmp) || len > p->conn.slot_size)
-					len = 0;
+				if (len > sizeof(tmp) || len > p->conn.slot_size || idx >= p->conn.recv_slots) {
+					probe_fail(p, now, "PROTOCOL", 0, "a %u-byte message from the server", len);
+					return;
+				}
 				memcpy(tmp, conn_recv_slot(&p->conn, idx), len);
 				if (conn_post_recv(&p->conn, idx)) {
 					probe_fail(p, now, "ERROR", 0, "cannot repost a receive");
 					return;
 				}
-				on_recv(p, now, tmp, wc[i].byte_len);
+				on_recv(p, now, tmp, len);
 			} else if (kind == CONN_WR_RDMA && p->step == STEP_BW_STREAM) {
 				stats_add(&p->stats, now, 1, p->o.size);
 				if (more_to_do(p, p->posted))
