@@ -66,7 +66,8 @@ static void pma_state_text(const struct ib_pma *p, char *buf, size_t size)
 	else if (p->state == IBQ_STATUS)
 		snprintf(buf, size, "LID %u: %s", p->lid, mad_status_str(p->status));
 	else
-		snprintf(buf, size, "%s", p->state == IBQ_NONE ? "not asked" : ib_query_state_str(p->state));
+		snprintf(buf, size, "%s", p->state == IBQ_NONE ? "not asked (the PMA is reached by LID: needs both ends ACTIVE)"
+							       : ib_query_state_str(p->state));
 }
 
 static void local_port_text(FILE *out, const struct ib_local_port *lp)

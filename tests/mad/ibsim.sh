@@ -10,6 +10,17 @@ ibsim_require
 SAMPLE="$TOP_BUILDDIR/tests/mad/mad_sample"
 
 ibsim_start "$DATA/ibsim/two-switch.net"
+
+# ---- before any SM: ports INIT, and why; partners still found by directed route ----
+run_rc fab HostA show fabric --json
+J="$T/out"
+lp() { jq -r ".fabric.local_ports[0]$1" "$J"; }
+assert_eq "no SM yet: port INIT/LinkUp, LID 0, SM LID 0" "INIT/LinkUp 0 0" "$(lp .state)/$(lp .phys_state) $(lp .lid) $(lp .sm.lid)"
+assert_match "no SM yet: the note explains it" "no subnet manager has configured it.*opensm" "$(lp .note)"
+assert_eq "no SM yet: partner found by directed route" "spine-a 1" "$(lp .partner.node_desc) $(lp .partner.port)"
+assert_eq "no SM yet: no PMA by LID, not invented" "not asked null" "$(lp .pma.state) $(lp .pma.cap_mask)"
+assert_eq "no SM yet: the sweep still finds 5 nodes" 5 "$(jq '.fabric.nodes | length' "$J")"
+
 opensm_start SmHost
 port_active HostA
 port_active HostB
@@ -34,7 +45,6 @@ assert_eq "show fabric exits 0" 0 "$rc"
 J="$T/out"
 cp "$J" "$T/fabric1.json"
 assert_eq "valid JSON" ok "$(jq -e .fabric >/dev/null && echo ok)"
-lp() { jq -r ".fabric.local_ports[0]$1" "$J"; }
 assert_eq "local LID is the one opensm assigned" "$A_LID" "$(lp .lid)"
 assert_eq "local port ACTIVE/LinkUp" "ACTIVE/LinkUp" "$(lp .state)/$(lp .phys_state)"
 assert_eq "local node description" "hosta mlx5_0" "$(lp .node_desc)"
