@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TABLE_MAX_COLS	16
+#define TABLE_MAX_COLS	20
 #define TABLE_CELL_LEN	64
 #define TABLE_KEY_LEN	96
 #define TABLE_FILTER_LEN 64

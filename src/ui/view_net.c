@@ -8,7 +8,7 @@
 
 #include "ui/views.h"
 
-enum { C_IFACE, C_PORT, C_STATE, C_MTU, C_MODE, C_RP, C_ARPI, C_ARPA, C_ACCL, C_ADDRS, NCOLS };
+enum { C_IFACE, C_PORT, C_STATE, C_MTU, C_MODE, C_PKEY, C_RP, C_ARPI, C_ARPA, C_ACCL, C_ADDRS, NCOLS };
 
 static const struct table_col net_cols[NCOLS] = {
 	[C_IFACE] = { .title = "IFACE",     .width = 14, .prio = 0 },
@@ -16,6 +16,7 @@ static const struct table_col net_cols[NCOLS] = {
 	[C_STATE] = { .title = "STATE",     .width = 7,  .prio = 1 },
 	[C_MTU]   = { .title = "MTU",       .width = 5,  .prio = 4, .right = true, .numeric = true },
 	[C_MODE]  = { .title = "IPOIB",     .width = 9,  .prio = 5 },
+	[C_PKEY]  = { .title = "PKEY",      .width = 6,  .prio = 8 },
 	[C_RP]    = { .title = "RP_FILTER", .width = 9,  .prio = 2, .right = true, .numeric = true },
 	[C_ARPI]  = { .title = "ARP_IGN",   .width = 7,  .prio = 6, .right = true, .numeric = true },
 	[C_ARPA]  = { .title = "ARP_ANN",   .width = 7,  .prio = 6, .right = true, .numeric = true },
@@ -78,6 +79,10 @@ static void net_build(struct ui *ui, struct table *t)
 			table_cell(r, C_MTU, ROLE_DIM, "-");
 		}
 		table_cell(r, C_MODE, 0, "%s", l->ipoib_mode != NET_IPOIB_NONE ? net_ipoib_mode_str(l->ipoib_mode) : "-");
+		if (l->ipoib_pkey >= 0)
+			table_cell(r, C_PKEY, 0, "0x%04x", (unsigned int)l->ipoib_pkey & 0xffff);
+		else
+			table_cell(r, C_PKEY, ROLE_DIM, "-");
 		sysctl_cell(r, C_RP, sc, NET_SYSCTL_RP_FILTER);
 		sysctl_cell(r, C_ARPI, sc, NET_SYSCTL_ARP_IGNORE);
 		sysctl_cell(r, C_ARPA, sc, NET_SYSCTL_ARP_ANNOUNCE);

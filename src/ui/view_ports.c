@@ -10,7 +10,7 @@
 
 enum {
 	C_DEV, C_PORT, C_STATE, C_PHYS, C_RATE, C_FLAGS, C_LINK, C_LID, C_SMLID, C_LMC,
-	C_MTU, C_NETDEVS, C_FW, C_TYPE, C_GUID, C_BOARD, NCOLS
+	C_MTU, C_NETDEVS, C_FW, C_TYPE, C_GUID, C_SYSGUID, C_BOARD, NCOLS
 };
 
 static const struct table_col ports_cols[NCOLS] = {
@@ -24,11 +24,12 @@ static const struct table_col ports_cols[NCOLS] = {
 	[C_LID]     = { .title = "LID",      .width = 5,  .prio = 5, .right = true, .numeric = true },
 	[C_SMLID]   = { .title = "SM",       .width = 5,  .prio = 5, .right = true, .numeric = true },
 	[C_LMC]     = { .title = "LMC",      .width = 3,  .prio = 9, .right = true, .numeric = true },
-	[C_MTU]     = { .title = "MTU",      .width = 5,  .prio = 7, .right = true, .numeric = true },
+	[C_MTU]     = { .title = "MTU/MAX",  .width = 9,  .prio = 7, .right = true, .numeric = true },
 	[C_NETDEVS] = { .title = "NETDEVS",  .width = 12, .prio = 6 },
 	[C_FW]      = { .title = "FIRMWARE", .width = 12, .prio = 8 },
 	[C_TYPE]    = { .title = "TYPE",     .width = 6,  .prio = 10 },
 	[C_GUID]    = { .title = "NODE GUID", .width = 19, .prio = 11 },
+	[C_SYSGUID] = { .title = "SYSTEM GUID", .width = 19, .prio = 13 },
 	[C_BOARD]   = { .title = "BOARD",    .width = 14, .prio = 12, .flex = true },
 };
 
@@ -73,7 +74,14 @@ static void ports_build(struct ui *ui, struct table *t)
 			opt_cell(r, C_LID, &p->lid);
 			opt_cell(r, C_SMLID, &p->sm_lid);
 			opt_cell(r, C_LMC, &p->lmc);
-			opt_cell(r, C_MTU, &p->active_mtu);
+			/* active/max from verbs: a port below its max MTU is worth seeing. */
+			if (p->active_mtu.known && p->max_mtu.known) {
+				table_cell(r, C_MTU, p->active_mtu.value < p->max_mtu.value ? ROLE_WARN : 0,
+					   "%" PRIu64 "/%" PRIu64, p->active_mtu.value, p->max_mtu.value);
+				table_cell_num(r, C_MTU, (double)p->active_mtu.value);
+			} else {
+				opt_cell(r, C_MTU, &p->active_mtu);
+			}
 			nds[0] = '\0';
 			for (unsigned int k = 0; k < p->nnetdevs && off < sizeof(nds); k++) {
 				int n = snprintf(nds + off, sizeof(nds) - off, "%s%s%s", k ? "," : "",
@@ -87,6 +95,7 @@ static void ports_build(struct ui *ui, struct table *t)
 			table_cell(r, C_FW, 0, "%s", d->fw_ver[0] ? d->fw_ver : "-");
 			table_cell(r, C_TYPE, 0, "%s", d->node_type[0] ? d->node_type : "-");
 			table_cell(r, C_GUID, 0, "%s", d->node_guid[0] ? d->node_guid : "-");
+			table_cell(r, C_SYSGUID, 0, "%s", d->sys_image_guid[0] ? d->sys_image_guid : "-");
 			table_cell(r, C_BOARD, 0, "%s", d->board_id[0] ? d->board_id : "-");
 		}
 	}

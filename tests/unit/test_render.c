@@ -334,6 +334,9 @@ int main(void)
 	ui_net_set(&ui, &st, 0);
 
 	ASSERT_EQ_INT(ui.findings >= 1, 1, "the doctor finds the same-subnet mistake in the fixed net state");
+	for (size_t i = 0; i < ui_nviews; i++)
+		TAP_OK(ui_views[i]->ncols <= TABLE_MAX_COLS, "%s: %d columns fit a table row (%d)",
+		       ui_views[i]->id, ui_views[i]->ncols, TABLE_MAX_COLS);
 	for (size_t i = 0; i < ui_nviews; i++) {
 		char name[64];
 
