@@ -146,8 +146,10 @@ void ui_sample(struct ui *ui)
 	}
 	ui->last_sample_ns = model_now(&ui->host, now);
 	/* Sysctls have no notifications: the network is read with the structure. */
-	if (changed || now - ui->last_net_ns >= RESCAN_NS)
+	if (changed || ui->net_wanted || now - ui->last_net_ns >= RESCAN_NS) {
+		ui->net_wanted = false;
 		ui_net_refresh(ui);
+	}
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	screen_rebuild(ui);
 	ui->dirty = true;
@@ -307,10 +309,15 @@ static void ui_loop(struct ui *ui)
 		if (probe_ui_handle(ui, ui->probe) && ui_views[ui->pane] == &view_probe)
 			ui->dirty = true;
 		if (n > 0 && nl >= 0 && fds[nl].revents && net_monitor_drain(ui->nl_fd)) {
-			ui_net_refresh(ui);
-			screen_rebuild(ui);
 			ui->rescan_wanted = true;
-			ui->dirty = true;
+			/* Paused means frozen: the change is read when sampling resumes. */
+			if (ui->paused) {
+				ui->net_wanted = true;
+			} else {
+				ui_net_refresh(ui);
+				screen_rebuild(ui);
+				ui->dirty = true;
+			}
 		}
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)

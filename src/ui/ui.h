@@ -66,6 +66,7 @@ struct ui {
 	bool quit;
 	bool dirty;			/* redraw before the next wait */
 	bool rescan_wanted;		/* structure may have changed: collect again */
+	bool net_wanted;		/* a netlink change arrived while paused */
 	uint64_t next_sample_ns;	/* CLOCK_MONOTONIC */
 	uint64_t last_rescan_ns;		/* latest full collection */
 	uint64_t last_watch_ns;		/* latest cheap structure check */

@@ -97,6 +97,13 @@ tui_keys +
 for size in 40x12 20x5 1x1 2x2 220x60 80x24 120x40; do
 	tui_resize "${size%x*}" "${size#*x}"
 done
+# A storm: forty sizes back to back, no waiting between them.
+i=0
+while [ $i -lt 40 ]; do
+	tui_resize $(( (i * 37) % 230 + 1 )) $(( (i * 13) % 70 + 1 ))
+	i=$((i + 1))
+done
+tui_resize 120 40
 tui_expect "after a resize storm it still draws" "mlx5_0"
 tui_resize 40 12
 tui_expect "legible at 40x12" "mlx5_0" 

@@ -26,6 +26,18 @@ else
 fi
 ip -n "$NS" route del 10.98.0.0/24 dev lo
 tui_expect_gone "a removed route goes just as fast" "10.98.0.0/24 dev lo" 3
+# Paused is frozen; the change shows when sampling resumes.
+tui_keys p
+tui_wait "PAUSED" || :
+ip -n "$NS" route add 10.97.0.0/24 dev lo
+# Unpaused it would show within a second (above): watch 2 s for it not to.
+if tui_wait "10.97.0.0/24" 2; then
+	not_ok "paused: a network change is not drawn"
+else
+	ok "paused: a network change is not drawn"
+fi
+tui_keys p
+tui_expect "resumed: the change shows" "10.97.0.0/24 dev lo" 3
 tui_quit >/dev/null || :
 assert_match "clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
 done_testing
