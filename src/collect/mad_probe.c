@@ -47,6 +47,27 @@ static void probe_usage(FILE *f)
 		   "A GUID (node or port, 0x... or 0002:c903:...) is found by sweeping the fabric.\n");
 }
 
+struct port_check {
+	bool done;
+	uint8_t state, phys_state;
+};
+
+static void port_check_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
+{
+	struct port_check *pc = arg;
+	const uint8_t *data;
+	size_t dlen;
+	struct mad_hdr h;
+	struct mad_port_info pi;
+
+	if (status || mad_decode_reply_data(mad, len, MAD_ATTR_PORT_INFO, &data, &dlen, &h) ||
+	    mad_decode_port_info(data, dlen, &pi))
+		return;		/* unknown: let the ping itself tell */
+	pc->done = true;
+	pc->state = pi.port_state;
+	pc->phys_state = pi.phys_state;
+}
+
 static void ping_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
 {
 	struct ping_result *r = arg;
@@ -198,6 +219,22 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 	if (mad_session_open(&s, ctx, &locals[which], why, sizeof(why))) {
 		fprintf(stderr, "fabtop probe: %s\n", why);
 		return EXIT_RUNTIME;
+	}
+	/* LID-routed MADs need our port ACTIVE: say so instead of timing out. */
+	{
+		struct port_check pc = { 0 };
+		uint8_t path[1] = { 0 };
+
+		if (!mad_get_dr(s, path, 0, MAD_ATTR_PORT_INFO, locals[which].port, port_check_cb, &pc))
+			mad_run(s, mono_ns() + 3000000000ull);
+		if (pc.done && pc.state != 4) {
+			fprintf(stderr, "fabtop probe: %s port %u is %s/%s: %s\n", locals[which].ca,
+				locals[which].port, mad_port_state_str(pc.state), mad_phys_state_str(pc.phys_state),
+				pc.phys_state != 5 ? "the link is down" :
+				"no subnet manager has made it ACTIVE (no LID), so nothing can be sent by LID");
+			mad_session_close(s);
+			return EXIT_RUNTIME;
+		}
 	}
 	mad_session_set_opts(s, &(struct mad_opts){ .timeout_ms = (unsigned int)timeout_ms, .retries = 0, .window = 1 });
 	printf("MAD ping to LID %" PRIu64 " from %s port %u (ibping class 0x32)\n", lid,

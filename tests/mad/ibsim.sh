@@ -20,6 +20,9 @@ assert_match "no SM yet: the note explains it" "no subnet manager has configured
 assert_eq "no SM yet: partner found by directed route" "spine-a 1" "$(lp .partner.node_desc) $(lp .partner.port)"
 assert_eq "no SM yet: no PMA by LID, not invented" "not asked null" "$(lp .pma.state) $(lp .pma.cap_mask)"
 assert_eq "no SM yet: the sweep still finds 5 nodes" 5 "$(jq '.fabric.nodes | length' "$J")"
+run_rc fab HostA probe --lid 2 -C 1
+assert_eq "no SM yet: probe --lid exits 1" 1 "$rc"
+assert_match "no SM yet: probe says the port is INIT, not a timeout" 'is INIT/LinkUp: no subnet manager' "$(cat "$T/err")"
 
 opensm_start SmHost
 port_active HostA
