@@ -107,11 +107,12 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err)
 void ui_net_refresh(struct ui *ui)
 {
 	struct net_state st;
-	int rc;
+	int rc = -ENOMEM;
 
 	ui->last_net_ns = clock_now_ns();
 	memset(&st, 0, sizeof(st));
-	rc = source_net(ui->src, &st);
+	if (ui->src)
+		rc = source_net(ui->src, &st);
 	ui_net_set(ui, &st, rc);
 }
 
@@ -119,6 +120,9 @@ void ui_sample(struct ui *ui)
 {
 	uint64_t now = clock_now_ns();
 	bool changed = false;
+
+	if (!ui->src)
+		return;		/* switching to the demo ran out of memory */
 
 	/* The demo changes its own structure in source_refresh(); sysfs must be read again. */
 	if (!source_is_demo(ui->src) && !ui->rescan_wanted && now - ui->last_watch_ns >= RESCAN_NS) {
@@ -305,9 +309,9 @@ static void ui_loop(struct ui *ui)
 		}
 		if (n > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			break;	/* the terminal went away */
-		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
 		if (probe_ui_handle(ui, ui->probe) && ui_views[ui->pane] == &view_probe)
 			ui->dirty = true;
+		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
 		if (n > 0 && nl >= 0 && fds[nl].revents && net_monitor_drain(ui->nl_fd)) {
 			ui->rescan_wanted = true;
 			/* Paused means frozen: the change is read when sampling resumes. */
