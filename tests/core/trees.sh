@@ -73,16 +73,25 @@ fi
 cp -r "$DATA/trees/ib-2port" "$T/live"
 chmod -R u+w "$T/live"	# distcheck's source tree is read-only
 f="$T/live/devices/pci0000:00/0000:00:02.0/0000:03:00.0/infiniband/mlx4_0/ports/1/counters"
-( "$FABTOP" show counters --json --interval 0.5 --count 2 --sysfs "$T/live" >"$T/rates" 2>&1 ) &
+( exec "$FABTOP" show counters --json --interval 1 --count 2 --sysfs "$T/live" >"$T/rates" 2>&1 ) &
 pid=$!
-sleep 0.2
-echo 3125000000 >"$f/port_xmit_data"	# +125M words = +500 MB
-echo 4 >"$f/symbol_error"
+# Change the counters only once fabtop holds them open (its first sample is taken).
+n=0
+until ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'counters/port_xmit_data$'; do
+	n=$((n + 1))
+	[ $n -lt 200 ] || break
+	sleep 0.05
+done
+printf '3125000000\n' >"$f/port_xmit_data"	# +125M words = +500 MB
+printf '4\n' >"$f/symbol_error"
 wait $pid
-r1=$(sed -n 1p "$T/rates" | jq -c '.ports[0] | [.xmit_gbps > 0, (.counters[] | select(.name=="symbol_error") | .delta)]')
-assert_eq "rates: first interval sees the change" '[true,1]' "$r1"
-r2=$(sed -n 2p "$T/rates" | jq -c '.ports[0] | [.xmit_gbps, .rcv_gbps]')
-assert_eq "rates: second interval is idle" '[0,0]' "$r2"
+moved=$(jq -s -c '[.[] | .ports[0] | select(.xmit_gbps > 0)] | length' "$T/rates")
+assert_eq "rates: exactly one interval sees the traffic" 1 "$moved"
+gb=$(jq -s -c '[.[] | .ports[0].xmit_gbps] | add' "$T/rates")
+# 500 MB over one interval of ~1 s: 4 Gb/s give or take the scheduling of a loaded machine
+if awk -v g="$gb" 'BEGIN { exit !(g > 2 && g <= 4.01) }'; then ok "rates: 500 MB in ~1 s is ~4 Gb/s ($gb)"; else not_ok "rates: 500 MB in ~1 s is ~4 Gb/s ($gb)"; fi
+d=$(jq -s -c '[.[] | .ports[0].counters[] | select(.name=="symbol_error") | .delta] | add' "$T/rates")
+assert_eq "rates: the error counter's deltas add up to its change" 1 "$d"
 r3=$(sed -n 1p "$T/rates" | jq -c '.ports[0].counters[] | select(.name=="port_xmit_wait") | .delta')
 assert_eq "rates: saturated counter has no delta" 'null' "$r3"
 
