@@ -197,6 +197,19 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 
 		snprintf(f, sizeof(f), " filter: %s ", ui_table(ui)->filter);
 		ui_puts(w, y, x + 2, W - x - 2, theme_attr(ROLE_STATUS), f);
+		x += 2 + (int)strlen(f);
+	}
+	/* Where the selection is when the rows do not all fit (the last frame's page). */
+	{
+		const struct table *t = ui_table(ui);
+		char pos[48];
+		int len;
+
+		if (!ui_views[ui->pane]->cols || t->nview <= (size_t)t->page || t->page <= 1)
+			return;
+		len = snprintf(pos, sizeof(pos), " %zu/%zu ", t->sel + 1, t->nview);
+		if (W - len > x)
+			ui_puts(w, y, W - len, len, theme_attr(ROLE_TAB), pos);
 	}
 }
 
