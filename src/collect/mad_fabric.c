@@ -261,9 +261,38 @@ struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, un
 	sw->start_ns = now_ns;
 	sw->lim.max_nodes = lim && lim->max_nodes ? lim->max_nodes : MAD_SWEEP_DEFAULT_NODES;
 	sw->lim.max_ns = lim && lim->max_ns ? lim->max_ns : MAD_SWEEP_DEFAULT_NS;
-	sw->cap_nodes = f->nnodes;	/* f starts empty: realloc from there */
+	/* realloc grows from the current size: f may hold an earlier sweep's results */
+	sw->cap_nodes = f->nnodes;
 	sw->cap_links = f->nlinks;
 	sweep_ask(sw, SQ_NODE, NO_NODE, 0, path, 0, MAD_ATTR_NODE_INFO, 0);
+	return sw;
+}
+
+struct mad_sweep *mad_sweep_start_more(struct mad_session *s, struct ib_fabric *f, uint64_t local_guid,
+				       unsigned int local_port, const struct mad_sweep_limits *lim,
+				       uint64_t now_ns)
+{
+	size_t idx = find_guid(f, local_guid);
+	struct mad_sweep *sw;
+	uint8_t path[2] = { 0, (uint8_t)local_port };
+
+	if (idx == NO_NODE || local_port > f->nodes[idx].id.num_ports)
+		return mad_sweep_start(s, f, local_port, lim, now_ns);
+	if (f->nodes[idx].ports[local_port].linked)
+		return NULL;	/* this cable is known already: nothing new out there */
+	sw = calloc(1, sizeof(*sw));
+	if (!sw)
+		return NULL;
+	sw->s = s;
+	sw->f = f;
+	sw->local_port = local_port;
+	sw->start_ns = now_ns;
+	sw->lim.max_nodes = lim && lim->max_nodes ? lim->max_nodes : MAD_SWEEP_DEFAULT_NODES;
+	sw->lim.max_ns = lim && lim->max_ns ? lim->max_ns : MAD_SWEEP_DEFAULT_NS;
+	sw->cap_nodes = f->nnodes;
+	sw->cap_links = f->nlinks;
+	/* One hop out of this port: a second fabric, or a known switch (one MAD). */
+	sweep_ask(sw, SQ_NODE, idx, (uint8_t)local_port, path, 1, MAD_ATTR_NODE_INFO, 0);
 	return sw;
 }
 
@@ -272,7 +301,7 @@ void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns)
 	if (!sw)
 		return;
 	sw->f->swept = true;
-	sw->f->sweep_ns = now_ns - sw->start_ns;
+	sw->f->sweep_ns += now_ns - sw->start_ns;
 	sw->finished = true;
 	/* Requests still queued hold pointers to sw; the last callback frees it. */
 	if (!sw->outstanding)
@@ -427,23 +456,39 @@ int mad_view_run(struct mad_view *v, uint64_t deadline_ns)
 int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns)
 {
 	struct ib_fabric *f = v->f;
+	bool first = true;
 
+	/*
+	 * From the first usable port the whole fabric; from every other port
+	 * one hop out, which costs one MAD on the same fabric and sweeps a
+	 * second fabric (dual-rail hosts) when it leads somewhere new.
+	 */
 	for (size_t i = 0; i < f->nports; i++) {
+		const struct ib_local_port *lp = &f->ports[i];
 		struct mad_sweep *sw;
+		uint64_t sent0;
 
-		if (!v->sess[i] || (f->ports[i].self_state == IBQ_OK && f->ports[i].pi.phys_state != 5))
+		if (!v->sess[i] || (lp->self_state == IBQ_OK && lp->pi.phys_state != 5))
 			continue;
-		uint64_t sent0 = mad_session_stats(v->sess[i])->sent;
-
-		sw = mad_sweep_start(v->sess[i], f, f->ports[i].port, lim, mono_ns());
-		if (!sw)
-			return -ENOMEM;
+		if (!first && lp->self_state != IBQ_OK)
+			continue;	/* its own node is unknown: nothing to hang a second sweep on */
+		sent0 = mad_session_stats(v->sess[i])->sent;
+		if (first)
+			sw = mad_sweep_start(v->sess[i], f, lp->port, lim, mono_ns());
+		else
+			sw = mad_sweep_start_more(v->sess[i], f, lp->node.node_guid, lp->port, lim, mono_ns());
+		if (!sw) {
+			if (first)
+				return -ENOMEM;
+			continue;
+		}
 		if (mad_run(v->sess[i], deadline_ns) == -ETIMEDOUT)
 			f->truncated_time = true;
 		mad_sweep_finish(sw, mono_ns());
-		f->sweep_mads = mad_session_stats(v->sess[i])->sent - sent0;
-		f->sweep_from = i;
-		return 0;
+		f->sweep_mads += mad_session_stats(v->sess[i])->sent - sent0;
+		if (first)
+			f->sweep_from = i;
+		first = false;
 	}
 	return 0;
 }

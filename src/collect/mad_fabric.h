@@ -27,6 +27,14 @@ struct mad_sweep;
  */
 struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
 				  const struct mad_sweep_limits *lim, uint64_t now_ns);
+/*
+ * Go on from another local port of a node f already holds (by its GUID):
+ * one hop out of local_port, and on from there if it leads to new nodes.
+ * NULL when that port's cable is known already (or out of memory).
+ */
+struct mad_sweep *mad_sweep_start_more(struct mad_session *s, struct ib_fabric *f, uint64_t local_guid,
+				       unsigned int local_port, const struct mad_sweep_limits *lim,
+				       uint64_t now_ns);
 /* Record the elapsed time and free the sweep (f keeps the results). */
 void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns);
 
@@ -47,7 +55,11 @@ int mad_view_timeout_ms(const struct mad_view *v, uint64_t now_ns);
 int mad_view_fds(const struct mad_view *v, int *fds, int max);
 /* Synchronous: step until idle or deadline_ns. */
 int mad_view_run(struct mad_view *v, uint64_t deadline_ns);
-/* Synchronous sweep from the first usable port, bounded by lim and deadline_ns. */
+/*
+ * Synchronous sweep bounded by lim and deadline_ns: the whole fabric from the
+ * first usable port, then one hop out of every other (a second fabric is
+ * swept too; the same fabric costs one MAD).
+ */
 int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns);
 /* The sessions' MAD counts so far into f (mads_sent, ...). */
 void mad_view_tally(struct mad_view *v);

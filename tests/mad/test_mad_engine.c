@@ -10,6 +10,7 @@
 
 #include "../unit/tap.h"
 #include "collect/mad.h"
+#include "collect/mad_fabric.h"
 #include "collect/mad_port.h"
 #include "derive/mad_decode.h"
 
@@ -344,6 +345,42 @@ static void test_port_flows(void)
 	ASSERT_EQ_INT(nocpi.sent_by_attr[MAD_ATTR_PORT_COUNTERS], 2, "PortCounters asked at both ends");
 }
 
+/* A second local port: one hop out of it, onto what the first sweep did not see. */
+static void test_sweep_more(void)
+{
+	struct fake fk = { .cpi_cap = 0x1200 };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct ib_fabric f;
+	struct mad_sweep *sw;
+
+	memset(&f, 0, sizeof(f));
+	f.nodes = calloc(1, sizeof(*f.nodes));
+	f.nnodes = 1;
+	f.nodes[0].id.node_guid = 0x100000;	/* the local CA of node_info_ca.bin */
+	f.nodes[0].id.node_type = 1;
+	f.nodes[0].id.num_ports = 2;
+	f.nodes[0].ports = calloc(3, sizeof(*f.nodes[0].ports));
+	f.nodes[0].ports[1].linked = true;	/* port 1: swept already */
+
+	sw = mad_sweep_start_more(s, &f, 0x100000, 1, NULL, clock_fake = 0);
+	TAP_OK(sw == NULL && fk.nreq == 0, "a port whose cable is known: no MAD at all");
+
+	sw = mad_sweep_start_more(s, &f, 0x100000, 2, NULL, clock_fake = 0);
+	TAP_OK(sw != NULL, "port 2 not linked yet: a sweep starts");
+	for (int i = 0; i < 200 && !mad_idle(s); i++)
+		mad_step(s, clock_fake += MS);
+	mad_sweep_finish(sw, clock_fake);
+	ASSERT_EQ_INT(f.nnodes, 2, "the switch behind port 2 is added");
+	TAP_OK(f.nlinks >= 1 && f.links[0].a == 0 && f.links[0].a_port == 2 && f.links[0].b == 1 && f.links[0].b_port == 1,
+	       "linked: local port 2 <-> switch port 1");
+	ASSERT_EQ_INT(f.nodes[1].hops, 1, "one hop out of port 2");
+	ASSERT_EQ_INT(f.nodes[1].path[1], 2, "its directed route leaves by port 2");
+	ASSERT_EQ_STR(f.nodes[1].id.desc, "spine-a", "its description");
+	mad_session_close(s);
+	ib_fabric_free(&f);
+}
+
 int main(void)
 {
 	test_retry();
@@ -352,5 +389,6 @@ int main(void)
 	test_window_and_cancel();
 	test_nofd();
 	test_port_flows();
+	test_sweep_more();
 	return tap_done();
 }
