@@ -27,7 +27,12 @@ for pane in counters gids; do
 		"env TERM=screen XDG_CONFIG_HOME=$T/cfg $FABTOP --sysfs $T/sys --interval 1 --pane $pane; sleep 600"
 	start=$(date +%s.%N)
 	wait_for "F10Quit"
-	pid=$(pgrep -P "$(tmux -L "$SOCK" list-panes -t b -F '#{pane_pid}')" | head -n 1)
+	pp=$(tmux -L "$SOCK" list-panes -t b -F '#{pane_pid}')
+	pid=
+	for d in /proc/[0-9]*; do	# fabtop is the pane shell's child (no procps needed)
+		[ "$(cut -d' ' -f4 "$d/stat" 2>/dev/null)" = "$pp" ] && pid=${d#/proc/} && break
+	done
+	[ -n "$pid" ] || { echo "bench: fabtop's pid not found"; exit 1; }
 	startup=$(cpu_ticks "$pid")
 	ready=$(date +%s.%N)
 	sleep "$SECS"

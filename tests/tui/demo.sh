@@ -126,7 +126,7 @@ fi
 # SIGTERM: leaves cleanly, terminal restored.
 tui_start 100 30 -- --demo
 tui_wait "mlx5_0" || :
-pid=$(pgrep -P "$(tui_pid)" | head -n 1 || :)
+pid=$(tui_app_pid || :)
 if [ -n "$pid" ] && kill -TERM "$pid"; then
 	tui_expect "SIGTERM ends the monitor" "FABTOP-EXIT="
 	if grep -Fq "F1Help" "$T/screen"; then not_ok "terminal restored after SIGTERM"; else ok "terminal restored after SIGTERM"; fi
@@ -138,7 +138,7 @@ fi
 # A crash (SIGSEGV here) still gives the terminal back before dying.
 tui_start 100 30 -- --demo
 tui_wait "mlx5_0" || :
-pid=$(pgrep -P "$(tui_pid)" | head -n 1 || :)
+pid=$(tui_app_pid || :)
 if [ -n "$pid" ] && kill -SEGV "$pid"; then
 	tui_expect "a crash ends the monitor" "FABTOP-EXIT="
 	assert_match "... by the signal" "FABTOP-EXIT=(139|1)" "$(cat "$T/screen")"

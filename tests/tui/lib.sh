@@ -37,8 +37,20 @@ tui_start() {
 tui_screen() { tui capture-pane -p -t fab; }
 tui_keys() { tui send-keys -t fab "$@"; }
 tui_resize() { tui resize-window -t fab -x "$1" -y "$2"; }
-# The pid of the process in the pane (fabtop while it runs).
+# The pid of the pane's shell, and of fabtop (its child) while it runs,
+# found through /proc so no procps is needed.
 tui_pid() { tui list-panes -t fab -F '#{pane_pid}'; }
+tui_app_pid() {
+	_pp=$(tui_pid)
+	for _d in /proc/[0-9]*; do
+		# field 4 of stat is the parent pid (fabtop's comm has no blanks)
+		if [ "$(cut -d' ' -f4 "$_d/stat" 2>/dev/null)" = "$_pp" ]; then
+			echo "${_d#/proc/}"
+			return 0
+		fi
+	done
+	return 1
+}
 
 # tui_wait TEXT [SECONDS]: poll until the screen shows TEXT (fixed string).
 tui_wait() {
