@@ -31,6 +31,8 @@
  */
 #define RESCAN_NS (5ull * 1000000000ull)
 #define FULL_RESCAN_NS (60ull * 1000000000ull)
+/* Netlink bursts (a routing daemon's updates) re-read the network at most this often. */
+#define NET_MIN_GAP_NS (250ull * 1000000ull)
 #define MAX_POLLFDS 16
 
 /* Model time of the latest sample: simulated in the demo, CLOCK_MONOTONIC otherwise. */
@@ -258,6 +260,13 @@ static int ui_wait_ms(struct ui *ui, uint64_t now)
 		if (ms < 0 || s < ms)
 			ms = s;
 	}
+	if (ui->net_wanted && !ui->paused) {
+		uint64_t due = ui->last_net_ns + NET_MIN_GAP_NS;
+		int64_t d = due > now ? (int64_t)((due - now + 999999) / 1000000) : 0;
+
+		if (ms < 0 || d < ms)
+			ms = d;
+	}
 	if (ms > 3600000)
 		ms = 3600000;
 	return (int)ms;
@@ -315,13 +324,13 @@ static void ui_loop(struct ui *ui)
 		if (n > 0 && nl >= 0 && fds[nl].revents && net_monitor_drain(ui->nl_fd)) {
 			ui->rescan_wanted = true;
 			/* Paused means frozen: the change is read when sampling resumes. */
-			if (ui->paused) {
-				ui->net_wanted = true;
-			} else {
-				ui_net_refresh(ui);
-				screen_rebuild(ui);
-				ui->dirty = true;
-			}
+			ui->net_wanted = true;
+		}
+		if (ui->net_wanted && !ui->paused && clock_now_ns() - ui->last_net_ns >= NET_MIN_GAP_NS) {
+			ui->net_wanted = false;
+			ui_net_refresh(ui);
+			screen_rebuild(ui);
+			ui->dirty = true;
 		}
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)
