@@ -23,6 +23,7 @@ void help_text(struct ui *ui, struct text *out)
 		if (key_bindings[i].keyname)
 			text_add(out, 0, "  %-12s %s", key_bindings[i].keyname, key_bindings[i].help);
 	text_add(out, 0, "  %-12s %s", "mouse", "click a tab, a row (again: details) or a column header (sort); wheel scrolls");
+	text_add(out, 0, "  %-12s %s", "Probe pane", "e peer, f source address, m mode, Enter/g start, x stop");
 	text_add(out, 0, "%s", "");
 	text_add(out, ROLE_HEADING, "Colours and flags");
 	text_add(out, ROLE_OK, "  green        port ACTIVE / LinkUp; link load under 50%%");
