@@ -72,7 +72,8 @@ fi
 # Rates between samples: the tree changes under a running `show counters --count`.
 cp -r "$DATA/trees/ib-2port" "$T/live"
 chmod -R u+w "$T/live"	# distcheck's source tree is read-only
-f="$T/live/devices/pci0000:00/0000:00:02.0/0000:03:00.0/infiniband/mlx4_0/ports/1/counters"
+# through class/: make dist copies the symlink into devices/ as a directory
+f="$T/live/class/infiniband/mlx4_0/ports/1/counters"
 ( exec "$FABTOP" show counters --json --interval 1 --count 2 --sysfs "$T/live" >"$T/rates" 2>&1 ) &
 pid=$!
 # Change the counters only once fabtop holds them open (its first sample is taken).
