@@ -263,6 +263,44 @@ int conn_post(struct conn *c, enum ibv_wr_opcode op, unsigned int b, size_t off,
 	return 0;
 }
 
+int conn_post_chain(struct conn *c, enum ibv_wr_opcode op, unsigned int b, uint64_t first, unsigned int n,
+		    unsigned int ring, size_t stride, size_t len, uint64_t raddr, uint32_t rkey, unsigned int sig)
+{
+	struct ibv_sge sge[CONN_MAX_CHAIN];
+	struct ibv_send_wr wr[CONN_MAX_CHAIN], *bad;
+	unsigned int i, nsig = 0;
+	size_t off;
+	int e;
+
+	if (!n || n > CONN_MAX_CHAIN || !ring || !sig || b >= CONN_BUFS || !c->buf[b] || len > UINT32_MAX)
+		return -EINVAL;
+	memset(wr, 0, n * sizeof(wr[0]));
+	for (i = 0; i < n; i++) {
+		off = (size_t)((first + i) % ring) * stride;
+		if (off > c->buf_len[b] || len > c->buf_len[b] - off)
+			return -EINVAL;
+		sge[i].addr = (uintptr_t)(c->buf[b] + off);
+		sge[i].length = (uint32_t)len;
+		sge[i].lkey = c->mr[b]->lkey;
+		wr[i].wr_id = WR_ID(CONN_WR_RDMA, (first + i) & 0xffff);
+		wr[i].opcode = op;
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].wr.rdma.remote_addr = raddr;
+		wr[i].wr.rdma.rkey = rkey;
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+		if ((first + i + 1) % sig == 0 || i + 1 == n) {
+			wr[i].send_flags = IBV_SEND_SIGNALED;
+			nsig++;
+		}
+	}
+	e = ibv_post_send(c->id->qp, wr, &bad);
+	if (e)
+		return e > 0 ? -e : -EIO;
+	c->rdma_inflight += nsig;
+	return 0;
+}
+
 int conn_poll(struct conn *c, struct ibv_wc *wc, int max)
 {
 	struct ibv_cq *ev_cq;

@@ -63,6 +63,16 @@ int conn_send(struct conn *c, const void *msg, size_t len);
 /* READ, WRITE or SEND of buf[b][off, off+len) (remote address and key unused by SEND). */
 int conn_post(struct conn *c, enum ibv_wr_opcode op, unsigned int b, size_t off, size_t len,
 	      uint64_t raddr, uint32_t rkey, uint32_t tag);
+/*
+ * n (<= CONN_MAX_CHAIN) WRITEs or SENDs of len bytes in one ibv_post_send():
+ * number first+i comes from buf[b] at ((first + i) % ring) * stride, carries
+ * index (first + i) & 0xffff, and is signalled when (first + i + 1) % sig == 0
+ * and always when it is the last of the chain (one completion then stands
+ * for every earlier one: an RC send queue completes in order).
+ */
+#define CONN_MAX_CHAIN 64
+int conn_post_chain(struct conn *c, enum ibv_wr_opcode op, unsigned int b, uint64_t first, unsigned int n,
+		    unsigned int ring, size_t stride, size_t len, uint64_t raddr, uint32_t rkey, unsigned int sig);
 static inline unsigned int conn_wr_kind(uint64_t wr_id) { return (unsigned int)(wr_id >> 16) & 0xff; }
 static inline unsigned int conn_wr_index(uint64_t wr_id) { return (unsigned int)wr_id & 0xffff; }
 
@@ -121,6 +131,7 @@ struct probe {
 	enum probe_step step;		/* the sub-state inside PROBE_RUNNING */
 	uint64_t iter;			/* current ping / message number */
 	uint64_t posted;		/* bw: writes posted */
+	uint64_t bw_done;		/* bw: writes known complete (signalled ones cover the rest) */
 	uint64_t msg_t0;		/* when the current ping/message started */
 	struct wire_accept acc;		/* bw: the server's sink */
 	uint64_t progress_ns;		/* bw WRITEs: when the last PROGRESS went out */

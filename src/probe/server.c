@@ -191,8 +191,13 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	case PROBE_MODE_BW:
 		cp.rdma_depth = 0;
 		if (h.flags & WIRE_HELLO_SEND) {
-			/* twice the client's depth, so reposting never lags behind (no RNR) */
-			cp.recv_slots = 2u * h.depth > CONN_MAX_RECV_SLOTS ? CONN_MAX_RECV_SLOTS : 2u * h.depth;
+			/*
+			 * As many receives as a connection may hold (at most 2 MiB): the
+			 * client's sends complete when our NIC has taken them, not when we
+			 * have reposted, so a server slow to wake (emulation: milliseconds)
+			 * must not run dry, or every send waits out an RNR NAK timer.
+			 */
+			cp.recv_slots = CONN_MAX_RECV_SLOTS;
 			cp.slot_size = h.size;
 			break;
 		}

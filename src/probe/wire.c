@@ -193,7 +193,7 @@ enum wire_err wire_hello_parse(const void *buf, size_t len, struct wire_hello *o
 	switch (out->mode) {
 	case WIRE_MODE_BW:
 		if (out->flags & WIRE_HELLO_SEND) {
-			/* each SEND carries a header; the server holds 2 x depth receives */
+			/* each SEND carries a header; the server keeps 32 receives of this size */
 			if (out->size < WIRE_MSG_HDR_LEN || out->size > WIRE_MAX_SEND_SIZE)
 				return WIRE_BAD_SIZE;
 			if (out->depth < 1 || out->depth > WIRE_MAX_SEND_DEPTH)

@@ -132,7 +132,7 @@ const char *wire_err_str(enum wire_err e);
 #define WIRE_MAX_BW_SIZE	(1u << 20)
 #define WIRE_MAX_LAT_SIZE	65536u
 #define WIRE_MAX_DEPTH		64u
-#define WIRE_MAX_SEND_SIZE	65536u	/* bw with SENDs: the server posts 2 x depth of these */
+#define WIRE_MAX_SEND_SIZE	65536u	/* bw with SENDs: the server posts 32 of these (2 MiB) */
 #define WIRE_MAX_SEND_DEPTH	16u
 enum wire_mode { WIRE_MODE_RPING, WIRE_MODE_BW, WIRE_MODE_LAT, WIRE_MODES };
 
