@@ -65,6 +65,15 @@ static const char *const hw_error_words[] = {
 	"seq_err", "timeout", "duplicate", "rnr_nak", "implied_nak", "bad", "invalid",
 };
 
+/* Driver packet counters that stand in for the PMA's on devices without one. */
+static const struct {
+	const char *name;
+	enum fab_dir dir;
+} hw_packet_counters[] = {
+	{ "sent_pkts", DIR_XMIT },	/* rdma_rxe */
+	{ "rcvd_pkts", DIR_RCV },	/* rdma_rxe */
+};
+
 uint64_t counter_max(unsigned int bits)
 {
 	if (bits == 0 || bits >= 64)
@@ -90,6 +99,12 @@ void counter_define(struct fab_counter *c, const char *name,
 		for (i = 0; i < ARRAY_SIZE(hw_error_words); i++)
 			if (strcasestr(name, hw_error_words[i]))
 				c->kind = COUNTER_KIND_ERROR;
+		/* rxe and siw have no PMA: their packet counters are all there is. */
+		for (i = 0; i < ARRAY_SIZE(hw_packet_counters); i++)
+			if (!strcmp(name, hw_packet_counters[i].name)) {
+				c->kind = COUNTER_KIND_PACKETS;
+				c->dir = hw_packet_counters[i].dir;
+			}
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(counter_defs); i++) {
@@ -190,7 +205,25 @@ bool counter_delta_since_start(const struct fab_counter *c, uint64_t *delta)
 	return true;
 }
 
-/* Prefer the widest source: PMA MADs and counters_ext are 64-bit. */
+/*
+ * Which of several counters of one kind stands for the port: one that reads
+ * a number; then the PMA's (sysfs or MAD) over a driver's hw_counters; then
+ * the widest (counters_ext and PortCountersExtended are 64-bit); then sysfs
+ * over a MAD for the same value.
+ */
+static bool counter_better(const struct fab_counter *c, const struct fab_counter *best)
+{
+	bool c_hw = c->source == COUNTER_SRC_HW_COUNTERS, b_hw = best->source == COUNTER_SRC_HW_COUNTERS;
+
+	if (c->known != best->known)
+		return c->known;
+	if (c_hw != b_hw)
+		return !c_hw;
+	if (c->bits != best->bits)
+		return c->bits > best->bits;
+	return best->source == COUNTER_SRC_PMA && c->source != COUNTER_SRC_PMA;
+}
+
 static struct fab_counter *port_best_counter(struct fab_port *p, enum fab_counter_kind kind,
 					     enum fab_dir dir)
 {
@@ -200,10 +233,7 @@ static struct fab_counter *port_best_counter(struct fab_port *p, enum fab_counte
 	for (i = 0; i < p->ncounters; i++) {
 		struct fab_counter *c = &p->counters[i];
 
-		if (c->kind != kind || c->dir != dir || c->source == COUNTER_SRC_HW_COUNTERS)
-			continue;
-		if (!best || c->bits > best->bits ||
-		    (c->bits == best->bits && best->source == COUNTER_SRC_PMA && c->source != COUNTER_SRC_PMA))
+		if (c->kind == kind && c->dir == dir && (!best || counter_better(c, best)))
 			best = c;
 	}
 	return best;

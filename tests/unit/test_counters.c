@@ -116,6 +116,38 @@ static void test_port_units(void)
 	TAP_OK(!r.xmit_pkts_known, "no packet counter, no packet rate");
 }
 
+static void test_rxe_packets(void)
+{
+	/* rxe: no counters/, only hw_counters: sent_pkts/rcvd_pkts give packet rates. */
+	struct fab_port p = { .num = 1 };
+	struct fab_counter cs[3];
+	struct port_rates r;
+
+	counter_define(&cs[0], "sent_pkts", COUNTER_SRC_HW_COUNTERS, false);
+	counter_define(&cs[1], "rcvd_pkts", COUNTER_SRC_HW_COUNTERS, false);
+	counter_define(&cs[2], "port_xmit_packets", COUNTER_SRC_COUNTERS, false);
+	ASSERT_EQ_INT(cs[0].kind, COUNTER_KIND_PACKETS, "rxe sent_pkts is a packet counter");
+	ASSERT_EQ_INT(cs[1].dir, DIR_RCV, "rxe rcvd_pkts is inbound");
+	p.counters = cs;
+	p.ncounters = 2;
+	counter_sample_value(&cs[0], true, 100);
+	counter_sample_value(&cs[1], true, 200);
+	p.sample_ns = 1000000000;
+	counter_sample_value(&cs[0], true, 150);
+	counter_sample_value(&cs[1], true, 260);
+	p.prev_sample_ns = p.sample_ns;
+	p.sample_ns += 500000000;
+	port_rates(&p, &r);
+	TAP_OK(r.xmit_pkts_known && r.rcv_pkts_known, "packet rates from hw_counters");
+	ASSERT_NEAR(r.xmit_pps, 100.0, 1e-9, "50 packets in 0.5 s");
+	TAP_OK(!r.xmit_known, "still no byte rate: rxe has no data counter");
+	p.ncounters = 3;
+	counter_sample_text(&cs[2], "N/A (no PMA)");
+	TAP_OK(port_packets_counter(&p, DIR_XMIT) == &cs[0], "an N/A PMA counter loses to a readable driver one");
+	counter_sample_value(&cs[2], true, 5);
+	TAP_OK(port_packets_counter(&p, DIR_XMIT) == &cs[2], "a readable PMA counter wins over the driver's");
+}
+
 static void test_units(void)
 {
 	char b[32];
@@ -133,6 +165,7 @@ int main(void)
 	test_saturation();
 	test_rates();
 	test_port_units();
+	test_rxe_packets();
 	test_units();
 	return tap_done();
 }
