@@ -12,7 +12,7 @@ ip link set eth0 up; ip link set eth1 up
 ip addr add 172.16.34.1/16 dev eth0; ip addr add 172.16.34.2/16 dev eth1
 rdma link add rxe_A type rxe netdev eth0 && rdma link add rxe_B type rxe netdev eth1 &&
 	t_ok "server: rxe_A on eth0 (172.16.34.1), rxe_B on eth1 (172.16.34.2)" || t_nok "server: rxe devices"
-for i in all default eth0 eth1; do sysctl -qw net.ipv4.conf.$i.rp_filter=1; done
+for i in all default eth0 eth1; do echo 1 > /proc/sys/net/ipv4/conf/$i/rp_filter; done
 echo "-- routes before the fix:"; ip route
 
 timeout 300 "$F" probe --listen -p 7174 > $T/srv.log 2>&1 & sp=$!
