@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2154 # rc is set by run_rc (tests/setup.sh)
 # SPDX-License-Identifier: GPL-2.0-or-later
 # fabtop probe from the command line, without RDMA: usage errors exit 2 with a
 # message, a probe that cannot run exits 1 saying why (text and --json), no hang.

@@ -1,4 +1,5 @@
 #!/bb/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # /init of the fabtop test VM: mount host /usr, /etc, the kernel's modules and
 # the run dir over 9p, run /share/cmd.sh as root, record its status, power off.
@@ -33,7 +34,7 @@ done
 $B hostname "$($B sed -n 's/.*fabvm_host=\([^ ]*\).*/\1/p' /proc/cmdline)"
 ip link set lo up
 echo "FABTOP-VM-READY uptime=$($B cut -d' ' -f1 /proc/uptime)"
-cd /share
+cd /share || exit 1
 ( /bin/bash /share/cmd.sh; echo $? > /share/rc ) > /share/output.log 2>&1
 echo "FABTOP-VM-EXIT=$($B cat /share/rc) uptime=$($B cut -d' ' -f1 /proc/uptime)"
 $B sync

@@ -1,3 +1,4 @@
+# shellcheck shell=dash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Host side of the VM tests: decide whether they run, prepare the assets, boot
 # the VM(s), and turn the guest's VMTAP lines into this test's TAP output.

@@ -30,6 +30,7 @@ cp "$SCRIPT" "$RUN/script.sh"
 cp "$(dirname "$SCRIPT")"/*.inc "$RUN"/ 2>/dev/null
 { printf 'exec /bin/bash /share/script.sh'; printf ' %q' "$@"; echo; } > "$RUN/cmd.sh"
 
+# shellcheck disable=SC2054 # qemu's own comma-separated options
 if [ "${ACCEL:-tcg}" = kvm ]; then
 	ACC=(-accel kvm -cpu host,-arch-capabilities)
 else

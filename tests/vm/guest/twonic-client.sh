@@ -3,7 +3,8 @@
 # The "cpu server" side of seeds/000 (and the switch): bridges its two NICs so
 # both server NICs share its segment, 172.16.34.10/16, one rxe device on br0.
 # usage: twonic-client.sh SYNC FABTOP
-SYNC=$1 F=$2
+SYNC=$1 F=$2	# SYNC is read by signal/waitfor (lib.inc)
+export SYNC
 . /share/lib.inc
 T=/tmp
 modprobe virtio_net; modprobe bridge; modprobe rdma_rxe; modprobe rdma_ucm

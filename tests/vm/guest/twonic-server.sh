@@ -4,7 +4,8 @@
 # 172.16.34.2/16, one rxe device on each, strict rp_filter. A probe to or from
 # the second address fails; fabtop doctor names why; its fix is applied; the
 # probes then work. usage: twonic-server.sh SYNC FABTOP
-SYNC=$1 F=$2
+SYNC=$1 F=$2	# SYNC is read by signal/waitfor (lib.inc)
+export SYNC
 . /share/lib.inc
 T=/tmp
 modprobe virtio_net; modprobe rdma_rxe; modprobe rdma_ucm
