@@ -34,7 +34,8 @@ static void print_end(const char *who, const struct ib_pma *p, unsigned int samp
 		uint64_t d;
 
 		if (c->kind == COUNTER_KIND_DATA && counter_bytes_rate(c, dt, &r))
-			printf("sample %u %s %s bytes_per_s=%.0f value=%" PRIu64 "\n", sample, who, c->name, r, c->value);
+			printf("sample %u %s %s bytes_per_s=%.0f value=%" PRIu64 " dt_ns=%" PRIu64 "\n",
+			       sample, who, c->name, r, c->value, dt);
 		else if (c->kind == COUNTER_KIND_ERROR && counter_delta(c, &d) && d)
 			printf("sample %u %s %s delta=%" PRIu64 "\n", sample, who, c->name, d);
 	}
