@@ -54,8 +54,10 @@ vm_run() {
 	local name=$1 tmo=$2 script=$3
 	shift 3
 	set +e
+	# One VM test at a time (make check -j): TCG guests starved of CPU stall
+	# for seconds and turn CM/ARP deadlines into false failures.
 	RUN_DIR="$T/run-$name" EXTRA_RO="${VM_EXTRA_RO:-}" FABTOP_VM_DIR="$VM_DIR" \
-		"$VM_HERE/run-vm.sh" -n "$name" -t "$tmo" "$script" "$@" > "$T/$name.out" 2> "$T/$name.err"
+		flock "$VM_DIR/.vm-lock" "$VM_HERE/run-vm.sh" -n "$name" -t "$tmo" "$script" "$@" > "$T/$name.out" 2> "$T/$name.err"
 	vm_rc=$?
 	set -e
 	cat "$T/$name.err" | sed 's/^/# /'
@@ -67,7 +69,7 @@ vm_pair() {
 	shift 3
 	set +e
 	RUN_BASE="$T/pair" EXTRA_RO="${VM_EXTRA_RO:-}" FABTOP_VM_DIR="$VM_DIR" \
-		"$VM_HERE/two-vm.sh" -t "$tmo" "$srv" "$cli" "$@" > "$T/pair.out" 2>&1
+		flock "$VM_DIR/.vm-lock" "$VM_HERE/two-vm.sh" -t "$tmo" "$srv" "$cli" "$@" > "$T/pair.out" 2>&1
 	vm_rc=$?
 	set -e
 }

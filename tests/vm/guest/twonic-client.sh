@@ -31,7 +31,7 @@ waitfor srv-fixed 120
 
 ip neigh flush all
 t_run "client: probe to 172.16.34.2 after the fix works (rping mode)" 0 'result: ok: 10 pings.*payload ok' $T/c2.log \
-	timeout 60 "$F" probe 172.16.34.2 --timeout-ms 4000 -C 10
+	timeout 60 "$F" probe 172.16.34.2 --timeout-ms 10000 -C 10
 show $T/c2.log
 t_run "client: and lat mode to 172.16.34.2" 0 'result: ok: 100 round trips' $T/c3.log \
 	timeout 60 "$F" probe 172.16.34.2 --mode lat -C 100

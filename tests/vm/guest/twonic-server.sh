@@ -55,7 +55,7 @@ signal srv-fixed
 waitfor cli-p2.done 120
 
 t_run "server: probe from 172.16.34.2 after the fix works" 0 'result: ok: 10 pings.*payload ok' $T/p2.log \
-	timeout 60 "$F" probe 172.16.34.10 --from eth1 --timeout-ms 4000 -C 10
+	timeout 60 "$F" probe 172.16.34.10 --from eth1 --timeout-ms 10000 -C 10
 show $T/p2.log
 tui_probe "server: TUI Probe pane from 172.16.34.2 works after the fix, x stops it" "$F" 172.16.34.10 2 \
 	'from +172\.16\.34\.2 on eth1' '[1-9][0-9]* messages, 0 payload errors' x 'state done'
