@@ -43,3 +43,9 @@ tests_demo_test_demo_LDADD = $(TEST_LDADD)
 tests_demo_test_demo_net_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/demo/show_demo.sh tests/data/demo
 # --- end demo ---
+
+# --- the far end of each cable through MADs in the monitor (issue 6 in the monitor) ---
+src_libfabtop_a_SOURCES += src/ui/mad_ui.c src/ui/mad_ui.h
+TESTS += tests/tui/ibsim.sh
+EXTRA_DIST += tests/tui/ibsim.sh
+# --- end far end ---

@@ -17,6 +17,7 @@
 #include "collect/source.h"
 #include "derive/doctor.h"
 #include "report/net.h"
+#include "ui/mad_ui.h"
 #include "ui/probe_ui.h"
 #include "ui/term.h"
 #include "ui/ui_run.h"
@@ -157,6 +158,8 @@ void ui_sample(struct ui *ui)
 		ui_net_refresh(ui);
 	}
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
+	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
+	mad_ui_open(ui, ui->mad);
 	screen_rebuild(ui);
 	ui->dirty = true;
 }
@@ -309,6 +312,7 @@ static void ui_loop(struct ui *ui)
 		}
 		timeout = ui_wait_ms(ui, clock_now_ns());
 		nfds += probe_ui_fds(ui->probe, fds + nfds, MAX_POLLFDS - nfds, &timeout);
+		nfds += mad_ui_fds(ui, ui->mad, fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		n = poll(fds, (nfds_t)nfds, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
@@ -320,6 +324,11 @@ static void ui_loop(struct ui *ui)
 			break;	/* the terminal went away */
 		if (probe_ui_handle(ui, ui->probe) && ui_views[ui->pane] == &view_probe)
 			ui->dirty = true;
+		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
+		if (mad_ui_handle(ui, ui->mad)) {
+			screen_rebuild(ui);
+			ui->dirty = true;
+		}
 		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
 		if (n > 0 && nl >= 0 && fds[nl].revents && net_monitor_drain(ui->nl_fd)) {
 			ui->rescan_wanted = true;
@@ -358,6 +367,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	ui->findings = -1;
 	ui->nl_fd = -1;
 	ui->probe = probe_ui_new();
+	ui->mad = mad_ui_new();
 	setlocale(LC_ALL, "");
 	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	/* Warnings are kept while curses owns the terminal (help shows them). */
@@ -393,6 +403,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	}
 	theme_init(ctx->color);
 	ui_netlink_open(ui);
+	mad_ui_open(ui, ui->mad);
 	ui_loop(ui);
 	term_stop();
 out:
@@ -411,6 +422,7 @@ out:
 		doctor_report_free(&ui->doctor);
 	text_free(&ui->net_text);
 	probe_ui_free(ui->probe);
+	mad_ui_free(ui->mad);
 	track_free(&ui->track);
 	fab_host_free(&ui->host);
 	if (ui->src)

@@ -115,6 +115,7 @@ struct ui {
 	uint64_t last_net_ns;
 
 	struct ui_probe *probe;		/* the Probe pane's state (probe_ui.c) */
+	struct ui_mad *mad;		/* link partners and the SM through MADs (mad_ui.c) */
 
 	struct settings settings;
 };

@@ -10,10 +10,11 @@
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "ui/graph.h"
+#include "ui/mad_ui.h"
 #include "ui/views.h"
 
 enum {
-	C_DEV, C_PORT, C_STATE, C_IN, C_OUT, C_INP, C_OUTP, C_ERRI, C_ERRT, C_HIST, NCOLS
+	C_DEV, C_PORT, C_STATE, C_IN, C_OUT, C_INP, C_OUTP, C_ERRI, C_ERRT, C_FAR, C_HIST, NCOLS
 };
 
 static const struct table_col counters_cols[NCOLS] = {
@@ -26,6 +27,8 @@ static const struct table_col counters_cols[NCOLS] = {
 	[C_OUTP]  = { .title = "OUT PKT/S", .width = 9, .prio = 4, .right = true, .numeric = true },
 	[C_ERRI]  = { .title = "ERR/INT",  .width = 7,  .prio = 1, .right = true, .numeric = true },
 	[C_ERRT]  = { .title = "ERRORS",   .width = 8,  .prio = 2, .right = true, .numeric = true },
+	/* the link partner through MADs (mad_ui.c); dropped first on narrow screens */
+	[C_FAR]   = { .title = "FAR END",  .width = 14, .prio = 6 },
 	[C_HIST]  = { .title = "HISTORY",  .width = 12, .prio = 5, .spark = true, .flex = true },
 };
 
@@ -134,6 +137,15 @@ static void counters_build(struct ui *ui, struct table *t)
 				table_cell_num(r, C_ERRT, (double)tp->err_total);
 			} else {
 				table_cell(r, C_ERRT, ROLE_DIM, "-");
+			}
+			{
+				char far[TABLE_CELL_LEN];
+				bool moving;
+
+				if (mad_ui_far_cell(ui->mad, d->name, p->num, far, sizeof(far), &moving))
+					table_cell(r, C_FAR, moving ? ROLE_BAD : 0, "%s", far);
+				else
+					table_cell(r, C_FAR, ROLE_DIM, "-");
 			}
 			r->spark = tp ? &tp->hist : NULL;
 			r->role = views_err_role(ui, tp);
@@ -303,6 +315,15 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	mvwhline(w, gy, r.x, ui->utf8 ? ACS_HLINE : '-', r.w);
 	ui_puts(w, gy, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), title);
 	gy++;
+	/* The other end of the cable (MADs), under the graphs when there is room. */
+	{
+		int fh = mad_ui_far_height(ui, d->name, p->num);
+
+		if (fh && gh - fh >= 3) {
+			mad_ui_far_draw(ui, w, (struct ui_rect){ gy + gh - fh, r.x, fh, r.w }, d->name, p->num);
+			gh -= fh;
+		}
+	}
 	/* Narrow screens give the counter list more room than the graph. */
 	gw = r.w >= 120 ? r.w / 2 : r.w >= 70 ? r.w * 2 / 5 : r.w;
 	lw = 10;
@@ -389,6 +410,8 @@ static void counters_details(struct ui *ui, const char *key, struct text *out)
 			 fab_counter_source_str(c->source), c->bits, c->raw[0] ? c->raw : "(unreadable)",
 			 di, ds, rate, c->saturated ? "  SATURATED: latched at all-ones, true value unknown" : "");
 	}
+	/* The other end of the cable and the PMA of both ends, when MADs can be sent. */
+	mad_ui_details(ui, d->name, p->num, out);
 }
 
 static const char *counters_empty(struct ui *ui)

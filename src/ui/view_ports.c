@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/mad_ui.h"
 #include "ui/views.h"
 
 enum {
@@ -168,6 +169,8 @@ static void ports_details(struct ui *ui, const char *key, struct text *out)
 		text_add(out, ROLE_OK, "  none: the port looks healthy");
 	if (strstr(flags, "NO-SM"))
 		text_add(out, ROLE_WARN, "  NO-SM: state INIT with LinkUp - the cable is fine but no subnet manager configured the port (start opensm?)");
+	/* The fabric's own view of the same port (it may be INIT even when sysfs is stale). */
+	mad_ui_sm_explain(ui, d->name, p->num, out);
 	if (strstr(flags, "NO-LINK"))
 		text_add(out, ROLE_BAD, "  NO-LINK: %s/%s - no physical link (cable, peer port down or disabled)",
 			 or_dash(p->state_raw), or_dash(p->phys_state_raw));

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The MAD view under the monitor's poll loop: partners, their PMA rates and errors, the SM; never blocking. */
+#include "config.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/umad.h>
+
+#include "collect/host.h"
+#include "collect/mad_port.h"
+#include "collect/sysfs.h"
+#include "derive/mad_decode.h"
+#include "derive/units.h"
+#include "report/fabric.h"
+#include "ui/graph.h"
+#include "ui/mad_ui.h"
+#include "ui/ui.h"
+
+/*
+ * The ports themselves (state, SM, partner) are asked again this often, so
+ * a link going down, an SM coming up or a re-cabled port shows; PMA
+ * counters are sampled every refresh interval in between.
+ */
+#define REQUERY_NS	(5ull * 1000000000ull)
+#define RETRY_OPEN_NS	(30ull * 1000000000ull)
+#define ERR_FADE_NS	(10ull * 1000000000ull)
+
+struct ui_mad *mad_ui_new(void)
+{
+	return calloc(1, sizeof(struct ui_mad));
+}
+
+static void mad_ui_close(struct ui_mad *m)
+{
+	mad_view_close(m->v);
+	m->v = NULL;
+	ib_fabric_free(&m->f);
+	memset(&m->f, 0, sizeof(m->f));
+	free(m->far);
+	m->far = NULL;
+	free(m->saved);
+	m->saved = NULL;
+	m->querying = m->sampling = false;
+}
+
+void mad_ui_free(struct ui_mad *m)
+{
+	if (!m)
+		return;
+	mad_ui_close(m);
+	free(m);
+}
+
+/* An old kernel has no link_layer file: InfiniBand was all there was. */
+static bool maybe_ib(const struct fab_port *p)
+{
+	return p->link_layer == LINK_LAYER_INFINIBAND || p->link_layer == LINK_LAYER_UNKNOWN;
+}
+
+static bool host_has_ib(const struct fab_host *h)
+{
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++)
+			if (maybe_ib(&h->devs[i].ports[j]))
+				return true;
+	return false;
+}
+
+/* "0000:0000:0010:0000" (sysfs) as a number; 0 when it does not parse. */
+static uint64_t guid_parse(const char *s)
+{
+	uint64_t v = 0;
+	int digits = 0;
+
+	for (; *s && *s != '\n'; s++) {
+		int d;
+
+		if (*s == ':')
+			continue;
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return 0;
+		if (++digits > 16)
+			return 0;
+		v = v << 4 | (uint64_t)d;
+	}
+	return v;
+}
+
+/*
+ * libibumad reads the system's own /sys. A --sysfs tree may be used with
+ * MADs only when it describes the very devices libibumad sees (the
+ * simulator's per-process tree does; a fixture tree does not): every CA
+ * libibumad lists is in the tree with the same node GUID.
+ */
+static bool tree_is_umads(const struct fab_ctx *ctx)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	int root;
+	bool same = n > 0;
+
+	if (n <= 0)
+		return false;
+	root = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
+	if (root < 0)
+		return false;
+	for (int i = 0; i < n && same; i++) {
+		umad_ca_t ca;
+		char path[128], buf[64];
+
+		if (umad_get_ca(names[i], &ca) < 0) {
+			same = false;
+			break;
+		}
+		snprintf(path, sizeof(path), "class/infiniband/%.*s/node_guid", UMAD_CA_NAME_LEN, names[i]);
+		same = sysfs_read_str(root, path, buf, sizeof(buf)) > 0 && guid_parse(buf) &&
+		       guid_parse(buf) == be64toh(ca.node_guid);
+		umad_release_ca(&ca);
+	}
+	close(root);
+	return same;
+}
+
+void mad_ui_open(struct ui *ui, struct ui_mad *m)
+{
+	struct fab_ctx c = *ui->ctx;
+	uint64_t now = clock_now_ns();
+	int rc;
+
+	if (!m || m->v || ui->ctx->demo || !host_has_ib(&ui->host))
+		return;
+	if (m->tried && now - m->last_try_ns < RETRY_OPEN_NS)
+		return;
+	m->tried = true;
+	m->last_try_ns = now;
+	mad_ui_close(m);
+	if (!c.live_sysfs && tree_is_umads(&c))
+		c.live_sysfs = true;
+	rc = mad_view_open(&c, &m->f, &m->v);
+	if (rc) {
+		snprintf(m->reason, sizeof(m->reason), "InfiniBand management view: %s", strerror(-rc));
+		mad_ui_close(m);
+		return;
+	}
+	if (!m->v || !m->f.nports) {
+		snprintf(m->reason, sizeof(m->reason), "%s", m->f.error[0] ? m->f.error :
+			 "no InfiniBand port can be asked through libibumad");
+		mad_ui_close(m);
+		return;
+	}
+	m->far = calloc(m->f.nports, sizeof(*m->far));
+	m->saved = calloc(m->f.nports, sizeof(*m->saved));
+	if (!m->far || !m->saved) {
+		snprintf(m->reason, sizeof(m->reason), "InfiniBand management view: out of memory");
+		mad_ui_close(m);
+		return;
+	}
+	for (size_t i = 0; i < m->f.nports; i++)
+		hist_init(&m->far[i].hist);
+	/* Every session refused (permissions): the first refusal says why; none is usable. */
+	m->reason[0] = '\0';
+	if (m->f.error[0]) {
+		bool any = false;
+
+		for (size_t i = 0; i < m->f.nports; i++)
+			any |= m->f.ports[i].self_state != IBQ_ERROR;
+		if (!any) {
+			snprintf(m->reason, sizeof(m->reason), "%s", m->f.error);
+			mad_ui_close(m);
+			return;
+		}
+	}
+	m->announced = false;
+	mad_view_query_ports(m->v, now);
+	m->querying = true;
+	m->next_query_ns = now + REQUERY_NS;
+	m->next_pma_ns = now + (uint64_t)(ui->interval_s * 1e9);
+}
+
+/* A fab_port over PMA counters, so port_rates() does the unit maths as for sysfs. */
+static void pma_rates(const struct ib_pma *pma, struct port_rates *r)
+{
+	struct fab_port p;
+
+	memset(&p, 0, sizeof(p));
+	p.counters = (struct fab_counter *)pma->c;
+	p.ncounters = pma->n;
+	p.sample_ns = pma->sample_ns;
+	p.prev_sample_ns = pma->prev_sample_ns;
+	p.has_pma = true;
+	port_rates(&p, r);
+}
+
+/* Error counters of a PMA sample: sum of the last interval's deltas and since start. */
+static void pma_errors(const struct ib_pma *pma, uint64_t *interval, bool *ik, uint64_t *total, bool *tk,
+		       char *names, size_t nsize)
+{
+	size_t off = 0;
+
+	*interval = *total = 0;
+	*ik = *tk = pma->n > 0;
+	if (names)
+		names[0] = '\0';
+	for (size_t i = 0; i < pma->n; i++) {
+		const struct fab_counter *c = &pma->c[i];
+		uint64_t d;
+
+		if (c->kind != COUNTER_KIND_ERROR)
+			continue;
+		if (counter_delta(c, &d)) {
+			*interval += d;
+			if (d && names && off < nsize) {
+				int k = snprintf(names + off, nsize - off, "%s%s +%" PRIu64, off ? ", " : "",
+						 c->name, d);
+
+				if (k > 0)
+					off += (size_t)k;
+			}
+		} else {
+			*ik = false;
+		}
+		if (counter_delta_since_start(c, &d))
+			*total += d;
+		else
+			*tk = false;
+	}
+}
+
+/* After a PMA sample of both ends: rates, errors and history of each port. */
+static void take_samples(struct ui_mad *m, uint64_t now)
+{
+	for (size_t i = 0; i < m->f.nports; i++) {
+		struct ib_local_port *lp = &m->f.ports[i];
+		struct mad_far *fr = &m->far[i];
+		uint64_t t;
+		bool tk;
+
+		pma_rates(&lp->pma, &fr->near);
+		pma_errors(&lp->pma, &fr->near_err_interval, &fr->near_err_known, &t, &tk, NULL, 0);
+		if (lp->peer_pma.state == IBQ_NONE || !lp->peer_pma.n) {
+			memset(&fr->far, 0, sizeof(fr->far));
+			fr->err_interval_known = fr->err_total_known = false;
+			continue;
+		}
+		pma_rates(&lp->peer_pma, &fr->far);
+		pma_errors(&lp->peer_pma, &fr->err_interval, &fr->err_interval_known, &fr->err_total,
+			   &fr->err_total_known, fr->err_names, sizeof(fr->err_names));
+		if (fr->err_interval_known && fr->err_interval)
+			fr->err_moved_ns = now;
+		if (lp->peer_pma.sample_ns != fr->seen_ns && lp->peer_pma.prev_sample_ns &&
+		    (fr->far.rcv_known || fr->far.xmit_known))
+			hist_add(&fr->hist, lp->peer_pma.prev_sample_ns, lp->peer_pma.sample_ns,
+				 fr->far.rcv_known ? fr->far.rcv_gbps : 0, fr->far.xmit_known ? fr->far.xmit_gbps : 0);
+		fr->seen_ns = lp->peer_pma.sample_ns;
+	}
+}
+
+/* Ask the ports again; their PMA counters are kept (a re-query would restart them). */
+static void requery_start(struct ui_mad *m, uint64_t now)
+{
+	for (size_t i = 0; i < m->f.nports; i++)
+		m->saved[i] = m->f.ports[i].pma;
+	mad_view_query_ports(m->v, now);
+	m->querying = true;
+}
+
+static void requery_done(struct ui_mad *m)
+{
+	for (size_t i = 0; i < m->f.nports; i++) {
+		struct ib_local_port *lp = &m->f.ports[i];
+		struct mad_far *fr = &m->far[i];
+		bool linked;
+
+		/* No link: what the previous answer said about a partner no longer holds. */
+		if (lp->self_state == IBQ_OK && lp->pi.phys_state != 5) {
+			lp->peer_state = IBQ_NONE;
+			memset(&lp->peer, 0, sizeof(lp->peer));
+			memset(&lp->peer_pi, 0, sizeof(lp->peer_pi));
+		}
+		linked = lp->self_state == IBQ_OK && lp->peer_state == IBQ_OK;
+		/* The same local LID: the old counters go on (their previous sample gives the next rate). */
+		if (m->saved[i].n && m->saved[i].state == IBQ_OK && lp->pma.lid == m->saved[i].lid &&
+		    lp->pi.state == 4)
+			lp->pma = m->saved[i];
+		/*
+		 * Another partner, or none: its counters and history are not this
+		 * cable's (the next re-query asks the new partner's PMA).
+		 */
+		if (!linked || (fr->peer_guid && (lp->peer.node_guid != fr->peer_guid ||
+						  lp->peer_pi.num != fr->peer_port))) {
+			if (fr->peer_guid || !linked)
+				memset(&lp->peer_pma, 0, sizeof(lp->peer_pma));
+			memset(fr, 0, sizeof(*fr));
+			hist_init(&fr->hist);
+		}
+		if (linked) {
+			fr->peer_guid = lp->peer.node_guid;
+			fr->peer_port = lp->peer_pi.num;
+		}
+		mad_port_explain(lp);
+	}
+}
+
+int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int *timeout_ms)
+{
+	int raw[16], n, t;
+	uint64_t now = clock_now_ns();
+
+	if (!m || !m->v || max <= 0)
+		return 0;
+	n = mad_view_fds(m->v, raw, max < 16 ? max : 16);
+	for (int i = 0; i < n; i++)
+		fds[i] = (struct pollfd){ .fd = raw[i], .events = POLLIN };
+	t = mad_view_timeout_ms(m->v, now);
+	if (t < 0 && !ui->paused && !m->querying && !m->sampling) {
+		/* Idle: wake for the next re-query or PMA sample. */
+		uint64_t due = m->next_query_ns < m->next_pma_ns ? m->next_query_ns : m->next_pma_ns;
+
+		t = due > now ? (int)((due - now + 999999) / 1000000) : 0;
+	}
+	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
+		*timeout_ms = t;
+	return n;
+}
+
+bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
+{
+	uint64_t now = clock_now_ns();
+	bool changed = false;
+
+	if (!m)
+		return false;
+	if (!m->v) {
+		/* The reason, once; the panes keep showing it where the far end would be. */
+		if (m->reason[0] && !m->announced && host_has_ib(&ui->host)) {
+			m->announced = true;
+			ui_status(ui, "%s", m->reason);
+			return true;
+		}
+		return false;
+	}
+	mad_view_step(m->v, now);
+	if (!mad_view_idle(m->v))
+		return false;
+	if (m->querying) {
+		m->querying = false;
+		requery_done(m);
+		take_samples(m, now);
+		changed = true;
+	} else if (m->sampling) {
+		m->sampling = false;
+		take_samples(m, now);
+		changed = true;
+	}
+	if (ui->paused)
+		return changed;
+	if (now >= m->next_query_ns) {
+		m->next_query_ns = now + REQUERY_NS;
+		requery_start(m, now);
+	} else if (now >= m->next_pma_ns) {
+		m->next_pma_ns = now + (uint64_t)(ui->interval_s * 1e9);
+		mad_view_pma_refresh(m->v, now);
+		m->sampling = true;
+	}
+	return changed;
+}
+
+const struct ib_local_port *mad_ui_port(const struct ui_mad *m, const char *ca, unsigned int port,
+					const struct mad_far **far)
+{
+	if (!m || !m->v)
+		return NULL;
+	for (size_t i = 0; i < m->f.nports; i++)
+		if (m->f.ports[i].port == port && !strcmp(m->f.ports[i].ca, ca)) {
+			if (far)
+				*far = &m->far[i];
+			return &m->f.ports[i];
+		}
+	return NULL;
+}
+
+static const char *desc_of(const struct ib_node_id *n)
+{
+	return n->desc[0] ? n->desc : "(no description)";
+}
+
+bool mad_ui_far_cell(const struct ui_mad *m, const char *ca, unsigned int port, char *buf, size_t size,
+		     bool *errors_moving)
+{
+	const struct mad_far *fr;
+	const struct ib_local_port *lp = mad_ui_port(m, ca, port, &fr);
+
+	*errors_moving = false;
+	if (!lp || lp->peer_state != IBQ_OK)
+		return false;
+	snprintf(buf, size, "%s/%u", desc_of(&lp->peer), lp->peer_pi.num);
+	*errors_moving = fr->err_interval_known && fr->err_interval;
+	return true;
+}
+
+/* The IB port of the host model, for "is this an IB port at all". */
+static bool is_ib_port(struct ui *ui, const char *ca, unsigned int port)
+{
+	struct fab_port *p = fab_host_find_port(&ui->host, ca, port);
+
+	return p && maybe_ib(p);
+}
+
+int mad_ui_far_height(struct ui *ui, const char *ca, unsigned int port)
+{
+	struct ui_mad *m = ui->mad;
+	const struct ib_local_port *lp;
+
+	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
+		return 0;
+	if (!m->v)
+		return m->reason[0] ? 2 : 0;
+	lp = mad_ui_port(m, ca, port, NULL);
+	if (!lp)
+		return 2;
+	return lp->note[0] ? 5 : 4;
+}
+
+static void rate_str(char *buf, size_t size, bool known, double gbps, const struct ib_pma *pma, enum fab_dir dir)
+{
+	struct fab_port p;
+	const struct fab_counter *c;
+
+	if (known) {
+		units_bitrate(buf, size, gbps * 1e9);
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	p.counters = (struct fab_counter *)pma->c;
+	p.ncounters = pma->n;
+	c = port_data_counter(&p, dir);
+	if (c && (c->saturated || c->prev_saturated))
+		snprintf(buf, size, "saturated");
+	else if (pma->state == IBQ_OK && pma->n && !pma->prev_sample_ns)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "n/a");
+}
+
+/* One end's line: "<label>  in X  out Y  errors ..." */
+static void end_line(WINDOW *w, int y, int x, int width, const char *label, const struct ib_pma *pma,
+		     const struct port_rates *r, bool ek, uint64_t ei, const char *names, int role)
+{
+	char in[32], out[32], line[TEXT_LINE_LEN], err[200];
+
+	if (pma->state != IBQ_OK && !pma->n) {
+		snprintf(line, sizeof(line), "%-34.34s PMA %s", label,
+			 pma->state == IBQ_NONE ? "not asked (needs an ACTIVE port and a LID)" :
+			 ib_query_state_str(pma->state));
+		ui_puts(w, y, x, width, theme_attr(ROLE_DIM), line);
+		return;
+	}
+	rate_str(in, sizeof(in), r->rcv_known, r->rcv_gbps, pma, DIR_RCV);
+	rate_str(out, sizeof(out), r->xmit_known, r->xmit_gbps, pma, DIR_XMIT);
+	if (!ek)
+		snprintf(err, sizeof(err), "errors/int -");
+	else if (!ei)
+		snprintf(err, sizeof(err), "errors/int 0");
+	else
+		snprintf(err, sizeof(err), "errors/int %" PRIu64 "%s%s", ei, names && names[0] ? ": " : "",
+			 names ? names : "");
+	snprintf(line, sizeof(line), "%-34.34s in %10.10s  out %10.10s  %.120s", label, in, out, err);
+	ui_puts(w, y, x, width, theme_attr(ek && ei ? ROLE_BAD : role), line);
+}
+
+void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca, unsigned int port)
+{
+	struct ui_mad *m = ui->mad;
+	const struct mad_far *fr;
+	const struct ib_local_port *lp;
+	char line[TEXT_LINE_LEN], label[128];
+	int y = r.y;
+
+	if (r.h <= 0 || !m)
+		return;
+	wattrset(w, theme_attr(ROLE_BORDER));
+	mvwhline(w, y, r.x, ui->utf8 ? ACS_HLINE : '-', r.w);
+	if (!m->v) {
+		ui_puts(w, y, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), " far end: unknown ");
+		if (++y < r.y + r.h)
+			ui_puts(w, y, r.x, r.w, theme_attr(ROLE_DIM), m->reason);
+		return;
+	}
+	lp = mad_ui_port(m, ca, port, &fr);
+	if (!lp) {
+		ui_puts(w, y, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), " far end: unknown ");
+		if (++y < r.y + r.h)
+			ui_puts(w, y, r.x, r.w, theme_attr(ROLE_DIM), "libibumad does not list this port");
+		return;
+	}
+	if (lp->peer_state == IBQ_OK) {
+		snprintf(line, sizeof(line), " far end: %s \"%s\" port %u, LID %u  %s/%s %s %s ",
+			 mad_node_type_str(lp->peer.node_type), desc_of(&lp->peer), lp->peer_pi.num,
+			 lp->peer_pi.lid, mad_port_state_str(lp->peer_pi.state),
+			 mad_phys_state_str(lp->peer_pi.phys_state), mad_link_width_str(lp->peer_pi.width),
+			 mad_link_speed_str(lp->peer_pi.speed, lp->peer_pi.speed_ext));
+	} else if (lp->self_state == IBQ_OK && lp->pi.phys_state != 5) {
+		snprintf(line, sizeof(line), " far end: none, link %s/%s ", mad_port_state_str(lp->pi.state),
+			 mad_phys_state_str(lp->pi.phys_state));
+	} else {
+		snprintf(line, sizeof(line), " far end: %s ",
+			 lp->peer_state == IBQ_PENDING || lp->self_state == IBQ_PENDING ? "asking..." :
+			 ib_query_state_str(lp->peer_state == IBQ_NONE ? lp->self_state : lp->peer_state));
+	}
+	ui_puts(w, y++, r.x + 1, r.w - 2, theme_attr(lp->peer_state == IBQ_OK ? ROLE_HEADING : ROLE_WARN), line);
+	if (y < r.y + r.h) {
+		snprintf(label, sizeof(label), "far end (PMA LID %u)", lp->peer_pma.lid);
+		if (lp->peer_state == IBQ_OK)
+			end_line(w, y, r.x, r.w, label, &lp->peer_pma, &fr->far, fr->err_interval_known,
+				 fr->err_interval, fr->err_names, 0);
+		else
+			ui_puts(w, y, r.x, r.w, theme_attr(ROLE_DIM), "far end                            -");
+		y++;
+	}
+	if (y < r.y + r.h) {
+		snprintf(label, sizeof(label), "near end %.20s/%u (PMA LID %u)", lp->ca, lp->port, lp->pma.lid);
+		end_line(w, y++, r.x, r.w, label, &lp->pma, &fr->near, fr->near_err_known, fr->near_err_interval,
+			 NULL, 0);
+	}
+	if (y < r.y + r.h) {
+		char total[64] = "-";
+
+		if (fr->err_total_known)
+			snprintf(total, sizeof(total), "%" PRIu64, fr->err_total);
+		snprintf(line, sizeof(line), "far end errors since start: %s   SM: LID %u%s%s", total, lp->sm.lid,
+			 lp->sm.state == IBQ_OK ? ", " : "", lp->sm.state == IBQ_OK ? mad_sm_state_str(lp->sm.sm_state) : "");
+		ui_puts(w, y++, r.x, r.w, theme_attr(fr->err_total_known && fr->err_total ? ROLE_WARN : ROLE_DIM), line);
+	}
+	if (y < r.y + r.h && lp->note[0])
+		ui_puts(w, y, r.x, r.w, theme_attr(ROLE_WARN), lp->note);
+}
+
+static void pma_details(struct text *out, const char *what, const struct ib_pma *pma)
+{
+	uint64_t dt = pma->prev_sample_ns && pma->sample_ns > pma->prev_sample_ns ?
+		      pma->sample_ns - pma->prev_sample_ns : 0;
+
+	text_add(out, 0, "  %s PMA: %s, LID %u PortSelect %u, CapabilityMask 0x%04x%s%s", what,
+		 ib_query_state_str(pma->state), pma->lid, pma->port_select, pma->cap_mask,
+		 pma->ext ? ", PortCountersExtended (64-bit data)" : ", PortCounters (32-bit data)",
+		 pma->ext_failed ? ", extended did not answer" : "");
+	for (size_t k = 0; k < pma->n; k++) {
+		const struct fab_counter *c = &pma->c[k];
+		char val[32] = "unknown", di[24] = "-", ds[24] = "-", rate[32] = "-";
+		uint64_t d;
+		double v;
+
+		if (c->saturated)
+			snprintf(val, sizeof(val), "saturated");
+		else if (c->known)
+			snprintf(val, sizeof(val), "%" PRIu64, c->value);
+		if (counter_delta(c, &d))
+			snprintf(di, sizeof(di), "%" PRIu64, d);
+		if (counter_delta_since_start(c, &d))
+			snprintf(ds, sizeof(ds), "%" PRIu64, d);
+		if (counter_rate(c, dt, &v))
+			units_si(rate, sizeof(rate), c->kind == COUNTER_KIND_DATA ? v * IB_DATA_WORD_BYTES : v,
+				 c->kind == COUNTER_KIND_DATA ? "B/s" : "/s");
+		text_add(out, c->saturated ? ROLE_BAD : !c->known ? ROLE_DIM : 0, "    %-30s %2u bits %20s %10s %10s %12s",
+			 c->name, c->bits, val, di, ds, rate);
+	}
+}
+
+void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct text *out)
+{
+	struct ui_mad *m = ui->mad;
+	const struct ib_local_port *lp;
+	char g[32];
+
+	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
+		return;
+	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->v ? "libibumad" : "nothing");
+	if (!m->v) {
+		text_add(out, ROLE_WARN, "  %s", m->reason);
+		return;
+	}
+	lp = mad_ui_port(m, ca, port, NULL);
+	if (!lp) {
+		text_add(out, ROLE_DIM, "  libibumad does not list %s/%u", ca, port);
+		return;
+	}
+	text_add(out, 0, "  local: %s, LID %u, %s/%s, SM LID %u SL %u (%s)", lp->umad_dev[0] ? lp->umad_dev : "-",
+		 lp->pi.lid, mad_port_state_str(lp->pi.state), mad_phys_state_str(lp->pi.phys_state),
+		 lp->sm.lid, lp->sm.sl, ib_query_state_str(lp->sm.state));
+	if (lp->peer_state == IBQ_OK) {
+		fabric_guid_str(lp->peer.node_guid, g, sizeof(g));
+		text_add(out, 0, "  partner: %s \"%s\" GUID %s port %u, LID %u, %s/%s",
+			 mad_node_type_str(lp->peer.node_type), desc_of(&lp->peer), g, lp->peer_pi.num,
+			 lp->peer_pi.lid, mad_port_state_str(lp->peer_pi.state),
+			 mad_phys_state_str(lp->peer_pi.phys_state));
+	} else {
+		text_add(out, ROLE_DIM, "  partner: %s", ib_query_state_str(lp->peer_state));
+	}
+	if (lp->note[0])
+		text_add(out, ROLE_WARN, "  %s", lp->note);
+	text_add(out, 0, "    %-30s %7s %20s %10s %10s %12s", "COUNTER", "WIDTH", "VALUE", "D/INT", "D/START",
+		 "PER SECOND");
+	pma_details(out, "far end", &lp->peer_pma);
+	pma_details(out, "near end", &lp->pma);
+}
+
+void mad_ui_sm_explain(struct ui *ui, const char *ca, unsigned int port, struct text *out)
+{
+	struct ui_mad *m = ui->mad;
+	const struct ib_local_port *lp, *other = NULL;
+
+	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
+		return;
+	if (!m->v) {
+		text_add(out, ROLE_DIM, "  SM view: %s", m->reason);
+		return;
+	}
+	lp = mad_ui_port(m, ca, port, NULL);
+	if (!lp || lp->self_state != IBQ_OK || lp->pi.state != 2 || lp->pi.phys_state != 5)
+		return;
+	/* SMInfo is asked from ACTIVE ports: another local port may know the SM this one names. */
+	for (size_t i = 0; i < m->f.nports && lp->sm.lid; i++)
+		if (m->f.ports[i].sm.state == IBQ_OK && m->f.ports[i].sm.lid == lp->sm.lid)
+			other = &m->f.ports[i];
+	if (!lp->sm.lid)
+		text_add(out, ROLE_WARN, "  MADs: INIT with LinkUp and SM LID 0 - no SM answered on this subnet "
+			 "(start opensm, or enable the switch's SM)");
+	else if (other)
+		text_add(out, ROLE_WARN, "  MADs: the SM at LID %u is %s but has not configured this port "
+			 "(check its log: partition, port limits, errors on this link)", lp->sm.lid,
+			 mad_sm_state_str(other->sm.sm_state));
+	else
+		text_add(out, ROLE_WARN, "  MADs: INIT with LinkUp; the port names SM LID %u, which has not configured it",
+			 lp->sm.lid);
+}

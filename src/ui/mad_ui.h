@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The monitor's view of the fabric through MADs: each local IB port's link partner, its PMA rates and errors, the SM. */
+#ifndef FABTOP_UI_MAD_UI_H
+#define FABTOP_UI_MAD_UI_H
+
+#include <curses.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collect/mad_fabric.h"
+#include "derive/counters.h"
+#include "model/ibfabric.h"
+#include "ui/text.h"
+#include "ui/track.h"
+
+struct ui;
+struct ui_rect;
+
+/* What the monitor keeps per local port across PMA samples. */
+struct mad_far {
+	uint64_t peer_guid;		/* the partner these numbers belong to (0: none) */
+	uint8_t peer_port;
+	uint64_t seen_ns;		/* peer_pma.sample_ns already taken into the history */
+	struct port_rates far, near;	/* Gb/s and pkt/s of both ends between the last two samples */
+	uint64_t err_interval, err_total;	/* the partner's error counters: last interval, since start */
+	bool err_interval_known, err_total_known;
+	uint64_t near_err_interval;
+	bool near_err_known;
+	uint64_t err_moved_ns;		/* when a partner error counter last moved (0: never) */
+	char err_names[160];		/* "symbol_error +10, ..." of the last interval */
+	struct hist hist;		/* the partner's Gb/s in/out */
+};
+
+struct ui_mad {
+	struct ib_fabric f;
+	struct mad_view *v;		/* NULL: no MAD access (reason says why) */
+	struct mad_far *far;		/* [f.nports] */
+	char reason[768];		/* why there is no MAD view, for people ("" when there is one) */
+	bool tried;
+	bool announced;			/* the reason went to the status line once */
+	bool querying;			/* a re-query of the ports is in flight */
+	bool sampling;			/* a PMA sample is in flight */
+	uint64_t next_query_ns, next_pma_ns, last_try_ns;
+	struct ib_pma *saved;		/* [f.nports] local PMA kept across a re-query */
+};
+
+/* NULL when out of memory. */
+struct ui_mad *mad_ui_new(void);
+void mad_ui_free(struct ui_mad *m);
+/*
+ * Open the MAD view when the host has InfiniBand ports (not in the demo);
+ * without access, m->reason says which device node and what to do. Cheap
+ * to call again: it retries at most every 30 s while there is no view.
+ */
+void mad_ui_open(struct ui *ui, struct ui_mad *m);
+/* Add the view's fds (POLLIN) to fds; lower *timeout_ms to its next deadline. */
+int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int *timeout_ms);
+/* Step the view (never blocks); true when something visible changed. */
+bool mad_ui_handle(struct ui *ui, struct ui_mad *m);
+
+/* The local port's MAD state, or NULL when the view has none for it. */
+const struct ib_local_port *mad_ui_port(const struct ui_mad *m, const char *ca, unsigned int port,
+					  const struct mad_far **far);
+/* A short name of the far end for a table cell ("spine-a/1"); false when unknown. */
+bool mad_ui_far_cell(const struct ui_mad *m, const char *ca, unsigned int port, char *buf, size_t size,
+		       bool *errors_moving);
+/* Lines the far-end block of a port needs (0: nothing to say, e.g. the demo or an Ethernet port). */
+int mad_ui_far_height(struct ui *ui, const char *ca, unsigned int port);
+/* Draw the far-end block into r. */
+void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca, unsigned int port);
+/* The far end and both ends' PMA counters, for the details overlay. */
+void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct text *out);
+/* Why a port is INIT with the link up, as the SM side sees it (Ports details); nothing when unknown. */
+void mad_ui_sm_explain(struct ui *ui, const char *ca, unsigned int port, struct text *out);
+
+#endif

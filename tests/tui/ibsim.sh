@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The monitor on the ibsim fabric simulator: the Counters pane shows the far
+# end of the cable (switch, port, LID) with its PMA rates and error deltas,
+# an INIT port is explained from the SM side, a link taken down shows; and
+# without MAD access the monitor runs as before and says why, once.
+. "$TOP_SRCDIR/tests/setup.sh"
+slow_scenario
+. "$TOP_SRCDIR/tests/tui/lib.sh"
+. "$TOP_SRCDIR/tests/mad/ibsim-lib.sh"
+
+# ---- without MAD access: a fixture tree is not what libibumad sees ----
+tui_start 160 40 -- --sysfs "$DATA/trees/ib-2port" --pane counters
+tui_expect "no MAD access: the monitor runs, the counters are there" "link_downed"
+tui_expect "no MAD access: the far end says why" "far end: unknown"
+tui_expect "... the reason names what is missing" "MAD queries need the live system"
+tui_keys 1
+tui_expect "no MAD access: the Ports pane works as before" "NO-SM"
+tui_keys Enter
+tui_expect "no MAD access: the port details say why there is no SM view" "SM view: MAD queries need"
+tui_keys Escape
+tui_quit >/dev/null || :
+assert_match "no MAD access: a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+
+ibsim_require
+
+# ---- the monitor attached to hosta, sysfs from umad2sim's tree ----
+# umad2sim writes ./sys-PID/sys for a process once it calls libibumad and
+# removes it at exit, so a helper on hosta holds one for the monitor to read
+# (as tests/mad/ibsim.sh does); the monitor checks that the tree's node
+# GUIDs are what its own libibumad sees before it sends any MAD.
+ibsim_start "$DATA/ibsim/two-switch.net"
+(cd "$RUN" && SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "$TOP_BUILDDIR/tests/mad/mad_sample" 600000 2) \
+	>"$T/holder.out" 2>&1 &
+HOLDER_PID=$!
+cleanup_add "stop_pid $HOLDER_PID"
+wait_for 20 test -f "$RUN/sys-$HOLDER_PID/sys/class/infiniband/ibsim0/node_guid" ||
+	diag "no umad2sim tree: $(cat "$T/holder.out")"
+cat >"$T/mon.sh" <<EOF
+#!/bin/sh
+cd "$RUN" || exit 1
+SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "\$@"
+EOF
+chmod +x "$T/mon.sh"
+
+# screen_match ERE [SECONDS]: poll the screen for a regular expression.
+screen_match() {
+	_deadline=$(( $(date +%s) + ${2:-10} ))
+	while :; do
+		tui_screen >"$T/screen" 2>/dev/null || :
+		grep -Eq -- "$1" "$T/screen" && return 0
+		[ "$(date +%s)" -ge "$_deadline" ] && return 1
+		sleep 0.1
+	done
+}
+expect_re() {
+	if screen_match "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"; fi
+}
+
+TUI_WRAP="$T/mon.sh" tui_start 160 45 -- --sysfs "$RUN/sys-$HOLDER_PID/sys" --pane counters --interval 0.5
+expect_re "the simulated HCA is listed from the umad2sim tree" "ibsim0" 20
+# Before any SM: the partner is found by directed route, the INIT port explained.
+tui_expect "far end found by directed route before any SM" 'far end: Switch "spine-a" port 1' 20
+tui_expect "the INIT port is explained (no SM)" "no subnet manager has configured it" 10
+tui_keys 1
+tui_keys Enter
+tui_expect "Ports details: no SM answered, from the MADs" "SM LID 0 - no SM answered" 10
+tui_keys Escape 2
+
+opensm_start SmHost
+port_active HostA
+SWA_LID=$(sim HostA smpquery -D portinfo 0,1 0 | sed -n 's/^Lid:\.*\([0-9]*\)/\1/p')
+SM_LID=$(sim HostA ibstat | sed -n 's/.*SM lid: \([0-9]*\)/\1/p')
+diag "spine-a LID $SWA_LID, SM LID $SM_LID"
+# Re-queried every 5 s: the LID the SM assigned, and the partner's PMA.
+tui_expect "after the SM: the far end's LID" "port 1, LID $SWA_LID  ACTIVE/LinkUp 4X QDR" 20
+expect_re "the far end's PMA answers (a rate, not n/a)" "far end \\(PMA LID $SWA_LID\\) +in +[0-9.]+ [kMG]?b/s" 20
+expect_re "the near end's PMA too" "near end ibsim0/1 \\(PMA LID [1-9][0-9]*\\) +in +[0-9.]+ [kMG]?b/s" 20
+tui_expect "the table's FAR END column names the partner" "spine-a/1" 5
+tui_expect "the SM is MASTER" "SM: LID $SM_LID, MASTER" 10
+
+# An error counter on the switch side, changed through the ibsim console.
+ibsim_cmd 'PerformanceSet "SwA"[1] PortCounters.SymbolErrorCounter=17' "SymbolErrorCounter has been set to 17"
+tui_expect "the switch side's error shows as a delta" "errors/int 17: symbol_error +17" 10
+tui_expect "... and since start" "far end errors since start: 17" 10
+
+# Traffic on the switch side: +250M words (1e9 bytes) within one interval.
+PQ=$(sim HostA perfquery -x "$SWA_LID" 1 | sed -n 's/^PortXmitData:\.*\([0-9]*\)/\1/p')
+ibsim_cmd "PerformanceSet \"SwA\"[1] PortCountersExtended.PortXmitData=$((PQ + 250000000))" \
+	"PortXmitData has been set to $((PQ + 250000000))"
+expect_re "the switch side's traffic shows as Gb/s out" "far end \\(PMA LID $SWA_LID\\) .* out +[0-9.]+ Gb/s" 10
+diag "$(grep -E 'far end \(PMA' "$T/screen")"
+
+# The monitor never waited on the fabric: keys answer at once while MADs fly.
+tui_keys F1
+tui_expect "help opens while the MAD view runs" "Keys" 5
+tui_keys Escape
+
+# The cable taken down: the next re-query says so.
+ibsim_cmd 'Unlink "HostA"[1]' 'sim>'
+tui_expect "a link taken down shows" "far end: none, link DOWN" 15
+tui_expect "... with the reason" "the link is not up" 5
+tui_expect "... and the table's partner goes" "FAR END" 2
+check "... no partner left in the table" sh -c "! grep -q 'spine-a/1' '$T/screen'"
+
+tui_quit >/dev/null || :
+assert_match "ibsim: a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+
+done_testing
