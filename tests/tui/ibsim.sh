@@ -91,10 +91,20 @@ ibsim_cmd "PerformanceSet \"SwA\"[1] PortCountersExtended.PortXmitData=$((PQ + 2
 expect_re "the switch side's traffic shows as Gb/s out" "far end \\(PMA LID $SWA_LID\\) .* out +[0-9.]+ Gb/s" 10
 diag "$(grep -E 'far end \(PMA' "$T/screen")"
 
-# The monitor never waited on the fabric: keys answer at once while MADs fly.
-tui_keys F1
-tui_expect "help opens while the MAD view runs" "Keys" 5
-tui_keys Escape
+# A frozen fabric (the simulator stopped): MADs time out at their deadlines,
+# the monitor keeps answering keys at once, and says the far end is silent.
+kill -STOP "$IBSIM_PID"
+cleanup_add "kill -CONT $IBSIM_PID 2>/dev/null"
+t0=$(date +%s)
+tui_keys 1
+tui_expect "frozen fabric: the Ports pane opens at once" "PHYSICAL" 3
+tui_keys 2
+tui_expect "frozen fabric: back to Counters at once" "far end (PMA LID $SWA_LID)" 3
+check "frozen fabric: keys answered within 3 s" test $(( $(date +%s) - t0 )) -le 3
+expect_re "frozen fabric: the far end's counters time out, shown as unknown" \
+	"far end \\(PMA LID $SWA_LID\\) +(in +n/a|PMA timeout)" 20
+kill -CONT "$IBSIM_PID"
+expect_re "the fabric back: the far end's rates again" "far end \\(PMA LID $SWA_LID\\) +in +[0-9.]+ [kMG]?b/s" 20
 
 # The cable taken down: the next re-query says so.
 ibsim_cmd 'Unlink "HostA"[1]' 'sim>'
