@@ -284,8 +284,8 @@ static void requery_done(struct ui_mad *m)
 		struct mad_far *fr = &m->far[i];
 		bool linked;
 
-		/* No link: what the previous answer said about a partner no longer holds. */
-		if (lp->self_state == IBQ_OK && lp->pi.phys_state != 5) {
+		/* No link, or no answer: what the previous answer said about a partner no longer holds. */
+		if (lp->self_state != IBQ_OK || lp->pi.phys_state != 5) {
 			lp->peer_state = IBQ_NONE;
 			memset(&lp->peer, 0, sizeof(lp->peer));
 			memset(&lp->peer_pi, 0, sizeof(lp->peer_pi));
