@@ -542,7 +542,17 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 			snprintf(total, sizeof(total), "%" PRIu64, fr->err_total);
 		snprintf(line, sizeof(line), "far end errors since start: %s   SM: LID %u%s%s", total, lp->sm.lid,
 			 lp->sm.state == IBQ_OK ? ", " : "", lp->sm.state == IBQ_OK ? mad_sm_state_str(lp->sm.sm_state) : "");
-		ui_puts(w, y++, r.x, r.w, theme_attr(fr->err_total_known && fr->err_total ? ROLE_WARN : ROLE_DIM), line);
+		ui_puts(w, y, r.x, r.w, theme_attr(fr->err_total_known && fr->err_total ? ROLE_WARN : ROLE_DIM), line);
+		/* The far end's traffic over the graph window, where the line leaves room. */
+		if (r.w >= 120 && lp->peer_state == IBQ_OK) {
+			int sw = r.w / 3;
+
+			ui_puts(w, y, r.x + r.w - sw - 19, 19, theme_attr(ROLE_DIM), "far end history");
+			graph_spark(w, y, r.x + r.w - sw, sw, &fr->hist, ui_windows_s[ui->window], clock_now_ns(),
+				    ui->utf8);
+			wattrset(w, A_NORMAL);
+		}
+		y++;
 	}
 	if (y < r.y + r.h && lp->note[0])
 		ui_puts(w, y, r.x, r.w, theme_attr(ROLE_WARN), lp->note);

@@ -100,6 +100,8 @@ ibsim_cmd "PerformanceSet \"SwA\"[1] PortCountersExtended.PortXmitData=$((PQ + 2
 	"PortXmitData has been set to $((PQ + 250000000))"
 expect_re "the switch side's traffic shows as Gb/s out" "far end \\(PMA LID $SWA_LID\\) .* out +[0-9.]+ Gb/s" 10
 diag "$(grep -E 'far end \(PMA' "$T/screen")"
+tui_expect "the far end's history graph is drawn" "far end history" 3
+diag "$(grep -A4 -- '- far end:' "$T/screen")"
 
 # A frozen fabric (the simulator stopped): MADs time out at their deadlines,
 # the monitor keeps answering keys at once, and says the far end is silent.
