@@ -397,6 +397,38 @@ static const char *desc_of(const struct ib_node_id *n)
 	return n->desc[0] ? n->desc : "(no description)";
 }
 
+/*
+ * The next piece of s that fits width columns, broken at a blank when there
+ * is one: its length; *next is where the following piece starts.
+ */
+static size_t wrap_piece(const char *s, size_t width, const char **next)
+{
+	size_t n = strlen(s), cut;
+
+	if (n <= width) {
+		*next = s + n;
+		return n;
+	}
+	for (cut = width; cut > width / 2 && s[cut] != ' '; cut--)
+		;
+	if (s[cut] != ' ')
+		cut = width;
+	*next = s + cut + (s[cut] == ' ');
+	return cut;
+}
+
+/* Lines the reason takes at width (at most max). */
+static int wrap_lines(const char *s, int width, int max)
+{
+	int n = 0;
+
+	while (*s && n < max && width > 0) {
+		wrap_piece(s, (size_t)width, &s);
+		n++;
+	}
+	return n;
+}
+
 bool mad_ui_far_cell(const struct ui_mad *m, const char *ca, unsigned int port, char *buf, size_t size,
 		     bool *errors_moving)
 {
@@ -427,7 +459,7 @@ int mad_ui_far_height(struct ui *ui, const char *ca, unsigned int port)
 	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
 		return 0;
 	if (!m->v)
-		return m->reason[0] ? 2 : 0;
+		return m->reason[0] ? 1 + wrap_lines(m->reason, COLS > 0 ? COLS : 80, 4) : 0;
 	lp = mad_ui_port(m, ca, port, NULL);
 	if (!lp)
 		return 2;
@@ -495,8 +527,14 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 	mvwhline(w, y, r.x, ui->utf8 ? ACS_HLINE : '-', r.w);
 	if (!m->v) {
 		ui_puts(w, y, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), " far end: unknown ");
-		if (++y < r.y + r.h)
-			ui_puts(w, y, r.x, r.w, theme_attr(ROLE_DIM), m->reason);
+		for (const char *s = m->reason; *s && ++y < r.y + r.h && r.w > 0;) {
+			char piece[sizeof(m->reason)];
+			const char *from = s;
+			size_t n = wrap_piece(s, (size_t)r.w, &s);
+
+			snprintf(piece, sizeof(piece), "%.*s", (int)n, from);
+			ui_puts(w, y, r.x, r.w, theme_attr(ROLE_DIM), piece);
+		}
 		return;
 	}
 	lp = mad_ui_port(m, ca, port, &fr);
@@ -599,7 +637,12 @@ void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct tex
 		return;
 	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->v ? "libibumad" : "nothing");
 	if (!m->v) {
-		text_add(out, ROLE_WARN, "  %s", m->reason);
+		for (const char *s = m->reason; *s;) {
+			const char *from = s;
+			size_t n = wrap_piece(s, TEXT_LINE_LEN - 8, &s);
+
+			text_add(out, ROLE_WARN, "  %.*s", (int)n, from);
+		}
 		return;
 	}
 	lp = mad_ui_port(m, ca, port, NULL);
