@@ -10,6 +10,7 @@
 #include "collect/host.h"
 #include "derive/counters.h"
 #include "ui/keys.h"
+#include "ui/mad_ui.h"
 #include "ui/views.h"
 
 /* Refresh intervals '+' and '-' step through (seconds). */
@@ -53,6 +54,7 @@ static void reset_deltas(struct ui *ui)
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	/* track_sample counted this interval's movement again: it is history now. */
 	track_reset(&ui->track);
+	mad_ui_reset(ui->mad);
 	screen_rebuild(ui);
 	ui_status(ui, "deltas reset: error counts start from now");
 }

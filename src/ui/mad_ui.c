@@ -268,6 +268,28 @@ static void take_samples(struct ui_mad *m, uint64_t now)
 	}
 }
 
+static void pma_reset(struct ib_pma *pma)
+{
+	for (size_t k = 0; k < pma->n; k++)
+		counter_reset_delta(&pma->c[k]);
+}
+
+void mad_ui_reset(struct ui_mad *m)
+{
+	if (!m || !m->v)
+		return;
+	for (size_t i = 0; i < m->f.nports; i++) {
+		pma_reset(&m->f.ports[i].pma);
+		pma_reset(&m->f.ports[i].peer_pma);
+		pma_reset(&m->saved[i]);
+		m->far[i].err_moved_ns = 0;
+	}
+	/* Totals since start become 0; the history is kept (it is not a delta). */
+	take_samples(m, clock_now_ns());
+	for (size_t i = 0; i < m->f.nports; i++)
+		m->far[i].err_moved_ns = 0;
+}
+
 /* Ask the ports again; their PMA counters are kept (a re-query would restart them). */
 static void requery_start(struct ui_mad *m, uint64_t now)
 {

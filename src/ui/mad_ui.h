@@ -56,6 +56,8 @@ void mad_ui_free(struct ui_mad *m);
 void mad_ui_open(struct ui *ui, struct ui_mad *m);
 /* Add the view's fds (POLLIN) to fds; lower *timeout_ms to its next deadline. */
 int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int *timeout_ms);
+/* 'r': the far end's error deltas since start restart now, like the local ones. */
+void mad_ui_reset(struct ui_mad *m);
 /* Step the view (never blocks); true when something visible changed. */
 bool mad_ui_handle(struct ui *ui, struct ui_mad *m);
 

@@ -93,6 +93,14 @@ tui_expect "the SM is MASTER" "SM: LID $SM_LID, MASTER" 10
 ibsim_cmd 'PerformanceSet "SwA"[1] PortCounters.SymbolErrorCounter=17' "SymbolErrorCounter has been set to 17"
 tui_expect "the switch side's error shows as a delta" "errors/int 17: symbol_error +17" 10
 tui_expect "... and since start" "far end errors since start: 17" 10
+tui_keys r
+tui_expect "r resets the far end's deltas too" "far end errors since start: 0" 5
+
+# Sizes: the far-end block gives way on small screens, nothing breaks.
+for sz in "40 12" "20 5" "80 24" "220 60" "160 45"; do
+	tui_resize $sz
+done
+tui_expect "resized down and back: the far end is shown again" "far end (PMA LID $SWA_LID)" 5
 
 # Traffic on the switch side: +250M words (1e9 bytes) within one interval.
 PQ=$(sim HostA perfquery -x "$SWA_LID" 1 | sed -n 's/^PortXmitData:\.*\([0-9]*\)/\1/p')
