@@ -332,6 +332,13 @@ static void requery_done(struct ui_mad *m)
 			fr->peer_guid = lp->peer.node_guid;
 			fr->peer_port = lp->peer_pi.num;
 		}
+		/* SMInfo is asked only from ARMED/ACTIVE ports: an older answer is not about now. */
+		if (lp->self_state == IBQ_OK && lp->pi.state != 3 && lp->pi.state != 4) {
+			lp->sm.state = IBQ_NONE;
+			lp->sm.guid = 0;
+			lp->sm.priority = lp->sm.sm_state = 0;
+			lp->sm.act_count = 0;
+		}
 		mad_port_explain(lp);
 	}
 }
@@ -718,6 +725,7 @@ void mad_ui_sm_explain(struct ui *ui, const char *ca, unsigned int port, struct 
 			 "(check its log: partition, port limits, errors on this link)", lp->sm.lid,
 			 mad_sm_state_str(other->sm.sm_state));
 	else
-		text_add(out, ROLE_WARN, "  MADs: INIT with LinkUp; the port names SM LID %u, which has not configured it",
+		text_add(out, ROLE_WARN, "  MADs: INIT with LinkUp; the port still names SM LID %u from an earlier "
+			 "configuration, and no SM has configured it since (is the SM down or not sweeping?)",
 			 lp->sm.lid);
 }

@@ -133,6 +133,17 @@ tui_expect "... with the reason" "the link is not up" 5
 tui_expect "... and the table's partner goes" "FAR END" 2
 check "... no partner left in the table" sh -c "! grep -q 'spine-a/1' '$T/screen'"
 
+# The SM gone and the cable back: INIT with LinkUp, and the port still names
+# the old SM LID; the Ports details say so from the MADs.
+stop_pid "$OSM_PID"
+ibsim_cmd 'ReLink "HostA"[1]' 'sim>'
+tui_expect "cable back without SM: the partner again" 'far end: Switch "spine-a" port 1' 15
+tui_expect "... and the port is explained (INIT, no SM)" "no subnet manager has configured it" 10
+tui_keys 1
+tui_keys Enter
+tui_expect "Ports details: the old SM LID has not configured it" "still names SM LID $SM_LID" 10
+tui_keys Escape
+
 tui_quit >/dev/null || :
 assert_match "ibsim: a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
 
