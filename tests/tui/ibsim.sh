@@ -109,6 +109,10 @@ ibsim_cmd "PerformanceSet \"SwA\"[1] PortCountersExtended.PortXmitData=$((PQ + 2
 expect_re "the switch side's traffic shows as Gb/s out" "far end \\(PMA LID $SWA_LID\\) .* out +[0-9.]+ Gb/s" 10
 diag "$(grep -E 'far end \(PMA' "$T/screen")"
 tui_expect "the far end's history graph is drawn" "far end history" 3
+# A 64-bit data counter latched at all-ones: "saturated", never a number.
+ibsim_cmd 'PerformanceSet "SwA"[1] PortCountersExtended.PortXmitData=18446744073709551615' \
+	"PortXmitData has been set to 18446744073709551615"
+expect_re "a saturated counter on the far end shows as saturated" "far end \\(PMA LID $SWA_LID\\) .* out +saturated" 10
 diag "$(grep -A4 -- '- far end:' "$T/screen")"
 
 # A frozen fabric (the simulator stopped): MADs time out at their deadlines,
