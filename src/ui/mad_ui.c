@@ -47,7 +47,7 @@ static void mad_ui_close(struct ui_mad *m)
 	m->far = NULL;
 	free(m->saved);
 	m->saved = NULL;
-	m->querying = m->sampling = false;
+	m->querying = m->sampling = m->dead = false;
 }
 
 void mad_ui_free(struct ui_mad *m)
@@ -140,7 +140,23 @@ void mad_ui_open(struct ui *ui, struct ui_mad *m)
 	uint64_t now = clock_now_ns();
 	int rc;
 
-	if (!m || m->v || ui->ctx->demo || !host_has_ib(&ui->host))
+	if (!m || ui->ctx->demo)
+		return;
+	/*
+	 * A device that went away (hot-unplug, driver reload) takes its
+	 * sessions with it: open again, at most every RETRY_OPEN_NS.
+	 */
+	if (m->v) {
+		bool stale = m->dead;
+
+		for (size_t i = 0; i < m->f.nports && !stale; i++)
+			stale = !fab_host_find_port(&ui->host, m->f.ports[i].ca, m->f.ports[i].port);
+		if (!stale || now - m->last_try_ns < RETRY_OPEN_NS)
+			return;
+		mad_ui_close(m);
+		m->tried = false;
+	}
+	if (!host_has_ib(&ui->host))
 		return;
 	if (m->tried && now - m->last_try_ns < RETRY_OPEN_NS)
 		return;
@@ -301,6 +317,12 @@ static void requery_start(struct ui_mad *m, uint64_t now)
 
 static void requery_done(struct ui_mad *m)
 {
+	size_t failed = 0;
+
+	for (size_t i = 0; i < m->f.nports; i++)
+		failed += m->f.ports[i].self_state == IBQ_ERROR;
+	/* Nothing could even be sent: the device is gone or was reset under us. */
+	m->dead = failed == m->f.nports;
 	for (size_t i = 0; i < m->f.nports; i++) {
 		struct ib_local_port *lp = &m->f.ports[i];
 		struct mad_far *fr = &m->far[i];

@@ -41,6 +41,7 @@ struct ui_mad {
 	bool announced;			/* the reason went to the status line once */
 	bool querying;			/* a re-query of the ports is in flight */
 	bool sampling;			/* a PMA sample is in flight */
+	bool dead;			/* no port could send at the last query: open again */
 	uint64_t next_query_ns, next_pma_ns, last_try_ns;
 	struct ib_pma *saved;		/* [f.nports] local PMA kept across a re-query */
 };
