@@ -247,11 +247,11 @@ static void sweep_cb(struct mad_session *s, void *arg, int status, const uint8_t
 		free(sw);
 }
 
-struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
-				  const struct mad_sweep_limits *lim, uint64_t now_ns)
+/* A sweep's control block, its limits defaulted; nothing asked yet. */
+static struct mad_sweep *sweep_new(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
+				   const struct mad_sweep_limits *lim, uint64_t now_ns)
 {
 	struct mad_sweep *sw = calloc(1, sizeof(*sw));
-	uint8_t path[1] = { 0 };
 
 	if (!sw)
 		return NULL;
@@ -264,7 +264,17 @@ struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, un
 	/* realloc grows from the current size: f may hold an earlier sweep's results */
 	sw->cap_nodes = f->nnodes;
 	sw->cap_links = f->nlinks;
-	sweep_ask(sw, SQ_NODE, NO_NODE, 0, path, 0, MAD_ATTR_NODE_INFO, 0);
+	return sw;
+}
+
+struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
+				  const struct mad_sweep_limits *lim, uint64_t now_ns)
+{
+	struct mad_sweep *sw = sweep_new(s, f, local_port, lim, now_ns);
+	uint8_t path[1] = { 0 };
+
+	if (sw)
+		sweep_ask(sw, SQ_NODE, NO_NODE, 0, path, 0, MAD_ATTR_NODE_INFO, 0);
 	return sw;
 }
 
@@ -280,19 +290,10 @@ struct mad_sweep *mad_sweep_start_more(struct mad_session *s, struct ib_fabric *
 		return mad_sweep_start(s, f, local_port, lim, now_ns);
 	if (f->nodes[idx].ports[local_port].linked)
 		return NULL;	/* this cable is known already: nothing new out there */
-	sw = calloc(1, sizeof(*sw));
-	if (!sw)
-		return NULL;
-	sw->s = s;
-	sw->f = f;
-	sw->local_port = local_port;
-	sw->start_ns = now_ns;
-	sw->lim.max_nodes = lim && lim->max_nodes ? lim->max_nodes : MAD_SWEEP_DEFAULT_NODES;
-	sw->lim.max_ns = lim && lim->max_ns ? lim->max_ns : MAD_SWEEP_DEFAULT_NS;
-	sw->cap_nodes = f->nnodes;
-	sw->cap_links = f->nlinks;
+	sw = sweep_new(s, f, local_port, lim, now_ns);
 	/* One hop out of this port: a second fabric, or a known switch (one MAD). */
-	sweep_ask(sw, SQ_NODE, idx, (uint8_t)local_port, path, 1, MAD_ATTR_NODE_INFO, 0);
+	if (sw)
+		sweep_ask(sw, SQ_NODE, idx, (uint8_t)local_port, path, 1, MAD_ATTR_NODE_INFO, 0);
 	return sw;
 }
 
