@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <endian.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,7 +29,6 @@
  */
 #define REQUERY_NS	(5ull * 1000000000ull)
 #define RETRY_OPEN_NS	(30ull * 1000000000ull)
-#define ERR_FADE_NS	(10ull * 1000000000ull)
 
 struct ui_mad *mad_ui_new(void)
 {
