@@ -462,6 +462,18 @@ static void start_disconnect(struct probe *p, uint64_t now)
 	}
 }
 
+/* A ping came back intact: count it, then the next one or the goodbye. */
+static void round_trip_done(struct probe *p, uint64_t now, void (*next)(struct probe *, uint64_t))
+{
+	stats_lat(&p->stats, now - p->msg_t0);
+	stats_add(&p->stats, now, 1, 2ull * p->o.size);
+	p->iter++;
+	if (more_to_do(p, p->iter))
+		next(p, now);
+	else
+		start_disconnect(p, now);
+}
+
 /*
  * Fill the queue up to depth with one chain of WRs, a quarter of them
  * signalled: fewer completions and one doorbell per chain, as perftest does.
@@ -591,13 +603,7 @@ static void on_recv(struct probe *p, uint64_t now, const uint8_t *b, uint32_t le
 				   (unsigned long long)p->iter);
 			return;
 		}
-		stats_lat(&p->stats, now - p->msg_t0);
-		stats_add(&p->stats, now, 1, 2ull * p->o.size);
-		p->iter++;
-		if (more_to_do(p, p->iter))
-			rping_next(p, now);
-		else
-			start_disconnect(p, now);
+		round_trip_done(p, now, rping_next);
 		break;
 	case STEP_LAT_WAIT_PONG:
 		we = wire_msg_parse(b, len, &m);
@@ -612,13 +618,7 @@ static void on_recv(struct probe *p, uint64_t now, const uint8_t *b, uint32_t le
 				   (unsigned long long)p->iter);
 			return;
 		}
-		stats_lat(&p->stats, now - p->msg_t0);
-		stats_add(&p->stats, now, 1, 2ull * p->o.size);
-		p->iter++;
-		if (more_to_do(p, p->iter))
-			lat_next(p, now);
-		else
-			start_disconnect(p, now);
+		round_trip_done(p, now, lat_next);
 		break;
 	case STEP_BW_WAIT_FIN_ACK:
 		we = wire_msg_parse(b, len, &m);
