@@ -8,7 +8,7 @@ set -eu
 command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: monitor bench skipped"; exit 0; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/fabtop-uibench.XXXXXX")
 SOCK="fabtop-bench-$$"
-trap 'tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'tmux -L "$SOCK" kill-server >/dev/null 2>&1 || :; rm -rf "$T"' EXIT
 SECS=${FABTOP_BENCH_SECS:-20}
 
 sh "$TOP_SRCDIR/tests/bench/gen-tree.sh" "$T/sys" >/dev/null
