@@ -34,7 +34,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: fabtop probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE]\n"
 		"                    [--mode rping|bw|lat] [-Q DEPTH] [--op write|send] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
-		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--spin-us N] [--json]\n\n"
+		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--spin-us N] [--json]\n"
+		"       fabtop probe --lid LID | --guid GUID   (InfiniBand: an ibping over MADs, no IP needed;\n"
+		"                                               see fabtop probe --lid 1 --help)\n\n"
 		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
 		"  rping  rping's protocol: works against 'rping -s' (and serves 'rping -c')\n"
 		"  bw     RDMA WRITE stream (SIZE bytes, DEPTH outstanding); needs fabtop --listen\n"

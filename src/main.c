@@ -20,7 +20,8 @@ static const struct command commands[] = {
 	{ "show", cmd_show, "show [ports|counters|gids|net|fabric|all] [--json] [--interval S --count N]" },
 	{ "doctor", cmd_doctor, "doctor [PEER] [--from ADDR|IFACE] [--json] [--fix FORMAT] [--apply --yes]" },
 	{ "probe", cmd_probe, "probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE] [--mode rping|bw|lat]\n"
-			      "       fabtop probe --listen [ADDR] [-p PORT]" },
+			      "  fabtop probe --listen [ADDR] [-p PORT]\n"
+			      "  fabtop probe --lid LID | --guid GUID    (ibping-style, over MADs)" },
 	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)" },
 };
 
