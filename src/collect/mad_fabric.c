@@ -81,26 +81,42 @@ static size_t find_guid(const struct ib_fabric *f, uint64_t guid)
 	return NO_NODE;
 }
 
+/*
+ * Room for one more element in an array of the fabric that holds n of cap:
+ * the array, doubled (from first) when full; NULL, and the sweep marked
+ * failed, when memory runs out (the old array stays valid).
+ */
+static void *sweep_grow(struct mad_sweep *sw, void *v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	size_t ncap;
+	void *nv;
+
+	if (n < *cap)
+		return v;
+	ncap = *cap ? *cap * 2 : first;
+	nv = realloc(v, ncap * elem);
+	if (!nv) {
+		sw->failed = true;
+		return NULL;
+	}
+	*cap = ncap;
+	return nv;
+}
+
 static void add_link(struct mad_sweep *sw, size_t a, uint8_t ap, size_t b, uint8_t bp)
 {
 	struct ib_fabric *f = sw->f;
 	struct ib_fnode *na = &f->nodes[a], *nb = &f->nodes[b];
+	struct ib_link *links;
 
 	if (ap > na->id.num_ports || bp > nb->id.num_ports)
 		return;
 	if (na->ports[ap].linked || nb->ports[bp].linked)
 		return;		/* already known from the other side */
-	if (f->nlinks == sw->cap_links) {
-		size_t cap = sw->cap_links ? sw->cap_links * 2 : 64;
-		struct ib_link *nl = realloc(f->links, cap * sizeof(*nl));
-
-		if (!nl) {
-			sw->failed = true;
-			return;
-		}
-		f->links = nl;
-		sw->cap_links = cap;
-	}
+	links = sweep_grow(sw, f->links, &sw->cap_links, f->nlinks, sizeof(*f->links), 64);
+	if (!links)
+		return;
+	f->links = links;
 	f->links[f->nlinks++] = (struct ib_link){ .a = a, .b = b, .a_port = ap, .b_port = bp };
 	na->ports[ap].linked = true;
 	na->ports[ap].peer = b;
@@ -121,7 +137,7 @@ static bool sweep_time_left(struct mad_sweep *sw)
 static void on_node(struct mad_sweep *sw, struct sweep_q *q, const struct mad_node_info *ni)
 {
 	struct ib_fabric *f = sw->f;
-	struct ib_fnode *n;
+	struct ib_fnode *n, *nodes;
 	size_t idx = find_guid(f, ni->node_guid);
 
 	if (idx != NO_NODE) {
@@ -133,17 +149,10 @@ static void on_node(struct mad_sweep *sw, struct sweep_q *q, const struct mad_no
 		f->truncated_nodes = true;
 		return;
 	}
-	if (f->nnodes == sw->cap_nodes) {
-		size_t cap = sw->cap_nodes ? sw->cap_nodes * 2 : 32;
-		struct ib_fnode *nn = realloc(f->nodes, cap * sizeof(*nn));
-
-		if (!nn) {
-			sw->failed = true;
-			return;
-		}
-		f->nodes = nn;
-		sw->cap_nodes = cap;
-	}
+	nodes = sweep_grow(sw, f->nodes, &sw->cap_nodes, f->nnodes, sizeof(*f->nodes), 32);
+	if (!nodes)
+		return;
+	f->nodes = nodes;
 	n = &f->nodes[f->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->ports = calloc((size_t)ni->num_ports + 1, sizeof(*n->ports));
