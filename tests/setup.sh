@@ -8,8 +8,6 @@ unset NO_COLOR
 : "${FABTOP:?FABTOP must point at the fabtop binary (run through make check)}"
 : "${TOP_SRCDIR:?TOP_SRCDIR must be set (run through make check)}"
 DATA="$TOP_SRCDIR/tests/data"
-# ../shared beside the checkout holds external fixtures; FABTOP_SHARED overrides.
-SHARED="${FABTOP_SHARED:-$TOP_SRCDIR/../shared}"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/fabtop-test.XXXXXX")
 _cleanups=""

@@ -47,27 +47,17 @@ assert_eq "switch: values without newlines parse" '[5,1]' "$(j ports switch '.de
 assert_eq "switch: 16-bit error counter saturated" 'true' "$(j counters switch '.ports[0].counters[] | select(.name=="port_rcv_errors") | .saturated')"
 assert_eq "container: GID netdev not in this netns" '[false,false,false]' "$(j gids container '[.gids[].netdev_in_netns]')"
 
-# Real trees written by other projects (../shared/fixtures/external).
+# Real trees written by other projects (tests/data/external/README).
 for s in node_exporter procfs; do
-	if [ -d "$SHARED/fixtures/external/$s/class/infiniband" ]; then
-		compare_tree "external/$s" "$SHARED/fixtures/external/$s" "$DATA/external/$s"
-	else
-		skip "external/$s: $SHARED/fixtures/external/$s is absent (run from a checkout beside shared/)"
-	fi
+	compare_tree "external/$s" "$DATA/external/$s" "$DATA/external/$s"
 done
-if [ -d "$SHARED/fixtures/external/procfs/class/infiniband" ]; then
-	e="$SHARED/fixtures/external"
-	assert_eq "1X EDR link still counts data x 4" '11523046035392' \
-		"$("$FABTOP" show counters --json --sysfs "$e/procfs" 2>/dev/null | jq '.ports[] | select(.device=="mlx5_0") | .xmit_bytes')"
-	assert_eq "i40iw: N/A (no PMA) is null, not 0" '[false,null,"N/A (no PMA)"]' \
-		"$("$FABTOP" show counters --json --sysfs "$e/node_exporter" | jq -c '.ports[] | select(.device=="i40iw0") | [.pma, .counters[0].value, .counters[0].raw]')"
-	assert_eq "mlx4 port_xmit_wait latched at 2^32-1 flagged" 'true' \
-		"$("$FABTOP" show counters --json --sysfs "$e/node_exporter" | jq '.ports[] | select(.device=="mlx4_0" and .port==1) | .counters[] | select(.name=="port_xmit_wait") | .saturated')"
-else
-	skip "external assertions: fixtures absent"
-	skip "external assertions: fixtures absent"
-	skip "external assertions: fixtures absent"
-fi
+e="$DATA/external"
+assert_eq "1X EDR link still counts data x 4" '11523046035392' \
+	"$("$FABTOP" show counters --json --sysfs "$e/procfs" 2>/dev/null | jq '.ports[] | select(.device=="mlx5_0") | .xmit_bytes')"
+assert_eq "i40iw: N/A (no PMA) is null, not 0" '[false,null,"N/A (no PMA)"]' \
+	"$("$FABTOP" show counters --json --sysfs "$e/node_exporter" | jq -c '.ports[] | select(.device=="i40iw0") | [.pma, .counters[0].value, .counters[0].raw]')"
+assert_eq "mlx4 port_xmit_wait latched at 2^32-1 flagged" 'true' \
+	"$("$FABTOP" show counters --json --sysfs "$e/node_exporter" | jq '.ports[] | select(.device=="mlx4_0" and .port==1) | .counters[] | select(.name=="port_xmit_wait") | .saturated')"
 
 # Rates between samples: the tree changes under a running `show counters --count`.
 cp -r "$DATA/trees/ib-2port" "$T/live"

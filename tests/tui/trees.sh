@@ -50,17 +50,12 @@ tui_expect "switch: port 0 is listed" "switch0"
 tui_quit >/dev/null || :
 
 # The external procfs tree: a 1X link is flagged SLOW; saturated counters.
-EXT="$SHARED/fixtures/external/procfs"
-if [ -d "$EXT/class/infiniband" ]; then
-	tui_start 120 30 -- --sysfs "$EXT"
-	tui_expect "procfs tree: mlx5_0 at 1X is flagged SLOW" "SLOW"
-	tui_keys 2
-	tui_expect "procfs tree: counters pane" "hfi1_0"
-	tui_quit >/dev/null || :
-else
-	skip "external fixtures absent ($EXT)"
-	skip "external fixtures absent ($EXT)"
-fi
+EXT="$DATA/external/procfs"
+tui_start 120 30 -- --sysfs "$EXT"
+tui_expect "procfs tree: mlx5_0 at 1X is flagged SLOW" "SLOW"
+tui_keys 2
+tui_expect "procfs tree: counters pane" "hfi1_0"
+tui_quit >/dev/null || :
 
 # No devices at all: it says so and offers the demo.
 mkdir -p "$T/empty"
