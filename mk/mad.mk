@@ -21,4 +21,5 @@ TESTS += tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model 
 EXTRA_DIST += tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/ibsim-lib.sh tests/mad/umad2sim.supp \
 	tests/data/ibsim tests/data/mad
 BENCHES += tests/mad/bench-sweep.sh
+bench: tests/mad/mad_sample
 EXTRA_DIST += tests/mad/bench-sweep.sh

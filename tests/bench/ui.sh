@@ -5,7 +5,7 @@
 # /proc/PID/stat while it runs in a private tmux server, plus its CPU while
 # paused (idle must be near zero).
 set -eu
-command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: monitor bench skipped"; exit 0; }
+command -v tmux >/dev/null 2>&1 || { echo "bench: tmux is not installed (tools/debian-packages lists it)" >&2; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/fabtop-uibench.XXXXXX")
 SOCK="fabtop-bench-$$"
 trap 'tmux -L "$SOCK" kill-server >/dev/null 2>&1 || :; rm -rf "$T"' EXIT
