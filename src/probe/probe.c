@@ -290,6 +290,31 @@ void probe_set_deadline(struct probe *p, uint64_t now, uint32_t ms, const char *
 	p->waiting_for = what;
 }
 
+/*
+ * The kernel is asked to resolve the address for at most ADDR_TRY_MS at a
+ * time, and asked again on its timeout until the step's own deadline: when
+ * the ARP answer comes before the kernel starts waiting for it, the kernel
+ * misses the neighbour update and sleeps to the end of its timeout, where
+ * it looks again and finds the answer. A short try bounds that loss.
+ */
+#define ADDR_TRY_MS 1000
+
+static int resolve_addr(struct probe *p, uint32_t left_ms)
+{
+	return rdma_resolve_addr(p->id, p->have_src ? (struct sockaddr *)&p->src : NULL,
+				 (struct sockaddr *)&p->dst, (int)(left_ms < ADDR_TRY_MS ? left_ms : ADDR_TRY_MS));
+}
+
+/* An address try ran out with time left in the step: try again, true if asked. */
+static bool resolve_addr_again(struct probe *p, uint64_t now, const struct rdma_cm_event *ev)
+{
+	uint64_t left_ms = p->deadline_ns > now ? (p->deadline_ns - now) / MS : 0;
+
+	if (p->state != PROBE_RESOLVING_ADDR || ev->status != -ETIMEDOUT || left_ms < 10)
+		return false;
+	return resolve_addr(p, (uint32_t)left_ms) == 0;
+}
+
 static void client_begin(struct probe *p, uint64_t now)
 {
 	char err[PROBE_EVENT_TEXT_MAX];
@@ -313,8 +338,7 @@ static void client_begin(struct probe *p, uint64_t now)
 		probe_fail(p, now, "ERROR", -errno, "rdma_create_id: %s", strerror(errno));
 		return;
 	}
-	if (rdma_resolve_addr(p->id, p->have_src ? (struct sockaddr *)&p->src : NULL,
-			      (struct sockaddr *)&p->dst, (int)p->o.timeout_ms)) {
+	if (resolve_addr(p, p->o.timeout_ms)) {
 		/* refused at once (no route, source not local): decoded like the event would be */
 		int e = errno;
 		char src[PROBE_ADDR_MAX] = "", why[PROBE_EVENT_TEXT_MAX];
@@ -869,6 +893,9 @@ static void client_cm_event(struct probe *p, uint64_t now, struct rdma_cm_event 
 			on_established(p, now, ev);
 		return;
 	case RDMA_CM_EVENT_ADDR_ERROR:
+		if (resolve_addr_again(p, now, ev))
+			return;
+		/* fall through */
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
