@@ -4,6 +4,10 @@ src_libfabtop_a_SOURCES += \
 	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h \
 	src/collect/sysfs.c src/collect/sysfs.h \
 	src/collect/host.c src/collect/host.h \
+	src/collect/watch.c src/collect/watch.h \
+	src/collect/source.c src/collect/source.h src/collect/source_live.c \
+	src/collect/snapshot.c src/collect/snapshot.h \
+	src/model/route.c src/model/route.h \
 	src/model/fabric.c src/model/fabric.h \
 	src/derive/counters.c src/derive/counters.h \
 	src/derive/units.c src/derive/units.h \

@@ -16,8 +16,7 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 	src/ui/views.c src/ui/views.h \
 	src/ui/view_ports.c src/ui/view_counters.c src/ui/view_gids.c \
 	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c \
-	src/ui/probe_ui.c src/ui/probe_ui.h \
-	src/ui/watch.c src/ui/watch.h
+	src/ui/probe_ui.c src/ui/probe_ui.h
 
 # Every pane drawn off-screen for a fixed model, compared with tests/data/render/.
 check_PROGRAMS += tests/unit/test_render
@@ -36,7 +35,7 @@ EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/ne
 
 # --- demo fabric and data source (issue 4, demo part; owned by the demo engineer) ---
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \
-	src/collect/source.c src/collect/source.h
+	src/collect/source_demo.c
 check_PROGRAMS += tests/demo/test_demo tests/demo/test_demo_net
 TESTS += tests/demo/test_demo tests/demo/test_demo_net tests/demo/show_demo.sh
 tests_demo_test_demo_LDADD = $(TEST_LDADD)

@@ -10,6 +10,7 @@
 #include "collect/host.h"
 #include "collect/net_apply.h"
 #include "collect/netlink.h"
+#include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
 #include "derive/doctor.h"
@@ -190,8 +191,8 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	struct doctor_opts o = { 0 };
 	struct doctor_query q;
 	struct doctor_report rep;
-	struct fab_host host;
-	struct net_state net;
+	struct doctor_input in;
+	struct snapshot snap;
 	struct source *src;
 	int rc;
 
@@ -200,26 +201,25 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	/* The demo's simulated host and network under --demo, never this machine's. */
 	src = source_open(ctx);
-	if (!src || source_collect(src, &host)) {
+	if (!src || snapshot_take(src, &snap, COLLECT_ALL | SNAPSHOT_NET)) {
 		fprintf(stderr, "fabtop: out of memory while reading %s\n", ctx->sysfs_root);
 		source_close(src);
 		return EXIT_RUNTIME;
 	}
-	rc = source_net(src, &net);
-	if (rc) {
-		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n", strerror(-rc));
-		fab_host_free(&host);
+	if (snap.net_err) {
+		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n",
+			strerror(-snap.net_err));
+		snapshot_free(&snap);
 		source_close(src);
 		return EXIT_RUNTIME;
 	}
-	if (o.apply && !net.live) {
+	if (o.apply && !source_has(src, SOURCE_OWN_NETWORK)) {
 		fprintf(stderr, "fabtop doctor: --apply works on this host's own network only, not on --demo\n");
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	net_mark_rdma(&net, &host);
 	for (unsigned int i = 0; i < o.nrdma_netdevs; i++)
-		if (!net_mark_rdma_name(&net, o.rdma_netdevs[i])) {
+		if (!net_mark_rdma_name(&snap.net, o.rdma_netdevs[i])) {
 			fprintf(stderr, "fabtop doctor: --rdma-netdev %s: no such interface in this network namespace\n",
 				o.rdma_netdevs[i]);
 			rc = EXIT_USAGE;
@@ -230,10 +230,10 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 		struct fix_plan plan;
 
 		if (o.apply) {
-			rc = do_apply(ctx, &net);
+			rc = do_apply(ctx, &snap.net);
 			goto out;
 		}
-		if (fix_plan_build(&net, &plan)) {
+		if (fix_plan_build(&snap.net, &plan)) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
@@ -244,7 +244,8 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 
 	q.peer = o.peer;
 	q.from = o.from;
-	rc = doctor_run(ctx, &host, &net, &q, &rep);
+	in = (struct doctor_input){ .host = &snap.host, .net = &snap.net, .routes = snap.routes };
+	rc = doctor_run(&in, &q, &rep);
 	if (rc == -EINVAL && o.peer && o.from) {
 		fprintf(stderr, "fabtop doctor: '%s' is not an IP address, or PEER and --from differ in family\n", o.peer);
 		rc = EXIT_USAGE;
@@ -271,7 +272,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 		json_obj_end(&j);
 		json_end(&j);
 	} else {
-		if (host.sysfs_missing && !o.nrdma_netdevs && !source_is_demo(src))
+		if (snap.host.sysfs_missing && !o.nrdma_netdevs && !source_has(src, SOURCE_SIMULATED))
 			printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
 			       "network side only.\n", ctx->sysfs_root);
 		doctor_report_text(stdout, &rep, ctx->color);
@@ -279,8 +280,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
 	doctor_report_free(&rep);
 out:
-	net_state_free(&net);
-	fab_host_free(&host);
+	snapshot_free(&snap);
 	source_close(src);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "fabtop: writing output failed\n");

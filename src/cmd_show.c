@@ -3,11 +3,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "collect/host.h"
+#include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
 #include "report/fabric.h"
@@ -19,56 +21,80 @@
 /*
  * A section of the report. text() prints for people; json() writes its
  * members into the open top-level object. Both return 0 or an exit code.
+ * A section that reads the network state says so, and only then is it read.
  */
 struct show_section {
 	const char *name;
 	bool in_all;		/* part of "show all" */
-	int (*text)(const struct fab_ctx *ctx, struct fab_host *h, FILE *f);
-	int (*json)(const struct fab_ctx *ctx, struct fab_host *h, struct json *j);
+	bool needs_net;		/* reads snapshot->net */
+	int (*text)(const struct fab_ctx *ctx, struct snapshot *s, FILE *f);
+	int (*json)(const struct fab_ctx *ctx, struct snapshot *s, struct json *j);
 };
 
-static int ports_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *f)
+static int ports_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
 {
-	show_ports_text(f, h);
+	show_ports_text(f, &s->host);
 	return 0;
 }
 
-static int ports_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j)
+static int ports_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
 {
-	show_ports_json(j, h);
+	show_ports_json(j, &s->host);
 	return 0;
 }
 
-static int counters_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *f)
+static int counters_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
 {
-	show_counters_text(f, h);
+	show_counters_text(f, &s->host);
 	return 0;
 }
 
-static int counters_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j)
+static int counters_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
 {
-	show_counters_json(j, h);
+	show_counters_json(j, &s->host);
 	return 0;
 }
 
-static int gids_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *f)
+static int gids_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
 {
-	show_gids_text(f, h);
+	show_gids_text(f, &s->host);
 	return 0;
 }
 
-static int gids_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j)
+static int gids_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
 {
-	show_gids_json(j, h);
+	show_gids_json(j, &s->host);
 	return 0;
+}
+
+static int net_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
+{
+	net_report_text(f, &s->host, &s->net);
+	return 0;
+}
+
+static int net_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
+{
+	net_report_json(j, &s->host, &s->net);
+	return 0;
+}
+
+static int fabric_sec_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
+{
+	return fabric_section_text(ctx, &s->host, f);
+}
+
+static int fabric_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
+{
+	return fabric_section_json(ctx, &s->host, j);
 }
 
 static const struct show_section sections[] = {
-	{ "ports", true, ports_text, ports_json },
-	{ "counters", true, counters_text, counters_json },
-	{ "gids", true, gids_text, gids_json },
-	{ "net", false, net_show_text, net_show_json },
-	{ "fabric", false, fabric_section_text, fabric_section_json },
+	{ "ports", true, false, ports_text, ports_json },
+	{ "counters", true, false, counters_text, counters_json },
+	{ "gids", true, false, gids_text, gids_json },
+	{ "net", false, true, net_text, net_json },
+	{ "fabric", false, false, fabric_sec_text, fabric_sec_json },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
@@ -119,8 +145,9 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, str
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
 	const struct show_section *only = NULL;
+	unsigned int what = COLLECT_ALL;
 	struct source *src;
-	struct fab_host h;
+	struct snapshot snap;
 	int rc = EXIT_OK, i;
 
 	for (i = 1; i < argc; i++) {
@@ -154,19 +181,31 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	}
 
 	/* The real sysfs or the demo fabric (--demo): the report does not care which. */
+	for (size_t s = 0; s < NSECTIONS; s++)
+		if ((only ? only == &sections[s] : sections[s].in_all) && sections[s].needs_net)
+			what |= SNAPSHOT_NET;
 	src = source_open(ctx);
-	if (!src || source_collect(src, &h)) {
-		fprintf(stderr, "fabtop: out of memory while reading %s\n",
-			ctx->demo ? "the demo fabric" : ctx->sysfs_root);
+	if (!src || snapshot_take(src, &snap, what)) {
+		char from[PATH_MAX];
+
+		if (src)
+			source_describe(src, from, sizeof(from));
+		fprintf(stderr, "fabtop: out of memory while reading %s\n", src ? from : ctx->sysfs_root);
 		source_close(src);
 		return EXIT_RUNTIME;
 	}
-	if (h.sysfs_missing && !ctx->json)
+	if ((what & SNAPSHOT_NET) && snap.net_err) {
+		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n",
+			strerror(-snap.net_err));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (snap.host.sysfs_missing && !ctx->json)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
 
 	if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
-		rc = show_counter_rates(ctx, src, &h);
+		rc = show_counter_rates(ctx, src, &snap.host);
 	} else if (ctx->json) {
 		struct json j;
 
@@ -174,7 +213,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		json_obj_begin(&j);
 		for (size_t s = 0; s < NSECTIONS && !rc; s++)
 			if (only ? only == &sections[s] : sections[s].in_all)
-				rc = sections[s].json(ctx, &h, &j);
+				rc = sections[s].json(ctx, &snap, &j);
 		json_obj_end(&j);
 		json_end(&j);
 	} else {
@@ -186,10 +225,11 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			if (!only)
 				printf("%s== %s ==\n", first ? "" : "\n", sections[s].name);
 			first = false;
-			rc = sections[s].text(ctx, &h, stdout);
+			rc = sections[s].text(ctx, &snap, stdout);
 		}
 	}
-	fab_host_free(&h);
+out:
+	snapshot_free(&snap);
 	source_close(src);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "fabtop: writing output failed\n");

@@ -9,17 +9,8 @@
 #include <stdint.h>
 
 #include "model/net.h"
+#include "model/route.h"
 
-struct route_answer {
-	int error;			/* 0, or the kernel's errno (ENETUNREACH, EINVAL for a non-local src, ...) */
-	int oif;			/* the interface traffic leaves by, 0 if none */
-	char oif_name[IFNAMSIZ];
-	struct net_ip src;		/* the source address the kernel picks (RTA_PREFSRC) */
-	struct net_ip gateway;		/* next hop, family 0 when on-link */
-	uint32_t table;			/* the table that decided (RTA_TABLE) */
-	uint8_t type;			/* RTN_UNICAST, RTN_LOCAL, ... */
-	bool from_model;		/* computed from a net_state, not asked of the kernel */
-};
 
 /*
  * Ask the kernel of this network namespace: `ip route get PEER from SRC`
@@ -42,12 +33,9 @@ int route_query_ip(const struct net_ip *peer, const struct net_ip *src, int oif,
 int route_query_input(const struct net_ip *dst, const struct net_ip *src, int iif, struct route_answer *ans);
 
 /*
- * The same decision computed from a model (replayed or simulated state):
- * rules in priority order matching "from"/"to"/oif, then the longest prefix
- * with the lowest metric in the rule's table, first in dump order on ties
- * (as the kernel's FIB does). Sets ans->from_model. Same return values.
+ * How to answer route questions about st: the kernel when st was read from
+ * this host's own network namespace (st->live), the model otherwise.
  */
-int route_query_model(const struct net_state *st, const struct net_ip *peer,
-		      const struct net_ip *src, int oif, struct route_answer *ans);
+const struct route_ops *route_query_ops(const struct net_state *st);
 
 #endif

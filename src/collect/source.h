@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Where the host model comes from: the real sysfs or the demo fabric, behind one interface. */
+/* Where the model comes from: a source is a const ops struct (live system, demo fabric, ...) and its state. */
 #ifndef FABTOP_COLLECT_SOURCE_H
 #define FABTOP_COLLECT_SOURCE_H
 
@@ -9,46 +9,58 @@
 #include "ctx.h"
 #include "model/fabric.h"
 
-/*
- * Commands and the monitor use a source so they need not care whether the
- * data is real or simulated: ctx->demo selects the demo fabric, anything
- * else reads ctx->sysfs_root through collect_host().
- */
+struct net_state;
 struct source;
 
-/* NULL when out of memory. ctx must outlive the source (its interval is read live). */
+/*
+ * One kind of source. Commands, reports and the monitor go through these
+ * ops and never ask which kind they hold; what differs between kinds is
+ * said here (flags, describe()), not by testing for a kind elsewhere.
+ * doc/architecture.md shows how to add one.
+ */
+struct source_ops {
+	const char *name;		/* "live", "demo" */
+	unsigned int flags;		/* SOURCE_* below */
+	/* Set up s->priv from s->ctx. 0 or -errno. */
+	int (*open)(struct source *s);
+	/* Build h from scratch (what: COLLECT_* bits of collect/host.h). 0 or -ENOMEM. */
+	int (*collect)(struct source *s, struct fab_host *h, unsigned int what);
+	/* A new counter sample into h at now_ns (CLOCK_MONOTONIC); true when port states changed. */
+	bool (*refresh)(struct source *s, struct fab_host *h, uint64_t now_ns);
+	/* The network state (links, addresses, routes, rules, sysctls). 0 or -errno. */
+	int (*net)(struct source *s, struct net_state *st);
+	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
+	bool (*changed)(struct source *s, const struct fab_host *h);
+	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */
+	void (*describe)(const struct source *s, char *buf, size_t size);
+	void (*close)(struct source *s);
+};
+
+/* What a source can do; what it cannot, the surfaces explain instead of trying. */
+#define SOURCE_SIMULATED	(1u << 0)	/* made-up devices: no verbs, no probe, no MADs */
+#define SOURCE_OWN_NETWORK	(1u << 1)	/* net() is this host's own network: --apply may change it */
+
+struct source {
+	const struct source_ops *ops;
+	const struct fab_ctx *ctx;	/* outlives the source; its interval is read live */
+	void *priv;			/* the kind's own state */
+};
+
+extern const struct source_ops source_live_ops;
+extern const struct source_ops source_demo_ops;
+
+/* The source ctx asks for (--demo: the demo fabric, else the live system under ctx's roots). NULL: no memory. */
 struct source *source_open(const struct fab_ctx *ctx);
-
-/* Build h from scratch (h zeroed or freed): collect_host(ctx, h, COLLECT_ALL) or demo_collect(). 0 or -ENOMEM. */
-int source_collect(struct source *s, struct fab_host *h);
-
-/*
- * Take a new counter sample into h. now_ns is CLOCK_MONOTONIC
- * (clock_now_ns()). Real: collect_counters_refresh(h, now_ns). Demo:
- * simulated time advances by the elapsed wall time, rounded to whole
- * multiples of ctx->interval_s when less than half an interval off, so a
- * caller refreshing once per ctx->interval_s gets deterministic numbers
- * (keep ctx->interval_s in step when the interval changes).
- * Returns true when port states changed (the demo's flapping port); the
- * real source never sees state changes here (re-collect for those).
- */
-bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
-
-/*
- * The host's network state (links, addresses, routes, rules, sysctls) from
- * the same place: net_collect() over rtnetlink, or demo_net() for the demo
- * (never the machine's own network). st is overwritten; release it with
- * net_state_free(). 0 or -errno.
- */
-struct net_state;
-int source_net(struct source *s, struct net_state *st);
-
-/* The demo fabric is in use (ctx->demo). */
-bool source_is_demo(const struct source *s);
-
-/* The demo behind the source, NULL for the real one (for demo_net() and friends). */
-struct demo *source_demo(struct source *s);
-
+/* A source of the given kind. NULL: no memory or open() failed. */
+struct source *source_open_ops(const struct fab_ctx *ctx, const struct source_ops *ops);
 void source_close(struct source *s);
+
+/* The ops, for callers that read like sentences. */
+int source_collect(struct source *s, struct fab_host *h, unsigned int what);
+bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
+int source_net(struct source *s, struct net_state *st);
+bool source_changed(struct source *s, const struct fab_host *h);
+void source_describe(const struct source *s, char *buf, size_t size);
+bool source_has(const struct source *s, unsigned int flag);
 
 #endif

@@ -22,9 +22,9 @@
 #define IPOIB_MTU_CONNECTED	65520
 
 struct doc {
-	const struct fab_ctx *ctx;
-	struct fab_host *host;
-	struct net_state *net;
+	const struct fab_host *host;
+	const struct net_state *net;
+	const struct route_ops *routes;
 	const struct doctor_query *q;
 	struct doctor_report *out;
 	size_t cap;
@@ -155,13 +155,10 @@ static const char *ipstr(const struct net_ip *ip, char *buf, size_t size)
 	return net_ip_str(ip, buf, size);
 }
 
-/* Ask the kernel when the state is live, the model otherwise. */
 static int ask_route(struct doc *d, const struct net_ip *peer, const struct net_ip *src, int oif,
 		     struct route_answer *ans)
 {
-	if (d->net->live)
-		return route_query_ip(peer, src, oif, ans);
-	return route_query_model(d->net, peer, src, oif, ans);
+	return d->routes->output(d->net, peer, src, oif, ans);
 }
 
 /*
@@ -341,9 +338,9 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 		v = &sc->v[NET_SYSCTL_RP_FILTER];
 		if (!v->effective.known || v->effective.value != 1)
 			continue;
-		/* On a live host the kernel's own input check decides. */
-		if (d->net->live) {
-			irc = route_query_input(&x->a->local, &x->probe, x->l->ifindex, &in);
+		/* Where the kernel can be asked, its own input check decides. */
+		if (d->routes->input) {
+			irc = d->routes->input(d->net, &x->a->local, &x->probe, x->l->ifindex, &in);
 			if (irc == 0)
 				continue;
 		}
@@ -363,7 +360,7 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 		     v->effective.value);
 		f_ev(f, "reverse path for %s leaves by %s (finding 1)", k,
 		     x->ans.oif_name[0] ? x->ans.oif_name : "?");
-		if (d->net->live)
+		if (d->routes->input)
 			f_ev(f, "ip route get %s from %s iif %s: %s (the kernel refuses such packets)", k,
 			     ipstr(&x->probe, p, sizeof(p)), x->l->name, strerror(-irc));
 		f_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
@@ -881,10 +878,10 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 	}
 }
 
-int doctor_run(const struct fab_ctx *ctx, struct fab_host *host, struct net_state *net,
-	       const struct doctor_query *q, struct doctor_report *out)
+int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out)
 {
-	struct doc d = { .ctx = ctx, .host = host, .net = net, .q = q, .out = out };
+	const struct net_state *net = in->net;
+	struct doc d = { .host = in->host, .net = net, .routes = in->routes, .q = q, .out = out };
 	struct net_ip from_ip = { 0 };
 	int from_oif = 0;
 	struct rdma_addr *ra = NULL;
@@ -909,7 +906,7 @@ int doctor_run(const struct fab_ctx *ctx, struct fab_host *host, struct net_stat
 		if (from_ip.family && d.peer.family && from_ip.family != d.peer.family)
 			return -EINVAL;
 	}
-	out->nrdma_netdevs = net_mark_rdma(net, host);
+	out->nrdma_netdevs = net_count_rdma(net);
 	if (net->naddrs) {
 		ra = calloc(net->naddrs, sizeof(*ra));
 		if (!ra)

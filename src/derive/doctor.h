@@ -8,10 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "collect/route_query.h"
-#include "ctx.h"
 #include "model/fabric.h"
 #include "model/net.h"
+#include "model/route.h"
 
 #define DOCTOR_LINE_LEN		256
 #define DOCTOR_MAX_LINES	12
@@ -76,14 +75,25 @@ struct doctor_report {
 };
 
 /*
- * Examine host and net (net links are marked rdma from host here) and fill
- * out. q may be NULL. Route decisions are asked of the kernel when
- * net->live, else computed from the model. Returns 0, -EINVAL for a peer or
- * --from that is not an address/interface here (message on stderr is the
- * caller's job: see doctor_query_error()), -ENOMEM.
+ * What the doctor examines: the host, its network state with the RDMA
+ * netdevs already marked (net_mark_rdma(), done where the state is
+ * collected), and who answers route questions about it (the kernel on a
+ * live host, the model otherwise: collect/route_query.h chooses).
  */
-int doctor_run(const struct fab_ctx *ctx, struct fab_host *host, struct net_state *net,
-	       const struct doctor_query *q, struct doctor_report *out);
+struct doctor_input {
+	const struct fab_host *host;
+	const struct net_state *net;
+	const struct route_ops *routes;
+};
+
+/*
+ * Examine in and fill out; q may be NULL. Pure: no I/O but through
+ * in->routes, and in is never changed. Returns 0, -EINVAL for a peer or
+ * --from that is not an address/interface here (the message is the
+ * caller's job), -ENODEV/-EADDRNOTAVAIL for a --from that is not local,
+ * -ENOMEM.
+ */
+int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out);
 void doctor_report_free(struct doctor_report *r);
 
 /* Does the report hold a warning or an error (doctor's exit status 1)? */

@@ -300,8 +300,6 @@ bool net_mark_rdma_name(struct net_state *st, const char *name)
 
 size_t net_mark_rdma(struct net_state *st, const struct fab_host *h)
 {
-	size_t n = 0;
-
 	for (size_t d = 0; d < h->ndevs; d++)
 		for (size_t p = 0; p < h->devs[d].nports; p++) {
 			const struct fab_port *port = &h->devs[d].ports[p];
@@ -311,6 +309,13 @@ size_t net_mark_rdma(struct net_state *st, const struct fab_host *h)
 			for (size_t k = 0; k < port->ngids; k++)
 				net_mark_rdma_name(st, port->gids[k].netdev);
 		}
+	return net_count_rdma(st);
+}
+
+size_t net_count_rdma(const struct net_state *st)
+{
+	size_t n = 0;
+
 	for (size_t i = 0; i < st->nlinks; i++)
 		n += st->links[i].rdma;
 	return n;

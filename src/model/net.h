@@ -197,6 +197,8 @@ struct fab_host;
 size_t net_mark_rdma(struct net_state *st, const struct fab_host *h);
 /* Mark one link by name; false if no such link here. */
 bool net_mark_rdma_name(struct net_state *st, const char *name);
+/* How many links are marked rdma. */
+size_t net_count_rdma(const struct net_state *st);
 
 void net_state_free(struct net_state *st);
 

@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "collect/host.h"
-#include "collect/netlink.h"
-#include "collect/route_query.h"
+#include "collect/snapshot.h"
 #include "derive/doctor.h"
 #include "probe/explain.h"
 
@@ -74,8 +73,9 @@ static bool network_failure(const struct probe_status *st, bool *reason8)
 unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts *o,
 			     const struct probe_status *st, struct explain *out)
 {
-	struct fab_host host;
-	struct net_state net;
+	struct snapshot snap;
+	struct doctor_input in;
+	struct source *source;
 	struct doctor_query q;
 	struct doctor_report rep;
 	const struct doctor_finding *f = NULL;
@@ -96,18 +96,17 @@ unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts 
 		strip_port(st->local, src, sizeof(src));
 	from = src[0] ? src : o->from;
 
-	if (collect_host(ctx, &host, COLLECT_GIDS | COLLECT_NETDEVS))
-		return 0;
-	if (net_collect(ctx, &net)) {
-		fab_host_free(&host);
+	source = source_open(ctx);
+	if (!source || snapshot_take(source, &snap, COLLECT_GIDS | COLLECT_NETDEVS | SNAPSHOT_NET)) {
+		source_close(source);
 		return 0;
 	}
-	net_mark_rdma(&net, &host);
+	source_close(source);
 	q.peer = peer;
 	q.from = from;
-	if (doctor_run(ctx, &host, &net, &q, &rep)) {
-		net_state_free(&net);
-		fab_host_free(&host);
+	in = (struct doctor_input){ .host = &snap.host, .net = &snap.net, .routes = snap.routes };
+	if (!snap.has_net || doctor_run(&in, &q, &rep)) {
+		snapshot_free(&snap);
 		return 0;
 	}
 
@@ -137,8 +136,9 @@ unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts 
 	}
 	if (!from || !from[0]) {
 		struct route_answer ans;
+		struct net_ip pip;
 
-		if (!route_query(peer, NULL, &ans)) {
+		if (!net_ip_parse(peer, &pip) && !snap.routes->output(&snap.net, &pip, NULL, 0, &ans)) {
 			char s[DOCTOR_ADDR_LEN];
 
 			add(out, "route: traffic to %s leaves by %s from %s (table %u)", peer, ans.oif_name,
@@ -158,7 +158,6 @@ unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts 
 		add(out, "this host's routing looks right for this pair: look at the path and at the peer "
 			 "(its routes, rp_filter, ARP) — run 'fabtop doctor' there");
 	doctor_report_free(&rep);
-	net_state_free(&net);
-	fab_host_free(&host);
+	snapshot_free(&snap);
 	return out->n;
 }

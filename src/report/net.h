@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 
-#include "ctx.h"
 #include "model/fabric.h"
 #include "model/net.h"
 #include "report/json.h"
@@ -14,13 +13,5 @@
 void net_report_text(FILE *f, const struct fab_host *h, const struct net_state *st);
 /* Members "netdevs", "routes", "rules", "roce_modes" inside an open object. */
 void net_report_json(struct json *j, const struct fab_host *h, const struct net_state *st);
-
-/*
- * The `fabtop show net` section (the signature of cmd_show's section
- * callbacks): collects the state over rtnetlink, marks RDMA netdevs, reports.
- * Returns 0 or an exit code.
- */
-int net_show_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *f);
-int net_show_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j);
 
 #endif

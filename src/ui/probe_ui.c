@@ -36,6 +36,7 @@ void probe_ui_free(struct ui_probe *pu)
 void probe_ui_whatif(struct ui *ui, struct ui_probe *pu)
 {
 	struct doctor_query q = { 0 };
+	struct doctor_input in;
 	struct doctor_report r;
 
 	if (!pu)
@@ -49,7 +50,8 @@ void probe_ui_whatif(struct ui *ui, struct ui_probe *pu)
 		return;
 	q.peer = pu->peer;
 	memset(&r, 0, sizeof(r));
-	pu->whatif_rc = doctor_run(ui->ctx, &ui->host, &ui->net, &q, &r);
+	in = (struct doctor_input){ .host = &ui->host, .net = &ui->net, .routes = ui->routes };
+	pu->whatif_rc = doctor_run(&in, &q, &r);
 	if (pu->whatif_rc == 0) {
 		pu->whatif = r;
 		pu->whatif_ok = true;

@@ -14,6 +14,7 @@
 
 #include "collect/host.h"
 #include "collect/netlink.h"
+#include "collect/snapshot.h"
 #include "collect/source.h"
 #include "derive/doctor.h"
 #include "report/net.h"
@@ -22,7 +23,6 @@
 #include "ui/term.h"
 #include "ui/ui_run.h"
 #include "ui/views.h"
-#include "ui/watch.h"
 #include "warn.h"
 
 /*
@@ -74,6 +74,7 @@ static void ui_net_text(struct ui *ui)
 
 void ui_net_set(struct ui *ui, struct net_state *st, int err)
 {
+	struct doctor_input in;
 	struct doctor_report r;
 
 	/* Nothing stale: a failed collection shows as unavailable, not as the old state. */
@@ -92,15 +93,15 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err)
 	ui->net_ok = true;
 	ui->net_err = 0;
 	memset(&r, 0, sizeof(r));
-	if (doctor_run(ui->ctx, &ui->host, &ui->net, NULL, &r) == 0) {
+	ui->routes = snapshot_routes(&ui->net);
+	in = (struct doctor_input){ .host = &ui->host, .net = &ui->net, .routes = ui->routes };
+	if (doctor_run(&in, NULL, &r) == 0) {
 		ui->doctor = r;
 		ui->doctor_ok = true;
 		ui->findings = 0;
 		for (size_t i = 0; i < r.nfindings; i++)
 			if (r.findings[i].severity != DOCTOR_INFO)
 				ui->findings++;
-	} else {
-		net_mark_rdma(&ui->net, &ui->host);
 	}
 	ui_net_text(ui);
 	if (ui->probe && ui->probe->peer[0])
@@ -115,7 +116,7 @@ void ui_net_refresh(struct ui *ui)
 	ui->last_net_ns = clock_now_ns();
 	memset(&st, 0, sizeof(st));
 	if (ui->src)
-		rc = source_net(ui->src, &st);
+		rc = snapshot_net(ui->src, &ui->host, &st);
 	ui_net_set(ui, &st, rc);
 }
 
@@ -127,17 +128,21 @@ void ui_sample(struct ui *ui)
 	if (!ui->src)
 		return;		/* switching to the demo ran out of memory */
 
-	/* The demo changes its own structure in source_refresh(); sysfs must be read again. */
-	if (!source_is_demo(ui->src) && !ui->rescan_wanted && now - ui->last_watch_ns >= RESCAN_NS) {
+	/*
+	 * A source that reports structure changes in refresh() (the demo) is
+	 * never re-collected; the others are watched cheaply and re-read on a
+	 * change, a hint, or every FULL_RESCAN_NS.
+	 */
+	if (ui->src->ops->changed && !ui->rescan_wanted && now - ui->last_watch_ns >= RESCAN_NS) {
 		ui->last_watch_ns = now;
 		ui->rescan_wanted = now - ui->last_rescan_ns >= FULL_RESCAN_NS ||
-				    watch_changed(ui->ctx, &ui->host);
+				    source_changed(ui->src, &ui->host);
 	}
-	if (!source_is_demo(ui->src) && ui->rescan_wanted) {
+	if (ui->src->ops->changed && ui->rescan_wanted) {
 		struct fab_host nh;
 
 		memset(&nh, 0, sizeof(nh));
-		if (source_collect(ui->src, &nh) == 0) {
+		if (source_collect(ui->src, &nh, COLLECT_ALL) == 0) {
 			track_carry(&nh, &ui->host);
 			fab_host_free(&ui->host);
 			ui->host = nh;
@@ -172,7 +177,7 @@ static int ui_open_source(struct ui *ui)
 	ui->src = source_open(ui->ctx);
 	if (!ui->src)
 		return -ENOMEM;
-	rc = source_collect(ui->src, &ui->host);
+	rc = source_collect(ui->src, &ui->host, COLLECT_ALL);
 	if (rc)
 		return rc;
 	ui->last_rescan_ns = ui->last_watch_ns = clock_now_ns();
@@ -189,7 +194,7 @@ static void ui_netlink_open(struct ui *ui)
 	if (ui->nl_fd >= 0)
 		net_monitor_close(ui->nl_fd);
 	ui->nl_fd = -1;
-	if (source_is_demo(ui->src))
+	if (!source_has(ui->src, SOURCE_OWN_NETWORK))
 		return;
 	ui->nl_fd = net_monitor_open();
 	if (ui->nl_fd < 0) {

@@ -105,6 +105,7 @@ struct ui {
 
 	/* The IP side and the doctor's findings, refreshed with the structure. */
 	struct net_state net;
+	const struct route_ops *routes;	/* who answers route questions about net */
 	bool net_ok;			/* net holds a collected state */
 	int net_err;			/* why not (-errno), 0 when ok */
 	struct text net_text;		/* the `show net` report of net, for the Network pane */
@@ -153,7 +154,7 @@ void ui_mouse(struct ui *ui);
 void ui_sample(struct ui *ui);
 /* Collect the network state again and re-run the doctor (ui.c). */
 void ui_net_refresh(struct ui *ui);
-/* Take st (or the error err) as the network state and run the doctor on it. */
+/* Take st (RDMA netdevs marked, as snapshot_net() gives it) or the error err as the network state, and run the doctor on it. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
 
 /* Switch to the demo fabric ('d' when no device is found). */

@@ -84,7 +84,7 @@ static void test_state(void)
 
 		net_ip_parse("172.16.16.1", &peer);
 		net_ip_parse("172.16.34.2", &src);
-		rc = route_query_model(&st, &peer, &src, 0, &ans);
+		rc = route_model_output(&st, &peer, &src, 0, &ans);
 		ASSERT_EQ_INT(rc, 0, "route to the cpu server from 172.16.34.2 resolves");
 		ASSERT_EQ_STR(ans.oif_name[0] ? ans.oif_name : (net_link_by_index(&st, ans.oif) ?
 			      net_link_by_index(&st, ans.oif)->name : ""), "ib0",
@@ -100,20 +100,14 @@ static void test_doctor(void)
 	struct fab_host h;
 	struct net_state st;
 	struct doctor_report rep;
-	struct fab_ctx ctx;
 	const struct doctor_finding *f = NULL;
 	int rc;
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.demo = true;
-	ctx.seed = 7;
-	ctx.sysfs_root = "/nonexistent";
-	ctx.proc_root = "/nonexistent";
-	ctx.configfs_root = "/nonexistent";
 	demo_collect(d, &h);
 	demo_net(d, &st);
+	net_mark_rdma(&st, &h);
 	memset(&rep, 0, sizeof(rep));
-	rc = doctor_run(&ctx, &h, &st, NULL, &rep);
+	rc = doctor_run(&(struct doctor_input){ .host = &h, .net = &st, .routes = &route_model_ops }, NULL, &rep);
 	ASSERT_EQ_INT(rc, 0, "doctor_run on the demo");
 	for (size_t i = 0; i < rep.nfindings; i++) {
 		printf("# finding: %s %s: %s\n", rep.findings[i].code, rep.findings[i].ifname, rep.findings[i].title);

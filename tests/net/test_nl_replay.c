@@ -94,7 +94,6 @@ static void test_before(void)
 {
 	struct net_state st;
 	struct fab_host host = { 0 };
-	struct fab_ctx ctx = { .proc_root = "/nonexistent" };
 	struct doctor_report rep;
 	struct route_answer ans;
 	struct net_ip peer = ip4("172.16.16.1"), k2 = ip4("172.16.34.2"), k1 = ip4("172.16.34.1");
@@ -134,35 +133,35 @@ static void test_before(void)
 		ASSERT_EQ_U64(v4, 3, "the three default IPv4 rules");
 	}
 
-	rc = route_query_model(&st, &peer, &k2, 0, &ans);
+	rc = route_model_output(&st, &peer, &k2, 0, &ans);
 	ASSERT_EQ_INT(rc, 0, "model: a route from 172.16.34.2");
 	ASSERT_EQ_STR(ans.oif_name, "ib0", "model: from 172.16.34.2 leaves by ib0 (as the kernel said)");
 	ASSERT_EQ_U64(ans.table, RT_TABLE_MAIN, "model: decided by the main table");
-	rc = route_query_model(&st, &peer, NULL, 0, &ans);
+	rc = route_model_output(&st, &peer, NULL, 0, &ans);
 	ASSERT_EQ_STR(ans.oif_name, "ib0", "model: unbound traffic leaves by ib0");
 	{
 		char b[64];
 
 		ASSERT_EQ_STR(net_ip_str(&ans.src, b, sizeof(b)), "172.16.34.1", "model: unbound source is ib0's prefsrc");
 	}
-	rc = route_query_model(&st, &peer, &k1, ifindex_of(&st, "ib1"), &ans);
+	rc = route_model_output(&st, &peer, &k1, ifindex_of(&st, "ib1"), &ans);
 	ASSERT_EQ_STR(ans.oif_name, "ib1", "model: oif ib1 forces ib1");
 	{
 		struct net_ip stranger = ip4("10.9.9.9");
 
-		rc = route_query_model(&st, &peer, &stranger, 0, &ans);
+		rc = route_model_output(&st, &peer, &stranger, 0, &ans);
 		ASSERT_EQ_INT(rc, -EINVAL, "model: a source that is not ours is refused, as the kernel does");
 	}
 	{
 		struct net_ip lo = ip4("172.16.34.1");
 
-		rc = route_query_model(&st, &lo, NULL, 0, &ans);
+		rc = route_model_output(&st, &lo, NULL, 0, &ans);
 		ASSERT_EQ_U64(ans.type, RTN_LOCAL, "model: a local peer is local (table local)");
 	}
 
 	net_mark_rdma_name(&st, "ib0");
 	net_mark_rdma_name(&st, "ib1");
-	rc = doctor_run(&ctx, &host, &st, NULL, &rep);
+	rc = doctor_run(&(struct doctor_input){ .host = &host, .net = &st, .routes = &route_model_ops }, NULL, &rep);
 	ASSERT_EQ_INT(rc, 0, "doctor runs on the replayed state");
 	ASSERT_EQ_U64(count_findings(&rep, DOCTOR_SAME_SUBNET_ROUTE, "ib1"), 1, "finding 1 for ib1");
 	ASSERT_EQ_U64(count_findings(&rep, DOCTOR_SAME_SUBNET_ROUTE, "ib0"), 0, "no finding 1 for ib0");
@@ -180,7 +179,7 @@ static void test_before(void)
 	{
 		struct doctor_query q = { .peer = "172.16.16.1", .from = "ib1" };
 
-		rc = doctor_run(&ctx, &host, &st, &q, &rep);
+		rc = doctor_run(&(struct doctor_input){ .host = &host, .net = &st, .routes = &route_model_ops }, &q, &rep);
 		ASSERT_EQ_INT(rc, 0, "doctor with a peer and --from IFACE");
 		ASSERT_EQ_U64(rep.nroutes, 3, "route rows: two RDMA addresses and --from");
 		TAP_OK(rep.nroutes == 3 && !rep.routes[1].own_iface && rep.routes[0].own_iface,
@@ -189,12 +188,12 @@ static void test_before(void)
 		       "--from ib1 row leaves by ib1");
 		doctor_report_free(&rep);
 		q.from = "nosuchif";
-		ASSERT_EQ_INT(doctor_run(&ctx, &host, &st, &q, &rep), -ENODEV, "--from an unknown interface");
+		ASSERT_EQ_INT(doctor_run(&(struct doctor_input){ .host = &host, .net = &st, .routes = &route_model_ops }, &q, &rep), -ENODEV, "--from an unknown interface");
 		q.from = "10.1.1.1";
-		ASSERT_EQ_INT(doctor_run(&ctx, &host, &st, &q, &rep), -EADDRNOTAVAIL, "--from an address not ours");
+		ASSERT_EQ_INT(doctor_run(&(struct doctor_input){ .host = &host, .net = &st, .routes = &route_model_ops }, &q, &rep), -EADDRNOTAVAIL, "--from an address not ours");
 		q.from = NULL;
 		q.peer = "not-an-address";
-		ASSERT_EQ_INT(doctor_run(&ctx, &host, &st, &q, &rep), -EINVAL, "a PEER that is not an address");
+		ASSERT_EQ_INT(doctor_run(&(struct doctor_input){ .host = &host, .net = &st, .routes = &route_model_ops }, &q, &rep), -EINVAL, "a PEER that is not an address");
 	}
 
 	rc = fix_plan_build(&st, &plan);
@@ -229,10 +228,10 @@ static void test_before(void)
 		       "tables are stable: the recorded fixed host uses the same numbers");
 		TAP_OK(p2.nroutes == 2 && p2.routes[0].route_ok && p2.routes[0].rule_ok &&
 		       p2.routes[1].route_ok && p2.routes[1].rule_ok, "after the fix: routes and rules in place");
-		rc = route_query_model(&after, &peer, &k2, 0, &ans);
+		rc = route_model_output(&after, &peer, &k2, 0, &ans);
 		ASSERT_EQ_STR(ans.oif_name, "ib1", "after: model sends 172.16.34.2 by ib1");
 		ASSERT_EQ_U64(ans.table, plan.routes[1].table, "after: by its own table");
-		rc = doctor_run(&ctx, &host, &after, NULL, &rep);
+		rc = doctor_run(&(struct doctor_input){ .host = &host, .net = &after, .routes = &route_model_ops }, NULL, &rep);
 		ASSERT_EQ_U64(count_findings(&rep, DOCTOR_SAME_SUBNET_ROUTE, NULL), 0, "after: no finding 1");
 		doctor_report_free(&rep);
 		fix_plan_free(&p2);

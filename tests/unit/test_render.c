@@ -331,6 +331,7 @@ int main(void)
 	for (int t = 42; t <= 101; t++)
 		hist_add(&tp->hist, S(t - 1), S(t), (t % 10) + 1, 5);
 	build_net(&st);
+	net_mark_rdma(&st, &ui.host);
 	ui_net_set(&ui, &st, 0);
 
 	ASSERT_EQ_INT(ui.findings >= 1, 1, "the doctor finds the same-subnet mistake in the fixed net state");

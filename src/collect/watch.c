@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "collect/sysfs.h"
-#include "ui/watch.h"
+#include "collect/watch.h"
 
 #define WATCH_MAX_DEVICES 1024
 #define WATCH_MAX_PORTS 272

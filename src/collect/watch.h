@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A cheap check, between full collections, whether the RDMA structure or port states changed. */
-#ifndef FABTOP_UI_WATCH_H
-#define FABTOP_UI_WATCH_H
+#ifndef FABTOP_COLLECT_WATCH_H
+#define FABTOP_COLLECT_WATCH_H
 
 #include <stdbool.h>
 

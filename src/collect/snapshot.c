@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Taking a snapshot from a source: the one collect step every surface shares. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "collect/host.h"
+#include "collect/route_query.h"
+#include "collect/snapshot.h"
+
+int snapshot_net(struct source *src, const struct fab_host *host, struct net_state *st)
+{
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	rc = source_net(src, st);
+	if (rc)
+		return rc;
+	net_mark_rdma(st, host);
+	return 0;
+}
+
+const struct route_ops *snapshot_routes(const struct net_state *st)
+{
+	return route_query_ops(st);
+}
+
+int snapshot_take(struct source *src, struct snapshot *s, unsigned int what)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->taken_ns = clock_now_ns();
+	rc = source_collect(src, &s->host, what & COLLECT_ALL);
+	if (rc)
+		return rc;
+	if (what & SNAPSHOT_NET) {
+		s->net_err = snapshot_net(src, &s->host, &s->net);
+		s->has_net = !s->net_err;
+	}
+	s->routes = snapshot_routes(&s->net);
+	return 0;
+}
+
+void snapshot_free(struct snapshot *s)
+{
+	net_state_free(&s->net);
+	fab_host_free(&s->host);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One snapshot of what a source shows: host, network state, who answers route questions, when. */
+#ifndef FABTOP_COLLECT_SNAPSHOT_H
+#define FABTOP_COLLECT_SNAPSHOT_H
+
+#include <stdint.h>
+
+#include "collect/source.h"
+#include "model/fabric.h"
+#include "model/net.h"
+#include "model/route.h"
+
+/*
+ * Every surface (show, doctor, the probe's explanation, the monitor) reads
+ * a snapshot instead of wiring collection by hand. The network part is
+ * taken with the RDMA netdevs already marked from the host, so what
+ * derives from it (the doctor, the reports) never changes its input.
+ */
+struct snapshot {
+	struct fab_host host;
+	struct net_state net;
+	int net_err;			/* 0, or -errno: the network state could not be read */
+	bool has_net;			/* the network part was asked for and read */
+	const struct route_ops *routes;	/* the kernel on a live host, the model otherwise */
+	uint64_t taken_ns;		/* CLOCK_MONOTONIC when it was taken */
+};
+
+/* What to take: COLLECT_* bits of collect/host.h for the host, and: */
+#define SNAPSHOT_NET	(1u << 16)	/* the network state too */
+
+/*
+ * Take s (zeroed or freed) from src. Returns 0 or -ENOMEM when the host
+ * could not be read; a network state that could not be read is not an
+ * error here but s->net_err (callers decide whether it matters).
+ */
+int snapshot_take(struct source *src, struct snapshot *s, unsigned int what);
+
+/*
+ * Read the network part again for host (the monitor on a netlink event):
+ * st is overwritten with the state, RDMA netdevs marked. 0 or -errno.
+ */
+int snapshot_net(struct source *src, const struct fab_host *host, struct net_state *st);
+
+/* Who answers route questions about st: the kernel for this host's own state, the model otherwise. */
+const struct route_ops *snapshot_routes(const struct net_state *st);
+
+void snapshot_free(struct snapshot *s);
+
+#endif

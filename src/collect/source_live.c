@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The live source: sysfs (or a tree under --sysfs), rtnetlink and the kernel's own answers. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "collect/host.h"
+#include "collect/netlink.h"
+#include "collect/source.h"
+#include "collect/watch.h"
+
+static int live_collect(struct source *s, struct fab_host *h, unsigned int what)
+{
+	return collect_host(s->ctx, h, what);
+}
+
+static bool live_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
+{
+	collect_counters_refresh(h, now_ns);
+	return false;		/* state changes show in changed(): re-collect for those */
+}
+
+static int live_net(struct source *s, struct net_state *st)
+{
+	return net_collect(s->ctx, st);
+}
+
+static bool live_changed(struct source *s, const struct fab_host *h)
+{
+	return watch_changed(s->ctx, h);
+}
+
+static void live_describe(const struct source *s, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", s->ctx->sysfs_root);
+}
+
+const struct source_ops source_live_ops = {
+	.name = "live",
+	.flags = SOURCE_OWN_NETWORK,
+	.collect = live_collect,
+	.refresh = live_refresh,
+	.net = live_net,
+	.changed = live_changed,
+	.describe = live_describe,
+};
