@@ -12,12 +12,14 @@ src_libfabtop_a_SOURCES += \
 	src/derive/counters.c src/derive/counters.h \
 	src/derive/units.c src/derive/units.h \
 	src/derive/gid.c src/derive/gid.h \
+	src/derive/port.c src/derive/port.h \
 	src/report/json.c src/report/json.h \
 	src/report/show.c src/report/show.h \
 	src/cmd_show.c
 
-check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid
-TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid
+check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port
+TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port
+tests_unit_test_port_LDADD = $(TEST_LDADD)
 tests_unit_test_gid_LDADD = $(TEST_LDADD)
 tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)

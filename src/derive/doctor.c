@@ -13,6 +13,7 @@
 
 #include "derive/doctor.h"
 #include "derive/fix.h"
+#include "derive/port.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -413,106 +414,92 @@ static void check_arp(struct doc *d, struct rdma_addr *ra, size_t n)
 	}
 }
 
-/* "(4X EDR)" -> 4; 0 when the rate text names no width. */
-static unsigned int rate_width(const char *rate)
-{
-	const char *p = strchr(rate, '(');
-	unsigned int w;
-
-	if (p && sscanf(p + 1, "%uX", &w) == 1)
-		return w;
-	return 0;
-}
-
-/* Finding 4: ports that are not ACTIVE, or slower than they can be. */
-struct port_rule {
-	enum fab_port_state state;	/* PORT_STATE_UNKNOWN: any */
-	enum fab_phys_state phys;	/* PHYS_STATE_UNKNOWN: any */
+/* Finding 4: ports that are not ACTIVE, or slower than they can be (derive/port.h decides). */
+static const struct {
 	enum doctor_severity sev;
 	const char *code;
 	const char *what;
 	const char *cause;
 	const char *fix;
-};
-
-static const struct port_rule port_rules[] = {
-	{ PORT_STATE_INIT, PHYS_STATE_LINK_UP, DOCTOR_ERROR, "port-no-sm",
+} port_problems[] = {
+	[PORT_PROBLEM_NO_SM] = { DOCTOR_ERROR, "port-no-sm",
 	  "is INIT with the link up: no subnet manager",
 	  "The cable and the peer are fine, but no subnet manager has configured the port (no LID), so "
 	  "it carries no traffic: every connection fails.",
 	  "run a subnet manager on one node of the fabric (systemctl start opensm) or enable the switch's SM" },
-	{ PORT_STATE_DOWN, PHYS_STATE_POLLING, DOCTOR_ERROR, "port-polling",
+	[PORT_PROBLEM_POLLING] = { DOCTOR_ERROR, "port-polling",
 	  "is DOWN and Polling: no link partner",
 	  "The port is looking for a peer and finds none: cable unplugged or broken, transceiver "
 	  "unsupported, or the switch/peer port is down.",
 	  "check the cable and transceiver at both ends and the peer port's state (ibstat on the peer, the switch's port status)" },
-	{ PORT_STATE_UNKNOWN, PHYS_STATE_DISABLED, DOCTOR_ERROR, "port-disabled",
+	[PORT_PROBLEM_DISABLED] = { DOCTOR_ERROR, "port-disabled",
 	  "is Disabled",
 	  "The port was disabled (by an admin, the SM, or the switch side) and will not train a link.",
 	  "enable it: ibportstate -D 0 PORT enable (or on the switch side); check that the SM does not disable it" },
-	{ PORT_STATE_DOWN, PHYS_STATE_UNKNOWN, DOCTOR_ERROR, "port-down",
+	[PORT_PROBLEM_DOWN] = { DOCTOR_ERROR, "port-down",
 	  "is DOWN",
 	  "The port has no link: nothing can be sent or received on it.",
 	  "check the cable, the peer and `ip link set NETDEV up` for RoCE ports" },
-	{ PORT_STATE_ARMED, PHYS_STATE_UNKNOWN, DOCTOR_WARNING, "port-armed",
+	[PORT_PROBLEM_ARMED] = { DOCTOR_WARNING, "port-armed",
 	  "is ARMED, not ACTIVE",
 	  "The subnet manager has not finished bringing the port up.",
 	  "wait for the SM sweep, or check the SM log" },
 };
 
+static struct doctor_finding *port_problem_finding(struct doc *d, const struct fab_device *dev,
+						   const struct fab_port *p, enum port_problem pp)
+{
+	struct doctor_finding *f = finding_add(d, DOCTOR_PORT_STATE, port_problems[pp].code, port_problems[pp].sev);
+
+	if (!f)
+		return NULL;
+	f_title(f, "%s port %u %s", dev->name, p->num, port_problems[pp].what);
+	f_cause(f, "%s", port_problems[pp].cause);
+	f_ev(f, "state %s, physical state %s, link layer %s",
+	     p->state_raw[0] ? p->state_raw : "unknown",
+	     p->phys_state_raw[0] ? p->phys_state_raw : "unknown",
+	     fab_link_layer_str(p->link_layer));
+	f_fix(f, "%s", port_problems[pp].fix);
+	return f;
+}
+
+static struct doctor_finding *port_slow_finding(struct doc *d, const struct fab_device *dev,
+						const struct fab_port *p, double best)
+{
+	unsigned int w = port_rate_width(p->rate);
+	struct doctor_finding *f = finding_add(d, DOCTOR_PORT_STATE, "port-slow", DOCTOR_WARNING);
+
+	if (!f)
+		return NULL;
+	f_title(f, "%s port %u runs at %s, below its best", dev->name, p->num, p->rate);
+	f_cause(f, "The link trained at a lower speed or width than it can: a bad cable, "
+		"a dirty connector or a peer that cannot do more. Throughput is capped.");
+	if (p->rate_gbps < best)
+		f_ev(f, "rate %s; another port of %s runs at %g Gb/sec", p->rate, dev->name, best);
+	if (p->link_layer == LINK_LAYER_INFINIBAND && w == 1)
+		f_ev(f, "width %uX where InfiniBand links are normally 4X", w);
+	f_fix(f, "reseat or replace the cable; check the peer port's speed and width (ibportstate, iblinkinfo)");
+	return f;
+}
+
 static void check_ports(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	for (size_t i = 0; i < d->host->ndevs; i++) {
-		struct fab_device *dev = &d->host->devs[i];
-		double best = 0;
+		const struct fab_device *dev = &d->host->devs[i];
 
-		for (size_t j = 0; j < dev->nports; j++)
-			if (dev->ports[j].state == PORT_STATE_ACTIVE && dev->ports[j].rate_known &&
-			    dev->ports[j].rate_gbps > best)
-				best = dev->ports[j].rate_gbps;
 		for (size_t j = 0; j < dev->nports; j++) {
-			struct fab_port *p = &dev->ports[j];
+			const struct fab_port *p = &dev->ports[j];
+			enum port_problem pp = port_problem(p);
 			struct doctor_finding *f = NULL;
-			unsigned int w;
+			double best;
 
 			d->out->nports++;
-			for (size_t k = 0; k < ARRAY_SIZE(port_rules); k++) {
-				const struct port_rule *r = &port_rules[k];
-
-				if ((r->state != PORT_STATE_UNKNOWN && r->state != p->state) ||
-				    (r->phys != PHYS_STATE_UNKNOWN && r->phys != p->phys_state))
-					continue;
-				/* INIT without an SM only means something on InfiniBand. */
-				if (r->state == PORT_STATE_INIT && p->link_layer == LINK_LAYER_ETHERNET)
-					continue;
-				f = finding_add(d, DOCTOR_PORT_STATE, r->code, r->sev);
-				if (!f)
-					return;
-				f_title(f, "%s port %u %s", dev->name, p->num, r->what);
-				f_cause(f, "%s", r->cause);
-				f_ev(f, "state %s, physical state %s, link layer %s",
-				     p->state_raw[0] ? p->state_raw : "unknown",
-				     p->phys_state_raw[0] ? p->phys_state_raw : "unknown",
-				     fab_link_layer_str(p->link_layer));
-				f_fix(f, "%s", r->fix);
-				break;
-			}
-			if (!f && p->state == PORT_STATE_ACTIVE && p->rate_known) {
-				w = rate_width(p->rate);
-				if (p->rate_gbps < best || (p->link_layer == LINK_LAYER_INFINIBAND && w && w < 4)) {
-					f = finding_add(d, DOCTOR_PORT_STATE, "port-slow", DOCTOR_WARNING);
-					if (!f)
-						return;
-					f_title(f, "%s port %u runs at %s, below its best", dev->name, p->num, p->rate);
-					f_cause(f, "The link trained at a lower speed or width than it can: a bad cable, "
-						"a dirty connector or a peer that cannot do more. Throughput is capped.");
-					if (p->rate_gbps < best)
-						f_ev(f, "rate %s; another port of %s runs at %g Gb/sec", p->rate, dev->name, best);
-					if (w && w < 4)
-						f_ev(f, "width %uX where InfiniBand links are normally 4X", w);
-					f_fix(f, "reseat or replace the cable; check the peer port's speed and width (ibportstate, iblinkinfo)");
-				}
-			}
+			if (pp != PORT_PROBLEM_NONE)
+				f = port_problem_finding(d, dev, p, pp);
+			else if (port_is_slow(dev, p, &best))
+				f = port_slow_finding(d, dev, p, best);
+			if (d->err)
+				return;
 			if (f) {
 				snprintf(f->device, sizeof(f->device), "%s", dev->name);
 				f->port = p->num;

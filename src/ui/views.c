@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "derive/port.h"
 #include "ui/views.h"
 
 const struct ui_view *const ui_views[] = {
@@ -147,38 +148,10 @@ int views_err_role(struct ui *ui, const struct track_port *tp)
 	return 0;
 }
 
-static void flag_add(char *buf, size_t size, const char *flag)
-{
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, size - n, "%s%s", n ? "," : "", flag);
-}
-
+/* The port flags come from the rules the doctor uses (derive/port.h). */
 void views_port_flags(const struct fab_device *d, const struct fab_port *p, char *buf, size_t size)
 {
-	double best = 0;
-
-	buf[0] = '\0';
-	/* Link trained but never brought to ACTIVE: no subnet manager answered. */
-	if (p->state == PORT_STATE_INIT && p->phys_state == PHYS_STATE_LINK_UP)
-		flag_add(buf, size, "NO-SM");
-	if (p->state == PORT_STATE_DOWN || p->phys_state == PHYS_STATE_POLLING ||
-	    p->phys_state == PHYS_STATE_DISABLED)
-		flag_add(buf, size, "NO-LINK");
-	/* Slower than the device's best port of the same kind, or a 1X IB link. */
-	for (size_t j = 0; j < d->nports; j++)
-		if (d->ports[j].rate_known && d->ports[j].link_layer == p->link_layer &&
-		    d->ports[j].rate_gbps > best)
-			best = d->ports[j].rate_gbps;
-	if (p->rate_known && (p->state == PORT_STATE_ACTIVE || p->state == PORT_STATE_ACTIVE_DEFER) &&
-	    (p->rate_gbps < best ||
-	     (p->link_layer == LINK_LAYER_INFINIBAND && strstr(p->rate, "(1X "))))
-		flag_add(buf, size, "SLOW");
-	for (unsigned int i = 0; i < p->nnetdevs; i++)
-		if (!p->netdevs[i].in_ns) {
-			flag_add(buf, size, "NETNS");
-			break;
-		}
+	port_flags_str(port_flags(d, p), buf, size);
 }
 
 const char *views_no_devices(struct ui *ui)
