@@ -21,12 +21,13 @@
 /*
  * A section of the report. text() prints for people; json() writes its
  * members into the open top-level object. Both return 0 or an exit code.
- * A section that reads the network state says so, and only then is it read.
+ * A section that reads the network state or the fabric says so, and only
+ * then is it read.
  */
 struct show_section {
 	const char *name;
 	bool in_all;		/* part of "show all" */
-	bool needs_net;		/* reads snapshot->net */
+	unsigned int needs;	/* SNAPSHOT_* parts beyond the host it reads */
 	int (*text)(const struct fab_ctx *ctx, struct snapshot *s, FILE *f);
 	int (*json)(const struct fab_ctx *ctx, struct snapshot *s, struct json *j);
 };
@@ -79,22 +80,67 @@ static int net_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *
 	return 0;
 }
 
+/*
+ * Whether the fabric could be asked at all: the reason on stderr when not.
+ * Some port answered: a partial view is still a view.
+ */
+static int fabric_status(const struct snapshot *s)
+{
+	if (!s->has_fabric) {
+		fprintf(stderr, "fabtop show fabric: the demo fabric is simulated: there is no subnet to "
+			"send MADs to (run it on a host with InfiniBand ports)\n");
+		return EXIT_RUNTIME;
+	}
+	if (s->fabric.error[0])
+		fprintf(stderr, "fabtop: %s\n", s->fabric.error);
+	for (size_t i = 0; i < s->fabric.nports; i++)
+		if (s->fabric.ports[i].self_state == IBQ_OK)
+			return EXIT_OK;
+	return EXIT_RUNTIME;
+}
+
+/* With --count N, N more PMA samples --interval apart: rates of both ends of each cable. */
 static int fabric_sec_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
 {
-	return fabric_section_text(ctx, &s->host, f);
+	int rc = fabric_status(s);
+
+	if (s->fabric.nports)
+		fabric_text(f, &s->fabric);
+	for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
+		if (n == 1)
+			fprintf(f, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
+		fflush(f);
+		snapshot_fabric_sample(s, ctx->interval_s);
+		fabric_rates_text(f, &s->fabric, (unsigned int)n);
+	}
+	return rc;
 }
 
 static int fabric_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
 {
-	return fabric_section_json(ctx, &s->host, j);
+	int rc = fabric_status(s);
+
+	fabric_json_members(j, &s->fabric);
+	if (ctx->count > 0) {
+		json_key(j, "samples");
+		json_arr_begin(j);
+		for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
+			snapshot_fabric_sample(s, ctx->interval_s);
+			fabric_rates_json(j, &s->fabric, (unsigned int)n, ctx->interval_s);
+			fflush(stdout);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+	return rc;
 }
 
 static const struct show_section sections[] = {
-	{ "ports", true, false, ports_text, ports_json },
-	{ "counters", true, false, counters_text, counters_json },
-	{ "gids", true, false, gids_text, gids_json },
-	{ "net", false, true, net_text, net_json },
-	{ "fabric", false, false, fabric_sec_text, fabric_sec_json },
+	{ "ports", true, 0, ports_text, ports_json },
+	{ "counters", true, 0, counters_text, counters_json },
+	{ "gids", true, 0, gids_text, gids_json },
+	{ "net", false, SNAPSHOT_NET, net_text, net_json },
+	{ "fabric", false, SNAPSHOT_FABRIC, fabric_sec_text, fabric_sec_json },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
@@ -182,8 +228,8 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 
 	/* The real sysfs or the demo fabric (--demo): the report does not care which. */
 	for (size_t s = 0; s < NSECTIONS; s++)
-		if ((only ? only == &sections[s] : sections[s].in_all) && sections[s].needs_net)
-			what |= SNAPSHOT_NET;
+		if (only ? only == &sections[s] : sections[s].in_all)
+			what |= sections[s].needs;
 	src = source_open(ctx);
 	if (!src || snapshot_take(src, &snap, what)) {
 		char from[PATH_MAX];

@@ -534,12 +534,13 @@ void mad_view_close(struct mad_view *v)
 
 /* ---- the one-shot collector ---- */
 
-int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
-		       const struct mad_sweep_limits *lim, uint64_t deadline_ns)
+int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
+		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_view **vp)
 {
 	struct mad_view *v;
 	int rc = mad_view_open(ctx, f, &v);
 
+	*vp = NULL;
 	if (rc || !v)
 		return rc;
 	if (what & MADF_PORTS) {
@@ -551,6 +552,31 @@ int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned 
 	}
 	if (what & MADF_SWEEP)
 		rc = mad_view_sweep(v, lim, deadline_ns);
+	mad_view_tally(v);
+	*vp = v;
+	return rc;
+}
+
+int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
+		       const struct mad_sweep_limits *lim, uint64_t deadline_ns)
+{
+	struct mad_view *v;
+	int rc = mad_fabric_open(ctx, f, what, lim, deadline_ns, &v);
+
 	mad_view_close(v);
 	return rc;
+}
+
+/* Each later PMA sample (both ends of every port) ends within this. */
+#define MAD_SAMPLE_DEADLINE_NS (5ull * 1000000000ull)
+
+void mad_fabric_sample(struct mad_view *v, double interval_s)
+{
+	uint64_t ns = interval_s > 0 ? (uint64_t)(interval_s * 1e9) : 0;
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	mad_view_pma_refresh(v, mono_ns());
+	mad_view_run(v, mono_ns() + MAD_SAMPLE_DEADLINE_NS);
 }

@@ -79,5 +79,10 @@ void mad_view_close(struct mad_view *v);
  */
 int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
 		       const struct mad_sweep_limits *lim, uint64_t deadline_ns);
+/* The same, leaving the view open in *vp (NULL when none) for more PMA samples; tallies f. */
+int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
+		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_view **vp);
+/* Wait interval_s, then the next PMA sample of both ends of every port (bounded: 5 s). */
+void mad_fabric_sample(struct mad_view *v, double interval_s);
 
 #endif

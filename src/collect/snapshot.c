@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "collect/host.h"
+#include "collect/mad_fabric.h"
 #include "collect/route_query.h"
 #include "collect/snapshot.h"
 
@@ -40,11 +41,27 @@ int snapshot_take(struct source *src, struct snapshot *s, unsigned int what)
 		s->has_net = !s->net_err;
 	}
 	s->routes = snapshot_routes(&s->net);
+	if ((what & SNAPSHOT_FABRIC) && src->ops->fabric) {
+		s->has_fabric = true;
+		rc = src->ops->fabric(src, &s->fabric, &s->mad);
+		if (rc) {
+			snapshot_free(s);
+			return rc;
+		}
+	}
 	return 0;
+}
+
+void snapshot_fabric_sample(struct snapshot *s, double interval_s)
+{
+	if (s->mad)
+		mad_fabric_sample(s->mad, interval_s);
 }
 
 void snapshot_free(struct snapshot *s)
 {
+	mad_view_close(s->mad);
+	ib_fabric_free(&s->fabric);
 	net_state_free(&s->net);
 	fab_host_free(&s->host);
 	memset(s, 0, sizeof(*s));

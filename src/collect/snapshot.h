@@ -7,6 +7,7 @@
 
 #include "collect/source.h"
 #include "model/fabric.h"
+#include "model/ibfabric.h"
 #include "model/net.h"
 #include "model/route.h"
 
@@ -22,11 +23,15 @@ struct snapshot {
 	int net_err;			/* 0, or -errno: the network state could not be read */
 	bool has_net;			/* the network part was asked for and read */
 	const struct route_ops *routes;	/* the kernel on a live host, the model otherwise */
+	struct ib_fabric fabric;	/* the IB subnet through MADs (SNAPSHOT_FABRIC) */
+	struct mad_view *mad;		/* open for more PMA samples, NULL: none */
+	bool has_fabric;		/* the source could ask a subnet (f.error may still say none answered) */
 	uint64_t taken_ns;		/* CLOCK_MONOTONIC when it was taken */
 };
 
 /* What to take: COLLECT_* bits of collect/host.h for the host, and: */
 #define SNAPSHOT_NET	(1u << 16)	/* the network state too */
+#define SNAPSHOT_FABRIC	(1u << 17)	/* the IB subnet through MADs (seconds on a big fabric) */
 
 /*
  * Take s (zeroed or freed) from src. Returns 0 or -ENOMEM when the host
@@ -40,6 +45,9 @@ int snapshot_take(struct source *src, struct snapshot *s, unsigned int what);
  * st is overwritten with the state, RDMA netdevs marked. 0 or -errno.
  */
 int snapshot_net(struct source *src, const struct fab_host *host, struct net_state *st);
+
+/* The next PMA sample of both ends of every local IB port, interval_s after the last. */
+void snapshot_fabric_sample(struct snapshot *s, double interval_s);
 
 /* Who answers route questions about st: the kernel for this host's own state, the model otherwise. */
 const struct route_ops *snapshot_routes(const struct net_state *st);

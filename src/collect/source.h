@@ -9,6 +9,8 @@
 #include "ctx.h"
 #include "model/fabric.h"
 
+struct ib_fabric;
+struct mad_view;
 struct net_state;
 struct source;
 
@@ -29,6 +31,13 @@ struct source_ops {
 	bool (*refresh)(struct source *s, struct fab_host *h, uint64_t now_ns);
 	/* The network state (links, addresses, routes, rules, sysctls). 0 or -errno. */
 	int (*net)(struct source *s, struct net_state *st);
+	/*
+	 * The InfiniBand subnet through MADs, bounded in time: local ports, their
+	 * SM and partners, the swept fabric; *vp stays open for more PMA samples
+	 * (NULL when no port could be asked; f->error says why). 0 or -ENOMEM.
+	 * NULL op: this source has no subnet to ask.
+	 */
+	int (*fabric)(struct source *s, struct ib_fabric *f, struct mad_view **vp);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
 	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */

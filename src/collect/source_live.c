@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "collect/host.h"
+#include "collect/mad_fabric.h"
 #include "collect/netlink.h"
 #include "collect/source.h"
 #include "collect/watch.h"
@@ -25,6 +26,15 @@ static int live_net(struct source *s, struct net_state *st)
 	return net_collect(s->ctx, st);
 }
 
+/* All of `show fabric` (ports, SM, partners, sweep) ends within this. */
+#define LIVE_FABRIC_DEADLINE_NS (15ull * 1000000000ull)
+
+static int live_fabric(struct source *s, struct ib_fabric *f, struct mad_view **vp)
+{
+	return mad_fabric_open(s->ctx, f, MADF_PORTS | MADF_SWEEP, NULL,
+			       clock_now_ns() + LIVE_FABRIC_DEADLINE_NS, vp);
+}
+
 static bool live_changed(struct source *s, const struct fab_host *h)
 {
 	return watch_changed(s->ctx, h);
@@ -41,6 +51,7 @@ const struct source_ops source_live_ops = {
 	.collect = live_collect,
 	.refresh = live_refresh,
 	.net = live_net,
+	.fabric = live_fabric,
 	.changed = live_changed,
 	.describe = live_describe,
 };

@@ -8,9 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "collect/host.h"
-#include "collect/mad_fabric.h"
-#include "collect/mad_port.h"
 #include "commands.h"
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
@@ -503,101 +500,4 @@ void fabric_rates_json(struct json *j, const struct ib_fabric *f, unsigned int s
 	}
 	json_arr_end(j);
 	json_obj_end(j);
-}
-
-/* ---- the show section ---- */
-
-/* All of `show fabric` (ports, SM, partners, sweep) ends within this. */
-#define FABRIC_SHOW_DEADLINE_NS (15ull * 1000000000ull)
-/* Each later PMA sample (both ends of every port) within this. */
-#define FABRIC_SAMPLE_DEADLINE_NS (5ull * 1000000000ull)
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/*
- * Collect (ports, then the sweep) and leave the view open in *vp for more
- * PMA samples. Returns an exit code; the reason is on stderr.
- */
-static int fabric_section_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_view **vp)
-{
-	uint64_t deadline = clock_now_ns() + FABRIC_SHOW_DEADLINE_NS;
-	int rc = mad_view_open(ctx, f, vp);
-
-	if (!rc && *vp) {
-		mad_view_query_ports(*vp, clock_now_ns());
-		mad_view_run(*vp, deadline);
-		for (size_t i = 0; i < f->nports; i++)
-			if (f->ports[i].self_state != IBQ_ERROR || !f->ports[i].note[0])
-				mad_port_explain(&f->ports[i]);
-		rc = mad_view_sweep(*vp, NULL, deadline);
-		mad_view_tally(*vp);
-	}
-	if (rc) {
-		fprintf(stderr, "fabtop: out of memory while asking the fabric\n");
-		return EXIT_RUNTIME;
-	}
-	if (f->error[0])
-		fprintf(stderr, "fabtop: %s\n", f->error);
-	/* Some port answered: a partial view is still a view. */
-	for (size_t i = 0; i < f->nports; i++)
-		if (f->ports[i].self_state == IBQ_OK)
-			return EXIT_OK;
-	return EXIT_RUNTIME;
-}
-
-/* The next PMA sample of both ends of every port, --interval after the last. */
-static void fabric_next_sample(const struct fab_ctx *ctx, struct mad_view *v)
-{
-	sleep_ns((uint64_t)(ctx->interval_s * 1e9));
-	mad_view_pma_refresh(v, clock_now_ns());
-	mad_view_run(v, clock_now_ns() + FABRIC_SAMPLE_DEADLINE_NS);
-}
-
-int fabric_section_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *out)
-{
-	struct ib_fabric f;
-	struct mad_view *v = NULL;
-	int rc = fabric_section_open(ctx, &f, &v);
-
-	if (f.nports)
-		fabric_text(out, &f);
-	for (long s = 1; v && !rc && s <= ctx->count; s++) {
-		if (s == 1)
-			fprintf(out, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
-		fflush(out);
-		fabric_next_sample(ctx, v);
-		fabric_rates_text(out, &f, (unsigned int)s);
-	}
-	mad_view_close(v);
-	ib_fabric_free(&f);
-	return rc;
-}
-
-int fabric_section_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j)
-{
-	struct ib_fabric f;
-	struct mad_view *v = NULL;
-	int rc = fabric_section_open(ctx, &f, &v);
-
-	fabric_json_members(j, &f);
-	if (ctx->count > 0) {
-		json_key(j, "samples");
-		json_arr_begin(j);
-		for (long s = 1; v && !rc && s <= ctx->count; s++) {
-			fabric_next_sample(ctx, v);
-			fabric_rates_json(j, &f, (unsigned int)s, ctx->interval_s);
-			fflush(stdout);
-		}
-		json_arr_end(j);
-	}
-	json_obj_end(j);
-	mad_view_close(v);
-	ib_fabric_free(&f);
-	return rc;
 }

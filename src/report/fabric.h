@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 
-#include "ctx.h"
 #include "model/fabric.h"
 #include "model/ibfabric.h"
 #include "report/json.h"
@@ -20,15 +19,5 @@ void fabric_rates_text(FILE *out, const struct ib_fabric *f, unsigned int sample
 void fabric_rates_json(struct json *j, const struct ib_fabric *f, unsigned int sample, double interval_s);
 /* "0002:c903:0031:78f0", the kernel's GUID spelling. */
 void fabric_guid_str(uint64_t guid, char *buf, size_t size);
-
-/*
- * The `show fabric` section (cmd_show.c's table): collects through MADs
- * with a deadline (collect/mad_fabric.h), then prints. With --count N it
- * then takes N more PMA samples --interval apart and prints the rates of
- * both ends of each cable ("samples" in JSON). Returns an exit code: 1 with
- * the reason on stderr when no IB port could be asked.
- */
-int fabric_section_text(const struct fab_ctx *ctx, struct fab_host *h, FILE *out);
-int fabric_section_json(const struct fab_ctx *ctx, struct fab_host *h, struct json *j);
 
 #endif

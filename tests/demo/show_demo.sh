@@ -65,4 +65,9 @@ assert_eq "no rate above the link rate" "0" \
 run_rc "$FABTOP" --demo --seed 7 show counters --interval 0.1 --count 2
 assert_match "text rates on the demo" '^2 +mlx5_0 +1 +[0-9.]+ Gb/s' "$(cat "$T/out")"
 
+# The demo is simulated: show fabric says there is no subnet, and never asks this host's.
+run_rc "$FABTOP" --demo show fabric
+assert_eq "show fabric on the demo exits 1" 1 "$rc"
+assert_match "and says why" 'demo fabric is simulated: there is no subnet' "$(cat "$T/err")"
+
 done_testing
