@@ -23,7 +23,7 @@ cut_to() {
 		proj($e[0])' "$2"
 }
 
-plan 14
+plan 16
 
 run_rc "$FABTOP" --demo --seed 7 show all --json
 assert_eq "show all --json exits 0" 0 "$rc"
