@@ -22,6 +22,11 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 check_PROGRAMS += tests/unit/test_render
 TESTS += tests/unit/test_render
 tests_unit_test_render_LDADD = $(TEST_LDADD)
+
+# A new source and a new pane in a few lines each (doc/architecture.md).
+check_PROGRAMS += tests/unit/test_seams
+TESTS += tests/unit/test_seams
+tests_unit_test_seams_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/render
 
 # make bench: the monitor's CPU per refresh on the large generated tree.

@@ -7,14 +7,18 @@
 #include <string.h>
 
 #include "commands.h"
+#include "ui/ui.h"
 #include "ui/ui_run.h"
 
 static void monitor_usage(FILE *f)
 {
+	char panes[128];
+
+	views_names(panes, sizeof(panes));
 	fprintf(f, "Usage: fabtop [monitor] [--pane NAME] [--demo] [--sysfs DIR] [--interval SECS] [--no-color]\n\n"
-		   "The interactive monitor. Panes: ports, counters, gids, net, doctor, probe.\n"
+		   "The interactive monitor. Panes: %s.\n"
 		   "Press F1 or ? inside for the keys. Settings: $XDG_CONFIG_HOME/fabtop/fabtoprc (W saves).\n"
-		   "Without RDMA devices it says so and offers the demo fabric (press d).\n");
+		   "Without RDMA devices it says so and offers the demo fabric (press d).\n", panes);
 }
 
 int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv)

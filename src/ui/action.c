@@ -70,7 +70,7 @@ static void save_settings(struct ui *ui)
 	}
 	ui->settings.have_interval = true;
 	ui->settings.interval_s = ui->interval_s;
-	snprintf(ui->settings.pane, sizeof(ui->settings.pane), "%s", ui_views[ui->pane]->id);
+	snprintf(ui->settings.pane, sizeof(ui->settings.pane), "%s", ui->views[ui->pane]->id);
 	ui->settings.have_color = true;
 	ui->settings.color = ui->color;
 	ui->settings.have_window = true;
@@ -85,7 +85,7 @@ static void save_settings(struct ui *ui)
 
 static void set_pane(struct ui *ui, size_t pane)
 {
-	if (pane >= ui_nviews)
+	if (pane >= ui->nviews)
 		return;
 	ui->pane = pane;
 	ui->details = false;
@@ -119,10 +119,10 @@ void ui_do(struct ui *ui, int action, int arg)
 		ui->help_top = 0;
 		break;
 	case ACT_PANE_NEXT:
-		set_pane(ui, (ui->pane + 1) % ui_nviews);
+		set_pane(ui, (ui->pane + 1) % ui->nviews);
 		break;
 	case ACT_PANE_PREV:
-		set_pane(ui, (ui->pane + ui_nviews - 1) % ui_nviews);
+		set_pane(ui, (ui->pane + ui->nviews - 1) % ui->nviews);
 		break;
 	case ACT_PANE:
 		set_pane(ui, (size_t)arg);
@@ -146,7 +146,7 @@ void ui_do(struct ui *ui, int action, int arg)
 		otop ? (void)(*otop = (size_t)-1 / 2) : table_end_key(t);
 		break;
 	case ACT_FILTER:
-		if (ui_views[ui->pane]->cols) {
+		if (ui->views[ui->pane]->cols) {
 			ui->filter_edit = true;
 			ui->details = false;
 		} else {
@@ -154,14 +154,14 @@ void ui_do(struct ui *ui, int action, int arg)
 		}
 		break;
 	case ACT_SORT_NEXT:
-		if (ui_views[ui->pane]->cols) {
+		if (ui->views[ui->pane]->cols) {
 			table_sort_next(t);
 			ui_status(ui, "sorted by %s %s", t->cols[t->sort_col].title,
 				  t->sort_desc ? "(descending)" : "(ascending)");
 		}
 		break;
 	case ACT_SORT_REVERSE:
-		if (ui_views[ui->pane]->cols)
+		if (ui->views[ui->pane]->cols)
 			table_sort_by(t, t->sort_col);
 		break;
 	case ACT_PAUSE:
@@ -269,8 +269,20 @@ void ui_key(struct ui *ui, int ch)
 		filter_key(ui, ch);
 		return;
 	}
-	if (!ui->help && !ui->details && ui_views[ui->pane]->key && ui_views[ui->pane]->key(ui, ch))
-		return;
+	if (!ui->help && !ui->details && ui->views[ui->pane]->key) {
+		switch (ui->views[ui->pane]->key(ui, ui->pane_state[ui->pane], ch)) {
+		case UI_KEY_IGNORED:
+			break;
+		case UI_KEY_TAKEN:
+			return;
+		case UI_KEY_RESCAN:
+			ui->rescan_wanted = true;
+			return;
+		case UI_KEY_QUIT:
+			ui->quit = true;
+			return;
+		}
+	}
 	a = keys_lookup(ch, &arg);
 	/* Overlays: scrolling keys scroll, closing keys close, the rest as usual. */
 	/* In the help, scrolling keys scroll and F10 quits; any other key closes it. */

@@ -9,7 +9,7 @@
 
 void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
-	const struct ui_view *v = ui_views[ui->pane];
+	const struct ui_view *v = ui->views[ui->pane];
 	struct text t = { 0 };
 	char title[sizeof(ui->details_title) + 16];
 

@@ -10,6 +10,19 @@
 #include "ui/views.h"
 #include "warn.h"
 
+/* "1..6  Ports, Counters, ...": the number keys, from the pane table. */
+static void help_panes(const struct ui *ui, struct text *out)
+{
+	char keys[8], titles[256];
+	size_t n = 0;
+
+	snprintf(keys, sizeof(keys), "1..%zu", ui->nviews < 9 ? ui->nviews : 9);
+	titles[0] = '\0';
+	for (size_t i = 0; i < ui->nviews && i < 9 && n < sizeof(titles); i++)
+		n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s%s", i ? ", " : "", ui->views[i]->title);
+	text_add(out, 0, "  %-12s %s", keys, titles);
+}
+
 void help_text(struct ui *ui, struct text *out)
 {
 	unsigned int nwarn;
@@ -19,11 +32,22 @@ void help_text(struct ui *ui, struct text *out)
 		 ui->ctx->demo ? "demo fabric: simulated, no hardware" : ui->ctx->sysfs_root);
 	text_add(out, 0, "%s", "");
 	text_add(out, ROLE_HEADING, "Keys");
-	for (size_t i = 0; i < key_nbindings; i++)
-		if (key_bindings[i].keyname)
+	for (size_t i = 0; i < key_nbindings; i++) {
+		if (!key_bindings[i].keyname)
+			continue;
+		if (key_bindings[i].action == ACT_PANE)
+			help_panes(ui, out);
+		else
 			text_add(out, 0, "  %-12s %s", key_bindings[i].keyname, key_bindings[i].help);
+	}
 	text_add(out, 0, "  %-12s %s", "mouse", "click a tab, a row (again: details) or a column header (sort); wheel scrolls");
-	text_add(out, 0, "  %-12s %s", "Probe pane", "e peer, f source address, m mode, Enter/g start, x stop");
+	for (size_t i = 0; i < ui->nviews; i++)
+		if (ui->views[i]->keys_help) {
+			char who[32];
+
+			snprintf(who, sizeof(who), "%s pane", ui->views[i]->title);
+			text_add(out, 0, "  %-12s %s", who, ui->views[i]->keys_help);
+		}
 	text_add(out, 0, "%s", "");
 	text_add(out, ROLE_HEADING, "Colours and flags");
 	text_add(out, ROLE_OK, "  green        port ACTIVE / LinkUp; link load under 50%%");

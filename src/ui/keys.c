@@ -18,12 +18,8 @@ const struct key_binding key_bindings[] = {
 	{ KEY_BTAB,	ACT_PANE_PREV,	0, "Shift-Tab",	"previous pane" },
 	{ KEY_RIGHT,	ACT_PANE_NEXT,	0, "Right Left", "next / previous pane" },
 	{ KEY_LEFT,	ACT_PANE_PREV,	0, NULL,	NULL },
-	{ '1',		ACT_PANE,	0, "1..6",	"Ports, Counters, GIDs, Network, Doctor, Probe" },
-	{ '2',		ACT_PANE,	1, NULL,	NULL },
-	{ '3',		ACT_PANE,	2, NULL,	NULL },
-	{ '4',		ACT_PANE,	3, NULL,	NULL },
-	{ '5',		ACT_PANE,	4, NULL,	NULL },
-	{ '6',		ACT_PANE,	5, NULL,	NULL },
+	/* '1'..'9' pick the pane of that tab (keys_lookup()); the help names them from the pane table. */
+	{ '1',		ACT_PANE,	0, "1..",	NULL },
 	{ KEY_UP,	ACT_UP,		0, "Up Down",	"select a row (also k j)" },
 	{ 'k',		ACT_UP,		0, NULL,	NULL },
 	{ KEY_DOWN,	ACT_DOWN,	0, NULL,	NULL },
@@ -58,6 +54,10 @@ const size_t key_nbindings = sizeof(key_bindings) / sizeof(key_bindings[0]);
 
 enum ui_action keys_lookup(int key, int *arg)
 {
+	if (key >= '1' && key <= '9') {
+		*arg = key - '1';
+		return ACT_PANE;
+	}
 	for (size_t i = 0; i < key_nbindings; i++)
 		if (key_bindings[i].key == key) {
 			*arg = key_bindings[i].arg;

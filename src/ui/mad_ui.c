@@ -727,7 +727,9 @@ void mad_ui_sm_explain(struct ui *ui, const char *ca, unsigned int port, struct 
 	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
 		return;
 	if (!m->v) {
-		text_add(out, ROLE_DIM, "  SM view: %s", m->reason);
+		/* Not opened yet (no reason either): nothing to say. */
+		if (m->reason[0])
+			text_add(out, ROLE_DIM, "  SM view: %s", m->reason);
 		return;
 	}
 	lp = mad_ui_port(m, ca, port, NULL);

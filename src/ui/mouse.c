@@ -28,7 +28,7 @@ void ui_mouse(struct ui *ui)
 	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
 		return;
 	if (in_rect(&ui->tabs, ev.y, ev.x)) {
-		for (size_t i = 0; i < ui_nviews; i++)
+		for (size_t i = 0; i < ui->nviews; i++)
 			if (ev.x >= ui->tab_x[i] && ev.x < ui->tab_x[i + 1]) {
 				ui->help = false;
 				ui_do(ui, ACT_PANE, (int)i);
@@ -53,7 +53,7 @@ void ui_mouse(struct ui *ui)
 		ui->dirty = true;
 		return;
 	}
-	if (ui_views[ui->pane]->cols && in_rect(&ui->body, ev.y, ev.x)) {
+	if (ui->views[ui->pane]->cols && in_rect(&ui->body, ev.y, ev.x)) {
 		enum table_hit h = table_click(ui_table(ui), ev.y, ev.x);
 
 		if (h == TABLE_HIT_ROW_AGAIN)

@@ -78,7 +78,7 @@ static int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s)
 void screen_rebuild(struct ui *ui)
 {
 	/* Only the pane on screen: the others are rebuilt when they are shown. */
-	const struct ui_view *v = ui_views[ui->pane];
+	const struct ui_view *v = ui->views[ui->pane];
 	struct table *t = ui_table(ui);
 
 	if (!v->build)
@@ -90,7 +90,7 @@ void screen_rebuild(struct ui *ui)
 
 int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
-	const struct ui_view *v = ui_views[ui->pane];
+	const struct ui_view *v = ui->views[ui->pane];
 	struct table_draw_opts o = { .utf8 = ui->utf8 };
 	struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
 
@@ -108,7 +108,7 @@ int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
 
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
-	const struct ui_view *v = ui_views[ui->pane];
+	const struct ui_view *v = ui->views[ui->pane];
 	struct table *t = ui_table(ui);
 
 	if (r.h <= 0 || r.w <= 0)
@@ -179,11 +179,11 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 
 	ui->tabs = (struct ui_rect){ y, 0, 1, W };
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
-	for (size_t i = 0; i < ui_nviews; i++) {
+	for (size_t i = 0; i < ui->nviews; i++) {
 		char label[48];
 		int len;
 
-		len = snprintf(label, sizeof(label), " %zu %s ", i + 1, ui_views[i]->title);
+		len = snprintf(label, sizeof(label), " %zu %s ", i + 1, ui->views[i]->title);
 		/* Narrow screens: numbers only for the inactive tabs. */
 		if (W < 60 && i != ui->pane)
 			len = snprintf(label, sizeof(label), " %zu ", i + 1);
@@ -191,7 +191,7 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 		ui_puts(w, y, x, W - x, theme_attr(i == ui->pane ? ROLE_TAB_ACTIVE : ROLE_TAB), label);
 		x += len;
 	}
-	ui->tab_x[ui_nviews] = x;
+	ui->tab_x[ui->nviews] = x;
 	if (ui_table(ui)->filter[0] && !ui->filter_edit && x + 4 < W) {
 		char f[TABLE_FILTER_LEN + 16];
 
@@ -205,7 +205,7 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 		char pos[48];
 		int len;
 
-		if (!ui_views[ui->pane]->cols || t->nview <= (size_t)t->page || t->page <= 1)
+		if (!ui->views[ui->pane]->cols || t->nview <= (size_t)t->page || t->page <= 1)
 			return;
 		len = snprintf(pos, sizeof(pos), " %zu/%zu ", t->sel + 1, t->nview);
 		if (W - len > x)

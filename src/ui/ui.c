@@ -104,8 +104,9 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err)
 				ui->findings++;
 	}
 	ui_net_text(ui);
-	if (ui->probe && ui->probe->peer[0])
-		ui->probe->whatif_wanted = true;
+	for (size_t i = 0; i < ui->nviews; i++)
+		if (ui->views[i]->net_changed)
+			ui->views[i]->net_changed(ui, ui->pane_state[i]);
 }
 
 void ui_net_refresh(struct ui *ui)
@@ -316,7 +317,9 @@ static void ui_loop(struct ui *ui)
 			fds[nfds++] = (struct pollfd){ .fd = ui->nl_fd, .events = POLLIN };
 		}
 		timeout = ui_wait_ms(ui, clock_now_ns());
-		nfds += probe_ui_fds(ui->probe, fds + nfds, MAX_POLLFDS - nfds, &timeout);
+		for (size_t i = 0; i < ui->nviews; i++)
+			if (ui->views[i]->fds)
+				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		nfds += mad_ui_fds(ui, ui->mad, fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		n = poll(fds, (nfds_t)nfds, timeout);
 		if (n < 0 && errno != EINTR)
@@ -327,8 +330,9 @@ static void ui_loop(struct ui *ui)
 		}
 		if (n > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			break;	/* the terminal went away */
-		if (probe_ui_handle(ui, ui->probe) && ui_views[ui->pane] == &view_probe)
-			ui->dirty = true;
+		for (size_t i = 0; i < ui->nviews; i++)
+			if (ui->views[i]->handle && ui->views[i]->handle(ui, ui->pane_state[i]) && i == ui->pane)
+				ui->dirty = true;
 		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
 		if (mad_ui_handle(ui, ui->mad)) {
 			screen_rebuild(ui);
@@ -349,12 +353,58 @@ static void ui_loop(struct ui *ui)
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)
 			ui_key(ui, ch);
-		/* Keys only ask; the loop computes (the what-if may ask the kernel). */
-		if (ui->probe && ui->probe->whatif_wanted) {
-			probe_ui_whatif(ui, ui->probe);
-			ui->dirty = true;
-		}
+		/* Keys only ask; the loop computes (the probe's what-if may ask the kernel). */
+		for (size_t i = 0; i < ui->nviews; i++)
+			if (ui->views[i]->tick && ui->views[i]->tick(ui, ui->pane_state[i]))
+				ui->dirty = true;
 	}
+}
+
+void ui_init(struct ui *ui, struct fab_ctx *ctx)
+{
+	ui_init_views(ui, ctx, ui_default_views, ui_default_nviews);
+}
+
+void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *const *views, size_t nviews)
+{
+	ui->views = views;
+	ui->nviews = nviews < UI_MAX_VIEWS ? nviews : UI_MAX_VIEWS;
+	ui->ctx = ctx;
+	ui->findings = -1;
+	ui->nl_fd = -1;
+	ui->interval_s = ctx->interval_s;
+	ui->color = ctx->color;
+	ui->mad = mad_ui_new();
+	views_init(ui);
+}
+
+void ui_free(struct ui *ui)
+{
+	views_free(ui);
+	if (ui->nl_fd >= 0)
+		net_monitor_close(ui->nl_fd);
+	ui->nl_fd = -1;
+	if (ui->net_ok)
+		net_state_free(&ui->net);
+	ui->net_ok = false;
+	if (ui->doctor_ok)
+		doctor_report_free(&ui->doctor);
+	ui->doctor_ok = false;
+	text_free(&ui->net_text);
+	mad_ui_free(ui->mad);
+	ui->mad = NULL;
+	track_free(&ui->track);
+	fab_host_free(&ui->host);
+	source_close(ui->src);
+	ui->src = NULL;
+}
+
+void *ui_pane_state(struct ui *ui, const struct ui_view *v)
+{
+	for (size_t i = 0; i < ui->nviews; i++)
+		if (ui->views[i] == v)
+			return ui->pane_state[i];
+	return NULL;
 }
 
 int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
@@ -369,25 +419,22 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		return -ENOMEM;
 	}
 	ui->ctx = ctx;
-	ui->findings = -1;
-	ui->nl_fd = -1;
-	ui->probe = probe_ui_new();
-	ui->mad = mad_ui_new();
 	setlocale(LC_ALL, "");
-	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	/* Warnings are kept while curses owns the terminal (help shows them). */
 	warn_set_quiet(true);
 	ui_apply_settings(ui);
-	ui->interval_s = ctx->interval_s;
-	ui->color = ctx->color;
-	views_init(ui);
-	if (ui->settings.pane[0] && views_find(ui->settings.pane) >= 0)
-		ui->pane = (size_t)views_find(ui->settings.pane);
+	ui_init(ui, ctx);
+	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (ui->settings.pane[0] && views_find(ui, ui->settings.pane) >= 0)
+		ui->pane = (size_t)views_find(ui, ui->settings.pane);
 	if (pane) {
-		int p = views_find(pane);
+		int p = views_find(ui, pane);
 
 		if (p < 0) {
-			snprintf(msg, (size_t)msgsize, "unknown pane '%s' (ports, counters, gids, net, doctor, probe)", pane);
+			char names[128];
+
+			views_names(names, sizeof(names));
+			snprintf(msg, (size_t)msgsize, "unknown pane '%s' (%s)", pane, names);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -418,20 +465,7 @@ out:
 		fprintf(stderr, "fabtop: warning: %s\n", warns[i]);
 	if (nwarn > 10)
 		fprintf(stderr, "fabtop: ... and %u more warnings\n", nwarn - 10);
-	views_free(ui);
-	if (ui->nl_fd >= 0)
-		net_monitor_close(ui->nl_fd);
-	if (ui->net_ok)
-		net_state_free(&ui->net);
-	if (ui->doctor_ok)
-		doctor_report_free(&ui->doctor);
-	text_free(&ui->net_text);
-	probe_ui_free(ui->probe);
-	mad_ui_free(ui->mad);
-	track_free(&ui->track);
-	fab_host_free(&ui->host);
-	if (ui->src)
-		source_close(ui->src);
+	ui_free(ui);
 	free(ui);
 	return rc;
 }

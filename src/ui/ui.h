@@ -4,6 +4,7 @@
 #define FABTOP_UI_UI_H
 
 #include <curses.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,9 +25,21 @@ struct ui_rect {
 
 struct ui;
 
+/* What a pane's key handler did with a key: the loop acts on it. */
+enum ui_key_result {
+	UI_KEY_IGNORED,			/* not this pane's: the common bindings get it */
+	UI_KEY_TAKEN,			/* handled: redraw */
+	UI_KEY_RESCAN,			/* handled, and the model must be collected again */
+	UI_KEY_QUIT,			/* handled, and the monitor ends */
+};
+
 /*
- * A pane of the monitor. Views only read the model (ui->host and the
- * trackers); collection happens in the loop before they are asked to draw.
+ * A pane of the monitor: a const ops struct, registered in views.c (the
+ * tab order, the number keys, the tab names, --pane and the help all come
+ * from there), and its private state, made by create() with the monitor and
+ * given back to every op that needs it. Panes only read the model (ui->host,
+ * ui->net, the trackers); collection happens in the loop before they draw.
+ * doc/architecture.md walks through adding one.
  */
 struct ui_view {
 	const char *id;			/* "ports": settings and --pane names */
@@ -43,13 +56,26 @@ struct ui_view {
 	void (*details)(struct ui *ui, const char *key, struct text *out);
 	/* What the body says when there are no rows (after filtering). */
 	const char *(*empty)(struct ui *ui);
-	/* Keys of this pane only, tried before the common ones; true when taken. */
-	bool (*key)(struct ui *ui, int ch);
+	/* Keys of this pane only (when it is shown), tried before the common ones. */
+	enum ui_key_result (*key)(struct ui *ui, void *state, int ch);
+	const char *keys_help;		/* those keys, for the help: "e peer, f source, ..." */
+
+	/* The pane's own state: made with the monitor (NULL is a valid state), freed with it. */
+	void *(*create)(struct ui *ui);
+	void (*destroy)(void *state);
+	/* Its fds for the loop's poll (at most max) and its next deadline in *timeout_ms. */
+	int (*fds)(struct ui *ui, void *state, struct pollfd *fds, int max, int *timeout_ms);
+	/* After every poll: serve the fds; true when the pane must be redrawn. */
+	bool (*handle)(struct ui *ui, void *state);
+	/* Once per loop, after the keys: work the keys asked for (keys only ask). */
+	bool (*tick)(struct ui *ui, void *state);
+	/* The network state (and the doctor's findings) changed. */
+	void (*net_changed)(struct ui *ui, void *state);
 };
 
-/* Registered in views.c, in tab order. */
-extern const struct ui_view *const ui_views[];
-extern const size_t ui_nviews;
+/* The monitor's panes, registered in views.c in tab order (ui->views points here). */
+extern const struct ui_view *const ui_default_views[];
+extern const size_t ui_default_nviews;
 
 /* Graph windows selectable with 'w'. */
 #define UI_NWINDOWS 3
@@ -115,7 +141,9 @@ struct ui {
 	int nl_fd;			/* rtnetlink change monitor, -1 if none */
 	uint64_t last_net_ns;
 
-	struct ui_probe *probe;		/* the Probe pane's state (probe_ui.c) */
+	const struct ui_view *const *views;	/* the panes, in tab order (ui_default_views) */
+	size_t nviews;
+	void *pane_state[UI_MAX_VIEWS];	/* each pane's own, from its create() */
 	struct ui_mad *mad;		/* link partners and the SM through MADs (mad_ui.c) */
 
 	struct settings settings;
@@ -160,11 +188,25 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err);
 /* Switch to the demo fabric ('d' when no device is found). */
 void ui_start_demo(struct ui *ui);
 
-/* Initialise tables for the views, apply settings (views.c). */
+/*
+ * The monitor's state for ctx, settings already in ui->settings: tables
+ * sorted as the settings say, every pane's state made. Used by ui_run() and
+ * the render test alike; ui_free() gives everything back.
+ */
+void ui_init(struct ui *ui, struct fab_ctx *ctx);
+/* The same with other panes (at most UI_MAX_VIEWS): tests, and panes yet to come. */
+void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *const *views, size_t nviews);
+void ui_free(struct ui *ui);
+/* The state a pane's create() made (NULL when it has none). */
+void *ui_pane_state(struct ui *ui, const struct ui_view *v);
+
+/* Initialise tables for the views, apply settings; make and free pane states (views.c). */
 void views_init(struct ui *ui);
 void views_free(struct ui *ui);
+/* "ports, counters, ...": the --pane names, for messages. */
+void views_names(char *buf, size_t size);
 /* Copy each table's sort column into ui->settings. */
 void views_save_sorts(struct ui *ui);
-int views_find(const char *id);
+int views_find(const struct ui *ui, const char *id);
 
 #endif

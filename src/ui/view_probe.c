@@ -61,13 +61,13 @@ static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
 		ui_status(ui, "cannot start the probe: out of memory");
 }
 
-static bool probe_key(struct ui *ui, int ch)
+static enum ui_key_result probe_key(struct ui *ui, void *state, int ch)
 {
-	struct ui_probe *pu = ui->probe;
+	struct ui_probe *pu = state;
 	size_t n;
 
 	if (!pu)
-		return false;
+		return UI_KEY_IGNORED;
 	if (pu->editing) {
 		n = strlen(pu->peer);
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
@@ -80,12 +80,12 @@ static bool probe_key(struct ui *ui, int ch)
 			pu->peer[n] = (char)ch;
 			pu->peer[n + 1] = '\0';
 		}
-		return true;
+		return UI_KEY_TAKEN;
 	}
 	switch (ch) {
 	case 'e':
 		pu->editing = true;
-		return true;
+		return UI_KEY_TAKEN;
 	case 'f': {
 		char addr[64], ifname[16];
 
@@ -97,24 +97,24 @@ static bool probe_key(struct ui *ui, int ch)
 			snprintf(pu->from_addr, sizeof(pu->from_addr), "%s", addr);
 			snprintf(pu->from_ifname, sizeof(pu->from_ifname), "%s", ifname);
 		}
-		return true;
+		return UI_KEY_TAKEN;
 	}
 	case 'm':
 		pu->mode = pu->mode == PROBE_MODE_RPING ? PROBE_MODE_BW :
 			   pu->mode == PROBE_MODE_BW ? PROBE_MODE_LAT : PROBE_MODE_RPING;
-		return true;
+		return UI_KEY_TAKEN;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
 	case 'g':
 		probe_start_ui(ui, pu);
-		return true;
+		return UI_KEY_TAKEN;
 	case 'x':
 		if (pu->p && probe_active(pu->p))
 			probe_stop(pu->p);
-		return true;
+		return UI_KEY_TAKEN;
 	default:
-		return false;
+		return UI_KEY_IGNORED;
 	}
 }
 
@@ -135,7 +135,7 @@ static void line(WINDOW *w, struct ui_rect r, int *y, int role, const char *fmt,
 
 static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
-	struct ui_probe *pu = ui->probe;
+	struct ui_probe *pu = ui_pane_state(ui, &view_probe);
 	const struct probe_status *st;
 	int y = r.y;
 	char a[32], b[32];
@@ -217,9 +217,55 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	}
 }
 
+static void *probe_create(struct ui *ui)
+{
+	return probe_ui_new();
+}
+
+static void probe_destroy(void *state)
+{
+	probe_ui_free(state);
+}
+
+static int probe_pane_fds(struct ui *ui, void *state, struct pollfd *fds, int max, int *timeout_ms)
+{
+	return probe_ui_fds(state, fds, max, timeout_ms);
+}
+
+static bool probe_pane_handle(struct ui *ui, void *state)
+{
+	return probe_ui_handle(ui, state);
+}
+
+/* The what-if asks the kernel: done here, once per loop, never inside a key handler. */
+static bool probe_tick(struct ui *ui, void *state)
+{
+	struct ui_probe *pu = state;
+
+	if (!pu || !pu->whatif_wanted)
+		return false;
+	probe_ui_whatif(ui, pu);
+	return true;
+}
+
+static void probe_net_changed(struct ui *ui, void *state)
+{
+	struct ui_probe *pu = state;
+
+	if (pu && pu->peer[0])
+		pu->whatif_wanted = true;
+}
+
 const struct ui_view view_probe = {
 	.id = "probe",
 	.title = "Probe",
 	.draw = probe_draw,
 	.key = probe_key,
+	.keys_help = "e peer, f source address, m mode, Enter/g start, x stop",
+	.create = probe_create,
+	.destroy = probe_destroy,
+	.fds = probe_pane_fds,
+	.handle = probe_pane_handle,
+	.tick = probe_tick,
+	.net_changed = probe_net_changed,
 };

@@ -8,7 +8,7 @@
 #include "derive/port.h"
 #include "ui/views.h"
 
-const struct ui_view *const ui_views[] = {
+const struct ui_view *const ui_default_views[] = {
 	&view_ports,
 	&view_counters,
 	&view_gids,
@@ -17,19 +17,19 @@ const struct ui_view *const ui_views[] = {
 	&view_probe,
 };
 
-const size_t ui_nviews = sizeof(ui_views) / sizeof(ui_views[0]);
+const size_t ui_default_nviews = sizeof(ui_default_views) / sizeof(ui_default_views[0]);
 
-_Static_assert(sizeof(ui_views) / sizeof(ui_views[0]) <= UI_MAX_VIEWS, "too many views");
+_Static_assert(sizeof(ui_default_views) / sizeof(ui_default_views[0]) <= UI_MAX_VIEWS, "too many views");
 
 const unsigned int ui_windows_s[UI_NWINDOWS] = { 60, 600, 3600 };
 
 /* How long a row stays lit after its error counters stopped moving. */
 #define ERR_FADE_NS (10ull * 1000000000ull)
 
-int views_find(const char *id)
+int views_find(const struct ui *ui, const char *id)
 {
-	for (size_t i = 0; i < ui_nviews; i++)
-		if (!strcmp(ui_views[i]->id, id))
+	for (size_t i = 0; i < ui->nviews; i++)
+		if (!strcmp(ui->views[i]->id, id))
 			return (int)i;
 	return -1;
 }
@@ -49,12 +49,13 @@ static void col_id(const char *title, char *buf, size_t size)
 
 void views_init(struct ui *ui)
 {
-	for (size_t i = 0; i < ui_nviews; i++) {
-		const struct ui_view *v = ui_views[i];
+	for (size_t i = 0; i < ui->nviews; i++) {
+		const struct ui_view *v = ui->views[i];
 		const struct settings_sort *ss = settings_get_sort(&ui->settings, v->id);
 		int sort = v->default_sort;
 		bool desc = v->default_desc;
 
+		ui->pane_state[i] = v->create ? v->create(ui) : NULL;
 		if (ss) {
 			for (int c = 0; c < v->ncols; c++) {
 				char id[SETTINGS_ID_LEN];
@@ -72,8 +73,8 @@ void views_init(struct ui *ui)
 
 void views_save_sorts(struct ui *ui)
 {
-	for (size_t i = 0; i < ui_nviews; i++) {
-		const struct ui_view *v = ui_views[i];
+	for (size_t i = 0; i < ui->nviews; i++) {
+		const struct ui_view *v = ui->views[i];
 		const struct table *t = &ui->tables[i];
 		char id[SETTINGS_ID_LEN];
 
@@ -86,8 +87,22 @@ void views_save_sorts(struct ui *ui)
 
 void views_free(struct ui *ui)
 {
-	for (size_t i = 0; i < ui_nviews; i++)
+	for (size_t i = 0; i < ui->nviews; i++) {
 		table_free(&ui->tables[i]);
+		if (ui->views[i]->destroy)
+			ui->views[i]->destroy(ui->pane_state[i]);
+		ui->pane_state[i] = NULL;
+	}
+}
+
+void views_names(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < ui_default_nviews && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", ui_default_views[i]->id);
 }
 
 struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev)

@@ -308,11 +308,7 @@ int main(void)
 	ctx_init(&ctx);
 	ctx.color = false;
 	memset(&ui, 0, sizeof(ui));
-	ui.ctx = &ctx;
-	ui.interval_s = 1;
-	ui.findings = -1;
-	ui.nl_fd = -1;
-	ui.utf8 = false;
+	ctx.interval_s = 1;
 	scr = newterm("vt100", devnull, devnull);
 	if (!scr) {
 		printf("1..0 # SKIP no vt100 terminfo entry\n");
@@ -320,8 +316,7 @@ int main(void)
 	}
 	set_term(scr);
 	theme_init(false);
-	views_init(&ui);
-	ui.probe = probe_ui_new();
+	ui_init(&ui, &ctx);
 	build_host(&ui.host);
 	ui.last_sample_ns = ui.now_ns = S(101);
 	track_sample(&ui.track, &ui.host, S(101));
@@ -335,13 +330,13 @@ int main(void)
 	ui_net_set(&ui, &st, 0);
 
 	ASSERT_EQ_INT(ui.findings >= 1, 1, "the doctor finds the same-subnet mistake in the fixed net state");
-	for (size_t i = 0; i < ui_nviews; i++)
-		TAP_OK(ui_views[i]->ncols <= TABLE_MAX_COLS, "%s: %d columns fit a table row (%d)",
-		       ui_views[i]->id, ui_views[i]->ncols, TABLE_MAX_COLS);
-	for (size_t i = 0; i < ui_nviews; i++) {
+	for (size_t i = 0; i < ui.nviews; i++)
+		TAP_OK(ui.views[i]->ncols <= TABLE_MAX_COLS, "%s: %d columns fit a table row (%d)",
+		       ui.views[i]->id, ui.views[i]->ncols, TABLE_MAX_COLS);
+	for (size_t i = 0; i < ui.nviews; i++) {
 		char name[64];
 
-		snprintf(name, sizeof(name), "%s-100x30", ui_views[i]->id);
+		snprintf(name, sizeof(name), "%s-100x30", ui.views[i]->id);
 		render(&ui, name, i, 30, 100);
 	}
 	render(&ui, "counters-40x12", 1, 12, 40);
@@ -382,7 +377,7 @@ int main(void)
 	/* Tiny sizes must not crash (nothing to compare). */
 	for (int h = 1; h <= 6; h++)
 		for (int w = 1; w <= 24; w += 3)
-			for (size_t i = 0; i < ui_nviews; i++) {
+			for (size_t i = 0; i < ui.nviews; i++) {
 				WINDOW *pad = newpad(h, w);
 
 				ui.pane = i;
@@ -454,15 +449,7 @@ int main(void)
 		fab_host_free(&now);
 	}
 
-	views_free(&ui);
-	probe_ui_free(ui.probe);
-	if (ui.net_ok)
-		net_state_free(&ui.net);
-	if (ui.doctor_ok)
-		doctor_report_free(&ui.doctor);
-	text_free(&ui.net_text);
-	track_free(&ui.track);
-	fab_host_free(&ui.host);
+	ui_free(&ui);
 	endwin();
 	delscreen(scr);
 	fclose(devnull);
