@@ -7,6 +7,7 @@ src_libfabtop_a_SOURCES += \
 	src/collect/mad.c src/collect/mad.h \
 	src/collect/mad_port.c src/collect/mad_port.h \
 	src/collect/mad_fabric.c src/collect/mad_fabric.h \
+	src/collect/mad_watch.c src/collect/mad_watch.h \
 	src/collect/mad_probe.c src/collect/mad_probe.h \
 	src/model/ibfabric.c src/model/ibfabric.h \
 	src/report/fabric.c src/report/fabric.h

@@ -2,6 +2,7 @@
 /* Opening a source and calling its ops: the one seam between the world and everything else. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,6 +55,21 @@ int source_net(struct source *s, struct net_state *st)
 bool source_changed(struct source *s, const struct fab_host *h)
 {
 	return s->ops->changed ? s->ops->changed(s, h) : false;
+}
+
+int source_event_fd(struct source *s)
+{
+	return s && s->ops->event_fd ? s->ops->event_fd(s) : -EOPNOTSUPP;
+}
+
+bool source_events(struct source *s)
+{
+	return s && s->ops->events ? s->ops->events(s) : false;
+}
+
+struct mad_watch *source_mad_watch(struct source *s)
+{
+	return s && s->ops->mad_watch ? s->ops->mad_watch(s) : NULL;
 }
 
 void source_describe(const struct source *s, char *buf, size_t size)

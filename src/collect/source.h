@@ -11,6 +11,7 @@
 
 struct ib_fabric;
 struct mad_view;
+struct mad_watch;
 struct net_state;
 struct source;
 
@@ -38,6 +39,16 @@ struct source_ops {
 	 * NULL op: this source has no subnet to ask.
 	 */
 	int (*fabric)(struct source *s, struct ib_fabric *f, struct mad_view **vp);
+	/*
+	 * An fd that becomes readable when the network state changes (the
+	 * monitor polls it), opened on the first call, closed with the source;
+	 * -errno when there is none. events() drains it: true when something
+	 * changed. NULL ops: the network never changes by itself.
+	 */
+	int (*event_fd)(struct source *s);
+	bool (*events)(struct source *s);
+	/* The MAD view kept open under a poll loop (the monitor). NULL op or result: none. */
+	struct mad_watch *(*mad_watch)(struct source *s);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
 	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */
@@ -69,6 +80,11 @@ int source_collect(struct source *s, struct fab_host *h, unsigned int what);
 bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
 int source_net(struct source *s, struct net_state *st);
 bool source_changed(struct source *s, const struct fab_host *h);
+/* The network-change fd (-errno: none) and its draining: see source_ops. */
+int source_event_fd(struct source *s);
+bool source_events(struct source *s);
+/* A new MAD watch for the monitor (free it with mad_watch_free()); NULL: none or no memory. */
+struct mad_watch *source_mad_watch(struct source *s);
 void source_describe(const struct source *s, char *buf, size_t size);
 bool source_has(const struct source *s, unsigned int flag);
 

@@ -2,13 +2,58 @@
 /* The live source: sysfs (or a tree under --sysfs), rtnetlink and the kernel's own answers. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "collect/host.h"
 #include "collect/mad_fabric.h"
+#include "collect/mad_watch.h"
 #include "collect/netlink.h"
 #include "collect/source.h"
 #include "collect/watch.h"
+
+/* The live source's own state: the rtnetlink change monitor, once opened. */
+struct live_source {
+	int nl_fd;			/* -1: not open */
+};
+
+static int live_open(struct source *s)
+{
+	struct live_source *ls = calloc(1, sizeof(*ls));
+
+	if (!ls)
+		return -ENOMEM;
+	ls->nl_fd = -1;
+	s->priv = ls;
+	return 0;
+}
+
+static void live_close(struct source *s)
+{
+	struct live_source *ls = s->priv;
+
+	if (ls && ls->nl_fd >= 0)
+		net_monitor_close(ls->nl_fd);
+	free(ls);
+}
+
+/* Address, route, rule and link changes of this network namespace. */
+static int live_event_fd(struct source *s)
+{
+	struct live_source *ls = s->priv;
+
+	if (ls->nl_fd < 0)
+		ls->nl_fd = net_monitor_open();
+	return ls->nl_fd;
+}
+
+static bool live_events(struct source *s)
+{
+	struct live_source *ls = s->priv;
+
+	return ls->nl_fd >= 0 && net_monitor_drain(ls->nl_fd);
+}
 
 static int live_collect(struct source *s, struct fab_host *h, unsigned int what)
 {
@@ -35,6 +80,11 @@ static int live_fabric(struct source *s, struct ib_fabric *f, struct mad_view **
 			       clock_now_ns() + LIVE_FABRIC_DEADLINE_NS, vp);
 }
 
+static struct mad_watch *live_mad_watch(struct source *s)
+{
+	return mad_watch_new(s->ctx);
+}
+
 static bool live_changed(struct source *s, const struct fab_host *h)
 {
 	return watch_changed(s->ctx, h);
@@ -48,10 +98,15 @@ static void live_describe(const struct source *s, char *buf, size_t size)
 const struct source_ops source_live_ops = {
 	.name = "live",
 	.flags = SOURCE_OWN_NETWORK,
+	.open = live_open,
+	.close = live_close,
+	.event_fd = live_event_fd,
+	.events = live_events,
 	.collect = live_collect,
 	.refresh = live_refresh,
 	.net = live_net,
 	.fabric = live_fabric,
+	.mad_watch = live_mad_watch,
 	.changed = live_changed,
 	.describe = live_describe,
 };

@@ -136,3 +136,8 @@ void fab_host_free(struct fab_host *h)
 	free(h->devs);
 	memset(h, 0, sizeof(*h));
 }
+
+bool fab_port_maybe_ib(const struct fab_port *p)
+{
+	return p->link_layer == LINK_LAYER_INFINIBAND || p->link_layer == LINK_LAYER_UNKNOWN;
+}

@@ -189,6 +189,8 @@ const char *fab_gid_type_str(enum fab_gid_type t);
 const char *fab_counter_source_str(enum fab_counter_source s);
 
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port);
+/* InfiniBand, or unknown (an old kernel has no link_layer file: InfiniBand was all there was). */
+bool fab_port_maybe_ib(const struct fab_port *p);
 struct fab_counter *fab_port_find_counter(struct fab_port *p, const char *name);
 
 /* Release everything a collector allocated (closes counter fds). */

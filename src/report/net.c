@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/netlink.h"
 #include "collect/source.h"
 #include "commands.h"
 #include "report/net.h"

@@ -1,34 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The MAD view under the monitor's poll loop: partners, their PMA rates and errors, the SM; never blocking. */
+/* The monitor's far ends: what it derives from the MAD view (rates, errors, history) and how it draws them. */
 #include "config.h"
 
-#include <endian.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <infiniband/umad.h>
 
 #include "collect/host.h"
-#include "collect/mad_port.h"
-#include "collect/sysfs.h"
+#include "collect/mad_watch.h"
+#include "collect/source.h"
 #include "derive/mad_decode.h"
 #include "derive/units.h"
 #include "report/fabric.h"
 #include "ui/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/ui.h"
-
-/*
- * The ports themselves (state, SM, partner) are asked again this often, so
- * a link going down, an SM coming up or a re-cabled port shows; PMA
- * counters are sampled every refresh interval in between.
- */
-#define REQUERY_NS	(5ull * 1000000000ull)
-#define RETRY_OPEN_NS	(30ull * 1000000000ull)
 
 struct ui_mad *mad_ui_new(void)
 {
@@ -37,15 +24,10 @@ struct ui_mad *mad_ui_new(void)
 
 static void mad_ui_close(struct ui_mad *m)
 {
-	mad_view_close(m->v);
-	m->v = NULL;
-	ib_fabric_free(&m->f);
-	memset(&m->f, 0, sizeof(m->f));
+	mad_watch_free(m->w);
+	m->w = NULL;
 	free(m->far);
 	m->far = NULL;
-	free(m->saved);
-	m->saved = NULL;
-	m->querying = m->sampling = m->dead = false;
 }
 
 void mad_ui_free(struct ui_mad *m)
@@ -56,152 +38,10 @@ void mad_ui_free(struct ui_mad *m)
 	free(m);
 }
 
-/* An old kernel has no link_layer file: InfiniBand was all there was. */
-static bool maybe_ib(const struct fab_port *p)
+/* Nothing to say about the far end: no view and no reason (a simulated source, not tried yet). */
+static bool mad_ui_silent(const struct ui_mad *m)
 {
-	return p->link_layer == LINK_LAYER_INFINIBAND || p->link_layer == LINK_LAYER_UNKNOWN;
-}
-
-static bool host_has_ib(const struct fab_host *h)
-{
-	for (size_t i = 0; i < h->ndevs; i++)
-		for (size_t j = 0; j < h->devs[i].nports; j++)
-			if (maybe_ib(&h->devs[i].ports[j]))
-				return true;
-	return false;
-}
-
-/* "0000:0000:0010:0000" (sysfs) as a number; 0 when it does not parse. */
-static uint64_t guid_parse(const char *s)
-{
-	uint64_t v = 0;
-	int digits = 0;
-
-	for (; *s && *s != '\n'; s++) {
-		int d;
-
-		if (*s == ':')
-			continue;
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
-			return 0;
-		if (++digits > 16)
-			return 0;
-		v = v << 4 | (uint64_t)d;
-	}
-	return v;
-}
-
-/*
- * libibumad reads the system's own /sys. A --sysfs tree may be used with
- * MADs only when it describes the very devices libibumad sees (the
- * simulator's per-process tree does; a fixture tree does not): every CA
- * libibumad lists is in the tree with the same node GUID.
- */
-static bool tree_is_umads(const struct fab_ctx *ctx)
-{
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
-	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
-	int root;
-	bool same = n > 0;
-
-	if (n <= 0)
-		return false;
-	root = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
-	if (root < 0)
-		return false;
-	for (int i = 0; i < n && same; i++) {
-		umad_ca_t ca;
-		char path[128], buf[64];
-
-		if (umad_get_ca(names[i], &ca) < 0) {
-			same = false;
-			break;
-		}
-		snprintf(path, sizeof(path), "class/infiniband/%.*s/node_guid", UMAD_CA_NAME_LEN, names[i]);
-		same = sysfs_read_str(root, path, buf, sizeof(buf)) > 0 && guid_parse(buf) &&
-		       guid_parse(buf) == be64toh(ca.node_guid);
-		umad_release_ca(&ca);
-	}
-	close(root);
-	return same;
-}
-
-void mad_ui_open(struct ui *ui, struct ui_mad *m)
-{
-	struct fab_ctx c = *ui->ctx;
-	uint64_t now = clock_now_ns();
-	int rc;
-
-	if (!m || ui->ctx->demo)
-		return;
-	/*
-	 * A device that went away (hot-unplug, driver reload) takes its
-	 * sessions with it: open again, at most every RETRY_OPEN_NS.
-	 */
-	if (m->v) {
-		bool stale = m->dead;
-
-		for (size_t i = 0; i < m->f.nports && !stale; i++)
-			stale = !fab_host_find_port(&ui->host, m->f.ports[i].ca, m->f.ports[i].port);
-		if (!stale || now - m->last_try_ns < RETRY_OPEN_NS)
-			return;
-		mad_ui_close(m);
-		m->tried = false;
-	}
-	if (!host_has_ib(&ui->host))
-		return;
-	if (m->tried && now - m->last_try_ns < RETRY_OPEN_NS)
-		return;
-	m->tried = true;
-	m->last_try_ns = now;
-	mad_ui_close(m);
-	if (!c.live_sysfs && tree_is_umads(&c))
-		c.live_sysfs = true;
-	rc = mad_view_open(&c, &m->f, &m->v);
-	if (rc) {
-		snprintf(m->reason, sizeof(m->reason), "InfiniBand management view: %s", strerror(-rc));
-		mad_ui_close(m);
-		return;
-	}
-	if (!m->v || !m->f.nports) {
-		snprintf(m->reason, sizeof(m->reason), "%s", m->f.error[0] ? m->f.error :
-			 "no InfiniBand port can be asked through libibumad");
-		mad_ui_close(m);
-		return;
-	}
-	m->far = calloc(m->f.nports, sizeof(*m->far));
-	m->saved = calloc(m->f.nports, sizeof(*m->saved));
-	if (!m->far || !m->saved) {
-		snprintf(m->reason, sizeof(m->reason), "InfiniBand management view: out of memory");
-		mad_ui_close(m);
-		return;
-	}
-	for (size_t i = 0; i < m->f.nports; i++)
-		hist_init(&m->far[i].hist);
-	/* Every session refused (permissions): the first refusal says why; none is usable. */
-	m->reason[0] = '\0';
-	if (m->f.error[0]) {
-		bool any = false;
-
-		for (size_t i = 0; i < m->f.nports; i++)
-			any |= m->f.ports[i].self_state != IBQ_ERROR;
-		if (!any) {
-			snprintf(m->reason, sizeof(m->reason), "%s", m->f.error);
-			mad_ui_close(m);
-			return;
-		}
-	}
-	m->announced = false;
-	mad_view_query_ports(m->v, now);
-	m->querying = true;
-	m->next_query_ns = now + REQUERY_NS;
-	m->next_pma_ns = now + (uint64_t)(ui->interval_s * 1e9);
+	return !m || !m->w || (!m->w->v && !m->w->reason[0]);
 }
 
 /* A fab_port over PMA counters, so port_rates() does the unit maths as for sysfs. */
@@ -256,8 +96,8 @@ static void pma_errors(const struct ib_pma *pma, uint64_t *interval, bool *ik, u
 /* After a PMA sample of both ends: rates, errors and history of each port. */
 static void take_samples(struct ui_mad *m, uint64_t now)
 {
-	for (size_t i = 0; i < m->f.nports; i++) {
-		struct ib_local_port *lp = &m->f.ports[i];
+	for (size_t i = 0; i < m->w->f.nports; i++) {
+		struct ib_local_port *lp = &m->w->f.ports[i];
 		struct mad_far *fr = &m->far[i];
 		uint64_t t;
 		bool tk;
@@ -282,163 +122,98 @@ static void take_samples(struct ui_mad *m, uint64_t now)
 	}
 }
 
-static void pma_reset(struct ib_pma *pma)
+void mad_ui_open(struct ui *ui, struct ui_mad *m)
 {
-	for (size_t k = 0; k < pma->n; k++)
-		counter_reset_delta(&pma->c[k]);
+	if (!m)
+		return;
+	/* The source decides whether there is a subnet to ask (a simulated one has none). */
+	if (!m->w)
+		m->w = source_mad_watch(ui->src);
+	if (!m->w)
+		return;
+	if (!mad_watch_open(m->w, &ui->host, ui->interval_s, clock_now_ns()))
+		return;
+	free(m->far);
+	m->far = calloc(m->w->f.nports, sizeof(*m->far));
+	if (!m->far) {
+		mad_ui_close(m);
+		return;
+	}
+	for (size_t i = 0; i < m->w->f.nports; i++)
+		hist_init(&m->far[i].hist);
+	m->announced = false;
+}
+
+/* The source changed (the demo started): the old one's view goes with it. */
+void mad_ui_drop(struct ui_mad *m)
+{
+	if (m)
+		mad_ui_close(m);
 }
 
 void mad_ui_reset(struct ui_mad *m)
 {
-	if (!m || !m->v)
+	if (!m || !m->w || !m->w->v || !m->far)
 		return;
-	for (size_t i = 0; i < m->f.nports; i++) {
-		pma_reset(&m->f.ports[i].pma);
-		pma_reset(&m->f.ports[i].peer_pma);
-		pma_reset(&m->saved[i]);
-		m->far[i].err_moved_ns = 0;
-	}
+	mad_watch_reset(m->w);
 	/* Totals since start become 0; the history is kept (it is not a delta). */
 	take_samples(m, clock_now_ns());
-	for (size_t i = 0; i < m->f.nports; i++)
+	for (size_t i = 0; i < m->w->f.nports; i++)
 		m->far[i].err_moved_ns = 0;
-}
-
-/* Ask the ports again; their PMA counters are kept (a re-query would restart them). */
-static void requery_start(struct ui_mad *m, uint64_t now)
-{
-	for (size_t i = 0; i < m->f.nports; i++)
-		m->saved[i] = m->f.ports[i].pma;
-	mad_view_query_ports(m->v, now);
-	m->querying = true;
-}
-
-static void requery_done(struct ui_mad *m)
-{
-	size_t failed = 0;
-
-	for (size_t i = 0; i < m->f.nports; i++)
-		failed += m->f.ports[i].self_state == IBQ_ERROR;
-	/* Nothing could even be sent: the device is gone or was reset under us. */
-	m->dead = failed == m->f.nports;
-	for (size_t i = 0; i < m->f.nports; i++) {
-		struct ib_local_port *lp = &m->f.ports[i];
-		struct mad_far *fr = &m->far[i];
-		bool linked;
-
-		/* No link, or no answer: what the previous answer said about a partner no longer holds. */
-		if (lp->self_state != IBQ_OK || lp->pi.phys_state != 5) {
-			lp->peer_state = IBQ_NONE;
-			memset(&lp->peer, 0, sizeof(lp->peer));
-			memset(&lp->peer_pi, 0, sizeof(lp->peer_pi));
-		}
-		linked = lp->self_state == IBQ_OK && lp->peer_state == IBQ_OK;
-		/* The same local LID: the old counters go on (their previous sample gives the next rate). */
-		if (m->saved[i].n && m->saved[i].state == IBQ_OK && lp->pma.lid == m->saved[i].lid &&
-		    lp->pi.state == 4)
-			lp->pma = m->saved[i];
-		/*
-		 * Another partner, or none: its counters and history are not this
-		 * cable's (the next re-query asks the new partner's PMA).
-		 */
-		if (!linked || (fr->peer_guid && (lp->peer.node_guid != fr->peer_guid ||
-						  lp->peer_pi.num != fr->peer_port))) {
-			if (fr->peer_guid || !linked)
-				memset(&lp->peer_pma, 0, sizeof(lp->peer_pma));
-			memset(fr, 0, sizeof(*fr));
-			hist_init(&fr->hist);
-		}
-		if (linked) {
-			fr->peer_guid = lp->peer.node_guid;
-			fr->peer_port = lp->peer_pi.num;
-		}
-		/* SMInfo is asked only from ARMED/ACTIVE ports: an older answer is not about now. */
-		if (lp->self_state == IBQ_OK && lp->pi.state != 3 && lp->pi.state != 4) {
-			lp->sm.state = IBQ_NONE;
-			lp->sm.guid = 0;
-			lp->sm.priority = lp->sm.sm_state = 0;
-			lp->sm.act_count = 0;
-		}
-		mad_port_explain(lp);
-	}
 }
 
 int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int *timeout_ms)
 {
-	int raw[16], n, t;
-	uint64_t now = clock_now_ns();
-
-	if (!m || !m->v || max <= 0)
+	if (!m || !m->far)
 		return 0;
-	n = mad_view_fds(m->v, raw, max < 16 ? max : 16);
-	for (int i = 0; i < n; i++)
-		fds[i] = (struct pollfd){ .fd = raw[i], .events = POLLIN };
-	t = mad_view_timeout_ms(m->v, now);
-	if (t < 0 && !ui->paused && !m->querying && !m->sampling) {
-		/* Idle: wake for the next re-query or PMA sample. */
-		uint64_t due = m->next_query_ns < m->next_pma_ns ? m->next_query_ns : m->next_pma_ns;
-
-		t = due > now ? (int)((due - now + 999999) / 1000000) : 0;
-	}
-	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
-		*timeout_ms = t;
-	return n;
+	return mad_watch_fds(m->w, ui->paused, fds, max, timeout_ms, clock_now_ns());
 }
 
 bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 {
 	uint64_t now = clock_now_ns();
-	bool changed = false;
 
-	if (!m)
+	if (!m || !m->w)
 		return false;
-	if (!m->v) {
+	if (!m->w->v || !m->far) {
 		/* The reason, once; the panes keep showing it where the far end would be. */
-		if (m->reason[0] && !m->announced && host_has_ib(&ui->host)) {
+		if (m->w->reason[0] && !m->announced && mad_watch_host_has_ib(&ui->host)) {
 			m->announced = true;
-			ui_status(ui, "%s", m->reason);
+			ui_status(ui, "%s", m->w->reason);
 			return true;
 		}
 		return false;
 	}
-	mad_view_step(m->v, now);
-	if (!mad_view_idle(m->v))
+	switch (mad_watch_handle(m->w, ui->paused, ui->interval_s, now)) {
+	case MAD_WATCH_NOTHING:
 		return false;
-	if (m->querying) {
-		m->querying = false;
-		requery_done(m);
-		take_samples(m, now);
-		changed = true;
-	} else if (m->sampling) {
-		m->sampling = false;
-		take_samples(m, now);
-		changed = true;
+	case MAD_WATCH_REQUERIED:
+		/* Another partner, or none: what was derived from the old one is not this cable's. */
+		for (size_t i = 0; i < m->w->f.nports; i++)
+			if (m->w->partner[i].changed) {
+				memset(&m->far[i], 0, sizeof(m->far[i]));
+				hist_init(&m->far[i].hist);
+			}
+		break;
+	case MAD_WATCH_SAMPLED:
+		break;
 	}
-	if (ui->paused)
-		return changed;
-	if (now >= m->next_query_ns) {
-		m->next_query_ns = now + REQUERY_NS;
-		requery_start(m, now);
-	} else if (now >= m->next_pma_ns) {
-		m->next_pma_ns = now + (uint64_t)(ui->interval_s * 1e9);
-		mad_view_pma_refresh(m->v, now);
-		m->sampling = true;
-	}
-	return changed;
+	take_samples(m, now);
+	return true;
 }
 
 const struct ib_local_port *mad_ui_port(const struct ui_mad *m, const char *ca, unsigned int port,
 					const struct mad_far **far)
 {
-	if (!m || !m->v)
+	const struct ib_local_port *lp;
+	size_t i;
+
+	if (!m || !m->far)
 		return NULL;
-	for (size_t i = 0; i < m->f.nports; i++)
-		if (m->f.ports[i].port == port && !strcmp(m->f.ports[i].ca, ca)) {
-			if (far)
-				*far = &m->far[i];
-			return &m->f.ports[i];
-		}
-	return NULL;
+	lp = mad_watch_port(m->w, ca, port, &i);
+	if (lp && far)
+		*far = &m->far[i];
+	return lp;
 }
 
 static const char *desc_of(const struct ib_node_id *n)
@@ -497,7 +272,7 @@ static bool is_ib_port(struct ui *ui, const char *ca, unsigned int port)
 {
 	struct fab_port *p = fab_host_find_port(&ui->host, ca, port);
 
-	return p && maybe_ib(p);
+	return p && fab_port_maybe_ib(p);
 }
 
 int mad_ui_far_height(struct ui *ui, const char *ca, unsigned int port)
@@ -505,10 +280,10 @@ int mad_ui_far_height(struct ui *ui, const char *ca, unsigned int port)
 	struct ui_mad *m = ui->mad;
 	const struct ib_local_port *lp;
 
-	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
+	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return 0;
-	if (!m->v)
-		return m->reason[0] ? 1 + wrap_lines(m->reason, COLS > 0 ? COLS : 80, 4) : 0;
+	if (!m->w->v)
+		return m->w->reason[0] ? 1 + wrap_lines(m->w->reason, COLS > 0 ? COLS : 80, 4) : 0;
 	lp = mad_ui_port(m, ca, port, NULL);
 	if (!lp)
 		return 2;
@@ -574,10 +349,10 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 		return;
 	wattrset(w, theme_attr(ROLE_BORDER));
 	mvwhline(w, y, r.x, ui->utf8 ? ACS_HLINE : '-', r.w);
-	if (!m->v) {
+	if (!m->w->v) {
 		ui_puts(w, y, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), " far end: unknown ");
-		for (const char *s = m->reason; *s && ++y < r.y + r.h && r.w > 0;) {
-			char piece[sizeof(m->reason)];
+		for (const char *s = m->w->reason; *s && ++y < r.y + r.h && r.w > 0;) {
+			char piece[sizeof(m->w->reason)];
 			const char *from = s;
 			size_t n = wrap_piece(s, (size_t)r.w, &s);
 
@@ -599,7 +374,7 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 			 lp->peer_pi.lid, mad_port_state_str(lp->peer_pi.state),
 			 mad_phys_state_str(lp->peer_pi.phys_state), mad_link_width_str(lp->peer_pi.width),
 			 mad_link_speed_str(lp->peer_pi.speed, lp->peer_pi.speed_ext));
-	} else if (lp->self_state == IBQ_OK && lp->pi.phys_state != 5) {
+	} else if (lp->self_state == IBQ_OK && lp->pi.phys_state != PHYS_STATE_LINK_UP) {
 		snprintf(line, sizeof(line), " far end: none, link %s/%s ", mad_port_state_str(lp->pi.state),
 			 mad_phys_state_str(lp->pi.phys_state));
 	} else {
@@ -682,11 +457,11 @@ void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct tex
 	const struct ib_local_port *lp;
 	char g[32];
 
-	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
+	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return;
-	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->v ? "libibumad" : "nothing");
-	if (!m->v) {
-		for (const char *s = m->reason; *s;) {
+	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->w->v ? "libibumad" : "nothing");
+	if (!m->w->v) {
+		for (const char *s = m->w->reason; *s;) {
 			const char *from = s;
 			size_t n = wrap_piece(s, TEXT_LINE_LEN - 8, &s);
 
@@ -724,21 +499,21 @@ void mad_ui_sm_explain(struct ui *ui, const char *ca, unsigned int port, struct 
 	struct ui_mad *m = ui->mad;
 	const struct ib_local_port *lp, *other = NULL;
 
-	if (!m || ui->ctx->demo || !is_ib_port(ui, ca, port))
+	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return;
-	if (!m->v) {
+	if (!m->w->v) {
 		/* Not opened yet (no reason either): nothing to say. */
-		if (m->reason[0])
-			text_add(out, ROLE_DIM, "  SM view: %s", m->reason);
+		if (m->w->reason[0])
+			text_add(out, ROLE_DIM, "  SM view: %s", m->w->reason);
 		return;
 	}
 	lp = mad_ui_port(m, ca, port, NULL);
-	if (!lp || lp->self_state != IBQ_OK || lp->pi.state != 2 || lp->pi.phys_state != 5)
+	if (!lp || lp->self_state != IBQ_OK || lp->pi.state != PORT_STATE_INIT || lp->pi.phys_state != PHYS_STATE_LINK_UP)
 		return;
 	/* SMInfo is asked from ACTIVE ports: another local port may know the SM this one names. */
-	for (size_t i = 0; i < m->f.nports && lp->sm.lid; i++)
-		if (m->f.ports[i].sm.state == IBQ_OK && m->f.ports[i].sm.lid == lp->sm.lid)
-			other = &m->f.ports[i];
+	for (size_t i = 0; i < m->w->f.nports && lp->sm.lid; i++)
+		if (m->w->f.ports[i].sm.state == IBQ_OK && m->w->f.ports[i].sm.lid == lp->sm.lid)
+			other = &m->w->f.ports[i];
 	if (!lp->sm.lid)
 		text_add(out, ROLE_WARN, "  MADs: INIT with LinkUp and SM LID 0 - no SM answered on this subnet "
 			 "(start opensm, or enable the switch's SM)");

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "collect/mad_fabric.h"
+#include "collect/mad_watch.h"
 #include "derive/counters.h"
 #include "model/ibfabric.h"
 #include "ui/text.h"
@@ -17,10 +17,8 @@
 struct ui;
 struct ui_rect;
 
-/* What the monitor keeps per local port across PMA samples. */
+/* What the monitor derives per local port across PMA samples. */
 struct mad_far {
-	uint64_t peer_guid;		/* the partner these numbers belong to (0: none) */
-	uint8_t peer_port;
 	uint64_t seen_ns;		/* peer_pma.sample_ns already taken into the history */
 	struct port_rates far, near;	/* Gb/s and pkt/s of both ends between the last two samples */
 	uint64_t err_interval, err_total;	/* the partner's error counters: last interval, since start */
@@ -32,29 +30,24 @@ struct mad_far {
 	struct hist hist;		/* the partner's Gb/s in/out */
 };
 
+/* The MAD view (collect/mad_watch.h, handed over by the source) and what the monitor makes of it. */
 struct ui_mad {
-	struct ib_fabric f;
-	struct mad_view *v;		/* NULL: no MAD access (reason says why) */
-	struct mad_far *far;		/* [f.nports] */
-	char reason[768];		/* why there is no MAD view, for people ("" when there is one) */
-	bool tried;
+	struct mad_watch *w;		/* NULL: the source has no subnet to ask, or not opened yet */
+	struct mad_far *far;		/* [w->f.nports] while the view is open */
 	bool announced;			/* the reason went to the status line once */
-	bool querying;			/* a re-query of the ports is in flight */
-	bool sampling;			/* a PMA sample is in flight */
-	bool dead;			/* no port could send at the last query: open again */
-	uint64_t next_query_ns, next_pma_ns, last_try_ns;
-	struct ib_pma *saved;		/* [f.nports] local PMA kept across a re-query */
 };
 
 /* NULL when out of memory. */
 struct ui_mad *mad_ui_new(void);
 void mad_ui_free(struct ui_mad *m);
 /*
- * Open the MAD view when the host has InfiniBand ports (not in the demo);
- * without access, m->reason says which device node and what to do. Cheap
- * to call again: it retries at most every 30 s while there is no view.
+ * Open the MAD view when the source has one and the host has InfiniBand
+ * ports; without access, m->w->reason says which device node and what to
+ * do. Cheap to call again: it retries at most every 30 s while there is no view.
  */
 void mad_ui_open(struct ui *ui, struct ui_mad *m);
+/* The source changed: its view goes (mad_ui_open() asks the new one). */
+void mad_ui_drop(struct ui_mad *m);
 /* Add the view's fds (POLLIN) to fds; lower *timeout_ms to its next deadline. */
 int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int *timeout_ms);
 /* 'r': the far end's error deltas since start restart now, like the local ones. */

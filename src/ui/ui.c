@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "collect/host.h"
-#include "collect/netlink.h"
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "derive/doctor.h"
@@ -189,24 +188,21 @@ static int ui_open_source(struct ui *ui)
 	return 0;
 }
 
-/* Address, route, rule and link changes wake the loop (the demo has none). */
+/* Address, route, rule and link changes wake the loop (a source that has them says so). */
 static void ui_netlink_open(struct ui *ui)
 {
-	if (ui->nl_fd >= 0)
-		net_monitor_close(ui->nl_fd);
-	ui->nl_fd = -1;
-	if (!source_has(ui->src, SOURCE_OWN_NETWORK))
-		return;
-	ui->nl_fd = net_monitor_open();
+	ui->nl_fd = source_event_fd(ui->src);
 	if (ui->nl_fd < 0) {
-		warn_once("rtnetlink monitor: %s; network changes show at the next re-read (5 s)",
-			  strerror(-ui->nl_fd));
+		if (ui->nl_fd != -EOPNOTSUPP)
+			warn_once("rtnetlink monitor: %s; network changes show at the next re-read (5 s)",
+				  strerror(-ui->nl_fd));
 		ui->nl_fd = -1;
 	}
 }
 
 void ui_start_demo(struct ui *ui)
 {
+	mad_ui_drop(ui->mad);
 	fab_host_free(&ui->host);
 	source_close(ui->src);
 	track_free(&ui->track);
@@ -339,7 +335,7 @@ static void ui_loop(struct ui *ui)
 			ui->dirty = true;
 		}
 		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
-		if (n > 0 && nl >= 0 && fds[nl].revents && net_monitor_drain(ui->nl_fd)) {
+		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(ui->src)) {
 			ui->rescan_wanted = true;
 			/* Paused means frozen: the change is read when sampling resumes. */
 			ui->net_wanted = true;
@@ -381,9 +377,7 @@ void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *con
 void ui_free(struct ui *ui)
 {
 	views_free(ui);
-	if (ui->nl_fd >= 0)
-		net_monitor_close(ui->nl_fd);
-	ui->nl_fd = -1;
+	ui->nl_fd = -1;		/* the source's, closed with it */
 	if (ui->net_ok)
 		net_state_free(&ui->net);
 	ui->net_ok = false;

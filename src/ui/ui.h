@@ -138,7 +138,7 @@ struct ui {
 	struct doctor_report doctor;
 	bool doctor_ok;
 	int findings;			/* warnings and errors; -1: unknown */
-	int nl_fd;			/* rtnetlink change monitor, -1 if none */
+	int nl_fd;			/* the source's network-change fd, -1 if none */
 	uint64_t last_net_ns;
 
 	const struct ui_view *const *views;	/* the panes, in tab order (ui_default_views) */

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The MAD view under a poll loop: open, re-query the ports, sample PMA counters; never blocking. */
+#include "config.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/umad.h>
+
+#include "collect/host.h"
+#include "collect/mad_fabric.h"
+#include "collect/mad_port.h"
+#include "collect/mad_watch.h"
+#include "collect/sysfs.h"
+#include "derive/counters.h"
+
+#define REQUERY_NS	(5ull * 1000000000ull)
+#define RETRY_OPEN_NS	(30ull * 1000000000ull)
+
+struct mad_watch *mad_watch_new(const struct fab_ctx *ctx)
+{
+	struct mad_watch *w = calloc(1, sizeof(*w));
+
+	if (w)
+		w->ctx = ctx;
+	return w;
+}
+
+static void watch_close(struct mad_watch *w)
+{
+	mad_view_close(w->v);
+	w->v = NULL;
+	ib_fabric_free(&w->f);
+	free(w->saved);
+	w->saved = NULL;
+	free(w->partner);
+	w->partner = NULL;
+	w->querying = w->sampling = w->dead = false;
+}
+
+void mad_watch_free(struct mad_watch *w)
+{
+	if (!w)
+		return;
+	watch_close(w);
+	free(w);
+}
+
+bool mad_watch_host_has_ib(const struct fab_host *h)
+{
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++)
+			if (fab_port_maybe_ib(&h->devs[i].ports[j]))
+				return true;
+	return false;
+}
+
+/* "0000:0000:0010:0000" (sysfs) as a number; 0 when it does not parse. */
+static uint64_t guid_parse(const char *s)
+{
+	uint64_t v = 0;
+	int digits = 0;
+
+	for (; *s && *s != '\n'; s++) {
+		int d;
+
+		if (*s == ':')
+			continue;
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return 0;
+		if (++digits > 16)
+			return 0;
+		v = v << 4 | (uint64_t)d;
+	}
+	return v;
+}
+
+/*
+ * libibumad reads the system's own /sys. A --sysfs tree may be used with
+ * MADs only when it describes the very devices libibumad sees (the
+ * simulator's per-process tree does; a fixture tree does not): every CA
+ * libibumad lists is in the tree with the same node GUID.
+ */
+static bool tree_is_umads(const struct fab_ctx *ctx)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	int root;
+	bool same = n > 0;
+
+	if (n <= 0)
+		return false;
+	root = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
+	if (root < 0)
+		return false;
+	for (int i = 0; i < n && same; i++) {
+		umad_ca_t ca;
+		char path[128], buf[64];
+
+		if (umad_get_ca(names[i], &ca) < 0) {
+			same = false;
+			break;
+		}
+		snprintf(path, sizeof(path), "class/infiniband/%.*s/node_guid", UMAD_CA_NAME_LEN, names[i]);
+		same = sysfs_read_str(root, path, buf, sizeof(buf)) > 0 && guid_parse(buf) &&
+		       guid_parse(buf) == be64toh(ca.node_guid);
+		umad_release_ca(&ca);
+	}
+	close(root);
+	return same;
+}
+
+bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interval_s, uint64_t now)
+{
+	struct fab_ctx c = *w->ctx;
+	int rc;
+
+	/*
+	 * A device that went away (hot-unplug, driver reload) takes its
+	 * sessions with it: open again, at most every RETRY_OPEN_NS.
+	 */
+	if (w->v) {
+		bool stale = w->dead;
+
+		for (size_t i = 0; i < w->f.nports && !stale; i++)
+			stale = !fab_host_find_port((struct fab_host *)h, w->f.ports[i].ca, w->f.ports[i].port);
+		if (!stale || now - w->last_try_ns < RETRY_OPEN_NS)
+			return false;
+		watch_close(w);
+		w->tried = false;
+	}
+	if (!mad_watch_host_has_ib(h))
+		return false;
+	if (w->tried && now - w->last_try_ns < RETRY_OPEN_NS)
+		return false;
+	w->tried = true;
+	w->last_try_ns = now;
+	watch_close(w);
+	if (!c.live_sysfs && tree_is_umads(&c))
+		c.live_sysfs = true;
+	rc = mad_view_open(&c, &w->f, &w->v);
+	if (rc) {
+		snprintf(w->reason, sizeof(w->reason), "InfiniBand management view: %s", strerror(-rc));
+		watch_close(w);
+		return false;
+	}
+	if (!w->v || !w->f.nports) {
+		snprintf(w->reason, sizeof(w->reason), "%s", w->f.error[0] ? w->f.error :
+			 "no InfiniBand port can be asked through libibumad");
+		watch_close(w);
+		return false;
+	}
+	w->saved = calloc(w->f.nports, sizeof(*w->saved));
+	w->partner = calloc(w->f.nports, sizeof(*w->partner));
+	if (!w->saved || !w->partner) {
+		snprintf(w->reason, sizeof(w->reason), "InfiniBand management view: out of memory");
+		watch_close(w);
+		return false;
+	}
+	/* Every session refused (permissions): the first refusal says why; none is usable. */
+	w->reason[0] = '\0';
+	if (w->f.error[0]) {
+		bool any = false;
+
+		for (size_t i = 0; i < w->f.nports; i++)
+			any |= w->f.ports[i].self_state != IBQ_ERROR;
+		if (!any) {
+			snprintf(w->reason, sizeof(w->reason), "%s", w->f.error);
+			watch_close(w);
+			return false;
+		}
+	}
+	mad_view_query_ports(w->v, now);
+	w->querying = true;
+	w->next_query_ns = now + REQUERY_NS;
+	w->next_pma_ns = now + (uint64_t)(interval_s * 1e9);
+	return true;
+}
+
+static void pma_reset(struct ib_pma *pma)
+{
+	for (size_t k = 0; k < pma->n; k++)
+		counter_reset_delta(&pma->c[k]);
+}
+
+void mad_watch_reset(struct mad_watch *w)
+{
+	if (!w || !w->v)
+		return;
+	for (size_t i = 0; i < w->f.nports; i++) {
+		pma_reset(&w->f.ports[i].pma);
+		pma_reset(&w->f.ports[i].peer_pma);
+		pma_reset(&w->saved[i]);
+	}
+}
+
+/* Ask the ports again; their PMA counters are kept (a re-query would restart them). */
+static void requery_start(struct mad_watch *w, uint64_t now)
+{
+	for (size_t i = 0; i < w->f.nports; i++)
+		w->saved[i] = w->f.ports[i].pma;
+	mad_view_query_ports(w->v, now);
+	w->querying = true;
+}
+
+static void requery_done(struct mad_watch *w)
+{
+	size_t failed = 0;
+
+	for (size_t i = 0; i < w->f.nports; i++)
+		failed += w->f.ports[i].self_state == IBQ_ERROR;
+	/* Nothing could even be sent: the device is gone or was reset under us. */
+	w->dead = failed == w->f.nports;
+	for (size_t i = 0; i < w->f.nports; i++) {
+		struct ib_local_port *lp = &w->f.ports[i];
+		struct mad_watch_partner *pa = &w->partner[i];
+		bool linked;
+
+		/* No link, or no answer: what the previous answer said about a partner no longer holds. */
+		if (lp->self_state != IBQ_OK || lp->pi.phys_state != PHYS_STATE_LINK_UP) {
+			lp->peer_state = IBQ_NONE;
+			memset(&lp->peer, 0, sizeof(lp->peer));
+			memset(&lp->peer_pi, 0, sizeof(lp->peer_pi));
+		}
+		linked = lp->self_state == IBQ_OK && lp->peer_state == IBQ_OK;
+		/* The same local LID: the old counters go on (their previous sample gives the next rate). */
+		if (w->saved[i].n && w->saved[i].state == IBQ_OK && lp->pma.lid == w->saved[i].lid &&
+		    lp->pi.state == PORT_STATE_ACTIVE)
+			lp->pma = w->saved[i];
+		/*
+		 * Another partner, or none: its counters are not this cable's (the
+		 * next re-query asks the new partner's PMA), and the caller starts
+		 * what it derived from them again.
+		 */
+		pa->changed = !linked || (pa->guid && (lp->peer.node_guid != pa->guid || lp->peer_pi.num != pa->port));
+		if (pa->changed) {
+			memset(&lp->peer_pma, 0, sizeof(lp->peer_pma));
+			pa->guid = 0;
+			pa->port = 0;
+		}
+		if (linked) {
+			pa->guid = lp->peer.node_guid;
+			pa->port = lp->peer_pi.num;
+		}
+		/* SMInfo is asked only from ARMED/ACTIVE ports: an older answer is not about now. */
+		if (lp->self_state == IBQ_OK && lp->pi.state != PORT_STATE_ARMED && lp->pi.state != PORT_STATE_ACTIVE) {
+			lp->sm.state = IBQ_NONE;
+			lp->sm.guid = 0;
+			lp->sm.priority = lp->sm.sm_state = 0;
+			lp->sm.act_count = 0;
+		}
+		mad_port_explain(lp);
+	}
+}
+
+int mad_watch_fds(const struct mad_watch *w, bool paused, struct pollfd *fds, int max, int *timeout_ms,
+		  uint64_t now)
+{
+	int raw[16], n, t;
+
+	if (!w || !w->v || max <= 0)
+		return 0;
+	n = mad_view_fds(w->v, raw, max < 16 ? max : 16);
+	for (int i = 0; i < n; i++)
+		fds[i] = (struct pollfd){ .fd = raw[i], .events = POLLIN };
+	t = mad_view_timeout_ms(w->v, now);
+	if (t < 0 && !paused && !w->querying && !w->sampling) {
+		/* Idle: wake for the next re-query or PMA sample. */
+		uint64_t due = w->next_query_ns < w->next_pma_ns ? w->next_query_ns : w->next_pma_ns;
+
+		t = due > now ? (int)((due - now + 999999) / 1000000) : 0;
+	}
+	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
+		*timeout_ms = t;
+	return n;
+}
+
+enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double interval_s, uint64_t now)
+{
+	enum mad_watch_news news = MAD_WATCH_NOTHING;
+
+	if (!w || !w->v)
+		return MAD_WATCH_NOTHING;
+	mad_view_step(w->v, now);
+	if (!mad_view_idle(w->v))
+		return MAD_WATCH_NOTHING;
+	if (w->querying) {
+		w->querying = false;
+		requery_done(w);
+		news = MAD_WATCH_REQUERIED;
+	} else if (w->sampling) {
+		w->sampling = false;
+		news = MAD_WATCH_SAMPLED;
+	}
+	if (paused)
+		return news;
+	if (now >= w->next_query_ns) {
+		w->next_query_ns = now + REQUERY_NS;
+		requery_start(w, now);
+	} else if (now >= w->next_pma_ns) {
+		w->next_pma_ns = now + (uint64_t)(interval_s * 1e9);
+		mad_view_pma_refresh(w->v, now);
+		w->sampling = true;
+	}
+	return news;
+}
+
+const struct ib_local_port *mad_watch_port(const struct mad_watch *w, const char *ca, unsigned int port,
+					   size_t *index)
+{
+	if (!w || !w->v)
+		return NULL;
+	for (size_t i = 0; i < w->f.nports; i++)
+		if (w->f.ports[i].port == port && !strcmp(w->f.ports[i].ca, ca)) {
+			if (index)
+				*index = i;
+			return &w->f.ports[i];
+		}
+	return NULL;
+}
