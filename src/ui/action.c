@@ -216,7 +216,7 @@ void ui_do(struct ui *ui, int action, int arg)
 		save_settings(ui);
 		break;
 	case ACT_DEMO:
-		if (!ui->ctx->demo && !ui->host.ndevs)
+		if (!ui_simulated(ui) && !ui->host.ndevs)
 			ui_start_demo(ui);
 		break;
 	case ACT_REDRAW:

@@ -29,7 +29,7 @@ void help_text(struct ui *ui, struct text *out)
 	const char *const *warns = warn_list(&nwarn);
 
 	text_add(out, 0, "fabtop %s - a live monitor of this host's RDMA ports (%s)", PACKAGE_VERSION,
-		 ui->ctx->demo ? "demo fabric: simulated, no hardware" : ui->ctx->sysfs_root);
+		 ui_simulated(ui) ? "demo fabric: simulated, no hardware" : ui->ctx->sysfs_root);
 	text_add(out, 0, "%s", "");
 	text_add(out, ROLE_HEADING, "Keys");
 	for (size_t i = 0; i < key_nbindings; i++) {

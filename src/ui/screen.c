@@ -163,7 +163,7 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 		snprintf(find, sizeof(find), "n/a");
 	snprintf(buf, sizeof(buf),
 		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s",
-		 ui->host.hostname[0] ? ui->host.hostname : "", ui->ctx->demo ? " DEMO " : " ",
+		 ui->host.hostname[0] ? ui->host.hostname : "", ui_simulated(ui) ? " DEMO " : " ",
 		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
 		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
 		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",

@@ -393,6 +393,12 @@ void ui_free(struct ui *ui)
 	ui->src = NULL;
 }
 
+bool ui_simulated(const struct ui *ui)
+{
+	/* No source (switching to the demo ran out of memory): what was asked for. */
+	return ui->src ? source_has(ui->src, SOURCE_SIMULATED) : ui->ctx->demo;
+}
+
 void *ui_pane_state(struct ui *ui, const struct ui_view *v)
 {
 	for (size_t i = 0; i < ui->nviews; i++)
@@ -440,7 +446,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		goto out;
 	}
 	/* Nothing to show: start where the explanation and the demo offer are. */
-	if (!ui->host.ndevs && !ctx->demo && !pane)
+	if (!ui->host.ndevs && !ui_simulated(ui) && !pane)
 		ui->pane = 0;
 	screen_rebuild(ui);
 	if (term_start(msg, msgsize)) {

@@ -197,6 +197,8 @@ void ui_init(struct ui *ui, struct fab_ctx *ctx);
 /* The same with other panes (at most UI_MAX_VIEWS): tests, and panes yet to come. */
 void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *const *views, size_t nviews);
 void ui_free(struct ui *ui);
+/* The source is simulated (the demo): no probe, no MADs, no real paths to show. */
+bool ui_simulated(const struct ui *ui);
 /* The state a pane's create() made (NULL when it has none). */
 void *ui_pane_state(struct ui *ui, const struct ui_view *v);
 

@@ -145,7 +145,7 @@ static void doctor_details(struct ui *ui, const char *key, struct text *out)
 	}
 	finding_text(f, out);
 	text_add(out, ROLE_DIM, "The same in a shell: fabtop doctor%s  (fixes are printed, never applied silently)",
-		 ui->ctx->demo ? " --demo" : "");
+		 ui_simulated(ui) ? " --demo" : "");
 }
 
 static const char *doctor_empty(struct ui *ui)

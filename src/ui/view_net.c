@@ -177,7 +177,7 @@ static void net_details(struct ui *ui, const char *key, struct text *out)
 		return;
 	}
 	text_add(out, ROLE_HEADING, "%s", key);
-	if (ui->ctx->demo)
+	if (ui_simulated(ui))
 		text_add(out, ROLE_DIM, "  from the demo fabric's simulated network (demo_net())");
 	else
 		text_add(out, ROLE_DIM, "  from rtnetlink (links, addresses, routes, rules) and %s/sys/net/ipv4/conf/",

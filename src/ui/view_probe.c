@@ -38,7 +38,7 @@ static bool from_candidate(struct ui *ui, int i, char *addr, size_t asize, char 
 
 static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
 {
-	if (ui->ctx->demo) {
+	if (ui_simulated(ui)) {
 		ui_status(ui, "the demo fabric is simulated: the probe needs real RDMA devices");
 		return;
 	}
@@ -178,7 +178,7 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 			line(w, r, &y, ROLE_DIM, "What-if: no RDMA source address to ask about.");
 		}
 	}
-	if (ui->ctx->demo) {
+	if (ui_simulated(ui)) {
 		y++;
 		line(w, r, &y, ROLE_WARN, "The demo fabric is simulated: a probe needs real RDMA devices and a real peer.");
 		line(w, r, &y, ROLE_DIM, "Run fabtop without --demo on a host with RDMA ports (or Soft-RoCE) to probe.");

@@ -2,9 +2,11 @@
 /* The registry of panes (tab order) and helpers shared by the panes. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "collect/source.h"
 #include "derive/port.h"
 #include "ui/views.h"
 
@@ -130,10 +132,14 @@ struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_de
 
 void views_origin(struct ui *ui, const struct fab_device *d, char *buf, size_t size)
 {
-	if (ui->ctx->demo)
-		snprintf(buf, size, "demo fabric (simulated, seed %lu): %s", ui->ctx->seed, d->name);
-	else
+	char from[PATH_MAX];
+
+	if (ui_simulated(ui) && ui->src) {
+		source_describe(ui->src, from, sizeof(from));
+		snprintf(buf, size, "%s: %s", from, d->name);
+	} else {
 		snprintf(buf, size, "%s/class/infiniband/%s", ui->ctx->sysfs_root, d->name);
+	}
 }
 
 int views_state_role(const struct fab_port *p)
@@ -173,7 +179,7 @@ const char *views_no_devices(struct ui *ui)
 {
 	static char msg[512];
 
-	if (ui->ctx->demo)
+	if (ui_simulated(ui))
 		return "The demo fabric has no devices.";
 	snprintf(msg, sizeof(msg),
 		 "No RDMA devices found: %s/class/infiniband %s. "
