@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# data/fabtop.bash-completion: bash completes commands, sections, options and
+# their values, in step with what the binary says it accepts.
+. "$TOP_SRCDIR/tests/setup.sh"
+C="$TOP_SRCDIR/data/fabtop.bash-completion"
+
+# comp WORD...: what bash offers for the last word (one per line, sorted).
+comp() {
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _fabtop
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$C" "$@" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+assert_eq "complete -p fabtop" "complete -F _fabtop fabtop" "$(bash -c '. "$1"; complete -p fabtop' _ "$C")"
+assert_eq "fabtop sh<TAB>" "show" "$(comp fabtop sh)"
+assert_eq "fabtop <TAB>: the commands" "doctor monitor probe show" "$(comp fabtop '')"
+sections=$("$FABTOP" show --help | sed -n 's/^Sections: \(.*\) (default.*/\1/p' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+assert_eq "fabtop show <TAB>: the sections show --help lists" "$sections" "$(comp fabtop show '')"
+assert_eq "fabtop --sy<TAB>" "--sysfs" "$(comp fabtop --sy)"
+assert_eq "global options before the command do not hide it" "counters" "$(comp fabtop --sysfs /x --demo show cou)"
+formats=$("$FABTOP" doctor --help | sed -n 's/.*--fix \([a-z|-]*\)$/\1/p' | tr '|' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+assert_eq "fabtop doctor --fix <TAB>: the formats doctor --help lists" "$formats" "$(comp fabtop doctor --fix '')"
+panes=$("$FABTOP" monitor --help | sed -n 's/.*Panes: \(.*\)\./\1/p' | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+assert_eq "fabtop --pane <TAB>: the panes the monitor knows" "$panes" "$(comp fabtop --pane '')"
+assert_eq "fabtop probe --mode <TAB>" "bw lat rping" "$(comp fabtop probe 10.0.0.1 --mode '')"
+assert_match "fabtop probe --ti<TAB>" "--timeout-ms" "$(comp fabtop probe --ti)"
+mkdir -p "$T/trees/ib"
+assert_eq "--sysfs <TAB> completes directories" "$T/trees" "$(comp fabtop --sysfs "$T/tr")"
+assert_eq "--device <TAB>: the RDMA devices under --sysfs" "mlx4_0" \
+	"$(comp fabtop --sysfs "$DATA/trees/ib-2port" probe --lid 1 --device '')"
+assert_eq "--interval <TAB>: a number, nothing offered" "" "$(comp fabtop --interval '')"
+if command -v shellcheck >/dev/null 2>&1; then
+	check "shellcheck -s bash, warnings and up" shellcheck -s bash -S warning "$C"
+else
+	not_ok "shellcheck is not installed (tools/debian-packages lists it)"
+fi
+done_testing
