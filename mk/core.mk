@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the core: model, sysfs collection, show reports.
 src_libfabtop_a_SOURCES += \
-	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h \
+	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h src/util.c src/util.h \
 	src/collect/sysfs.c src/collect/sysfs.h \
 	src/collect/host.c src/collect/host.h \
 	src/collect/watch.c src/collect/watch.h \
@@ -17,8 +17,9 @@ src_libfabtop_a_SOURCES += \
 	src/report/show.c src/report/show.h \
 	src/cmd_show.c
 
-check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port
-TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port
+check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util
+TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util
+tests_unit_test_util_LDADD = $(TEST_LDADD)
 tests_unit_test_port_LDADD = $(TEST_LDADD)
 tests_unit_test_gid_LDADD = $(TEST_LDADD)
 tests_unit_test_counters_LDADD = $(TEST_LDADD)

@@ -38,7 +38,7 @@ TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hos
 EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh \
 	tests/tui/hostile.sh
 
-# --- demo fabric and data source (issue 4, demo part; owned by the demo engineer) ---
+# --- demo fabric and data sources ---
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \
 	src/collect/source_demo.c
 check_PROGRAMS += tests/demo/test_demo tests/demo/test_demo_net
@@ -48,7 +48,7 @@ tests_demo_test_demo_net_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/demo/show_demo.sh tests/data/demo
 # --- end demo ---
 
-# --- the far end of each cable through MADs in the monitor (issue 6 in the monitor) ---
+# --- the far end of each cable through MADs in the monitor ---
 src_libfabtop_a_SOURCES += src/ui/mad_ui.c src/ui/mad_ui.h
 TESTS += tests/tui/ibsim.sh
 EXTRA_DIST += tests/tui/ibsim.sh

@@ -16,6 +16,7 @@
 #include "probe/explain.h"
 #include "probe/probe.h"
 #include "report/json.h"
+#include "util.h"
 
 #define MAX_CONNS 256
 /* the event channel, and a completion channel per connection (closing ones too) */
@@ -57,23 +58,15 @@ static void usage(FILE *f)
 		PROBE_DEFAULT_PORT);
 }
 
-static int parse_num(const char *opt, const char *s, unsigned long long max, unsigned long long *out)
+static int parse_num(const char *opt, const char *s, uint64_t max, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-
-	if (!s || *s < '0' || *s > '9') {
+	if (util_parse_u64(s, 10, max, out) == 0)
+		return 0;
+	if (!s || *s < '0' || *s > '9')
 		fprintf(stderr, "fabtop probe: %s wants a number, not '%s'\n", opt, s ? s : "");
-		return -1;
-	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max) {
-		fprintf(stderr, "fabtop probe: %s wants a number from 0 to %llu, not '%s'\n", opt, max, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
+	else
+		fprintf(stderr, "fabtop probe: %s wants a number from 0 to %" PRIu64 ", not '%s'\n", opt, max, s);
+	return -1;
 }
 
 /* "-x V", "--xx V" or "--xx=V": returns the value, or NULL when argv[*i] is not this option. */
@@ -286,7 +279,7 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 			       o->from ? ", from " : "", o->from ? o->from : "");
 	}
 	while (probe_active(p)) {
-		now = probe_now_ns();
+		now = util_now_ns();
 		if (stop_signals && !stopped) {
 			probe_stop(p);
 			stopped = true;
@@ -303,7 +296,7 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 			fprintf(stderr, "fabtop probe: poll: %s\n", strerror(errno));
 			break;
 		}
-		now = probe_now_ns();
+		now = util_now_ns();
 		probe_handle(p, now);
 		st = probe_status(p);
 		if (!json) {
@@ -342,7 +335,7 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct probe_opts o;
-	unsigned long long v;
+	uint64_t v;
 	const char *val, *peer = NULL;
 	bool missing = false, json = ctx->json;
 	int i;

@@ -17,6 +17,7 @@
 #include "report/net.h"
 #include "report/show.h"
 #include "warn.h"
+#include "util.h"
 
 /*
  * A section of the report. text() prints for people; json() writes its
@@ -143,7 +144,7 @@ static const struct show_section sections[] = {
 	{ "fabric", false, SNAPSHOT_FABRIC, fabric_sec_text, fabric_sec_json },
 };
 
-#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+#define NSECTIONS (ARRAY_SIZE(sections))
 
 static void show_usage(FILE *f)
 {
@@ -169,7 +170,7 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, str
 {
 	for (long s = 1; s <= ctx->count; s++) {
 		sleep_s(ctx->interval_s);
-		source_refresh(src, h, clock_now_ns());
+		source_refresh(src, h, util_now_ns());
 		if (ctx->json) {
 			struct json j;
 

@@ -5,7 +5,7 @@
 
 #include "ctx.h"
 
-/* Exit codes are a contract (PRODUCT.md). */
+/* Exit codes are a contract (README, fabtop(1)). */
 #define EXIT_OK		0
 #define EXIT_RUNTIME	1
 #define EXIT_USAGE	2

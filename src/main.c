@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "ctx.h"
+#include "util.h"
 
 struct command {
 	const char *name;
@@ -25,7 +26,7 @@ static const struct command commands[] = {
 	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)" },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS (ARRAY_SIZE(commands))
 
 static void usage(FILE *f)
 {
@@ -65,21 +66,6 @@ static int parse_interval(const char *s, double *out)
 	return 0;
 }
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* Option NAME matched at argv[*i] as "--NAME VALUE" or "--NAME=VALUE". */
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
 {
@@ -105,7 +91,7 @@ int main(int argc, char **argv)
 	char **rest;
 	int nrest = 0, i;
 	const char *v;
-	unsigned long ul;
+	uint64_t ul;
 	bool help = false, no_more_opts = false;
 	int rc;
 
@@ -141,14 +127,14 @@ int main(int argc, char **argv)
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--count"))) {
-			if (parse_ulong(v, 1000000, &ul) || ul == 0) {
+			if (util_parse_u64(v, 10, 1000000, &ul) || ul == 0) {
 				fprintf(stderr, "fabtop: --count wants a number from 1 to 1000000, not '%s'\n", v);
 				rc = EXIT_USAGE;
 				goto out;
 			}
 			ctx.count = (long)ul;
 		} else if ((v = opt_value(argc, argv, &i, "--seed"))) {
-			if (parse_ulong(v, 0xffffffffUL, &ul)) {
+			if (util_parse_u64(v, 10, 0xffffffffUL, &ul)) {
 				fprintf(stderr, "fabtop: --seed wants a number, not '%s'\n", v);
 				rc = EXIT_USAGE;
 				goto out;

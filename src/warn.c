@@ -57,18 +57,4 @@ const char *const *warn_list(unsigned int *n)
 	return warn_ptrs;
 }
 
-void warn_reset(void)
-{
-	warn_count = 0;
-}
 
-void die_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fabtop: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}

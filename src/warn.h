@@ -11,9 +11,5 @@ void warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_set_quiet(bool quiet);
 /* The kept warnings, newest last; n is set to how many. */
 const char *const *warn_list(unsigned int *n);
-void warn_reset(void);
-
-/* "fabtop: MESSAGE" on stderr, for runtime failures. */
-void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

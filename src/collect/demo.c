@@ -11,8 +11,8 @@
 #include "collect/demo.h"
 #include "derive/counters.h"
 #include "derive/gid.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * Time. Traffic is a smooth curve through keyframes SEG_US apart; the first

@@ -11,7 +11,7 @@
 /*
  * A built-in simulated host (like bmon's dummy input): a dual-port IB HCA
  * whose IPoIB netdevs ib0/ib1 share one /16 (the same-subnet mistake of
- * seeds/000), a RoCE NIC with v1/v2 GIDs and a VLAN, and an iWARP NIC
+ * doc/demo.md), a RoCE NIC with v1/v2 GIDs and a VLAN, and an iWARP NIC
  * without PMA. Its counters are sampled through counter_define() and
  * counter_sample_text() under the source they stand for, so rates,
  * saturation and deltas go through the normal derive code. Everything is a
@@ -49,7 +49,7 @@ uint64_t demo_now_ns(const struct demo *d);
 bool demo_link_up(const struct demo *d, const char *netdev);
 
 /*
- * The simulated host's network (seeds/000's memserver34): links with ib0/ib1
+ * The simulated host's network (memserver34 of doc/demo.md): links with ib0/ib1
  * (IPoIB datagram, MTU 2044), the RoCE NIC and its VLAN, the iWARP NIC;
  * addresses; main and local tables with two routes for 172.16.0.0/16 and
  * no per-interface rules; rp_filter=1 as Ubuntu 18.04 sets it. ib1 follows

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The demo host's IP side: seeds/000's memserver34, same-subnet mistake included. */
+/* The demo host's IP side: memserver34 of doc/demo.md, same-subnet mistake included. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -10,6 +10,7 @@
 
 #include "collect/demo.h"
 #include "model/net.h"
+#include "util.h"
 
 /* After net/if.h (via model/net.h): linux/libc-compat.h then keeps the two apart. */
 #include <linux/fib_rules.h>
@@ -17,10 +18,9 @@
 #include <linux/rtnetlink.h>
 #include <net/if_arp.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
- * The host of seeds/000 (memserver34, Ubuntu 18.04 with netplan): ib0 and
+ * The host of doc/demo.md (memserver34, Ubuntu 18.04 with netplan): ib0 and
  * ib1 both in 172.16.0.0/16, so the kernel put two routes for the subnet in
  * main and no rule sends 172.16.34.2 to a table of its own. Ubuntu 18.04's
  * sysctl.d sets rp_filter=1 (all and default); ARP settings are the

@@ -18,20 +18,13 @@
 #include "derive/counters.h"
 #include "derive/gid.h"
 #include "warn.h"
+#include "util.h"
 
 #define MAX_DEVICES	1024
 #define MAX_PORTS	256	/* port numbers are 8-bit in IB */
 #define MAX_COUNTERS	512	/* per port and directory */
 #define MAX_GIDS	4096
 #define MAX_NETS	4096
-
-uint64_t clock_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* State of one collection run. */
 struct collector {
@@ -578,7 +571,7 @@ static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 			rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p);
 		if (!rc)
 			rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p);
-		p->sample_ns = p->first_sample_ns = clock_now_ns();
+		p->sample_ns = p->first_sample_ns = util_now_ns();
 	}
 	if (!rc && (col->what & COLLECT_GIDS)) {
 #if HAVE_DECL_IBV_QUERY_GID_TABLE
@@ -641,7 +634,7 @@ static int collect_device(struct collector *col, const char *name, struct fab_de
 	}
 	if (read_attr(devfd, d->name, "node_type", buf, sizeof(buf))) {
 		d->node_type_num = sysfs_parse_enum(buf, &text);
-		if (d->node_type_num > 0 && (size_t)d->node_type_num < sizeof(node_type_names) / sizeof(node_type_names[0]))
+		if (d->node_type_num > 0 && (size_t)d->node_type_num < ARRAY_SIZE(node_type_names))
 			snprintf(d->node_type, sizeof(d->node_type), "%s", node_type_names[d->node_type_num]);
 		else
 			snprintf(d->node_type, sizeof(d->node_type), "%s", text);

@@ -25,11 +25,9 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 
 /*
  * Take a new counter sample of every port: one pread per open counter file,
- * no allocation. now_ns is CLOCK_MONOTONIC (see clock_now_ns()).
+ * no allocation. now_ns is CLOCK_MONOTONIC (see util_now_ns()).
  */
 void collect_counters_refresh(struct fab_host *h, uint64_t now_ns);
 
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t clock_now_ns(void);
 
 #endif

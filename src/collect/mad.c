@@ -15,6 +15,7 @@
 
 #include "collect/mad.h"
 #include "derive/mad_decode.h"
+#include "util.h"
 
 #define MAD_MAX_WINDOW		64
 #define MAD_QP1_QKEY		0x80010000u
@@ -73,14 +74,6 @@ struct mad_session {
 	bool in_step;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 		     const struct umad_local *port, char *why, size_t whysz)
 {
@@ -136,7 +129,7 @@ int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 	fd = umad_get_fd(s->portid);
 	s->fd = (fd >= 0 && fcntl(fd, F_GETFD) >= 0) ? fd : -1;
 	s->opts = (struct mad_opts){ .timeout_ms = 200, .retries = 2, .window = 16 };
-	s->next_tid = (uint32_t)(mono_ns() ^ ((uint64_t)getpid() << 16));
+	s->next_tid = (uint32_t)(util_now_ns() ^ ((uint64_t)getpid() << 16));
 	dump = getenv("FABTOP_MAD_DUMP");
 	if (dump && *dump)
 		snprintf(s->dump_dir, sizeof(s->dump_dir), "%s", dump);
@@ -581,7 +574,7 @@ int mad_step(struct mad_session *s, uint64_t now_ns)
 int mad_run(struct mad_session *s, uint64_t deadline_ns)
 {
 	for (;;) {
-		uint64_t now = mono_ns();
+		uint64_t now = util_now_ns();
 		struct pollfd pfd;
 		int rc, t;
 

@@ -12,6 +12,7 @@
 #include "collect/mad_port.h"
 #include "collect/umad.h"
 #include "derive/mad_decode.h"
+#include "util.h"
 
 #define NO_NODE ((size_t)-1)
 
@@ -37,14 +38,6 @@ struct sweep_q {
 	uint8_t hops;
 	uint8_t path[MAD_DR_MAX_HOPS + 1];
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void sweep_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len);
 
@@ -128,7 +121,7 @@ static void add_link(struct mad_sweep *sw, size_t a, uint8_t ap, size_t b, uint8
 
 static bool sweep_time_left(struct mad_sweep *sw)
 {
-	if (mono_ns() - sw->start_ns <= sw->lim.max_ns)
+	if (util_now_ns() - sw->start_ns <= sw->lim.max_ns)
 		return true;
 	sw->f->truncated_time = true;
 	return false;
@@ -484,9 +477,9 @@ int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint6
 			continue;	/* its own node is unknown: nothing to hang a second sweep on */
 		sent0 = mad_session_stats(v->sess[i])->sent;
 		if (first)
-			sw = mad_sweep_start(v->sess[i], f, lp->port, lim, mono_ns());
+			sw = mad_sweep_start(v->sess[i], f, lp->port, lim, util_now_ns());
 		else
-			sw = mad_sweep_start_more(v->sess[i], f, lp->node.node_guid, lp->port, lim, mono_ns());
+			sw = mad_sweep_start_more(v->sess[i], f, lp->node.node_guid, lp->port, lim, util_now_ns());
 		if (!sw) {
 			if (first)
 				return -ENOMEM;
@@ -494,7 +487,7 @@ int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint6
 		}
 		if (mad_run(v->sess[i], deadline_ns) == -ETIMEDOUT)
 			f->truncated_time = true;
-		mad_sweep_finish(sw, mono_ns());
+		mad_sweep_finish(sw, util_now_ns());
 		f->sweep_mads += mad_session_stats(v->sess[i])->sent - sent0;
 		if (first)
 			f->sweep_from = i;
@@ -544,7 +537,7 @@ int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int
 	if (rc || !v)
 		return rc;
 	if (what & MADF_PORTS) {
-		mad_view_query_ports(v, mono_ns());
+		mad_view_query_ports(v, util_now_ns());
 		mad_view_run(v, deadline_ns);
 		for (size_t i = 0; i < f->nports; i++)
 			if (f->ports[i].self_state != IBQ_ERROR || !f->ports[i].note[0])
@@ -577,6 +570,6 @@ void mad_fabric_sample(struct mad_view *v, double interval_s)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	mad_view_pma_refresh(v, mono_ns());
-	mad_view_run(v, mono_ns() + MAD_SAMPLE_DEADLINE_NS);
+	mad_view_pma_refresh(v, util_now_ns());
+	mad_view_run(v, util_now_ns() + MAD_SAMPLE_DEADLINE_NS);
 }

@@ -10,6 +10,7 @@
 #include "collect/mad_port.h"
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
+#include "util.h"
 
 /* What a reply is for; one small context per request, freed by its callback. */
 enum port_q_kind {
@@ -110,7 +111,7 @@ static void pma_define(struct ib_pma *pma)
 		"port_xmit_wait", "unicast_xmit_packets", "unicast_rcv_packets",
 		"multicast_xmit_packets", "multicast_rcv_packets",
 	};
-	size_t n = sizeof(names) / sizeof(names[0]);
+	size_t n = ARRAY_SIZE(names);
 
 	pma->ext = pma->cap_mask & (MAD_PMA_CAP_EXT_WIDTH | MAD_PMA_CAP_EXT_WIDTH_NOIETF);
 	/* unicast/multicast exist only in the IETF-compatible extended set. */

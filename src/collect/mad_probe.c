@@ -15,20 +15,13 @@
 #include "collect/umad.h"
 #include "commands.h"
 #include "derive/mad_decode.h"
+#include "util.h"
 
 struct ping_result {
 	bool done;
 	int status;
 	char host[MAD_VENDOR2_DATA_SIZE + 1];
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 bool mad_probe_wanted(int argc, char **argv)
 {
@@ -87,47 +80,10 @@ static void ping_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 	mad_decode_node_desc(data, dlen < 64 ? dlen : 64, r->host, sizeof(r->host));
 }
 
-static int parse_num(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* "0x0002c90300317800", "0002:c903:0031:7800" or plain hex digits. */
-static int parse_guid(const char *s, uint64_t *out)
-{
-	char hex[20];
-	size_t n = 0;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
-		s += 2;
-	for (; *s; s++) {
-		if (*s == ':')
-			continue;
-		if (n >= 16 || !strchr("0123456789abcdefABCDEF", *s))
-			return -1;
-		hex[n++] = *s;
-	}
-	if (!n)
-		return -1;
-	hex[n] = '\0';
-	*out = strtoull(hex, NULL, 16);
-	return 0;
-}
-
 static int resolve_guid(const struct fab_ctx *ctx, uint64_t guid, uint16_t *lid)
 {
 	struct ib_fabric f;
-	int rc = mad_fabric_collect(ctx, &f, MADF_SWEEP, NULL, mono_ns() + 15000000000ull);
+	int rc = mad_fabric_collect(ctx, &f, MADF_SWEEP, NULL, util_now_ns() + 15000000000ull);
 
 	*lid = 0;
 	if (rc) {
@@ -168,17 +124,17 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 			probe_usage(stdout);
 			return EXIT_OK;
 		}
-		if (!strcmp(a, "--lid") && !parse_num(val, 0xbfff, &v) && v) {
+		if (!strcmp(a, "--lid") && !util_parse_u64(val, 0, 0xbfff, &v) && v) {
 			lid = v;
-		} else if (!strcmp(a, "--guid") && val && !parse_guid(val, &guid)) {
+		} else if (!strcmp(a, "--guid") && val && !util_parse_guid(val, &guid)) {
 			have_guid = true;
-		} else if (!strcmp(a, "-C") && !parse_num(val, 1000000, &v) && v) {
+		} else if (!strcmp(a, "-C") && !util_parse_u64(val, 0, 1000000, &v) && v) {
 			count = v;
-		} else if (!strcmp(a, "--timeout") && !parse_num(val, 60000, &v) && v) {
+		} else if (!strcmp(a, "--timeout") && !util_parse_u64(val, 0, 60000, &v) && v) {
 			timeout_ms = v;
 		} else if (!strcmp(a, "--device") && val) {
 			want_ca = val;
-		} else if (!strcmp(a, "--port") && !parse_num(val, 255, &v) && v) {
+		} else if (!strcmp(a, "--port") && !util_parse_u64(val, 0, 255, &v) && v) {
 			want_port = v;
 		} else {
 			fprintf(stderr, "fabtop probe: bad argument '%s'%s%s\n", a,
@@ -226,7 +182,7 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 		uint8_t path[1] = { 0 };
 
 		if (!mad_get_dr(s, path, 0, MAD_ATTR_PORT_INFO, locals[which].port, port_check_cb, &pc))
-			mad_run(s, mono_ns() + 3000000000ull);
+			mad_run(s, util_now_ns() + 3000000000ull);
 		if (pc.done && pc.state != 4) {
 			fprintf(stderr, "fabtop probe: %s port %u is %s/%s: %s\n", locals[which].ca,
 				locals[which].port, mad_port_state_str(pc.state), mad_phys_state_str(pc.phys_state),
@@ -241,7 +197,7 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 	       locals[which].ca, locals[which].port);
 	for (uint64_t k = 0; k < count; k++) {
 		struct ping_result r = { 0 };
-		uint64_t t0 = mono_ns(), rtt;
+		uint64_t t0 = util_now_ns(), rtt;
 		int rc = mad_ping(s, (uint16_t)lid, ping_cb, &r);
 
 		if (rc) {
@@ -250,7 +206,7 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 		}
 		sent++;
 		mad_run(s, t0 + (timeout_ms + 1000) * 1000000u);
-		rtt = mono_ns() - t0;
+		rtt = util_now_ns() - t0;
 		if (r.done && !r.status) {
 			got++;
 			sum += rtt;
@@ -266,7 +222,7 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 		fflush(stdout);
 		/* One ping per --interval (1 s by default, as ibping). */
 		if (k + 1 < count) {
-			uint64_t next = t0 + (uint64_t)(ctx->interval_s * 1e9), now = mono_ns();
+			uint64_t next = t0 + (uint64_t)(ctx->interval_s * 1e9), now = util_now_ns();
 
 			if (next > now) {
 				struct timespec ts = { (time_t)((next - now) / 1000000000u),

@@ -18,6 +18,7 @@
 #include "collect/mad_watch.h"
 #include "collect/sysfs.h"
 #include "derive/counters.h"
+#include "util.h"
 
 #define REQUERY_NS	(5ull * 1000000000ull)
 #define RETRY_OPEN_NS	(30ull * 1000000000ull)
@@ -60,32 +61,6 @@ bool mad_watch_host_has_ib(const struct fab_host *h)
 	return false;
 }
 
-/* "0000:0000:0010:0000" (sysfs) as a number; 0 when it does not parse. */
-static uint64_t guid_parse(const char *s)
-{
-	uint64_t v = 0;
-	int digits = 0;
-
-	for (; *s && *s != '\n'; s++) {
-		int d;
-
-		if (*s == ':')
-			continue;
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
-			return 0;
-		if (++digits > 16)
-			return 0;
-		v = v << 4 | (uint64_t)d;
-	}
-	return v;
-}
-
 /*
  * libibumad reads the system's own /sys. A --sysfs tree may be used with
  * MADs only when it describes the very devices libibumad sees (the
@@ -107,14 +82,15 @@ static bool tree_is_umads(const struct fab_ctx *ctx)
 	for (int i = 0; i < n && same; i++) {
 		umad_ca_t ca;
 		char path[128], buf[64];
+		uint64_t guid;
 
 		if (umad_get_ca(names[i], &ca) < 0) {
 			same = false;
 			break;
 		}
 		snprintf(path, sizeof(path), "class/infiniband/%.*s/node_guid", UMAD_CA_NAME_LEN, names[i]);
-		same = sysfs_read_str(root, path, buf, sizeof(buf)) > 0 && guid_parse(buf) &&
-		       guid_parse(buf) == be64toh(ca.node_guid);
+		same = sysfs_read_str(root, path, buf, sizeof(buf)) > 0 && !util_parse_guid(buf, &guid) &&
+		       guid && guid == be64toh(ca.node_guid);
 		umad_release_ca(&ca);
 	}
 	close(root);

@@ -16,6 +16,7 @@
 #include "collect/nl_parse.h"
 #include "collect/sysctl.h"
 #include "warn.h"
+#include "util.h"
 
 #define DUMP_BUF	32768	/* the kernel sends dumps in pages; 32K never truncates */
 
@@ -121,7 +122,7 @@ int net_collect(const struct fab_ctx *ctx, struct net_state *st)
 	int rc = 0;
 
 	memset(st, 0, sizeof(*st));
-	for (size_t i = 0; i < sizeof(dump_types) / sizeof(dump_types[0]) && !rc; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(dump_types) && !rc; i++)
 		rc = net_dump_raw(dump_types[i], parse_cb, &pa);
 	if (rc) {
 		net_state_free(st);
@@ -161,7 +162,7 @@ int net_monitor_open(void)
 		close(fd);
 		return err;
 	}
-	for (size_t i = 0; i < sizeof(extra_groups) / sizeof(extra_groups[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(extra_groups); i++) {
 		int g = (int)extra_groups[i];
 
 		/* Old kernels lack a group: the others still work. */

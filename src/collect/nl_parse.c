@@ -13,8 +13,8 @@
 #include <sys/socket.h>
 
 #include "collect/nl_parse.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The payload of an attribute must be this. */
 enum nl_pol_kind {

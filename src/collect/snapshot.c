@@ -9,6 +9,7 @@
 #include "collect/mad_fabric.h"
 #include "collect/route_query.h"
 #include "collect/snapshot.h"
+#include "util.h"
 
 int snapshot_net(struct source *src, const struct fab_host *host, struct net_state *st)
 {
@@ -32,7 +33,7 @@ int snapshot_take(struct source *src, struct snapshot *s, unsigned int what)
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	s->taken_ns = clock_now_ns();
+	s->taken_ns = util_now_ns();
 	rc = source_collect(src, &s->host, what & COLLECT_ALL);
 	if (rc)
 		return rc;

@@ -9,6 +9,7 @@
 #include "collect/demo.h"
 #include "collect/host.h"
 #include "collect/source.h"
+#include "util.h"
 
 struct demo_source {
 	struct demo *demo;
@@ -35,7 +36,7 @@ static int demo_source_collect(struct source *s, struct fab_host *h, unsigned in
 {
 	struct demo_source *ds = s->priv;
 
-	ds->last_ns = clock_now_ns();
+	ds->last_ns = util_now_ns();
 	return demo_collect(ds->demo, h);
 }
 

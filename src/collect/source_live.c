@@ -12,6 +12,7 @@
 #include "collect/netlink.h"
 #include "collect/source.h"
 #include "collect/watch.h"
+#include "util.h"
 
 /* The live source's own state: the rtnetlink change monitor, once opened. */
 struct live_source {
@@ -77,7 +78,7 @@ static int live_net(struct source *s, struct net_state *st)
 static int live_fabric(struct source *s, struct ib_fabric *f, struct mad_view **vp)
 {
 	return mad_fabric_open(s->ctx, f, MADF_PORTS | MADF_SWEEP, NULL,
-			       clock_now_ns() + LIVE_FABRIC_DEADLINE_NS, vp);
+			       util_now_ns() + LIVE_FABRIC_DEADLINE_NS, vp);
 }
 
 static struct mad_watch *live_mad_watch(struct source *s)

@@ -7,8 +7,8 @@
 
 #include "collect/sysfs.h"
 #include "derive/counters.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct counter_def {
 	const char *name;

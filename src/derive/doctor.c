@@ -14,8 +14,8 @@
 #include "derive/doctor.h"
 #include "derive/fix.h"
 #include "derive/port.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The usual IPoIB MTUs: datagram is the IB MTU minus 4 (2K or 4K), connected is 65520. */
 #define IPOIB_MTU_DATAGRAM_2K	2044

@@ -11,7 +11,7 @@
 #include "model/net.h"
 
 enum fix_format {
-	FIX_IP = 0,			/* runtime `ip`/`sysctl` commands (seeds/000_*) */
+	FIX_IP = 0,			/* runtime `ip`/`sysctl` commands (doctor finding 1) */
 	FIX_NETWORKD_DISPATCHER,	/* /etc/networkd-dispatcher/routable.d script (netplan hosts) */
 	FIX_NM_DISPATCHER,		/* /etc/NetworkManager/dispatcher.d script */
 	FIX_IFUPDOWN,			/* /etc/network/if-up.d script */
@@ -72,7 +72,6 @@ bool fix_plan_needed(const struct fix_plan *plan);
 uint32_t fix_table_for(const struct net_state *st, const char *ifname, const struct net_ip *addr);
 
 int fix_format_parse(const char *s, enum fix_format *out);
-const char *fix_format_name(enum fix_format f);
 /* Where the output goes on a host ("" for ip). */
 const char *fix_format_path(enum fix_format f);
 

@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "derive/mad_decode.h"
+#include "model/fabric.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Copy a wire struct out of a buffer that must hold at least 'need' bytes of it. */
 #define WIRE_COPY(dst, data, len, need) do {				\
@@ -294,19 +295,15 @@ const char *mad_node_type_str(unsigned int t)
 	return table_str(s, ARRAY_SIZE(s), t);
 }
 
+/* A PortInfo carries the same PortState and PortPhysicalState as sysfs: one table, in model/fabric.c. */
 const char *mad_port_state_str(unsigned int st)
 {
-	static const char *const s[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
-
-	return table_str(s, ARRAY_SIZE(s), st);
+	return st <= PORT_STATE_ACTIVE_DEFER ? fab_port_state_str((enum fab_port_state)st) : "unknown";
 }
 
 const char *mad_phys_state_str(unsigned int st)
 {
-	static const char *const s[] = { "NOP", "Sleep", "Polling", "Disabled",
-		"PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "PhyTest" };
-
-	return table_str(s, ARRAY_SIZE(s), st);
+	return st <= PHYS_STATE_PHY_TEST ? fab_phys_state_str((enum fab_phys_state)st) : "unknown";
 }
 
 const char *mad_sm_state_str(unsigned int st)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "derive/port.h"
+#include "util.h"
 
 static const struct {
 	enum fab_port_state state;	/* PORT_STATE_UNKNOWN: any */
@@ -21,7 +22,7 @@ static const struct {
 
 enum port_problem port_problem(const struct fab_port *p)
 {
-	for (size_t k = 0; k < sizeof(port_rules) / sizeof(port_rules[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(port_rules); k++) {
 		if ((port_rules[k].state != PORT_STATE_UNKNOWN && port_rules[k].state != p->state) ||
 		    (port_rules[k].phys != PHYS_STATE_UNKNOWN && port_rules[k].phys != p->phys_state))
 			continue;
@@ -100,7 +101,7 @@ void port_flags_str(unsigned int flags, char *buf, size_t size)
 
 	if (size)
 		buf[0] = '\0';
-	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]) && n < size; i++)
+	for (unsigned int i = 0; i < ARRAY_SIZE(names) && n < size; i++)
 		if (flags & (1u << i))
 			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "," : "", names[i]);
 }

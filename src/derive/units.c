@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "derive/units.h"
+#include "util.h"
 
 char *units_si(char *buf, size_t size, double v, const char *unit)
 {
@@ -15,7 +16,7 @@ char *units_si(char *buf, size_t size, double v, const char *unit)
 		snprintf(buf, size, "? %s", unit);
 		return buf;
 	}
-	while ((v >= 999.5 || v <= -999.5) && i + 1 < sizeof(prefix) / sizeof(prefix[0])) {
+	while ((v >= 999.5 || v <= -999.5) && i + 1 < ARRAY_SIZE(prefix)) {
 		v /= 1000;
 		i++;
 	}
@@ -45,7 +46,7 @@ char *units_bytes(char *buf, size_t size, uint64_t bytes)
 		snprintf(buf, size, "%llu B", (unsigned long long)bytes);
 		return buf;
 	}
-	while (v >= 1023.95 && i + 1 < sizeof(prefix) / sizeof(prefix[0])) {
+	while (v >= 1023.95 && i + 1 < ARRAY_SIZE(prefix)) {
 		v /= 1024;
 		i++;
 	}

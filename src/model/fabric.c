@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "model/fabric.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* IBA 14.2.5.6, Table 155 (PortState), names as the kernel prints them. */
 static const char *const port_state_names[] = {

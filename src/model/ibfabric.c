@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/ibfabric.h"
+#include "util.h"
 
 void ib_fabric_free(struct ib_fabric *f)
 {
@@ -25,7 +26,7 @@ const char *ib_query_state_str(enum ib_query_state s)
 		[IBQ_BAD_REPLY] = "bad reply", [IBQ_ERROR] = "send failed",
 	};
 
-	if ((unsigned int)s < sizeof(names) / sizeof(names[0]) && names[s])
+	if ((unsigned int)s < ARRAY_SIZE(names) && names[s])
 		return names[s];
 	return "unknown";
 }

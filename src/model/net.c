@@ -14,8 +14,8 @@
 
 #include "model/fabric.h"
 #include "model/net.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *name_of(const char *const *tbl, size_t n, unsigned int v)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/route.h"
+#include "util.h"
 
 size_t route_family_len(uint8_t family)
 {
@@ -147,7 +148,7 @@ int route_model_output(const struct net_state *st, const struct net_ip *peer,
 	}
 	if (!nrules) {
 		rules = default_rules;
-		nrules = sizeof(default_rules) / sizeof(default_rules[0]);
+		nrules = ARRAY_SIZE(default_rules);
 		dflt = true;
 	}
 	for (size_t i = 0; i < nrules; i++) {

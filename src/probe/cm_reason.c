@@ -9,8 +9,9 @@
 #include <rdma/rdma_cma.h>
 
 #include "probe/cm_reason.h"
+#include "util.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define N(a) (ARRAY_SIZE(a))
 
 /*
  * IBA vol 1 release 1.4, 12.6.7.2 Table 112 "REJ reason" (the kernel's enum

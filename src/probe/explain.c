@@ -11,6 +11,7 @@
 #include "collect/snapshot.h"
 #include "derive/doctor.h"
 #include "probe/explain.h"
+#include "util.h"
 
 static void add(struct explain *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(struct explain *out, const char *fmt, ...)
@@ -61,7 +62,7 @@ static bool network_failure(const struct probe_status *st, bool *reason8)
 	*reason8 = false;
 	if (!e)
 		return false;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!strcmp(e->name, names[i])) {
 			*reason8 = i == 0 && e->status == 8;
 			return true;

@@ -15,6 +15,7 @@
 
 #include "probe/cm_reason.h"
 #include "probe/probe_int.h"
+#include "util.h"
 
 _Static_assert((int)PROBE_MODE_RPING == WIRE_MODE_RPING, "modes match the wire");
 _Static_assert((int)PROBE_MODE_BW == WIRE_MODE_BW, "modes match the wire");
@@ -53,14 +54,14 @@ static const struct {
 
 const char *probe_state_name(enum probe_state s)
 {
-	if ((unsigned int)s >= sizeof(state_names) / sizeof(state_names[0]))
+	if ((unsigned int)s >= ARRAY_SIZE(state_names))
 		return "unknown";
 	return state_names[s];
 }
 
 const char *probe_mode_name(enum probe_mode m)
 {
-	if ((unsigned int)m >= sizeof(mode_names) / sizeof(mode_names[0]))
+	if ((unsigned int)m >= ARRAY_SIZE(mode_names))
 		return "unknown";
 	return mode_names[m];
 }
@@ -69,21 +70,13 @@ int probe_mode_parse(const char *s, enum probe_mode *out)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(mode_names); i++) {
 		if (!strcmp(s, mode_names[i])) {
 			*out = (enum probe_mode)i;
 			return 0;
 		}
 	}
 	return -1;
-}
-
-uint64_t probe_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void probe_opts_init(struct probe_opts *o)
@@ -357,7 +350,7 @@ static void client_begin(struct probe *p, uint64_t now)
 struct probe *probe_start(const struct probe_opts *o)
 {
 	struct probe *p = calloc(1, sizeof(*p));
-	uint64_t now = probe_now_ns();
+	uint64_t now = util_now_ns();
 
 	if (!p)
 		return NULL;
@@ -375,7 +368,7 @@ struct probe *probe_start(const struct probe_opts *o)
 		snprintf(p->listen_buf, sizeof(p->listen_buf), "%s", o->listen_addr);
 		p->o.listen_addr = p->listen_buf;
 	}
-	if ((unsigned int)p->o.mode >= sizeof(mode_defaults) / sizeof(mode_defaults[0]))
+	if ((unsigned int)p->o.mode >= ARRAY_SIZE(mode_defaults))
 		p->o.mode = PROBE_MODE_RPING;
 	if (!p->o.size)
 		p->o.size = mode_defaults[p->o.mode].size;
@@ -445,7 +438,7 @@ static void rping_next(struct probe *p, uint64_t now)
 		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
 		return;
 	}
-	p->msg_t0 = probe_now_ns();	/* the caller's now may be stale by a batch */
+	p->msg_t0 = util_now_ns();	/* the caller's now may be stale by a batch */
 	p->step = STEP_RPING_WAIT_GO;
 }
 
@@ -464,7 +457,7 @@ static void lat_next(struct probe *p, uint64_t now)
 		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
 		return;
 	}
-	p->msg_t0 = probe_now_ns();	/* the caller's now may be stale by a batch */
+	p->msg_t0 = util_now_ns();	/* the caller's now may be stale by a batch */
 	p->step = STEP_LAT_WAIT_PONG;
 }
 
@@ -692,7 +685,7 @@ static void client_cq(struct probe *p, uint64_t now)
 	p->cq_more = false;
 	while (p->conn.cq && (n = conn_poll(&p->conn, wc, WC_BATCH)) > 0) {
 		/* completions time the data phase: read the clock per batch, not per call */
-		now = probe_now_ns();
+		now = util_now_ns();
 		for (i = 0; i < n && p->state == PROBE_RUNNING; i++) {
 			unsigned int kind = conn_wr_kind(wc[i].wr_id), idx = conn_wr_index(wc[i].wr_id);
 
@@ -742,7 +735,7 @@ static void client_cq(struct probe *p, uint64_t now)
 
 /* ---- client CM events ---- */
 
-static void explain_failure(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+static void fail_on_event(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
 {
 	char why[PROBE_EVENT_TEXT_MAX], peer[PROBE_ADDR_MAX];
 	const char *name = cm_reason_event_name(ev->event);
@@ -900,7 +893,7 @@ static void client_cm_event(struct probe *p, uint64_t now, struct rdma_cm_event 
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_REJECTED:
-		explain_failure(p, now, ev);
+		fail_on_event(p, now, ev);
 		return;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		if (p->state == PROBE_DISCONNECTING) {
@@ -963,13 +956,13 @@ static void client_deadline(struct probe *p, uint64_t now)
 #define SPIN_MAX_NS (50 * MS)
 static void client_spin(struct probe *p)
 {
-	uint64_t t = probe_now_ns(), end = t + SPIN_MAX_NS, until = t + p->o.spin_us * 1000ull;
+	uint64_t t = util_now_ns(), end = t + SPIN_MAX_NS, until = t + p->o.spin_us * 1000ull;
 	uint64_t before;
 
 	while (p->state == PROBE_RUNNING && t < until && t < end) {
 		before = p->stats.msgs;
 		client_cq(p, t);
-		t = probe_now_ns();
+		t = util_now_ns();
 		if (p->stats.msgs != before)
 			until = t + p->o.spin_us * 1000ull;
 	}
@@ -1063,7 +1056,7 @@ int probe_handle(struct probe *p, uint64_t now_ns)
 
 void probe_stop(struct probe *p)
 {
-	uint64_t now = probe_now_ns();
+	uint64_t now = util_now_ns();
 
 	if (!probe_active(p))
 		return;
@@ -1119,7 +1112,7 @@ const struct probe_status *probe_status(const struct probe *cp)
 	st->avg_gbps = stats_avg_gbps(&p->stats);
 	/* percentiles sort the samples: at most 5 times a second while running, then once at the end */
 	if (st->lat.n != p->stats.lat_n) {
-		uint64_t now = probe_now_ns();
+		uint64_t now = util_now_ns();
 
 		if (!probe_active(p) || now - p->pct_ns >= 200 * MS) {
 			stats_latency(&p->stats, &st->lat);

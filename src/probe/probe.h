@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+
 /*
  * Use from any poll() loop (the CLI's or the TUI's):
  *
@@ -16,8 +17,8 @@
  *	struct probe *p = probe_start(&o);          NULL only when out of memory
  *	while (probe_active(p)) {
  *		n = probe_fds(p, fds, max);  ...add the terminal's fd...
- *		poll(fds, n + 1, probe_timeout_ms(p, probe_now_ns()));
- *		probe_handle(p, probe_now_ns());
+ *		poll(fds, n + 1, probe_timeout_ms(p, util_now_ns()));
+ *		probe_handle(p, util_now_ns());
  *		st = probe_status(p);               draw st->events, st->gbps, st->lat
  *	}
  *	probe_free(p);
@@ -145,8 +146,6 @@ void probe_stop(struct probe *p);
 /* Releases every resource, whatever the state. NULL is fine. */
 void probe_free(struct probe *p);
 
-/* CLOCK_MONOTONIC in nanoseconds: the clock probe_handle() expects. */
-uint64_t probe_now_ns(void);
 
 const char *probe_state_name(enum probe_state s);
 const char *probe_mode_name(enum probe_mode m);

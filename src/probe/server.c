@@ -11,6 +11,7 @@
 
 #include "probe/cm_reason.h"
 #include "probe/probe_int.h"
+#include "util.h"
 
 #define MS 1000000ull
 #define WC_BATCH 16
@@ -538,7 +539,7 @@ static bool sc_poll(struct probe *p, struct srv_conn *sc, uint64_t now)
 	int n, i, budget = SC_BUDGET;
 
 	while ((n = conn_poll(&sc->c, wc, WC_BATCH)) > 0) {
-		now = probe_now_ns();
+		now = util_now_ns();
 		for (i = 0; i < n; i++) {
 			if (sc->state == SC_CLOSING)
 				continue;	/* flushes */
@@ -671,7 +672,7 @@ void server_stop(struct probe *p, uint64_t now)
 static void server_spin(struct probe *p)
 {
 	struct server *s = p->srv;
-	uint64_t t = probe_now_ns(), end = t + 50 * MS, until = t + p->o.spin_us * 1000ull, before;
+	uint64_t t = util_now_ns(), end = t + 50 * MS, until = t + p->o.spin_us * 1000ull, before;
 	unsigned int i;
 
 	while (t < until && t < end && p->state == PROBE_LISTENING) {
@@ -679,7 +680,7 @@ static void server_spin(struct probe *p)
 		for (i = 0; i < s->nslots; i++)
 			if (s->sc[i].state == SC_RUNNING || s->sc[i].state == SC_ACCEPTING)
 				sc_poll(p, &s->sc[i], t);
-		t = probe_now_ns();
+		t = util_now_ns();
 		if (p->stats.msgs != before)
 			until = t + p->o.spin_us * 1000ull;
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "probe/wire.h"
+#include "util.h"
 
 _Static_assert(sizeof(struct wire_rping_info_raw) == WIRE_RPING_INFO_LEN, "rping info is 16 bytes");
 _Static_assert(offsetof(struct wire_rping_info_raw, buf) == 0, "rping buf at 0");
@@ -82,7 +83,7 @@ static const char *const wire_err_names[] = {
 
 const char *wire_err_str(enum wire_err e)
 {
-	if ((unsigned int)e >= sizeof(wire_err_names) / sizeof(wire_err_names[0]) || !wire_err_names[e])
+	if ((unsigned int)e >= ARRAY_SIZE(wire_err_names) || !wire_err_names[e])
 		return "unknown error";
 	return wire_err_names[e];
 }
@@ -303,7 +304,7 @@ static const char *const reject_code_names[] = {
 
 const char *wire_reject_code_str(uint8_t code)
 {
-	if (code >= sizeof(reject_code_names) / sizeof(reject_code_names[0]) || !reject_code_names[code])
+	if (code >= ARRAY_SIZE(reject_code_names) || !reject_code_names[code])
 		return "unknown reason";
 	return reject_code_names[code];
 }

@@ -283,12 +283,6 @@ static void local_port_json(struct json *j, const struct ib_local_port *lp)
 	json_obj_end(j);
 }
 
-void fabric_json(struct json *j, const struct ib_fabric *f)
-{
-	fabric_json_members(j, f);
-	json_obj_end(j);
-}
-
 void fabric_json_members(struct json *j, const struct ib_fabric *f)
 {
 	json_key(j, "fabric");

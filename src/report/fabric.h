@@ -10,9 +10,7 @@
 #include "report/json.h"
 
 void fabric_text(FILE *out, const struct ib_fabric *f);
-/* The "fabric" member inside an open JSON object. */
-void fabric_json(struct json *j, const struct ib_fabric *f);
-/* The same, left open for more members (close it with json_obj_end()). */
+/* The "fabric" member inside an open JSON object, left open for more members (close it with json_obj_end()). */
 void fabric_json_members(struct json *j, const struct ib_fabric *f);
 /* Rates of both ends of every local port between the last two PMA samples. */
 void fabric_rates_text(FILE *out, const struct ib_fabric *f, unsigned int sample);

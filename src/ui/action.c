@@ -12,10 +12,11 @@
 #include "ui/keys.h"
 #include "ui/mad_ui.h"
 #include "ui/views.h"
+#include "util.h"
 
 /* Refresh intervals '+' and '-' step through (seconds). */
 static const double intervals[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600 };
-#define NINTERVALS (sizeof(intervals) / sizeof(intervals[0]))
+#define NINTERVALS (ARRAY_SIZE(intervals))
 
 static void set_interval(struct ui *ui, int dir)
 {
@@ -37,7 +38,7 @@ static void set_interval(struct ui *ui, int dir)
 	}
 	ui->interval_s = next;
 	ui->ctx->interval_s = next;	/* the demo source reads it live */
-	ui->next_sample_ns = clock_now_ns() + (uint64_t)(next * 1e9);
+	ui->next_sample_ns = util_now_ns() + (uint64_t)(next * 1e9);
 	ui_status(ui, "refresh every %g s", next);
 }
 
@@ -167,7 +168,7 @@ void ui_do(struct ui *ui, int action, int arg)
 	case ACT_PAUSE:
 		ui->paused = !ui->paused;
 		if (!ui->paused)
-			ui->next_sample_ns = clock_now_ns();
+			ui->next_sample_ns = util_now_ns();
 		ui_status(ui, ui->paused ? "paused: p resumes" : "resumed");
 		break;
 	case ACT_SLOWER:

@@ -5,6 +5,7 @@
 #include <curses.h>
 
 #include "ui/keys.h"
+#include "util.h"
 
 #define CTRL(c) ((c) & 0x1f)
 
@@ -50,7 +51,7 @@ const struct key_binding key_bindings[] = {
 	{ CTRL('l'),	ACT_REDRAW,	0, "Ctrl-L",	"redraw the screen" },
 };
 
-const size_t key_nbindings = sizeof(key_bindings) / sizeof(key_bindings[0]);
+const size_t key_nbindings = ARRAY_SIZE(key_bindings);
 
 enum ui_action keys_lookup(int key, int *arg)
 {

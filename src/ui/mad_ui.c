@@ -16,6 +16,7 @@
 #include "ui/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/ui.h"
+#include "util.h"
 
 struct ui_mad *mad_ui_new(void)
 {
@@ -131,7 +132,7 @@ void mad_ui_open(struct ui *ui, struct ui_mad *m)
 		m->w = source_mad_watch(ui->src);
 	if (!m->w)
 		return;
-	if (!mad_watch_open(m->w, &ui->host, ui->interval_s, clock_now_ns()))
+	if (!mad_watch_open(m->w, &ui->host, ui->interval_s, util_now_ns()))
 		return;
 	free(m->far);
 	m->far = calloc(m->w->f.nports, sizeof(*m->far));
@@ -157,7 +158,7 @@ void mad_ui_reset(struct ui_mad *m)
 		return;
 	mad_watch_reset(m->w);
 	/* Totals since start become 0; the history is kept (it is not a delta). */
-	take_samples(m, clock_now_ns());
+	take_samples(m, util_now_ns());
 	for (size_t i = 0; i < m->w->f.nports; i++)
 		m->far[i].err_moved_ns = 0;
 }
@@ -166,12 +167,12 @@ int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int
 {
 	if (!m || !m->far)
 		return 0;
-	return mad_watch_fds(m->w, ui->paused, fds, max, timeout_ms, clock_now_ns());
+	return mad_watch_fds(m->w, ui->paused, fds, max, timeout_ms, util_now_ns());
 }
 
 bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 {
-	uint64_t now = clock_now_ns();
+	uint64_t now = util_now_ns();
 
 	if (!m || !m->w)
 		return false;
@@ -410,7 +411,7 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 			int sw = r.w / 3;
 
 			ui_puts(w, y, r.x + r.w - sw - 19, 19, theme_attr(ROLE_DIM), "far end history");
-			graph_spark(w, y, r.x + r.w - sw, sw, &fr->hist, ui_windows_s[ui->window], clock_now_ns(),
+			graph_spark(w, y, r.x + r.w - sw, sw, &fr->hist, ui_windows_s[ui->window], util_now_ns(),
 				    ui->utf8);
 			wattrset(w, A_NORMAL);
 		}

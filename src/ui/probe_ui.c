@@ -8,6 +8,7 @@
 
 #include "ui/probe_ui.h"
 #include "ui/ui.h"
+#include "util.h"
 
 /* The pane is redrawn at most this often while data moves. */
 #define PROBE_DRAW_NS 250000000ull
@@ -65,7 +66,7 @@ int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_
 	if (!pu || !pu->p || !probe_active(pu->p) || max <= 0)
 		return 0;
 	n = probe_fds(pu->p, fds, max);
-	t = probe_timeout_ms(pu->p, probe_now_ns());
+	t = probe_timeout_ms(pu->p, util_now_ns());
 	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
 		*timeout_ms = t;
 	/* Live numbers need a redraw now and then even when no fd wakes us. */
@@ -77,7 +78,7 @@ int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_
 bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 {
 	const struct probe_status *st;
-	uint64_t now = probe_now_ns();
+	uint64_t now = util_now_ns();
 	bool was_active;
 
 	if (!pu || !pu->p)

@@ -12,6 +12,7 @@
 #include "ui/keys.h"
 #include "ui/views.h"
 #include "warn.h"
+#include "util.h"
 
 void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s)
 {
@@ -46,7 +47,7 @@ void ui_status(struct ui *ui, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
 	va_end(ap);
-	ui->status_until_ns = clock_now_ns() + 3000000000ull;
+	ui->status_until_ns = util_now_ns() + 3000000000ull;
 }
 
 /* Word-wrap text into r; returns the lines used. */
@@ -245,7 +246,7 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 		ui_puts(w, y, 0, W, theme_attr(ROLE_FLABEL), buf);
 		return;
 	}
-	for (size_t i = 0; i < sizeof(fbar_items) / sizeof(fbar_items[0]) && ui->nfbar < 16; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fbar_items) && ui->nfbar < 16; i++) {
 		int kl = (int)strlen(fbar_items[i].key), ll = (int)strlen(fbar_items[i].label);
 
 		if (x + kl + ll > W)

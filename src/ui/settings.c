@@ -13,6 +13,7 @@
 
 #include "ui/settings.h"
 #include "warn.h"
+#include "util.h"
 
 #define SETTINGS_LINE_MAX 512
 
@@ -49,7 +50,7 @@ static int parse_bool(const char *v, bool *out)
 	static const char *const yes[] = { "yes", "true", "on", "1" };
 	static const char *const no[] = { "no", "false", "off", "0" };
 
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (!strcasecmp(v, yes[i])) {
 			*out = true;
 			return 0;

@@ -203,16 +203,6 @@ void table_end_key(struct table *t)
 	table_fix_scroll(t);
 }
 
-void table_select_key(struct table *t, const char *key)
-{
-	for (size_t i = 0; i < t->nview; i++)
-		if (!strcmp(t->rows[t->view[i]].key, key)) {
-			t->sel = i;
-			table_fix_scroll(t);
-			return;
-		}
-}
-
 void table_sort_by(struct table *t, int col)
 {
 	if (col < 0 || col >= t->ncols || t->cols[col].spark)

@@ -84,7 +84,6 @@ const struct table_row *table_selected(const struct table *t);
 void table_move(struct table *t, long delta);
 void table_home(struct table *t);
 void table_end_key(struct table *t);
-void table_select_key(struct table *t, const char *key);
 /* Cycle the sort column through the shown ones; same column again reverses. */
 void table_sort_next(struct table *t);
 void table_sort_by(struct table *t, int col);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ui/term.h"
+#include "util.h"
 
 static volatile sig_atomic_t term_active;
 static int sig_pipe[2] = { -1, -1 };
@@ -109,11 +110,11 @@ int term_start(char *msg, int msgsize)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_quit_signal;
 	sa.sa_flags = SA_RESTART;
-	for (i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(quit_signals); i++)
 		sigaction(quit_signals[i], &sa, &old_quit[i]);
 	sa.sa_handler = on_crash_signal;
 	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-	for (i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		sigaction(crash_signals[i], &sa, &old_crash[i]);
 	return 0;
 }
@@ -134,9 +135,9 @@ void term_stop(void)
 	}
 	if (saved_tio_ok)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
-	for (i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(quit_signals); i++)
 		sigaction(quit_signals[i], &old_quit[i], NULL);
-	for (i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		sigaction(crash_signals[i], &old_crash[i], NULL);
 	if (sig_pipe[0] >= 0)
 		close(sig_pipe[0]);

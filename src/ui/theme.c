@@ -46,11 +46,6 @@ void theme_init(bool color)
 	theme_color = COLOR_PAIRS > ROLE_COUNT;
 }
 
-bool theme_has_color(void)
-{
-	return theme_color;
-}
-
 chtype theme_attr(int role)
 {
 	if (role <= 0 || role >= ROLE_COUNT)

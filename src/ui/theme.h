@@ -34,7 +34,5 @@ enum theme_role {
 void theme_init(bool color);
 /* The attribute of a role (colour pair and/or bold/reverse/underline). */
 chtype theme_attr(int role);
-/* Whether colours are in use (false with --no-color, NO_COLOR, mono terminals). */
-bool theme_has_color(void);
 
 #endif

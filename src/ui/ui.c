@@ -23,6 +23,7 @@
 #include "ui/ui_run.h"
 #include "ui/views.h"
 #include "warn.h"
+#include "util.h"
 
 /*
  * Devices, ports and port states are checked this often with a few reads
@@ -113,7 +114,7 @@ void ui_net_refresh(struct ui *ui)
 	struct net_state st;
 	int rc = -ENOMEM;
 
-	ui->last_net_ns = clock_now_ns();
+	ui->last_net_ns = util_now_ns();
 	memset(&st, 0, sizeof(st));
 	if (ui->src)
 		rc = snapshot_net(ui->src, &ui->host, &st);
@@ -122,7 +123,7 @@ void ui_net_refresh(struct ui *ui)
 
 void ui_sample(struct ui *ui)
 {
-	uint64_t now = clock_now_ns();
+	uint64_t now = util_now_ns();
 	bool changed = false;
 
 	if (!ui->src)
@@ -180,7 +181,7 @@ static int ui_open_source(struct ui *ui)
 	rc = source_collect(ui->src, &ui->host, COLLECT_ALL);
 	if (rc)
 		return rc;
-	ui->last_rescan_ns = ui->last_watch_ns = clock_now_ns();
+	ui->last_rescan_ns = ui->last_watch_ns = util_now_ns();
 	ui->last_sample_ns = model_now(&ui->host, ui->last_rescan_ns);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	ui_net_refresh(ui);
@@ -212,7 +213,7 @@ void ui_start_demo(struct ui *ui)
 		return;
 	}
 	ui_netlink_open(ui);
-	ui->next_sample_ns = clock_now_ns() + (uint64_t)(ui->interval_s * 1e9);
+	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
 	ui_status(ui, "demo fabric: simulated devices, no hardware");
 }
 
@@ -281,10 +282,10 @@ static void ui_loop(struct ui *ui)
 {
 	struct pollfd fds[MAX_POLLFDS];
 
-	ui->next_sample_ns = clock_now_ns() + (uint64_t)(ui->interval_s * 1e9);
+	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
 	ui->dirty = true;
 	while (!ui->quit) {
-		uint64_t now = clock_now_ns();
+		uint64_t now = util_now_ns();
 		int nfds = 0, n, ch, nl, timeout;
 
 		if (!ui->paused && now >= ui->next_sample_ns) {
@@ -312,7 +313,7 @@ static void ui_loop(struct ui *ui)
 			nl = nfds;
 			fds[nfds++] = (struct pollfd){ .fd = ui->nl_fd, .events = POLLIN };
 		}
-		timeout = ui_wait_ms(ui, clock_now_ns());
+		timeout = ui_wait_ms(ui, util_now_ns());
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->fds)
 				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
@@ -340,7 +341,7 @@ static void ui_loop(struct ui *ui)
 			/* Paused means frozen: the change is read when sampling resumes. */
 			ui->net_wanted = true;
 		}
-		if (ui->net_wanted && !ui->paused && clock_now_ns() - ui->last_net_ns >= NET_MIN_GAP_NS) {
+		if (ui->net_wanted && !ui->paused && util_now_ns() - ui->last_net_ns >= NET_MIN_GAP_NS) {
 			ui->net_wanted = false;
 			ui_net_refresh(ui);
 			screen_rebuild(ui);

@@ -12,6 +12,7 @@
 #include "ui/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/views.h"
+#include "util.h"
 
 enum {
 	C_DEV, C_PORT, C_STATE, C_IN, C_OUT, C_INP, C_OUTP, C_ERRI, C_ERRT, C_FAR, C_HIST, NCOLS
@@ -200,7 +201,7 @@ static void counter_list(struct ui *ui, WINDOW *w, struct ui_rect r, struct fab_
 		ui_puts(w, y, r.x, r.w, theme_attr(ROLE_DIM), "no counters under this port");
 		return;
 	}
-	for (size_t o = 0; o < sizeof(list_order) / sizeof(list_order[0]); o++)
+	for (size_t o = 0; o < ARRAY_SIZE(list_order); o++)
 		for (size_t k = 0; k < p->ncounters && y < r.y + r.h; k++) {
 			struct fab_counter *c = &p->counters[k];
 			char val[64], di[24] = "-", ds[24] = "-", line[256];

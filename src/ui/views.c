@@ -9,6 +9,7 @@
 #include "collect/source.h"
 #include "derive/port.h"
 #include "ui/views.h"
+#include "util.h"
 
 const struct ui_view *const ui_default_views[] = {
 	&view_ports,
@@ -19,9 +20,9 @@ const struct ui_view *const ui_default_views[] = {
 	&view_probe,
 };
 
-const size_t ui_default_nviews = sizeof(ui_default_views) / sizeof(ui_default_views[0]);
+const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);
 
-_Static_assert(sizeof(ui_default_views) / sizeof(ui_default_views[0]) <= UI_MAX_VIEWS, "too many views");
+_Static_assert(ARRAY_SIZE(ui_default_views) <= UI_MAX_VIEWS, "too many views");
 
 const unsigned int ui_windows_s[UI_NWINDOWS] = { 60, 600, 3600 };
 

@@ -13,6 +13,7 @@
 
 #include "collect/host.h"
 #include "ctx.h"
+#include "util.h"
 
 /* Allocation counting through the linker's --wrap (see mk/core.mk). */
 static unsigned long n_allocs;
@@ -83,7 +84,7 @@ static void generate(const char *root, int ndev, int nport, int ngid)
 			snprintf(p, sizeof(p), "%s/rate", port); put(p, "100 Gb/sec (4X EDR)\n");
 			snprintf(p, sizeof(p), "%s/link_layer", port); put(p, "Ethernet\n");
 			snprintf(p, sizeof(p), "%s/counters", port); mk(p);
-			for (size_t c = 0; c < sizeof(counters) / sizeof(counters[0]); c++) {
+			for (size_t c = 0; c < ARRAY_SIZE(counters); c++) {
 				snprintf(p, sizeof(p), "%s/counters/%s", port, counters[c]);
 				put(p, "7\n");
 			}
@@ -114,7 +115,7 @@ static void generate(const char *root, int ndev, int nport, int ngid)
 
 static double now_s(void)
 {
-	return (double)clock_now_ns() / 1e9;
+	return (double)util_now_ns() / 1e9;
 }
 
 static double cpu_s(void)
@@ -166,7 +167,7 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	c0 = cpu_s();
 	for (int r = 0; r < refreshes; r++)
-		collect_counters_refresh(&h, clock_now_ns());
+		collect_counters_refresh(&h, util_now_ns());
 	t1 = now_s();
 	c1 = cpu_s();
 	if (refreshes > 0)

@@ -41,7 +41,7 @@ assert_file_eq "a second run is identical" "$T/all.json" "$T/again.json"
 norm "$T/seed8.raw" >"$T/seed8.json"
 if cmp -s "$T/all.json" "$T/seed8.json"; then not_ok "another seed gives other numbers"; else ok "another seed gives other numbers"; fi
 
-# What a user checks: the seed's IB pair, the RoCE GIDs, the iWARP port without PMA.
+# What a user checks: the demo's IB pair, the RoCE GIDs, the iWARP port without PMA.
 assert_eq "ib0 and ib1 on the two ports of mlx5_0" "ib0 ib1" \
 	"$(jq -r '[.devices[] | select(.name=="mlx5_0") | .ports[].netdevs[]] | join(" ")' "$T/all.json")"
 assert_eq "RoCE v1 and v2 GIDs of 10.100.0.1 on the VLAN" "RoCE v1,RoCE v2" \

@@ -11,6 +11,7 @@
 #include "collect/host.h"
 #include "collect/source.h"
 #include "derive/counters.h"
+#include "util.h"
 
 #define TICK_NS		UINT64_C(1000000000)	/* 1 s, the monitor's default interval */
 #define NTICKS		600			/* ten simulated minutes */
@@ -357,12 +358,12 @@ static void test_source(void)
 		uint64_t t0 = h.devs[0].ports[0].sample_ns;
 
 		/* The wall clock is ignored beyond whole intervals: 1.4 s elapsed counts as one. */
-		source_refresh(s, &h, clock_now_ns() + UINT64_C(1400000000));
+		source_refresh(s, &h, util_now_ns() + UINT64_C(1400000000));
 		ASSERT_EQ_U64(h.devs[0].ports[0].sample_ns - t0, TICK_NS, "one refresh, one simulated interval");
 		ASSERT_EQ_U64(h.devs[0].ports[0].prev_sample_ns, t0, "the previous sample is kept for rates");
 	}
 	{
-		uint64_t t0 = h.devs[0].ports[0].sample_ns, now = clock_now_ns();
+		uint64_t t0 = h.devs[0].ports[0].sample_ns, now = util_now_ns();
 
 		/* Refreshes must be relative to the last one: take it now, then step by hand. */
 		source_refresh(s, &h, now);

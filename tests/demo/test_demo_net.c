@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The demo host's network: seeds/000's same-subnet mistake, and the doctor finds it. */
+/* The demo host's network: the same-subnet mistake, and the doctor finds it. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -88,7 +88,7 @@ static void test_state(void)
 		ASSERT_EQ_INT(rc, 0, "route to the cpu server from 172.16.34.2 resolves");
 		ASSERT_EQ_STR(ans.oif_name[0] ? ans.oif_name : (net_link_by_index(&st, ans.oif) ?
 			      net_link_by_index(&st, ans.oif)->name : ""), "ib0",
-			      "but leaves by ib0: the seed's mistake");
+			      "but leaves by ib0: the same-subnet mistake");
 	}
 	net_state_free(&st);
 	demo_free(d);

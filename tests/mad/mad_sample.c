@@ -18,6 +18,7 @@
 #include "ctx.h"
 #include "derive/counters.h"
 #include "model/ibfabric.h"
+#include "util.h"
 
 /*
  * Usage: mad_sample INTERVAL_MS COUNT, or mad_sample sweep MAX_NODES [MAX_MS]. Drives the view the way the TUI does
@@ -43,15 +44,15 @@ static void print_end(const char *who, const struct ib_pma *p, unsigned int samp
 
 static void run_until_idle(struct mad_view *v, uint64_t deadline)
 {
-	while (!mad_view_idle(v) && clock_now_ns() < deadline) {
+	while (!mad_view_idle(v) && util_now_ns() < deadline) {
 		struct pollfd pfd[8];
-		int fds[8], n = mad_view_fds(v, fds, 8), t = mad_view_timeout_ms(v, clock_now_ns());
+		int fds[8], n = mad_view_fds(v, fds, 8), t = mad_view_timeout_ms(v, util_now_ns());
 
 		for (int i = 0; i < n; i++)
 			pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 		if (t != 0)
 			poll(pfd, (nfds_t)n, t < 0 ? 100 : t);
-		mad_view_step(v, clock_now_ns());
+		mad_view_step(v, util_now_ns());
 	}
 }
 
@@ -131,13 +132,13 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "sweep")) {
 		struct mad_sweep_limits lim = { .max_nodes = (size_t)atol(argv[2]),
 						.max_ns = argc > 3 ? (uint64_t)atol(argv[3]) * 1000000u : 0 };
-		uint64_t t0 = clock_now_ns();
+		uint64_t t0 = util_now_ns();
 
 		if (mad_fabric_collect(&ctx, &f, MADF_SWEEP, &lim, t0 + 20000000000ull))
 			return 1;
 		printf("nodes=%zu links=%zu truncated_nodes=%d truncated_time=%d sweep_ms=%.1f sweep_mads=%" PRIu64
 		       " timeouts=%" PRIu64 " total_ms=%.1f\n", f.nnodes, f.nlinks, f.truncated_nodes, f.truncated_time,
-		       (double)f.sweep_ns / 1e6, f.sweep_mads, f.mads_timeout, (double)(clock_now_ns() - t0) / 1e6);
+		       (double)f.sweep_ns / 1e6, f.sweep_mads, f.mads_timeout, (double)(util_now_ns() - t0) / 1e6);
 		ib_fabric_free(&f);
 		return 0;
 	}
@@ -146,8 +147,8 @@ int main(int argc, char **argv)
 		ib_fabric_free(&f);
 		return 1;
 	}
-	mad_view_query_ports(v, clock_now_ns());
-	run_until_idle(v, clock_now_ns() + 5000000000ull);
+	mad_view_query_ports(v, util_now_ns());
+	run_until_idle(v, util_now_ns() + 5000000000ull);
 	for (size_t i = 0; i < f.nports; i++)
 		printf("port %s/%u lid=%u sm_lid=%u partner_lid=%u partner_port=%u local_pma=%s partner_pma=%s\n",
 		       f.ports[i].ca, f.ports[i].port, f.ports[i].pi.lid, f.ports[i].sm.lid,
@@ -161,8 +162,8 @@ int main(int argc, char **argv)
 		printf("waiting %ld\n", s);
 		fflush(stdout);
 		nanosleep(&ts, NULL);
-		mad_view_pma_refresh(v, clock_now_ns());
-		run_until_idle(v, clock_now_ns() + 5000000000ull);
+		mad_view_pma_refresh(v, util_now_ns());
+		run_until_idle(v, util_now_ns() + 5000000000ull);
 		for (size_t i = 0; i < f.nports; i++) {
 			print_end("local", &f.ports[i].pma, (unsigned int)s);
 			print_end("partner", &f.ports[i].peer_pma, (unsigned int)s);

@@ -13,6 +13,7 @@
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
 #include "collect/mad.h"
+#include "util.h"
 
 static uint8_t buf[1024];
 
@@ -236,7 +237,7 @@ static void test_bad(void)
 	struct mad_pma_counters pc;
 	char desc[65];
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		n = load(cases[i].file);
 		ASSERT_EQ_INT(mad_decode_reply_data(buf, n, cases[i].attr, &d, &dlen, &h), cases[i].expect, cases[i].file);
 	}
@@ -280,7 +281,7 @@ static void test_bad(void)
 		};
 		int wrong = 0, total = 0;
 
-		for (size_t g = 0; g < sizeof(good) / sizeof(good[0]); g++) {
+		for (size_t g = 0; g < ARRAY_SIZE(good); g++) {
 			size_t full = load(good[g].file);
 			uint8_t *copy = malloc(full);
 			uint16_t attr;

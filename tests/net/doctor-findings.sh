@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Findings 2 (ARP flux), 3 (strict rp_filter) and 6 (IPoIB mode/MTU,
-# accept_local for local peers) on the seed's topology in namespaces, each
+# accept_local for local peers) on the same-subnet topology in namespaces, each
 # shown on the real kernel, fixed, and then gone.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/net/nslib.sh"

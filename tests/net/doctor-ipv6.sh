@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The seed's problem over IPv6 (RoCE v2 runs over both families): two RDMA
+# The same-subnet problem over IPv6 (RoCE v2 runs over both families): two RDMA
 # netdevs with global addresses in one /64; the kernel sends traffic from
 # the second address by the first interface. Doctor finds it, the printed
 # fix (ip -6 route/rule) and --apply repair it, real TCP over IPv6 proves it.

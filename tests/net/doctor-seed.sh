@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The seed's case (seeds/000_*) on the real kernel, in network namespaces: two
+# The same-subnet case (doc/doctor.md, finding 1) on the real kernel, in network namespaces: two
 # RDMA netdevs per host in one /16. Doctor must name the second interface and
 # address (finding 1); the printed `ip` fix and `--apply --yes` must make
 # traffic from each address leave by its own interface (route get + real TCP
@@ -43,7 +43,7 @@ build_seed_topology
 # --- before the fix
 assert_eq "before: the kernel sends from 172.16.34.2 by ib0" ib0 "$(route_dev "$NS_MEM" 172.16.16.1 172.16.34.2)"
 run_rc mem doctor
-assert_eq "doctor exits 1 on the seed's host" 1 "$rc"
+assert_eq "doctor exits 1 on the same-subnet host" 1 "$rc"
 assert_match "finding 1 names ib1 and 172.16.34.2" \
 	'error\] finding 1 \(same-subnet-route\): traffic from 172\.16\.34\.2 \(ib1\) leaves by ib0' "$(cat "$T/out")"
 run_rc mem doctor --json

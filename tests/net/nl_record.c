@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "collect/netlink.h"
+#include "util.h"
 
 static int save_cb(const void *buf, size_t len, void *arg)
 {
@@ -30,7 +31,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: nl_record DIR  (writes DIR/{link,addr,route,rule,neigh}.bin)\n");
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		char path[4096];
 		FILE *f;
 		int rc;

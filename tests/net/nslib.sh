@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Helpers for the net area's namespace tests: the seed's two-host topology
-# (seeds/000_*) on veths into one bridge, sysfs fixtures naming the veths as
+# Helpers for the net area's namespace tests: the same-subnet two-host topology (doc/doctor.md)
+# (doc/doctor.md, finding 1) on veths into one bridge, sysfs fixtures naming the veths as
 # RDMA netdevs, TCP traffic from a chosen source, per-interface counters.
 # Sourced after tests/setup.sh; every namespace made here is removed on exit.
 
@@ -59,7 +59,7 @@ build_seed_topology() {
 	ip -n "$NS_CPU" addr add 172.16.16.2/16 dev ibs5f1
 	for i in ib0 ib1; do ip -n "$NS_MEM" link set "$i" mtu 2044 up; done
 	for i in ibs5f0 ibs5f1; do ip -n "$NS_CPU" link set "$i" mtu 2044 up; done
-	# Two main-table routes per host now, as in the seed's `ip route`.
+	# Two main-table routes per host now, as on the same-subnet host.
 }
 
 # rdma_fixture DIR DEV NETDEV LINK_LAYER [IPV4] [MODE]: a sysfs tree where

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Re-record tests/data/netlink/ from the seed's topology (root): the memory
+# Re-record tests/data/netlink/ from the same-subnet topology (root): the memory
 # server's dumps before the fix (two main-table routes for 172.16.0.0/16) and
 # after `fabtop doctor --fix ip` ran. Not part of `make check`:
 #   sudo FABTOP=src/fabtop TOP_SRCDIR=$srcdir NL_RECORD=tests/net/nl_record sh tests/net/record-netlink.sh

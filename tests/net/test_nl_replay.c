@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Replay recorded rtnetlink dumps of the seed's host through the parsers, the route model, the doctor and the fixes; then malformed ones. */
+/* Replay recorded rtnetlink dumps of the same-subnet host through the parsers, the route model, the doctor and the fixes; then malformed ones. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -16,6 +16,7 @@
 #include "collect/route_query.h"
 #include "derive/doctor.h"
 #include "derive/fix.h"
+#include "util.h"
 
 static const char *const kinds[] = { "link", "addr", "route", "rule", "neigh" };
 
@@ -48,7 +49,7 @@ static int load(const char *dir, struct net_state *st)
 	int rc = 0;
 
 	memset(st, 0, sizeof(*st));
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		size_t len;
 		unsigned char *buf;
 		int done = 0;
@@ -211,7 +212,7 @@ static void test_before(void)
 		fix_write(f, FIX_IP, &plan);
 		fclose(f);
 		TAP_OK(text && strstr(text, "ip route replace 172.16.0.0/16 dev ib1 scope link src 172.16.34.2 table "),
-		       "ip format: the seed's route, in a table of its own");
+		       "ip format: the same-subnet route, in a table of its own");
 		free(text);
 	}
 	{
@@ -247,7 +248,7 @@ static void test_truncated(void)
 	const char *top = getenv("TOP_SRCDIR");
 	unsigned int bad = 0, crashes_avoided = 0;
 
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		char path[4096];
 		size_t len;
 		unsigned char *buf;
@@ -286,7 +287,7 @@ static void test_mutated(void)
 	uint32_t x = 2463534242u;
 	unsigned int runs = 0, bad = 0;
 
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		char path[4096];
 		size_t len;
 		unsigned char *buf;

@@ -142,7 +142,7 @@ static void test_tables(void)
 	TAP_OK(ta >= FIX_TABLE_BASE && ta < FIX_TABLE_BASE + FIX_TABLE_SPAN && tb >= FIX_TABLE_BASE &&
 	       tb < FIX_TABLE_BASE + FIX_TABLE_SPAN, "inside the documented range");
 
-	/* An existing "from ADDR lookup T" rule (the seed's 942) is reused. */
+	/* An existing "from ADDR lookup T" rule (942 on the same-subnet host) is reused. */
 	addrs[0].ifindex = 3;
 	addrs[0].prefixlen = 16;
 	addrs[0].local = ip("172.16.34.2");

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # doctor, its fixes, --apply and show net under valgrind: no invalid access,
-# no leak; on the seed's topology in namespaces when root.
+# no leak; on the same-subnet topology in namespaces when root.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/net/nslib.sh"
 slow_scenario
@@ -30,7 +30,7 @@ if [ "$(id -u)" = 0 ] && ip netns add "ftv$$" 2>/dev/null; then
 	rdma_fixture "$T/sys" rxe_B ib1 InfiniBand "" connected
 	build_seed_topology
 	in_ns "$NS_MEM" sysctl -q -w net.ipv4.conf.all.rp_filter=1
-	vg "doctor on the seed's host" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor 172.16.16.1 --from ib1
+	vg "doctor on the same-subnet host" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor 172.16.16.1 --from ib1
 	vg "doctor --json, local peer" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor 172.16.34.2 --json
 	for f in ip networkd-dispatcher nm-dispatcher ifupdown netplan; do
 		vg "doctor --fix $f" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor --fix "$f"

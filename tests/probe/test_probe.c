@@ -7,6 +7,7 @@
 #include "probe/probe.h"
 #include "probe/probe_int.h"
 #include "../unit/tap.h"
+#include "util.h"
 
 static void test_names(void)
 {
@@ -39,8 +40,8 @@ static void test_bad_opts(void)
 	ASSERT_EQ_INT(st->state, PROBE_FAILED, "rping size 10 fails");
 	TAP_OK(strstr(st->error, "rping size must be 26..65535 bytes, not 10") != NULL, "... saying why: %s", st->error);
 	ASSERT_EQ_INT(probe_fds(p, fds, 4), 0, "a failed probe has no fds");
-	ASSERT_EQ_INT(probe_timeout_ms(p, probe_now_ns()), -1, "... and no deadline");
-	ASSERT_EQ_INT(probe_handle(p, probe_now_ns()), 0, "... and stays ended");
+	ASSERT_EQ_INT(probe_timeout_ms(p, util_now_ns()), -1, "... and no deadline");
+	ASSERT_EQ_INT(probe_handle(p, util_now_ns()), 0, "... and stays ended");
 	probe_stop(p);
 	probe_free(p);
 
@@ -94,7 +95,7 @@ static void test_start_anywhere(void)
 	struct probe_opts o;
 	struct probe *p;
 	const struct probe_status *st;
-	uint64_t t0 = probe_now_ns();
+	uint64_t t0 = util_now_ns();
 
 	probe_opts_init(&o);
 	o.peer = "127.0.0.1";
@@ -107,7 +108,7 @@ static void test_start_anywhere(void)
 	st = probe_status(p);
 	TAP_OK(!probe_active(p), "stopped: %s", probe_state_name(st->state));
 	probe_free(p);
-	TAP_OK(probe_now_ns() - t0 < 2000000000ull, "start+stop returned within 2 s");
+	TAP_OK(util_now_ns() - t0 < 2000000000ull, "start+stop returned within 2 s");
 }
 
 static void test_timeline(void)
@@ -190,7 +191,7 @@ static void test_deadlines(void)
 	struct probe_opts o;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct probe *p;
 		const struct probe_status *st;
 		uint64_t t0;
@@ -202,7 +203,7 @@ static void test_deadlines(void)
 		o.idle_ms = 700;
 		p = probe_start(&o);
 		/* back to a live state, as if the step had been issued at t0 */
-		t0 = probe_now_ns();
+		t0 = util_now_ns();
 		p->state = cases[i].state;
 		probe_set_deadline(p, t0, cases[i].state == PROBE_RUNNING ? o.idle_ms : o.timeout_ms, "x");
 		ASSERT_EQ_INT(probe_timeout_ms(p, t0 + 200000000ull),

@@ -161,7 +161,7 @@ static struct net_ip ip4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
 	return ip;
 }
 
-/* seeds/000's mistake: ib0 and ib1 in one /16, the main table routes it by both. */
+/* The same-subnet mistake (doc/doctor.md, finding 1): ib0 and ib1 in one /16, the main table routes it by both. */
 static void build_net(struct net_state *st)
 {
 	struct net_link links[] = {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# seeds/000 on real Soft-RoCE, two VMs: a host with two NICs in one subnet;
+# The same-subnet case (doc/doctor.md, finding 1) on real Soft-RoCE, two VMs: a host with two NICs in one subnet;
 # the probe to and from the second address fails, fabtop doctor names the
 # cause, its printed fix is applied, the probes then succeed.
 . "$TOP_SRCDIR/tests/setup.sh"

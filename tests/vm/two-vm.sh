@@ -3,7 +3,7 @@
 # Boot a "server" and a "client" VM, two NICs each, wired by qemu dgram unix
 # sockets (no host network): server eth0 <-> client eth0, server eth1 <->
 # client eth1. A client that bridges eth0+eth1 becomes the L2 switch, so both
-# server NICs share one Ethernet segment with it (the seed's two-NIC host).
+# server NICs share one Ethernet segment with it (the same-subnet two-NIC host).
 # Both scripts get a directory both VMs share read-write (for barriers, see
 # guest/lib.inc), then ARGS.
 # usage: two-vm.sh [-t TIMEOUT] SERVER_SCRIPT CLIENT_SCRIPT [ARGS...]

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The "cpu server" side of seeds/000 (and the switch): bridges its two NICs so
+# The "cpu server" side of the same-subnet case (and the switch): bridges its two NICs so
 # both server NICs share its segment, 172.16.34.10/16, one rxe device on br0.
 # usage: twonic-client.sh SYNC FABTOP
 SYNC=$1 F=$2	# SYNC is read by signal/waitfor (lib.inc)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The "memory server" of seeds/000: two NICs, eth0 172.16.34.1/16 and eth1
+# The "memory server" of the same-subnet case (doc/doctor.md): two NICs, eth0 172.16.34.1/16 and eth1
 # 172.16.34.2/16, one rxe device on each, strict rp_filter. A probe to or from
 # the second address fails; fabtop doctor names why; its fix is applied; the
 # probes then work. usage: twonic-server.sh SYNC FABTOP

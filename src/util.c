@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The shared helpers of util.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "util.h"
+
+uint64_t util_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int util_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull would take a sign and leading space: refuse both. */
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int util_parse_guid(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	int digits = 0;
+
+	if (!s)
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s && !(s[0] == '\n' && !s[1]); s++) {
+		int d;
+
+		if (*s == ':')
+			continue;
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return -1;
+		if (++digits > 16)
+			return -1;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!digits)
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The small helpers every layer shares: array size, the monotonic clock, strict number and GUID parsing. */
+#ifndef FABTOP_UTIL_H
+#define FABTOP_UTIL_H
+
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of every deadline, sample and rate. */
+uint64_t util_now_ns(void);
+
+/*
+ * A whole string as an unsigned number no larger than max: digits only (base
+ * 10, or with base 0 also 0x... and 0...), no sign, no space, nothing after.
+ * 0, or -1 (*out untouched).
+ */
+int util_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
+
+/*
+ * A GUID as the kernel ("0002:c903:0031:78f0"), ibstat ("0x0002c9030031 78f0"
+ * without the space) or as bare hex writes it: up to 16 hex digits, colons
+ * ignored, one trailing newline allowed. 0, or -1 (*out untouched).
+ */
+int util_parse_guid(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* util.c: the strict number and GUID parsers, the clock. */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "tap.h"
+#include "util.h"
+
+int main(void)
+{
+	static const char *const bad_nums[] = { "", "-1", "+1", " 1", "1 ", "1x", "x", "0x" };
+	static const char *const bad_guids[] = { "", "0x", "g000", "0002:c903:0031:78f0:0", "12 34", "12\n\n" };
+	uint64_t v = 42, t0, t1;
+
+	ASSERT_EQ_INT(util_parse_u64("7174", 10, 65535, &v), 0, "a port");
+	ASSERT_EQ_U64(v, 7174, "its value");
+	ASSERT_EQ_INT(util_parse_u64("65536", 10, 65535, &v), -1, "one past the maximum");
+	ASSERT_EQ_INT(util_parse_u64("18446744073709551616", 10, UINT64_MAX, &v), -1, "past 64 bits");
+	ASSERT_EQ_INT(util_parse_u64("0x1f", 0, 0xbfff, &v), 0, "base 0 takes hex");
+	ASSERT_EQ_U64(v, 31, "0x1f is 31");
+	ASSERT_EQ_INT(util_parse_u64("0x1f", 10, 0xbfff, &v), -1, "base 10 does not");
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_nums); i++) {
+		v = 42;
+		TAP_OK(util_parse_u64(bad_nums[i], 0, UINT64_MAX, &v) == -1 && v == 42,
+		       "'%s' is refused and the output untouched", bad_nums[i]);
+	}
+	TAP_OK(util_parse_u64(NULL, 10, 1, &v) == -1, "NULL is refused");
+
+	ASSERT_EQ_INT(util_parse_guid("0002:c903:0031:78f0", &v), 0, "the kernel's spelling");
+	ASSERT_EQ_U64(v, 0x0002c903003178f0ull, "its value");
+	ASSERT_EQ_INT(util_parse_guid("0x0002c903003178f0", &v), 0, "ibstat's spelling");
+	ASSERT_EQ_U64(v, 0x0002c903003178f0ull, "the same value");
+	ASSERT_EQ_INT(util_parse_guid("0002:c903:0031:78F0\n", &v), 0, "a sysfs line, upper case");
+	ASSERT_EQ_U64(v, 0x0002c903003178f0ull, "the same value");
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_guids); i++) {
+		v = 42;
+		TAP_OK(util_parse_guid(bad_guids[i], &v) == -1 && v == 42, "GUID '%s' is refused", bad_guids[i]);
+	}
+
+	t0 = util_now_ns();
+	t1 = util_now_ns();
+	TAP_OK(t0 > 0 && t1 >= t0, "the clock runs forwards");
+	return tap_done();
+}
