@@ -10,7 +10,7 @@ src_libfabtop_a_SOURCES += \
 	src/collect/mad_watch.c src/collect/mad_watch.h \
 	src/collect/mad_probe.c src/collect/mad_probe.h \
 	src/model/ibfabric.c src/model/ibfabric.h \
-	src/report/fabric.c src/report/fabric.h
+	src/report/ibfabric.c src/report/ibfabric.h
 
 check_PROGRAMS += tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/test_mad_engine tests/mad/mad_sample
 tests_mad_test_mad_decode_LDADD = $(TEST_LDADD)

@@ -13,6 +13,7 @@
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
+#include "opts.h"
 #include "derive/doctor.h"
 #include "derive/fix.h"
 #include "report/doctor.h"
@@ -48,62 +49,66 @@ static void doctor_usage(FILE *f)
 		   "2 usage error.\n");
 }
 
-/* "--name VALUE" or "--name=VALUE"; NULL when argv[*i] is not that option. */
-static const char *opt_arg(int argc, char **argv, int *i, const char *name, bool *missing)
+enum { OPT_FROM = OPT_FIRST_OWN, OPT_FIX, OPT_RDMA_NETDEV, OPT_APPLY, OPT_YES };
+
+static const struct option own[] = {
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "fix", required_argument, NULL, OPT_FIX },
+	{ "rdma-netdev", required_argument, NULL, OPT_RDMA_NETDEV },
+	{ "apply", no_argument, NULL, OPT_APPLY },
+	{ "yes", no_argument, NULL, OPT_YES },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* 0 to go on, -1 when --help or --version printed, else an exit code. */
+static int parse_args(struct fab_ctx *ctx, int argc, char **argv, struct doctor_opts *o)
 {
-	size_t len = strlen(name);
+	struct option longopts[OPTS_MAX];
+	int c, rc;
 
-	if (strncmp(argv[*i], name, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static int parse_args(int argc, char **argv, struct doctor_opts *o)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		bool missing = false;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	opts_merge(longopts, own);
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			doctor_usage(stdout);
 			return -1;
-		} else if ((v = opt_arg(argc, argv, &i, "--from", &missing))) {
-			o->from = v;
-		} else if ((v = opt_arg(argc, argv, &i, "--fix", &missing))) {
-			o->fix = v;
-		} else if ((v = opt_arg(argc, argv, &i, "--rdma-netdev", &missing))) {
+		case OPT_FROM:
+			o->from = optarg;
+			break;
+		case OPT_FIX:
+			o->fix = optarg;
+			break;
+		case OPT_RDMA_NETDEV:
 			if (o->nrdma_netdevs >= MAX_RDMA_NETDEVS) {
 				fprintf(stderr, "fabtop doctor: at most %d --rdma-netdev\n", MAX_RDMA_NETDEVS);
 				return EXIT_USAGE;
 			}
-			o->rdma_netdevs[o->nrdma_netdevs++] = v;
-		} else if (missing) {
-			fprintf(stderr, "fabtop doctor: option %s needs a value\n", a);
-			return EXIT_USAGE;
-		} else if (!strcmp(a, "--apply")) {
+			o->rdma_netdevs[o->nrdma_netdevs++] = optarg;
+			break;
+		case OPT_APPLY:
 			o->apply = true;
-		} else if (!strcmp(a, "--yes")) {
+			break;
+		case OPT_YES:
 			o->yes = true;
-		} else if (!strcmp(a, "--")) {
-			continue;
-		} else if (a[0] == '-') {
-			fprintf(stderr, "fabtop doctor: unknown option '%s'\n", a);
-			doctor_usage(stderr);
+			break;
+		case '?':
+		case ':':
+			opts_error("doctor", c, argv);
+			if (c == '?')
+				doctor_usage(stderr);
 			return EXIT_USAGE;
-		} else if (!o->peer) {
-			o->peer = a;
-		} else {
-			fprintf(stderr, "fabtop doctor: one PEER at a time ('%s' is extra)\n", a);
+		default:
+			rc = opts_global(ctx, c, optarg);
+			if (rc)
+				return rc;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (o->peer) {
+			fprintf(stderr, "fabtop doctor: one PEER at a time ('%s' is extra)\n", argv[i]);
 			return EXIT_USAGE;
 		}
+		o->peer = argv[i];
 	}
 	if (o->apply != o->yes) {
 		fprintf(stderr, "fabtop doctor: --apply changes routing and sysctls and needs both --apply and --yes; "
@@ -196,7 +201,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	struct source *src;
 	int rc;
 
-	rc = parse_args(argc, argv, &o);
+	rc = parse_args(ctx, argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	/* The demo's simulated host and network under --demo, never this machine's. */

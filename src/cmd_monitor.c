@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "opts.h"
 #include "ui/ui.h"
 #include "ui/ui_run.h"
 
@@ -21,25 +22,44 @@ static void monitor_usage(FILE *f)
 		   "Without RDMA devices it says so and offers the demo fabric (press d).\n", panes);
 }
 
+enum { OPT_PANE = OPT_FIRST_OWN };
+
+static const struct option own[] = {
+	{ "pane", required_argument, NULL, OPT_PANE },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv)
 {
+	struct option longopts[OPTS_MAX];
 	const char *pane = NULL;
+	int c;
 	char msg[256] = "";
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	opts_merge(longopts, own);
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		if (c == 'h') {
 			monitor_usage(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--pane") && i + 1 < argc) {
-			pane = argv[++i];
-		} else if (!strncmp(argv[i], "--pane=", 7)) {
-			pane = argv[i] + 7;
-		} else {
-			fprintf(stderr, "fabtop: monitor: unexpected argument '%s'\n", argv[i]);
+		}
+		if (c == OPT_PANE) {
+			pane = optarg;
+			continue;
+		}
+		if (c == '?' || c == ':') {
+			opts_error("monitor", c, argv);
 			monitor_usage(stderr);
 			return EXIT_USAGE;
 		}
+		rc = opts_global(ctx, c, optarg);
+		if (rc)
+			return rc < 0 ? EXIT_OK : rc;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fabtop: monitor: unexpected argument '%s'\n", argv[optind]);
+		monitor_usage(stderr);
+		return EXIT_USAGE;
 	}
 	if (ctx->json) {
 		fprintf(stderr, "fabtop: the monitor is interactive; for JSON use 'fabtop show --json'\n");

@@ -12,6 +12,7 @@
 
 #include "collect/mad_probe.h"
 #include "commands.h"
+#include "opts.h"
 #include "derive/units.h"
 #include "probe/explain.h"
 #include "probe/probe.h"
@@ -67,24 +68,6 @@ static int parse_num(const char *opt, const char *s, uint64_t max, uint64_t *out
 	else
 		fprintf(stderr, "fabtop probe: %s wants a number from 0 to %" PRIu64 ", not '%s'\n", opt, max, s);
 	return -1;
-}
-
-/* "-x V", "--xx V" or "--xx=V": returns the value, or NULL when argv[*i] is not this option. */
-static const char *optval(int argc, char **argv, int *i, const char *sopt, const char *lopt, bool *missing)
-{
-	const char *a = argv[*i];
-	size_t l = strlen(lopt);
-
-	if ((sopt && !strcmp(a, sopt)) || !strcmp(a, lopt)) {
-		if (*i + 1 >= argc) {
-			*missing = true;
-			return NULL;
-		}
-		return argv[++*i];
-	}
-	if (!strncmp(a, lopt, l) && a[l] == '=')
-		return a + l + 1;
-	return NULL;
 }
 
 static void print_event(const struct probe_event *e)
@@ -332,13 +315,37 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	return rc;
 }
 
+enum {
+	OPT_LISTEN = OPT_FIRST_OWN, OPT_ONCE, OPT_FROM, OPT_MODE, OPT_OP, OPT_TIMEOUT_MS, OPT_IDLE_MS,
+	OPT_SPIN_US, OPT_MAX_CONNS,
+};
+
+/* --count here is the probe's -C (the global --count is taken before the command only). */
+static const struct option own[] = {
+	{ "listen", no_argument, NULL, OPT_LISTEN },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "port", required_argument, NULL, 'p' },
+	{ "count", required_argument, NULL, 'C' },
+	{ "size", required_argument, NULL, 'S' },
+	{ "depth", required_argument, NULL, 'Q' },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "op", required_argument, NULL, OPT_OP },
+	{ "timeout-ms", required_argument, NULL, OPT_TIMEOUT_MS },
+	{ "idle-ms", required_argument, NULL, OPT_IDLE_MS },
+	{ "spin-us", required_argument, NULL, OPT_SPIN_US },
+	{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 {
+	struct option longopts[OPTS_MAX];
 	struct probe_opts o;
 	uint64_t v;
-	const char *val, *peer = NULL;
-	bool missing = false, json = ctx->json;
-	int i;
+	const char *peer = NULL;
+	bool json;
+	int c, rc;
 
 	/*
 	 * Other probe kinds hook in here, before the RDMA CM options are parsed
@@ -349,77 +356,92 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 
 	probe_opts_init(&o);
 	if (ctx->count > 0)
-		o.count = (uint64_t)ctx->count;	/* the global --count means -C here */
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		missing = false;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		o.count = (uint64_t)ctx->count;	/* the global --count before the command means -C here */
+	opts_merge(longopts, own);
+	while ((c = getopt_long(argc, argv, ":hVp:C:S:Q:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(a, "--listen")) {
+		case OPT_LISTEN:
 			o.listen = true;
-		} else if (!strcmp(a, "--once")) {
+			break;
+		case OPT_ONCE:
 			o.serve_conns = 1;
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if ((val = optval(argc, argv, &i, NULL, "--from", &missing))) {
-			o.from = val;
-		} else if ((val = optval(argc, argv, &i, "-p", "--port", &missing))) {
-			if (parse_num("--port", val, 65535, &v) || !v)
+			break;
+		case OPT_FROM:
+			o.from = optarg;
+			break;
+		case 'p':
+			if (parse_num("--port", optarg, 65535, &v) || !v)
 				goto bad;
 			o.port = (uint16_t)v;
-		} else if ((val = optval(argc, argv, &i, "-C", "--count", &missing))) {
-			if (parse_num("-C", val, UINT64_MAX, &v))
+			break;
+		case 'C':
+			if (parse_num("-C", optarg, UINT64_MAX, &v))
 				goto bad;
 			o.count = v;
-		} else if ((val = optval(argc, argv, &i, "-S", "--size", &missing))) {
-			if (parse_num("-S", val, 1u << 20, &v) || !v)
+			break;
+		case 'S':
+			if (parse_num("-S", optarg, 1u << 20, &v) || !v)
 				goto bad;
 			o.size = (uint32_t)v;
-		} else if ((val = optval(argc, argv, &i, "-Q", "--depth", &missing))) {
-			if (parse_num("-Q", val, 64, &v) || !v)
+			break;
+		case 'Q':
+			if (parse_num("-Q", optarg, 64, &v) || !v)
 				goto bad;
 			o.depth = (uint32_t)v;
-		} else if ((val = optval(argc, argv, &i, NULL, "--mode", &missing))) {
-			if (probe_mode_parse(val, &o.mode)) {
-				fprintf(stderr, "fabtop probe: --mode is rping, bw or lat, not '%s'\n", val);
+			break;
+		case OPT_MODE:
+			if (probe_mode_parse(optarg, &o.mode)) {
+				fprintf(stderr, "fabtop probe: --mode is rping, bw or lat, not '%s'\n", optarg);
 				goto bad;
 			}
-		} else if ((val = optval(argc, argv, &i, NULL, "--op", &missing))) {
-			if (strcmp(val, "write") && strcmp(val, "send")) {
-				fprintf(stderr, "fabtop probe: --op is write or send, not '%s'\n", val);
+			break;
+		case OPT_OP:
+			if (strcmp(optarg, "write") && strcmp(optarg, "send")) {
+				fprintf(stderr, "fabtop probe: --op is write or send, not '%s'\n", optarg);
 				goto bad;
 			}
-			o.bw_send = !strcmp(val, "send");
-		} else if ((val = optval(argc, argv, &i, NULL, "--timeout-ms", &missing))) {
-			if (parse_num("--timeout-ms", val, 600000, &v) || !v)
+			o.bw_send = !strcmp(optarg, "send");
+			break;
+		case OPT_TIMEOUT_MS:
+			if (parse_num("--timeout-ms", optarg, 600000, &v) || !v)
 				goto bad;
 			o.timeout_ms = (uint32_t)v;
-		} else if ((val = optval(argc, argv, &i, NULL, "--idle-ms", &missing))) {
-			if (parse_num("--idle-ms", val, 3600000, &v) || !v)
+			break;
+		case OPT_IDLE_MS:
+			if (parse_num("--idle-ms", optarg, 3600000, &v) || !v)
 				goto bad;
 			o.idle_ms = (uint32_t)v;
-		} else if ((val = optval(argc, argv, &i, NULL, "--spin-us", &missing))) {
-			if (parse_num("--spin-us", val, 1000000, &v))
+			break;
+		case OPT_SPIN_US:
+			if (parse_num("--spin-us", optarg, 1000000, &v))
 				goto bad;
 			o.spin_us = (uint32_t)v;
-		} else if ((val = optval(argc, argv, &i, NULL, "--max-conns", &missing))) {
-			if (parse_num("--max-conns", val, MAX_CONNS, &v) || !v)
+			break;
+		case OPT_MAX_CONNS:
+			if (parse_num("--max-conns", optarg, MAX_CONNS, &v) || !v)
 				goto bad;
 			o.max_conns = (uint32_t)v;
-		} else if (missing) {
-			fprintf(stderr, "fabtop probe: %s needs a value\n", a);
+			break;
+		case '?':
+		case ':':
+			opts_error("probe", c, argv);
 			goto bad;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "fabtop probe: unknown option '%s'\n", a);
-			goto bad;
-		} else if (!peer) {
-			peer = a;
-		} else {
-			fprintf(stderr, "fabtop probe: one peer only ('%s' and '%s')\n", peer, a);
+		default:
+			rc = opts_global(ctx, c, optarg);
+			if (rc)
+				return rc < 0 ? EXIT_OK : rc;
+		}
+	}
+	json = ctx->json;
+	for (int i = optind; i < argc; i++) {
+		if (peer) {
+			fprintf(stderr, "fabtop probe: one peer only ('%s' and '%s')\n", peer, argv[i]);
 			goto bad;
 		}
+		peer = argv[i];
 	}
 	if (o.listen) {
 		o.listen_addr = peer;

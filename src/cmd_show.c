@@ -12,7 +12,8 @@
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
-#include "report/fabric.h"
+#include "opts.h"
+#include "report/ibfabric.h"
 #include "report/json.h"
 #include "report/net.h"
 #include "report/show.h"
@@ -106,13 +107,13 @@ static int fabric_sec_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *
 	int rc = fabric_status(s);
 
 	if (s->fabric.nports)
-		fabric_text(f, &s->fabric);
+		ibfabric_text(f, &s->fabric);
 	for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
 		if (n == 1)
 			fprintf(f, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
 		fflush(f);
 		snapshot_fabric_sample(s, ctx->interval_s);
-		fabric_rates_text(f, &s->fabric, (unsigned int)n);
+		ibfabric_rates_text(f, &s->fabric, (unsigned int)n);
 	}
 	return rc;
 }
@@ -121,13 +122,13 @@ static int fabric_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct
 {
 	int rc = fabric_status(s);
 
-	fabric_json_members(j, &s->fabric);
+	ibfabric_json_members(j, &s->fabric);
 	if (ctx->count > 0) {
 		json_key(j, "samples");
 		json_arr_begin(j);
 		for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
 			snapshot_fabric_sample(s, ctx->interval_s);
-			fabric_rates_json(j, &s->fabric, (unsigned int)n, ctx->interval_s);
+			ibfabric_rates_json(j, &s->fabric, (unsigned int)n, ctx->interval_s);
 			fflush(stdout);
 		}
 		json_arr_end(j);
@@ -194,20 +195,27 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	const struct show_section *only = NULL;
 	unsigned int what = COLLECT_ALL;
 	struct source *src;
+	struct option longopts[OPTS_MAX];
 	struct snapshot snap;
-	int rc = EXIT_OK, i;
+	int rc = EXIT_OK, i, c;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	opts_merge(longopts, NULL);
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		if (c == 'h') {
 			show_usage(stdout);
 			return EXIT_OK;
 		}
-		if (argv[i][0] == '-') {
-			fprintf(stderr, "fabtop show: unknown option '%s'\n", argv[i]);
+		if (c == '?' || c == ':') {
+			opts_error("show", c, argv);
 			show_usage(stderr);
 			return EXIT_USAGE;
 		}
-		if (only || (i > 1 && !strcmp(argv[1], "all"))) {
+		rc = opts_global(ctx, c, optarg);
+		if (rc)
+			return rc < 0 ? EXIT_OK : rc;
+	}
+	for (i = optind; i < argc; i++) {
+		if (only || (i > optind && !strcmp(argv[optind], "all"))) {
 			fprintf(stderr, "fabtop show: one section at a time ('%s' is extra)\n", argv[i]);
 			return EXIT_USAGE;
 		}

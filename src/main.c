@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "ctx.h"
+#include "opts.h"
 #include "util.h"
 
 struct command {
@@ -53,125 +54,61 @@ static void usage(FILE *f)
 		   "doctor exits 1 when it finds a problem.\n");
 }
 
-static int parse_interval(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0.1 && v <= 3600))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* Option NAME matched at argv[*i] as "--NAME VALUE" or "--NAME=VALUE". */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, len))
-		return NULL;
-	if (a[len] == '=')
-		return a + len + 1;
-	if (a[len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "fabtop: option %s needs a value\n", name);
-		exit(EXIT_USAGE);
-	}
-	return argv[++*i];
-}
-
 int main(int argc, char **argv)
 {
+	struct option longopts[OPTS_MAX];
 	struct fab_ctx ctx;
 	char **rest;
-	int nrest = 0, i;
-	const char *v;
-	uint64_t ul;
-	bool help = false, no_more_opts = false;
-	int rc;
+	int nrest, i, c, prev, rc;
 
 	ctx_init(&ctx);
-	rest = calloc((size_t)argc + 1, sizeof(*rest));
+	rest = calloc((size_t)argc + 2, sizeof(*rest));
 	if (!rest) {
 		fprintf(stderr, "fabtop: out of memory\n");
 		return EXIT_RUNTIME;
 	}
-
-	/* Global options may stand anywhere; everything else is the command's. */
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (no_more_opts || a[0] != '-') {
-			rest[nrest++] = argv[i];
-			continue;
+	/*
+	 * Global options before the command ("+": stop at the first word). An
+	 * option that is not global starts the command's arguments: with no
+	 * command word that is the monitor's ("fabtop --pane counters").
+	 * Global options after the command word are the command's to accept
+	 * (every command merges them into its own table: opts.h).
+	 */
+	opts_merge(longopts, NULL);
+	opts_reset();
+	for (;;) {
+		prev = optind;
+		c = getopt_long(argc, argv, "+:hV", longopts, NULL);
+		if (c == -1)
+			break;
+		if (c == '?') {
+			optind = prev ? prev : 1;
+			break;
 		}
-		if (!strcmp(a, "--")) {
-			no_more_opts = true;
-			rest[nrest++] = argv[i];
-		} else if ((v = opt_value(argc, argv, &i, "--sysfs"))) {
-			ctx.sysfs_root = v;
-			ctx.live_sysfs = false;
-		} else if ((v = opt_value(argc, argv, &i, "--proc"))) {
-			ctx.proc_root = v;
-		} else if ((v = opt_value(argc, argv, &i, "--configfs"))) {
-			ctx.configfs_root = v;
-		} else if ((v = opt_value(argc, argv, &i, "--interval"))) {
-			if (parse_interval(v, &ctx.interval_s)) {
-				fprintf(stderr, "fabtop: --interval wants seconds between 0.1 and 3600, not '%s'\n", v);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--count"))) {
-			if (util_parse_u64(v, 10, 1000000, &ul) || ul == 0) {
-				fprintf(stderr, "fabtop: --count wants a number from 1 to 1000000, not '%s'\n", v);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			ctx.count = (long)ul;
-		} else if ((v = opt_value(argc, argv, &i, "--seed"))) {
-			if (util_parse_u64(v, 10, 0xffffffffUL, &ul)) {
-				fprintf(stderr, "fabtop: --seed wants a number, not '%s'\n", v);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			ctx.seed = ul;
-		} else if (!strcmp(a, "--json")) {
-			ctx.json = true;
-		} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
-			ctx.color = false;
-		} else if (!strcmp(a, "--demo")) {
-			ctx.demo = true;
-		} else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
-			printf("fabtop %s\n", PACKAGE_VERSION);
-			rc = EXIT_OK;
+		if (c == ':') {
+			rc = opts_error(NULL, c, argv);
 			goto out;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help = true;
-			rest[nrest++] = argv[i];
-		} else {
-			rest[nrest++] = argv[i];
 		}
-	}
-
-	if (nrest == 0 || rest[0][0] == '-') {
-		/* No command word: --help is ours, anything else goes to the monitor. */
-		if (help) {
+		if (c == 'h') {
 			usage(stdout);
 			rc = EXIT_OK;
 			goto out;
 		}
-		memmove(rest + 1, rest, (size_t)nrest * sizeof(*rest));
-		rest[0] = (char *)"monitor";
-		nrest++;
+		rc = opts_global(&ctx, c, optarg);
+		if (rc) {
+			rc = rc < 0 ? EXIT_OK : rc;
+			goto out;
+		}
 	}
 
+	nrest = 0;
+	if (optind >= argc || argv[optind][0] == '-')
+		rest[nrest++] = (char *)"monitor";
+	for (i = optind; i < argc; i++)
+		rest[nrest++] = argv[i];
 	for (i = 0; i < (int)NCOMMANDS; i++) {
 		if (!strcmp(rest[0], commands[i].name)) {
+			opts_reset();
 			rc = commands[i].run(&ctx, nrest, rest);
 			goto out;
 		}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "collect/demo.h"
+#include "collect/host.h"
 #include "derive/counters.h"
 #include "derive/gid.h"
 #include "util.h"
@@ -633,7 +634,7 @@ static void port_sample(struct demo *d, struct demo_port *dp, struct fab_port *p
 				snprintf(buf, sizeof(buf), "%" PRIu64, min_u64(v[dir->v[i].val], counter_max(ct->bits)));
 			else
 				snprintf(buf, sizeof(buf), "%" PRIu64, v[dir->v[i].val]);
-			counter_sample_text(ct, buf);
+			collect_counter_text(ct, buf);
 			if (ct->known && ct->source != COUNTER_SRC_HW_COUNTERS)
 				p->has_pma = true;
 		}

@@ -13,7 +13,7 @@
  * whose IPoIB netdevs ib0/ib1 share one /16 (the same-subnet mistake of
  * doc/demo.md), a RoCE NIC with v1/v2 GIDs and a VLAN, and an iWARP NIC
  * without PMA. Its counters are sampled through counter_define() and
- * counter_sample_text() under the source they stand for, so rates,
+ * collect_counter_text() under the source they stand for, so rates,
  * saturation and deltas go through the normal derive code. Everything is a
  * function of the seed and of simulated time: a given seed and tick sequence
  * gives identical numbers on every run. See doc/demo.md.

@@ -20,6 +20,15 @@
 #include "warn.h"
 #include "util.h"
 
+void collect_counter_text(struct fab_counter *c, const char *raw)
+{
+	uint64_t v = 0;
+	bool known = sysfs_parse_u64(raw, &v) == 0;
+
+	snprintf(c->raw, sizeof(c->raw), "%s", raw);
+	counter_sample_value(c, known, v);
+}
+
 #define MAX_DEVICES	1024
 #define MAX_PORTS	256	/* port numbers are 8-bit in IB */
 #define MAX_COUNTERS	512	/* per port and directory */
@@ -209,7 +218,7 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 		fd = sysfs_open_attr(pfd, path);
 		if (fd < 0) {
 			warn_once("%s/%s: unreadable (%s)", where, path, strerror(-fd));
-			counter_sample_text(c, "");
+			collect_counter_text(c, "");
 			p->ncounters++;
 			continue;
 		}
@@ -221,7 +230,7 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 			buf[0] = '\0';
 		}
 		sysfs_printable(buf);
-		counter_sample_text(c, buf);
+		collect_counter_text(c, buf);
 		/* Saturated counters are expected on busy links: shown as such, not warned. */
 		if (!c->known && buf[0] && strncmp(buf, "N/A", 3)) {
 			uint64_t v;
@@ -734,7 +743,7 @@ void collect_counters_refresh(struct fab_host *h, uint64_t now_ns)
 					continue;
 				if (sysfs_pread_str(c->fd, buf, sizeof(buf)) < 0)
 					buf[0] = '\0';	/* vanished device: unknown, not stale */
-				counter_sample_text(c, buf);
+				collect_counter_text(c, buf);
 			}
 			p->prev_sample_ns = p->sample_ns;
 			p->sample_ns = now_ns;

@@ -5,14 +5,10 @@
 
 #include <stdint.h>
 
+#include "collect/source.h"
 #include "ctx.h"
 #include "model/fabric.h"
 
-/* What to collect: the counters refresh is separate and cheap. */
-#define COLLECT_GIDS		(1u << 0)
-#define COLLECT_COUNTERS	(1u << 1)
-#define COLLECT_NETDEVS		(1u << 2)
-#define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS)
 
 /*
  * Read every device under ctx->sysfs_root/class/infiniband into h (which
@@ -29,5 +25,13 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
  */
 void collect_counters_refresh(struct fab_host *h, uint64_t now_ns);
 
+
+/*
+ * Record a counter's sysfs text as its next sample: the current value becomes
+ * the previous one, then the raw text ("123", "N/A (no PMA)", garbage, a
+ * number too wide for the counter) is parsed into known/value/saturated and
+ * kept in c->raw. Never allocates.
+ */
+void collect_counter_text(struct fab_counter *c, const char *raw);
 
 #endif

@@ -313,15 +313,15 @@ void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns)
 
 /* ---- the view: a session per local port ---- */
 
-struct mad_view {
+struct mad_fabric {
 	struct ib_fabric *f;
 	struct mad_session **sess;	/* [f->nports], NULL where the port could not be opened */
 };
 
-int mad_view_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_view **out)
+int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_fabric **out)
 {
 	struct umad_local *locals;
-	struct mad_view *v;
+	struct mad_fabric *v;
 	char why[768];
 	int n;
 
@@ -381,21 +381,21 @@ int mad_view_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_vie
 	return 0;
 }
 
-void mad_view_query_ports(struct mad_view *v, uint64_t now_ns)
+void mad_fabric_query_ports(struct mad_fabric *v, uint64_t now_ns)
 {
 	for (size_t i = 0; i < v->f->nports; i++)
 		if (v->sess[i])
 			mad_port_query(v->sess[i], &v->f->ports[i], now_ns);
 }
 
-void mad_view_pma_refresh(struct mad_view *v, uint64_t now_ns)
+void mad_fabric_pma_refresh(struct mad_fabric *v, uint64_t now_ns)
 {
 	for (size_t i = 0; i < v->f->nports; i++)
 		if (v->sess[i])
 			mad_port_pma_refresh(v->sess[i], &v->f->ports[i], now_ns);
 }
 
-int mad_view_step(struct mad_view *v, uint64_t now_ns)
+int mad_fabric_step(struct mad_fabric *v, uint64_t now_ns)
 {
 	int done = 0;
 
@@ -411,7 +411,7 @@ int mad_view_step(struct mad_view *v, uint64_t now_ns)
 	return done;
 }
 
-bool mad_view_idle(const struct mad_view *v)
+bool mad_fabric_idle(const struct mad_fabric *v)
 {
 	for (size_t i = 0; i < v->f->nports; i++)
 		if (v->sess[i] && !mad_idle(v->sess[i]))
@@ -419,7 +419,7 @@ bool mad_view_idle(const struct mad_view *v)
 	return true;
 }
 
-int mad_view_timeout_ms(const struct mad_view *v, uint64_t now_ns)
+int mad_fabric_timeout_ms(const struct mad_fabric *v, uint64_t now_ns)
 {
 	int best = -1;
 
@@ -435,7 +435,7 @@ int mad_view_timeout_ms(const struct mad_view *v, uint64_t now_ns)
 	return best;
 }
 
-int mad_view_fds(const struct mad_view *v, int *fds, int max)
+int mad_fabric_fds(const struct mad_fabric *v, int *fds, int max)
 {
 	int n = 0;
 
@@ -445,7 +445,7 @@ int mad_view_fds(const struct mad_view *v, int *fds, int max)
 	return n;
 }
 
-int mad_view_run(struct mad_view *v, uint64_t deadline_ns)
+int mad_fabric_run(struct mad_fabric *v, uint64_t deadline_ns)
 {
 	int rc = 0;
 
@@ -456,7 +456,7 @@ int mad_view_run(struct mad_view *v, uint64_t deadline_ns)
 	return rc;
 }
 
-int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns)
+int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns)
 {
 	struct ib_fabric *f = v->f;
 	bool first = true;
@@ -496,7 +496,7 @@ int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint6
 	return 0;
 }
 
-void mad_view_tally(struct mad_view *v)
+void mad_fabric_tally(struct mad_fabric *v)
 {
 	struct ib_fabric *f = v->f;
 
@@ -514,11 +514,11 @@ void mad_view_tally(struct mad_view *v)
 	}
 }
 
-void mad_view_close(struct mad_view *v)
+void mad_fabric_close(struct mad_fabric *v)
 {
 	if (!v)
 		return;
-	mad_view_tally(v);
+	mad_fabric_tally(v);
 	for (size_t i = 0; i < v->f->nports; i++)
 		mad_session_close(v->sess[i]);
 	free(v->sess);
@@ -527,25 +527,25 @@ void mad_view_close(struct mad_view *v)
 
 /* ---- the one-shot collector ---- */
 
-int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
-		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_view **vp)
+int mad_fabric_take(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
+		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_fabric **vp)
 {
-	struct mad_view *v;
-	int rc = mad_view_open(ctx, f, &v);
+	struct mad_fabric *v;
+	int rc = mad_fabric_open(ctx, f, &v);
 
 	*vp = NULL;
 	if (rc || !v)
 		return rc;
 	if (what & MADF_PORTS) {
-		mad_view_query_ports(v, util_now_ns());
-		mad_view_run(v, deadline_ns);
+		mad_fabric_query_ports(v, util_now_ns());
+		mad_fabric_run(v, deadline_ns);
 		for (size_t i = 0; i < f->nports; i++)
 			if (f->ports[i].self_state != IBQ_ERROR || !f->ports[i].note[0])
 				mad_port_explain(&f->ports[i]);
 	}
 	if (what & MADF_SWEEP)
-		rc = mad_view_sweep(v, lim, deadline_ns);
-	mad_view_tally(v);
+		rc = mad_fabric_sweep(v, lim, deadline_ns);
+	mad_fabric_tally(v);
 	*vp = v;
 	return rc;
 }
@@ -553,23 +553,23 @@ int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int
 int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
 		       const struct mad_sweep_limits *lim, uint64_t deadline_ns)
 {
-	struct mad_view *v;
-	int rc = mad_fabric_open(ctx, f, what, lim, deadline_ns, &v);
+	struct mad_fabric *v;
+	int rc = mad_fabric_take(ctx, f, what, lim, deadline_ns, &v);
 
-	mad_view_close(v);
+	mad_fabric_close(v);
 	return rc;
 }
 
 /* Each later PMA sample (both ends of every port) ends within this. */
 #define MAD_SAMPLE_DEADLINE_NS (5ull * 1000000000ull)
 
-void mad_fabric_sample(struct mad_view *v, double interval_s)
+void mad_fabric_sample(struct mad_fabric *v, double interval_s)
 {
 	uint64_t ns = interval_s > 0 ? (uint64_t)(interval_s * 1e9) : 0;
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	mad_view_pma_refresh(v, util_now_ns());
-	mad_view_run(v, util_now_ns() + MAD_SAMPLE_DEADLINE_NS);
+	mad_fabric_pma_refresh(v, util_now_ns());
+	mad_fabric_run(v, util_now_ns() + MAD_SAMPLE_DEADLINE_NS);
 }

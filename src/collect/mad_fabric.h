@@ -40,31 +40,31 @@ void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns);
 
 /*
  * The IB view for a live loop (the TUI, repeated samples): a session per
- * local IB port, results in f. mad_view_open() fills f->ports (and f->error
+ * local IB port, results in f. mad_fabric_open() fills f->ports (and f->error
  * when no port can be used: then *out may be NULL). Drive it with the fds
- * (POLLIN) and the timeout, calling mad_view_step() when either fires.
+ * (POLLIN) and the timeout, calling mad_fabric_step() when either fires.
  */
-struct mad_view;
-int mad_view_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_view **out);
-void mad_view_query_ports(struct mad_view *v, uint64_t now_ns);
-void mad_view_pma_refresh(struct mad_view *v, uint64_t now_ns);
-int mad_view_step(struct mad_view *v, uint64_t now_ns);
-bool mad_view_idle(const struct mad_view *v);
+struct mad_fabric;
+int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_fabric **out);
+void mad_fabric_query_ports(struct mad_fabric *v, uint64_t now_ns);
+void mad_fabric_pma_refresh(struct mad_fabric *v, uint64_t now_ns);
+int mad_fabric_step(struct mad_fabric *v, uint64_t now_ns);
+bool mad_fabric_idle(const struct mad_fabric *v);
 /* -1 when idle; short (2 ms) while a session has no pollable fd (ibsim). */
-int mad_view_timeout_ms(const struct mad_view *v, uint64_t now_ns);
-int mad_view_fds(const struct mad_view *v, int *fds, int max);
+int mad_fabric_timeout_ms(const struct mad_fabric *v, uint64_t now_ns);
+int mad_fabric_fds(const struct mad_fabric *v, int *fds, int max);
 /* Synchronous: step until idle or deadline_ns. */
-int mad_view_run(struct mad_view *v, uint64_t deadline_ns);
+int mad_fabric_run(struct mad_fabric *v, uint64_t deadline_ns);
 /*
  * Synchronous sweep bounded by lim and deadline_ns: the whole fabric from the
  * first usable port, then one hop out of every other (a second fabric is
  * swept too; the same fabric costs one MAD).
  */
-int mad_view_sweep(struct mad_view *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns);
+int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns);
 /* The sessions' MAD counts so far into f (mads_sent, ...). */
-void mad_view_tally(struct mad_view *v);
+void mad_fabric_tally(struct mad_fabric *v);
 /* Tallies, closes everything; f stays valid. */
-void mad_view_close(struct mad_view *v);
+void mad_fabric_close(struct mad_fabric *v);
 
 /* What mad_fabric_collect() does. */
 #define MADF_PORTS	(1u << 0)	/* local ports: self, SM, partner, PMA of both ends */
@@ -80,9 +80,9 @@ void mad_view_close(struct mad_view *v);
 int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
 		       const struct mad_sweep_limits *lim, uint64_t deadline_ns);
 /* The same, leaving the view open in *vp (NULL when none) for more PMA samples; tallies f. */
-int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
-		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_view **vp);
+int mad_fabric_take(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
+		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_fabric **vp);
 /* Wait interval_s, then the next PMA sample of both ends of every port (bounded: 5 s). */
-void mad_fabric_sample(struct mad_view *v, double interval_s);
+void mad_fabric_sample(struct mad_fabric *v, double interval_s);
 
 #endif

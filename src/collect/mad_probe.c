@@ -15,6 +15,7 @@
 #include "collect/umad.h"
 #include "commands.h"
 #include "derive/mad_decode.h"
+#include "opts.h"
 #include "util.h"
 
 struct ping_result {
@@ -103,8 +104,22 @@ static int resolve_guid(const struct fab_ctx *ctx, uint64_t guid, uint16_t *lid)
 	return 0;
 }
 
+enum { OPT_LID = OPT_FIRST_OWN, OPT_GUID, OPT_TIMEOUT, OPT_DEVICE, OPT_PORT };
+
+static const struct option own[] = {
+	{ "lid", required_argument, NULL, OPT_LID },
+	{ "guid", required_argument, NULL, OPT_GUID },
+	{ "count", required_argument, NULL, 'C' },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "port", required_argument, NULL, OPT_PORT },
+	{ NULL, 0, NULL, 0 },
+};
+
 int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 {
+	struct option longopts[OPTS_MAX];
+	int c, idx;
 	uint64_t v, lid = 0, guid = 0, count = 4, timeout_ms = 1000, want_port = 0;
 	const char *want_ca = NULL;
 	bool have_guid = false;
@@ -117,32 +132,46 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 	/* The global --count means -C here, as for the RDMA CM probe. */
 	if (ctx->count > 0)
 		count = (uint64_t)ctx->count;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	opts_merge(longopts, own);
+	while ((idx = -1, c = getopt_long(argc, argv, ":hVC:", longopts, &idx)) != -1) {
+		if (c == 'h') {
 			probe_usage(stdout);
 			return EXIT_OK;
 		}
-		if (!strcmp(a, "--lid") && !util_parse_u64(val, 0, 0xbfff, &v) && v) {
-			lid = v;
-		} else if (!strcmp(a, "--guid") && val && !util_parse_guid(val, &guid)) {
-			have_guid = true;
-		} else if (!strcmp(a, "-C") && !util_parse_u64(val, 0, 1000000, &v) && v) {
-			count = v;
-		} else if (!strcmp(a, "--timeout") && !util_parse_u64(val, 0, 60000, &v) && v) {
-			timeout_ms = v;
-		} else if (!strcmp(a, "--device") && val) {
-			want_ca = val;
-		} else if (!strcmp(a, "--port") && !util_parse_u64(val, 0, 255, &v) && v) {
-			want_port = v;
-		} else {
-			fprintf(stderr, "fabtop probe: bad argument '%s'%s%s\n", a,
-				val ? " with value " : "", val ? val : "");
+		if (c == '?' || c == ':') {
+			opts_error("probe", c, argv);
 			probe_usage(stderr);
 			return EXIT_USAGE;
 		}
-		i++;
+		if (c == OPT_LID && !util_parse_u64(optarg, 0, 0xbfff, &v) && v) {
+			lid = v;
+		} else if (c == OPT_GUID && !util_parse_guid(optarg, &guid)) {
+			have_guid = true;
+		} else if (c == 'C' && !util_parse_u64(optarg, 0, 1000000, &v) && v) {
+			count = v;
+		} else if (c == OPT_TIMEOUT && !util_parse_u64(optarg, 0, 60000, &v) && v) {
+			timeout_ms = v;
+		} else if (c == OPT_DEVICE) {
+			want_ca = optarg;
+		} else if (c == OPT_PORT && !util_parse_u64(optarg, 0, 255, &v) && v) {
+			want_port = v;
+		} else if (c >= OPT_FIRST_OWN || c == 'C') {
+			fprintf(stderr, "fabtop probe: bad value '%s' for %s%s\n", optarg,
+				idx >= 0 ? "--" : "-C", idx >= 0 ? longopts[idx].name : "");
+			probe_usage(stderr);
+			return EXIT_USAGE;
+		} else {
+			int rc = opts_global(ctx, c, optarg);
+
+			if (rc)
+				return rc < 0 ? EXIT_OK : rc;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fabtop probe: unexpected argument '%s' (a MAD probe names its target with --lid or --guid)\n",
+			argv[optind]);
+		probe_usage(stderr);
+		return EXIT_USAGE;
 	}
 	if (!lid == !have_guid) {
 		fprintf(stderr, "fabtop probe: give exactly one of --lid and --guid\n");

@@ -34,7 +34,7 @@ struct mad_watch *mad_watch_new(const struct fab_ctx *ctx)
 
 static void watch_close(struct mad_watch *w)
 {
-	mad_view_close(w->v);
+	mad_fabric_close(w->v);
 	w->v = NULL;
 	ib_fabric_free(&w->f);
 	free(w->saved);
@@ -125,7 +125,7 @@ bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interv
 	watch_close(w);
 	if (!c.live_sysfs && tree_is_umads(&c))
 		c.live_sysfs = true;
-	rc = mad_view_open(&c, &w->f, &w->v);
+	rc = mad_fabric_open(&c, &w->f, &w->v);
 	if (rc) {
 		snprintf(w->reason, sizeof(w->reason), "InfiniBand management view: %s", strerror(-rc));
 		watch_close(w);
@@ -157,7 +157,7 @@ bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interv
 			return false;
 		}
 	}
-	mad_view_query_ports(w->v, now);
+	mad_fabric_query_ports(w->v, now);
 	w->querying = true;
 	w->next_query_ns = now + REQUERY_NS;
 	w->next_pma_ns = now + (uint64_t)(interval_s * 1e9);
@@ -186,7 +186,7 @@ static void requery_start(struct mad_watch *w, uint64_t now)
 {
 	for (size_t i = 0; i < w->f.nports; i++)
 		w->saved[i] = w->f.ports[i].pma;
-	mad_view_query_ports(w->v, now);
+	mad_fabric_query_ports(w->v, now);
 	w->querying = true;
 }
 
@@ -247,10 +247,10 @@ int mad_watch_fds(const struct mad_watch *w, bool paused, struct pollfd *fds, in
 
 	if (!w || !w->v || max <= 0)
 		return 0;
-	n = mad_view_fds(w->v, raw, max < 16 ? max : 16);
+	n = mad_fabric_fds(w->v, raw, max < 16 ? max : 16);
 	for (int i = 0; i < n; i++)
 		fds[i] = (struct pollfd){ .fd = raw[i], .events = POLLIN };
-	t = mad_view_timeout_ms(w->v, now);
+	t = mad_fabric_timeout_ms(w->v, now);
 	if (t < 0 && !paused && !w->querying && !w->sampling) {
 		/* Idle: wake for the next re-query or PMA sample. */
 		uint64_t due = w->next_query_ns < w->next_pma_ns ? w->next_query_ns : w->next_pma_ns;
@@ -268,8 +268,8 @@ enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double in
 
 	if (!w || !w->v)
 		return MAD_WATCH_NOTHING;
-	mad_view_step(w->v, now);
-	if (!mad_view_idle(w->v))
+	mad_fabric_step(w->v, now);
+	if (!mad_fabric_idle(w->v))
 		return MAD_WATCH_NOTHING;
 	if (w->querying) {
 		w->querying = false;
@@ -286,7 +286,7 @@ enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double in
 		requery_start(w, now);
 	} else if (now >= w->next_pma_ns) {
 		w->next_pma_ns = now + (uint64_t)(interval_s * 1e9);
-		mad_view_pma_refresh(w->v, now);
+		mad_fabric_pma_refresh(w->v, now);
 		w->sampling = true;
 	}
 	return news;

@@ -11,7 +11,7 @@
 #include "model/fabric.h"
 #include "model/ibfabric.h"
 
-struct mad_view;
+struct mad_fabric;
 
 /*
  * The ports themselves (state, SM, partner) are asked again every few
@@ -22,7 +22,7 @@ struct mad_view;
 struct mad_watch {
 	const struct fab_ctx *ctx;
 	struct ib_fabric f;		/* what the MADs said, f.ports[] one per local IB port */
-	struct mad_view *v;		/* NULL: no MAD access (reason says why) */
+	struct mad_fabric *v;		/* NULL: no MAD access (reason says why) */
 	char reason[768];		/* why there is no view, for people ("" when there is one) */
 	bool tried;
 	bool querying;			/* a re-query of the ports is in flight */

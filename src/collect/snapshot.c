@@ -61,7 +61,7 @@ void snapshot_fabric_sample(struct snapshot *s, double interval_s)
 
 void snapshot_free(struct snapshot *s)
 {
-	mad_view_close(s->mad);
+	mad_fabric_close(s->mad);
 	ib_fabric_free(&s->fabric);
 	net_state_free(&s->net);
 	fab_host_free(&s->host);

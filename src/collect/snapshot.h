@@ -24,12 +24,12 @@ struct snapshot {
 	bool has_net;			/* the network part was asked for and read */
 	const struct route_ops *routes;	/* the kernel on a live host, the model otherwise */
 	struct ib_fabric fabric;	/* the IB subnet through MADs (SNAPSHOT_FABRIC) */
-	struct mad_view *mad;		/* open for more PMA samples, NULL: none */
+	struct mad_fabric *mad;		/* open for more PMA samples, NULL: none */
 	bool has_fabric;		/* the source could ask a subnet (f.error may still say none answered) */
 	uint64_t taken_ns;		/* CLOCK_MONOTONIC when it was taken */
 };
 
-/* What to take: COLLECT_* bits of collect/host.h for the host, and: */
+/* What to take: COLLECT_* bits of collect/source.h for the host, and: */
 #define SNAPSHOT_NET	(1u << 16)	/* the network state too */
 #define SNAPSHOT_FABRIC	(1u << 17)	/* the IB subnet through MADs (seconds on a big fabric) */
 

@@ -9,8 +9,14 @@
 #include "ctx.h"
 #include "model/fabric.h"
 
+/* What to collect: the counters refresh is separate and cheap. */
+#define COLLECT_GIDS		(1u << 0)
+#define COLLECT_COUNTERS	(1u << 1)
+#define COLLECT_NETDEVS		(1u << 2)
+#define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS)
+
 struct ib_fabric;
-struct mad_view;
+struct mad_fabric;
 struct mad_watch;
 struct net_state;
 struct source;
@@ -26,7 +32,7 @@ struct source_ops {
 	unsigned int flags;		/* SOURCE_* below */
 	/* Set up s->priv from s->ctx. 0 or -errno. */
 	int (*open)(struct source *s);
-	/* Build h from scratch (what: COLLECT_* bits of collect/host.h). 0 or -ENOMEM. */
+	/* Build h from scratch (what: COLLECT_* bits above). 0 or -ENOMEM. */
 	int (*collect)(struct source *s, struct fab_host *h, unsigned int what);
 	/* A new counter sample into h at now_ns (CLOCK_MONOTONIC); true when port states changed. */
 	bool (*refresh)(struct source *s, struct fab_host *h, uint64_t now_ns);
@@ -38,7 +44,7 @@ struct source_ops {
 	 * (NULL when no port could be asked; f->error says why). 0 or -ENOMEM.
 	 * NULL op: this source has no subnet to ask.
 	 */
-	int (*fabric)(struct source *s, struct ib_fabric *f, struct mad_view **vp);
+	int (*fabric)(struct source *s, struct ib_fabric *f, struct mad_fabric **vp);
 	/*
 	 * An fd that becomes readable when the network state changes (the
 	 * monitor polls it), opened on the first call, closed with the source;

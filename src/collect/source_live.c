@@ -75,9 +75,9 @@ static int live_net(struct source *s, struct net_state *st)
 /* All of `show fabric` (ports, SM, partners, sweep) ends within this. */
 #define LIVE_FABRIC_DEADLINE_NS (15ull * 1000000000ull)
 
-static int live_fabric(struct source *s, struct ib_fabric *f, struct mad_view **vp)
+static int live_fabric(struct source *s, struct ib_fabric *f, struct mad_fabric **vp)
 {
-	return mad_fabric_open(s->ctx, f, MADF_PORTS | MADF_SWEEP, NULL,
+	return mad_fabric_take(s->ctx, f, MADF_PORTS | MADF_SWEEP, NULL,
 			       util_now_ns() + LIVE_FABRIC_DEADLINE_NS, vp);
 }
 

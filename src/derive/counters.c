@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/sysfs.h"
 #include "derive/counters.h"
 #include "util.h"
 
@@ -148,15 +147,6 @@ void counter_sample_value(struct fab_counter *c, bool known, uint64_t value)
 		c->first_known = true;
 		c->first_value = value;
 	}
-}
-
-void counter_sample_text(struct fab_counter *c, const char *raw)
-{
-	uint64_t v = 0;
-	bool known = sysfs_parse_u64(raw, &v) == 0;
-
-	snprintf(c->raw, sizeof(c->raw), "%s", raw);
-	counter_sample_value(c, known, v);
 }
 
 void counter_reset_delta(struct fab_counter *c)

@@ -22,12 +22,6 @@ void counter_define(struct fab_counter *c, const char *name,
 /* All-ones of a width (bits 1..64). */
 uint64_t counter_max(unsigned int bits);
 
-/*
- * Record a new sample: the current value becomes the previous one, then the
- * raw text is parsed ("N/A (no PMA)", garbage, a number too wide for the
- * counter) into known/value/saturated. Never allocates.
- */
-void counter_sample_text(struct fab_counter *c, const char *raw);
 /* The same for a value that is already a number (MADs, the demo fabric). */
 void counter_sample_value(struct fab_counter *c, bool known, uint64_t value);
 /* Forget the first sample so deltas since start restart now ('r' in the TUI). */

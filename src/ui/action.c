@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/host.h"
 #include "derive/counters.h"
 #include "ui/keys.h"
 #include "ui/mad_ui.h"

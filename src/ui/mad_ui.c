@@ -7,12 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/host.h"
 #include "collect/mad_watch.h"
 #include "collect/source.h"
 #include "derive/mad_decode.h"
 #include "derive/units.h"
-#include "report/fabric.h"
+#include "report/ibfabric.h"
 #include "ui/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/ui.h"
@@ -479,7 +478,7 @@ void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct tex
 		 lp->pi.lid, mad_port_state_str(lp->pi.state), mad_phys_state_str(lp->pi.phys_state),
 		 lp->sm.lid, lp->sm.sl, ib_query_state_str(lp->sm.state));
 	if (lp->peer_state == IBQ_OK) {
-		fabric_guid_str(lp->peer.node_guid, g, sizeof(g));
+		ibfabric_guid_str(lp->peer.node_guid, g, sizeof(g));
 		text_add(out, 0, "  partner: %s \"%s\" GUID %s port %u, LID %u, %s/%s",
 			 mad_node_type_str(lp->peer.node_type), desc_of(&lp->peer), g, lp->peer_pi.num,
 			 lp->peer_pi.lid, mad_port_state_str(lp->peer_pi.state),

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/host.h"
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "ui/keys.h"

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/host.h"
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "derive/doctor.h"

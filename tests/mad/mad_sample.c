@@ -42,17 +42,17 @@ static void print_end(const char *who, const struct ib_pma *p, unsigned int samp
 	}
 }
 
-static void run_until_idle(struct mad_view *v, uint64_t deadline)
+static void run_until_idle(struct mad_fabric *v, uint64_t deadline)
 {
-	while (!mad_view_idle(v) && util_now_ns() < deadline) {
+	while (!mad_fabric_idle(v) && util_now_ns() < deadline) {
 		struct pollfd pfd[8];
-		int fds[8], n = mad_view_fds(v, fds, 8), t = mad_view_timeout_ms(v, util_now_ns());
+		int fds[8], n = mad_fabric_fds(v, fds, 8), t = mad_fabric_timeout_ms(v, util_now_ns());
 
 		for (int i = 0; i < n; i++)
 			pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 		if (t != 0)
 			poll(pfd, (nfds_t)n, t < 0 ? 100 : t);
-		mad_view_step(v, util_now_ns());
+		mad_fabric_step(v, util_now_ns());
 	}
 }
 
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 
 	struct fab_ctx ctx;
 	struct ib_fabric f;
-	struct mad_view *v;
+	struct mad_fabric *v;
 	long interval_ms = argc > 1 ? atol(argv[1]) : 1000;
 	long count = argc > 2 ? atol(argv[2]) : 1;
 
@@ -142,12 +142,12 @@ int main(int argc, char **argv)
 		ib_fabric_free(&f);
 		return 0;
 	}
-	if (mad_view_open(&ctx, &f, &v) || !v) {
+	if (mad_fabric_open(&ctx, &f, &v) || !v) {
 		fprintf(stderr, "mad_sample: %s\n", f.error[0] ? f.error : "cannot open");
 		ib_fabric_free(&f);
 		return 1;
 	}
-	mad_view_query_ports(v, util_now_ns());
+	mad_fabric_query_ports(v, util_now_ns());
 	run_until_idle(v, util_now_ns() + 5000000000ull);
 	for (size_t i = 0; i < f.nports; i++)
 		printf("port %s/%u lid=%u sm_lid=%u partner_lid=%u partner_port=%u local_pma=%s partner_pma=%s\n",
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 		printf("waiting %ld\n", s);
 		fflush(stdout);
 		nanosleep(&ts, NULL);
-		mad_view_pma_refresh(v, util_now_ns());
+		mad_fabric_pma_refresh(v, util_now_ns());
 		run_until_idle(v, util_now_ns() + 5000000000ull);
 		for (size_t i = 0; i < f.nports; i++) {
 			print_end("local", &f.ports[i].pma, (unsigned int)s);
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		}
 		fflush(stdout);
 	}
-	mad_view_close(v);
+	mad_fabric_close(v);
 	printf("mads sent=%" PRIu64 " received=%" PRIu64 " timeouts=%" PRIu64 "\n",
 	       f.mads_sent, f.mads_received, f.mads_timeout);
 	ib_fabric_free(&f);

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "collect/host.h"
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "tap.h"
@@ -39,21 +40,21 @@ static void test_saturation(void)
 	struct fab_counter c;
 
 	counter_define(&c, "port_xmit_wait", COUNTER_SRC_COUNTERS, false);
-	counter_sample_text(&c, "4294967295");
+	collect_counter_text(&c, "4294967295");
 	TAP_OK(c.known && c.saturated, "32-bit all-ones is saturated");
 	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, true);
-	counter_sample_text(&c, "4294967295");
+	collect_counter_text(&c, "4294967295");
 	TAP_OK(c.known && !c.saturated, "the same value on a 64-bit counter is not");
 	counter_define(&c, "link_downed", COUNTER_SRC_COUNTERS, false);
-	counter_sample_text(&c, "255");
+	collect_counter_text(&c, "255");
 	TAP_OK(c.saturated, "8-bit 255 is saturated");
-	counter_sample_text(&c, "256");
+	collect_counter_text(&c, "256");
 	TAP_OK(!c.known, "a value wider than the counter is unknown");
-	counter_sample_text(&c, "N/A (no PMA)");
+	collect_counter_text(&c, "N/A (no PMA)");
 	TAP_OK(!c.known, "N/A (no PMA) is unknown");
 	ASSERT_EQ_STR(c.raw, "N/A (no PMA)", "raw text kept");
 	counter_define(&c, "x", COUNTER_SRC_HW_COUNTERS, false);
-	counter_sample_text(&c, "18446744073709551615");
+	collect_counter_text(&c, "18446744073709551615");
 	TAP_OK(c.saturated, "64-bit all-ones is saturated");
 }
 
@@ -142,7 +143,7 @@ static void test_rxe_packets(void)
 	ASSERT_NEAR(r.xmit_pps, 100.0, 1e-9, "50 packets in 0.5 s");
 	TAP_OK(!r.xmit_known, "still no byte rate: rxe has no data counter");
 	p.ncounters = 3;
-	counter_sample_text(&cs[2], "N/A (no PMA)");
+	collect_counter_text(&cs[2], "N/A (no PMA)");
 	TAP_OK(port_packets_counter(&p, DIR_XMIT) == &cs[0], "an N/A PMA counter loses to a readable driver one");
 	counter_sample_value(&cs[2], true, 5);
 	TAP_OK(port_packets_counter(&p, DIR_XMIT) == &cs[2], "a readable PMA counter wins over the driver's");

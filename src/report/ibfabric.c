@@ -11,9 +11,9 @@
 #include "commands.h"
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
-#include "report/fabric.h"
+#include "report/ibfabric.h"
 
-void fabric_guid_str(uint64_t guid, char *buf, size_t size)
+void ibfabric_guid_str(uint64_t guid, char *buf, size_t size)
 {
 	snprintf(buf, size, "%04x:%04x:%04x:%04x", (unsigned int)(guid >> 48) & 0xffff,
 		 (unsigned int)(guid >> 32) & 0xffff, (unsigned int)(guid >> 16) & 0xffff,
@@ -79,14 +79,14 @@ static void local_port_text(FILE *out, const struct ib_local_port *lp)
 		return;
 	}
 	link_str(&lp->pi, l, sizeof(l));
-	fabric_guid_str(lp->node.node_guid, g, sizeof(g));
+	ibfabric_guid_str(lp->node.node_guid, g, sizeof(g));
 	fprintf(out, ": LID %u, %s, node %s \"%s\"\n", lp->pi.lid, l, g, desc_or(lp->node.desc));
 
 	fprintf(out, "  SM: ");
 	if (!lp->sm.lid)
 		fprintf(out, "none known (SM LID 0)\n");
 	else if (lp->sm.state == IBQ_OK) {
-		fabric_guid_str(lp->sm.guid, g, sizeof(g));
+		ibfabric_guid_str(lp->sm.guid, g, sizeof(g));
 		fprintf(out, "LID %u SL %u, %s, priority %u, GUID %s\n", lp->sm.lid, lp->sm.sl,
 			mad_sm_state_str(lp->sm.sm_state), lp->sm.priority, g);
 	} else
@@ -94,7 +94,7 @@ static void local_port_text(FILE *out, const struct ib_local_port *lp)
 
 	fprintf(out, "  partner: ");
 	if (lp->peer_state == IBQ_OK) {
-		fabric_guid_str(lp->peer.node_guid, g, sizeof(g));
+		ibfabric_guid_str(lp->peer.node_guid, g, sizeof(g));
 		link_str(&lp->peer_pi, l, sizeof(l));
 		fprintf(out, "%s \"%s\" %s port %u, LID %u, %s\n", mad_node_type_str(lp->peer.node_type),
 			desc_or(lp->peer.desc), g, lp->peer_pi.num, lp->peer_pi.lid, l);
@@ -133,7 +133,7 @@ static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnod
 {
 	char g[24], l[96];
 
-	fabric_guid_str(n->id.node_guid, g, sizeof(g));
+	ibfabric_guid_str(n->id.node_guid, g, sizeof(g));
 	fprintf(out, "%s %s \"%s\" LID %u, %u ports, %u hops\n", mad_node_type_str(n->id.node_type), g,
 		desc_or(n->id.desc), n->lid, n->id.num_ports, n->hops);
 	for (unsigned int p = 1; p <= n->id.num_ports; p++) {
@@ -147,7 +147,7 @@ static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnod
 		if (fp->linked) {
 			const struct ib_fnode *m = &f->nodes[fp->peer];
 
-			fabric_guid_str(m->id.node_guid, g, sizeof(g));
+			ibfabric_guid_str(m->id.node_guid, g, sizeof(g));
 			fprintf(out, "  %3u ==( %-28s )==> %s \"%s\" port %u, LID %u\n", p, l, g,
 				desc_or(m->id.desc), fp->peer_port, fnode_port_lid(m, fp->peer_port));
 		} else {
@@ -157,7 +157,7 @@ static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnod
 	}
 }
 
-void fabric_text(FILE *out, const struct ib_fabric *f)
+void ibfabric_text(FILE *out, const struct ib_fabric *f)
 {
 	if (f->error[0] && !f->nports) {
 		fprintf(out, "InfiniBand management unavailable: %s\n", f->error);
@@ -186,7 +186,7 @@ static void guid_json(struct json *j, const char *key, uint64_t guid)
 {
 	char g[24];
 
-	fabric_guid_str(guid, g, sizeof(g));
+	ibfabric_guid_str(guid, g, sizeof(g));
 	json_key(j, key);
 	json_str(j, g);
 }
@@ -283,7 +283,7 @@ static void local_port_json(struct json *j, const struct ib_local_port *lp)
 	json_obj_end(j);
 }
 
-void fabric_json_members(struct json *j, const struct ib_fabric *f)
+void ibfabric_json_members(struct json *j, const struct ib_fabric *f)
 {
 	json_key(j, "fabric");
 	json_obj_begin(j);
@@ -425,7 +425,7 @@ static void end_rates_text(FILE *out, const char *who, const struct ib_pma *p)
 	fprintf(out, "%s\n", any ? "" : (p->state == IBQ_OK ? " none" : " unknown"));
 }
 
-void fabric_rates_text(FILE *out, const struct ib_fabric *f, unsigned int sample)
+void ibfabric_rates_text(FILE *out, const struct ib_fabric *f, unsigned int sample)
 {
 	fprintf(out, "sample %u\n", sample);
 	for (size_t i = 0; i < f->nports; i++) {
@@ -473,7 +473,7 @@ static void end_rates_json(struct json *j, const struct ib_pma *p)
 	json_obj_end(j);
 }
 
-void fabric_rates_json(struct json *j, const struct ib_fabric *f, unsigned int sample, double interval_s)
+void ibfabric_rates_json(struct json *j, const struct ib_fabric *f, unsigned int sample, double interval_s)
 {
 	json_obj_begin(j);
 	json_key(j, "sample"); json_u64(j, sample);

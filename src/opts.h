@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Command-line options through getopt_long: the global ones, accepted before the command and among its own. */
+#ifndef FABTOP_OPTS_H
+#define FABTOP_OPTS_H
+
+#include <getopt.h>
+
+#include "ctx.h"
+
+/* getopt_long values of the global options (short ones: 'h', 'V'). */
+enum {
+	OPT_SYSFS = 0x100,
+	OPT_PROC,
+	OPT_CONFIGFS,
+	OPT_INTERVAL,
+	OPT_COUNT,
+	OPT_SEED,
+	OPT_JSON,
+	OPT_NO_COLOR,
+	OPT_DEMO,
+	OPT_FIRST_OWN,		/* a command's own long-only options start here */
+};
+
+/* Room for a command's own options and the global ones, and the terminator. */
+#define OPTS_MAX 48
+
+/* out = own (terminated by a zero entry), then the global options, then a zero entry. */
+void opts_merge(struct option *out, const struct option *own);
+
+/*
+ * A global option getopt_long returned (c) with its argument: applied to
+ * ctx. Returns 0; EXIT_USAGE with the message printed (a bad value); -1
+ * when it was --version and the version is printed (exit 0); 1 when c is
+ * not a global option at all.
+ */
+int opts_global(struct fab_ctx *ctx, int c, const char *arg);
+
+/*
+ * getopt_long returned '?' or ':' (opterr off, optstring starting with
+ * ':'): print "fabtop CMD: ..." naming the option, and return EXIT_USAGE.
+ */
+int opts_error(const char *cmd, int c, char **argv);
+
+/* Start a new getopt_long pass over another argv (a command's after main's). */
+void opts_reset(void);
+
+#endif
