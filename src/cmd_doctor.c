@@ -64,10 +64,10 @@ static const struct option own[] = {
 static int parse_args(struct fab_ctx *ctx, int argc, char **argv, struct doctor_opts *o)
 {
 	struct option longopts[OPTS_MAX];
-	int c, rc;
+	int c, stop;
 
 	opts_merge(longopts, own);
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	while ((c = opts_next(ctx, "doctor", argc, argv, ":hV", longopts, &stop)) != -1) {
 		switch (c) {
 		case 'h':
 			doctor_usage(stdout);
@@ -91,18 +91,10 @@ static int parse_args(struct fab_ctx *ctx, int argc, char **argv, struct doctor_
 		case OPT_YES:
 			o->yes = true;
 			break;
-		case '?':
-		case ':':
-			opts_error("doctor", c, argv);
-			if (c == '?')
-				doctor_usage(stderr);
-			return EXIT_USAGE;
-		default:
-			rc = opts_global(ctx, c, optarg);
-			if (rc)
-				return rc;
 		}
 	}
+	if (stop >= 0)
+		return stop == EXIT_OK ? -1 : stop;
 	for (int i = optind; i < argc; i++) {
 		if (o->peer) {
 			fprintf(stderr, "fabtop doctor: one PEER at a time ('%s' is extra)\n", argv[i]);
@@ -287,9 +279,5 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 out:
 	snapshot_free(&snap);
 	source_close(src);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "fabtop: writing output failed\n");
-		rc = EXIT_RUNTIME;
-	}
 	return rc;
 }

@@ -33,28 +33,22 @@ int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
 	const char *pane = NULL;
-	int c;
+	int c, stop;
 	char msg[256] = "";
 	int rc;
 
 	opts_merge(longopts, own);
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	while ((c = opts_next(ctx, "monitor", argc, argv, ":hV", longopts, &stop)) != -1) {
 		if (c == 'h') {
 			monitor_usage(stdout);
 			return EXIT_OK;
 		}
-		if (c == OPT_PANE) {
-			pane = optarg;
-			continue;
-		}
-		if (c == '?' || c == ':') {
-			opts_error("monitor", c, argv);
+		pane = optarg;		/* OPT_PANE */
+	}
+	if (stop >= 0) {
+		if (stop == EXIT_USAGE)
 			monitor_usage(stderr);
-			return EXIT_USAGE;
-		}
-		rc = opts_global(ctx, c, optarg);
-		if (rc)
-			return rc < 0 ? EXIT_OK : rc;
+		return stop;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fabtop: monitor: unexpected argument '%s'\n", argv[optind]);

@@ -345,7 +345,7 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 	uint64_t v;
 	const char *peer = NULL;
 	bool json;
-	int c, rc;
+	int c, stop;
 
 	/*
 	 * Other probe kinds hook in here, before the RDMA CM options are parsed
@@ -358,7 +358,7 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 	if (ctx->count > 0)
 		o.count = (uint64_t)ctx->count;	/* the global --count before the command means -C here */
 	opts_merge(longopts, own);
-	while ((c = getopt_long(argc, argv, ":hVp:C:S:Q:", longopts, NULL)) != -1) {
+	while ((c = opts_next(ctx, "probe", argc, argv, ":hVp:C:S:Q:", longopts, &stop)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -425,16 +425,12 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 				goto bad;
 			o.max_conns = (uint32_t)v;
 			break;
-		case '?':
-		case ':':
-			opts_error("probe", c, argv);
-			goto bad;
-		default:
-			rc = opts_global(ctx, c, optarg);
-			if (rc)
-				return rc < 0 ? EXIT_OK : rc;
 		}
 	}
+	if (stop == EXIT_USAGE)
+		goto bad;
+	if (stop >= 0)
+		return stop;
 	json = ctx->json;
 	for (int i = optind; i < argc; i++) {
 		if (peer) {

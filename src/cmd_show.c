@@ -22,53 +22,20 @@
 
 /*
  * A section of the report. text() prints for people; json() writes its
- * members into the open top-level object. Both return 0 or an exit code.
- * A section that reads the network state or the fabric says so, and only
- * then is it read.
+ * members into the open top-level object; both return 0 or an exit code.
+ * A section that reads only the host gives host_text()/host_json() (the
+ * report/show.c functions) instead. A section that reads the network
+ * state or the fabric says so, and only then is it read.
  */
 struct show_section {
 	const char *name;
 	bool in_all;		/* part of "show all" */
 	unsigned int needs;	/* SNAPSHOT_* parts beyond the host it reads */
+	void (*host_text)(FILE *f, const struct fab_host *h);
+	void (*host_json)(struct json *j, const struct fab_host *h);
 	int (*text)(const struct fab_ctx *ctx, struct snapshot *s, FILE *f);
 	int (*json)(const struct fab_ctx *ctx, struct snapshot *s, struct json *j);
 };
-
-static int ports_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
-{
-	show_ports_text(f, &s->host);
-	return 0;
-}
-
-static int ports_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
-{
-	show_ports_json(j, &s->host);
-	return 0;
-}
-
-static int counters_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
-{
-	show_counters_text(f, &s->host);
-	return 0;
-}
-
-static int counters_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
-{
-	show_counters_json(j, &s->host);
-	return 0;
-}
-
-static int gids_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
-{
-	show_gids_text(f, &s->host);
-	return 0;
-}
-
-static int gids_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
-{
-	show_gids_json(j, &s->host);
-	return 0;
-}
 
 static int net_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
 {
@@ -138,11 +105,11 @@ static int fabric_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct
 }
 
 static const struct show_section sections[] = {
-	{ "ports", true, 0, ports_text, ports_json },
-	{ "counters", true, 0, counters_text, counters_json },
-	{ "gids", true, 0, gids_text, gids_json },
-	{ "net", false, SNAPSHOT_NET, net_text, net_json },
-	{ "fabric", false, SNAPSHOT_FABRIC, fabric_sec_text, fabric_sec_json },
+	{ "ports", true, 0, show_ports_text, show_ports_json, NULL, NULL },
+	{ "counters", true, 0, show_counters_text, show_counters_json, NULL, NULL },
+	{ "gids", true, 0, show_gids_text, show_gids_json, NULL, NULL },
+	{ "net", false, SNAPSHOT_NET, NULL, NULL, net_text, net_json },
+	{ "fabric", false, SNAPSHOT_FABRIC, NULL, NULL, fabric_sec_text, fabric_sec_json },
 };
 
 #define NSECTIONS (ARRAY_SIZE(sections))
@@ -197,22 +164,17 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	struct source *src;
 	struct option longopts[OPTS_MAX];
 	struct snapshot snap;
-	int rc = EXIT_OK, i, c;
+	int rc = EXIT_OK, i, c, stop;
 
 	opts_merge(longopts, NULL);
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			show_usage(stdout);
-			return EXIT_OK;
-		}
-		if (c == '?' || c == ':') {
-			opts_error("show", c, argv);
+	while ((c = opts_next(ctx, "show", argc, argv, ":hV", longopts, &stop)) != -1) {
+		show_usage(stdout);	/* 'h': the only option of its own */
+		return EXIT_OK;
+	}
+	if (stop >= 0) {
+		if (stop == EXIT_USAGE)
 			show_usage(stderr);
-			return EXIT_USAGE;
-		}
-		rc = opts_global(ctx, c, optarg);
-		if (rc)
-			return rc < 0 ? EXIT_OK : rc;
+		return stop;
 	}
 	for (i = optind; i < argc; i++) {
 		if (only || (i > optind && !strcmp(argv[optind], "all"))) {
@@ -266,9 +228,14 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 
 		json_init(&j, stdout);
 		json_obj_begin(&j);
-		for (size_t s = 0; s < NSECTIONS && !rc; s++)
-			if (only ? only == &sections[s] : sections[s].in_all)
+		for (size_t s = 0; s < NSECTIONS && !rc; s++) {
+			if (!(only ? only == &sections[s] : sections[s].in_all))
+				continue;
+			if (sections[s].host_json)
+				sections[s].host_json(&j, &snap.host);
+			else
 				rc = sections[s].json(ctx, &snap, &j);
+		}
 		json_obj_end(&j);
 		json_end(&j);
 	} else {
@@ -280,15 +247,14 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			if (!only)
 				printf("%s== %s ==\n", first ? "" : "\n", sections[s].name);
 			first = false;
-			rc = sections[s].text(ctx, &snap, stdout);
+			if (sections[s].host_text)
+				sections[s].host_text(stdout, &snap.host);
+			else
+				rc = sections[s].text(ctx, &snap, stdout);
 		}
 	}
 out:
 	snapshot_free(&snap);
 	source_close(src);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "fabtop: writing output failed\n");
-		rc = EXIT_RUNTIME;
-	}
 	return rc;
 }

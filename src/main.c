@@ -110,6 +110,11 @@ int main(int argc, char **argv)
 		if (!strcmp(rest[0], commands[i].name)) {
 			opts_reset();
 			rc = commands[i].run(&ctx, nrest, rest);
+			/* Every command's output: a full disk or a closed pipe is a failure, said so. */
+			if (fflush(stdout) || ferror(stdout)) {
+				fprintf(stderr, "fabtop: writing output failed\n");
+				rc = EXIT_RUNTIME;
+			}
 			goto out;
 		}
 	}

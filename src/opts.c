@@ -117,6 +117,28 @@ int opts_error(const char *cmd, int c, char **argv)
 	return EXIT_USAGE;
 }
 
+int opts_next(struct fab_ctx *ctx, const char *cmd, int argc, char **argv, const char *shortopts,
+	      const struct option *longopts, int *stop)
+{
+	int c, rc;
+
+	*stop = -1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			*stop = opts_error(cmd, c, argv);
+			return -1;
+		}
+		rc = opts_global(ctx, c, optarg);
+		if (rc == 1)
+			return c;	/* the command's own */
+		if (rc) {
+			*stop = rc < 0 ? EXIT_OK : rc;
+			return -1;
+		}
+	}
+	return -1;
+}
+
 void opts_reset(void)
 {
 	optind = 0;	/* glibc: a full re-initialisation, permutation state included */

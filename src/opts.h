@@ -41,6 +41,17 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg);
  */
 int opts_error(const char *cmd, int c, char **argv);
 
+/*
+ * The next option of a command's argv (shortopts starts with ":" and has
+ * "hV"): its own options and 'h' are returned for the command to handle;
+ * the global ones are applied to ctx here. Returns -1 at the end of the
+ * options, or when parsing must stop: then *stop is the exit code (an
+ * unknown option or a missing or bad value: EXIT_USAGE, the message
+ * printed; --version: EXIT_OK, the version printed). *stop is -1 otherwise.
+ */
+int opts_next(struct fab_ctx *ctx, const char *cmd, int argc, char **argv, const char *shortopts,
+	      const struct option *longopts, int *stop);
+
 /* Start a new getopt_long pass over another argv (a command's after main's). */
 void opts_reset(void);
 

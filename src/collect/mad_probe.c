@@ -116,10 +116,18 @@ static const struct option own[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const char *option_name(int c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(own) - 1; i++)
+		if (own[i].val == c)
+			return own[i].name;
+	return "?";
+}
+
 int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
-	int c, idx;
+	int c, stop;
 	uint64_t v, lid = 0, guid = 0, count = 4, timeout_ms = 1000, want_port = 0;
 	const char *want_ca = NULL;
 	bool have_guid = false;
@@ -133,15 +141,10 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 	if (ctx->count > 0)
 		count = (uint64_t)ctx->count;
 	opts_merge(longopts, own);
-	while ((idx = -1, c = getopt_long(argc, argv, ":hVC:", longopts, &idx)) != -1) {
+	while ((c = opts_next(ctx, "probe", argc, argv, ":hVC:", longopts, &stop)) != -1) {
 		if (c == 'h') {
 			probe_usage(stdout);
 			return EXIT_OK;
-		}
-		if (c == '?' || c == ':') {
-			opts_error("probe", c, argv);
-			probe_usage(stderr);
-			return EXIT_USAGE;
 		}
 		if (c == OPT_LID && !util_parse_u64(optarg, 0, 0xbfff, &v) && v) {
 			lid = v;
@@ -155,17 +158,16 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 			want_ca = optarg;
 		} else if (c == OPT_PORT && !util_parse_u64(optarg, 0, 255, &v) && v) {
 			want_port = v;
-		} else if (c >= OPT_FIRST_OWN || c == 'C') {
-			fprintf(stderr, "fabtop probe: bad value '%s' for %s%s\n", optarg,
-				idx >= 0 ? "--" : "-C", idx >= 0 ? longopts[idx].name : "");
+		} else {
+			fprintf(stderr, "fabtop probe: bad value '%s' for --%s\n", optarg, option_name(c));
 			probe_usage(stderr);
 			return EXIT_USAGE;
-		} else {
-			int rc = opts_global(ctx, c, optarg);
-
-			if (rc)
-				return rc < 0 ? EXIT_OK : rc;
 		}
+	}
+	if (stop >= 0) {
+		if (stop == EXIT_USAGE)
+			probe_usage(stderr);
+		return stop;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fabtop probe: unexpected argument '%s' (a MAD probe names its target with --lid or --guid)\n",

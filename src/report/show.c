@@ -138,7 +138,7 @@ static const char *counter_flags(const struct fab_counter *c)
 	return "";
 }
 
-void show_counters_text(FILE *f, struct fab_host *h)
+void show_counters_text(FILE *f, const struct fab_host *h)
 {
 	bool any = false;
 
@@ -321,7 +321,7 @@ void show_ports_json(struct json *j, const struct fab_host *h)
 	json_arr_end(j);
 }
 
-void show_counters_json(struct json *j, struct fab_host *h)
+void show_counters_json(struct json *j, const struct fab_host *h)
 {
 	json_key(j, "ports");
 	json_arr_begin(j);

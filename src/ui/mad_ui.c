@@ -15,6 +15,7 @@
 #include "ui/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/ui.h"
+#include "ui/views.h"
 #include "util.h"
 
 struct ui_mad *mad_ui_new(void)
@@ -431,23 +432,16 @@ static void pma_details(struct text *out, const char *what, const struct ib_pma 
 		 pma->ext_failed ? ", extended did not answer" : "");
 	for (size_t k = 0; k < pma->n; k++) {
 		const struct fab_counter *c = &pma->c[k];
-		char val[32] = "unknown", di[24] = "-", ds[24] = "-", rate[32] = "-";
-		uint64_t d;
-		double v;
+		char val[32] = "unknown";
+		struct counter_cells cc;
 
 		if (c->saturated)
 			snprintf(val, sizeof(val), "saturated");
 		else if (c->known)
 			snprintf(val, sizeof(val), "%" PRIu64, c->value);
-		if (counter_delta(c, &d))
-			snprintf(di, sizeof(di), "%" PRIu64, d);
-		if (counter_delta_since_start(c, &d))
-			snprintf(ds, sizeof(ds), "%" PRIu64, d);
-		if (counter_rate(c, dt, &v))
-			units_si(rate, sizeof(rate), c->kind == COUNTER_KIND_DATA ? v * IB_DATA_WORD_BYTES : v,
-				 c->kind == COUNTER_KIND_DATA ? "B/s" : "/s");
+		views_counter_cells(c, dt, &cc);
 		text_add(out, c->saturated ? ROLE_BAD : !c->known ? ROLE_DIM : 0, "    %-30s %2u bits %20s %10s %10s %12s",
-			 c->name, c->bits, val, di, ds, rate);
+			 c->name, c->bits, val, cc.interval, cc.since_start, cc.rate);
 	}
 }
 

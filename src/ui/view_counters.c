@@ -394,22 +394,15 @@ static void counters_details(struct ui *ui, const char *key, struct text *out)
 		 "D/INT", "D/START", "PER SECOND");
 	for (size_t k = 0; k < p->ncounters; k++) {
 		const struct fab_counter *c = &p->counters[k];
-		char di[24] = "-", ds[24] = "-", rate[32] = "-";
-		uint64_t dd, dt = p->prev_sample_ns && p->sample_ns > p->prev_sample_ns ?
-				 p->sample_ns - p->prev_sample_ns : 0;
-		double v;
+		uint64_t dt = p->prev_sample_ns && p->sample_ns > p->prev_sample_ns ?
+			      p->sample_ns - p->prev_sample_ns : 0;
 		int role = c->saturated ? ROLE_BAD : !c->known ? ROLE_DIM : 0;
+		struct counter_cells cc;
 
-		if (counter_delta(c, &dd))
-			snprintf(di, sizeof(di), "%" PRIu64, dd);
-		if (counter_delta_since_start(c, &dd))
-			snprintf(ds, sizeof(ds), "%" PRIu64, dd);
-		if (counter_rate(c, dt, &v))
-			units_si(rate, sizeof(rate), c->kind == COUNTER_KIND_DATA ? v * IB_DATA_WORD_BYTES : v,
-				 c->kind == COUNTER_KIND_DATA ? "B/s" : "/s");
+		views_counter_cells(c, dt, &cc);
 		text_add(out, role, "  %-32s %-12s %4u %-20s %10s %10s %12s%s", c->name,
 			 fab_counter_source_str(c->source), c->bits, c->raw[0] ? c->raw : "(unreadable)",
-			 di, ds, rate, c->saturated ? "  SATURATED: latched at all-ones, true value unknown" : "");
+			 cc.interval, cc.since_start, cc.rate, c->saturated ? "  SATURATED: latched at all-ones, true value unknown" : "");
 	}
 	/* The other end of the cable and the PMA of both ends, when MADs can be sent. */
 	mad_ui_details(ui, d->name, p->num, out);

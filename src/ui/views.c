@@ -2,12 +2,15 @@
 /* The registry of panes (tab order) and helpers shared by the panes. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "collect/source.h"
+#include "derive/counters.h"
 #include "derive/port.h"
+#include "derive/units.h"
 #include "ui/views.h"
 #include "util.h"
 
@@ -187,4 +190,22 @@ const char *views_no_devices(struct ui *ui)
 		 "Load an RDMA driver (mlx5_ib, rdma_rxe, siw, ...) or press d to run the demo fabric; q quits.",
 		 ui->ctx->sysfs_root, ui->host.sysfs_missing ? "does not exist" : "is empty");
 	return msg;
+}
+
+void views_counter_cells(const struct fab_counter *c, uint64_t dt_ns, struct counter_cells *out)
+{
+	uint64_t d;
+	double v;
+
+	snprintf(out->interval, sizeof(out->interval), "-");
+	snprintf(out->since_start, sizeof(out->since_start), "-");
+	snprintf(out->rate, sizeof(out->rate), "-");
+	if (counter_delta(c, &d))
+		snprintf(out->interval, sizeof(out->interval), "%" PRIu64, d);
+	if (counter_delta_since_start(c, &d))
+		snprintf(out->since_start, sizeof(out->since_start), "%" PRIu64, d);
+	/* The data counters count 4-octet words: bytes per second, whatever the link width. */
+	if (counter_rate(c, dt_ns, &v))
+		units_si(out->rate, sizeof(out->rate), c->kind == COUNTER_KIND_DATA ? v * IB_DATA_WORD_BYTES : v,
+			 c->kind == COUNTER_KIND_DATA ? "B/s" : "/s");
 }

@@ -22,6 +22,11 @@ int views_state_role(const struct fab_port *p);
 int views_err_role(struct ui *ui, const struct track_port *tp);
 /* Short flags of a port: "NO-SM", "NO-LINK", "SLOW", ... ("" when healthy). */
 void views_port_flags(const struct fab_device *d, const struct fab_port *p, char *buf, size_t size);
+/* A counter's details cells: delta of the last interval, since start, rate per second ("-" when unknown). */
+struct counter_cells {
+	char interval[24], since_start[24], rate[32];
+};
+void views_counter_cells(const struct fab_counter *c, uint64_t dt_ns, struct counter_cells *out);
 /* A word explaining why the body is empty when there is no device at all. */
 const char *views_no_devices(struct ui *ui);
 
