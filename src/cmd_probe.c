@@ -338,13 +338,114 @@ static const struct option own[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* One of the probe's own options into o; -1 (the message printed) for a bad value. */
+static int probe_option(struct probe_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_LISTEN:
+		o->listen = true;
+		break;
+	case OPT_ONCE:
+		o->serve_conns = 1;
+		break;
+	case OPT_FROM:
+		o->from = arg;
+		break;
+	case 'p':
+		if (parse_num("--port", arg, 65535, &v) || !v)
+			return -1;
+		o->port = (uint16_t)v;
+		break;
+	case 'C':
+		if (parse_num("-C", arg, UINT64_MAX, &v))
+			return -1;
+		o->count = v;
+		break;
+	case 'S':
+		if (parse_num("-S", arg, 1u << 20, &v) || !v)
+			return -1;
+		o->size = (uint32_t)v;
+		break;
+	case 'Q':
+		if (parse_num("-Q", arg, 64, &v) || !v)
+			return -1;
+		o->depth = (uint32_t)v;
+		break;
+	case OPT_MODE:
+		if (probe_mode_parse(arg, &o->mode)) {
+			fprintf(stderr, "fabtop probe: --mode is rping, bw or lat, not '%s'\n", arg);
+			return -1;
+		}
+		break;
+	case OPT_OP:
+		if (strcmp(arg, "write") && strcmp(arg, "send")) {
+			fprintf(stderr, "fabtop probe: --op is write or send, not '%s'\n", arg);
+			return -1;
+		}
+		o->bw_send = !strcmp(arg, "send");
+		break;
+	case OPT_TIMEOUT_MS:
+		if (parse_num("--timeout-ms", arg, 600000, &v) || !v)
+			return -1;
+		o->timeout_ms = (uint32_t)v;
+		break;
+	case OPT_IDLE_MS:
+		if (parse_num("--idle-ms", arg, 3600000, &v) || !v)
+			return -1;
+		o->idle_ms = (uint32_t)v;
+		break;
+	case OPT_SPIN_US:
+		if (parse_num("--spin-us", arg, 1000000, &v))
+			return -1;
+		o->spin_us = (uint32_t)v;
+		break;
+	case OPT_MAX_CONNS:
+		if (parse_num("--max-conns", arg, MAX_CONNS, &v) || !v)
+			return -1;
+		o->max_conns = (uint32_t)v;
+		break;
+	}
+	return 0;
+}
+
+/* PEER (or --listen's ADDR) and the checks between options; -1 with the message printed. */
+static int probe_target(struct probe_opts *o, int argc, char **argv)
+{
+	const char *peer = NULL;
+
+	for (int i = optind; i < argc; i++) {
+		if (peer) {
+			fprintf(stderr, "fabtop probe: one peer only ('%s' and '%s')\n", peer, argv[i]);
+			return -1;
+		}
+		peer = argv[i];
+	}
+	if (o->listen) {
+		o->listen_addr = peer;
+		if (o->from) {
+			fprintf(stderr, "fabtop probe: --from is for clients; give the server's address after --listen\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (!peer) {
+		fprintf(stderr, "fabtop probe: which peer? (fabtop probe PEER, or --listen)\n");
+		return -1;
+	}
+	if (o->serve_conns) {
+		fprintf(stderr, "fabtop probe: --once is for --listen\n");
+		return -1;
+	}
+	o->peer = peer;
+	return 0;
+}
+
 int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
 	struct probe_opts o;
-	uint64_t v;
-	const char *peer = NULL;
-	bool json;
 	int c, stop;
 
 	/*
@@ -359,104 +460,20 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 		o.count = (uint64_t)ctx->count;	/* the global --count before the command means -C here */
 	opts_merge(longopts, own);
 	while ((c = opts_next(ctx, "probe", argc, argv, ":hVp:C:S:Q:", longopts, &stop)) != -1) {
-		switch (c) {
-		case 'h':
+		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;
-		case OPT_LISTEN:
-			o.listen = true;
-			break;
-		case OPT_ONCE:
-			o.serve_conns = 1;
-			break;
-		case OPT_FROM:
-			o.from = optarg;
-			break;
-		case 'p':
-			if (parse_num("--port", optarg, 65535, &v) || !v)
-				goto bad;
-			o.port = (uint16_t)v;
-			break;
-		case 'C':
-			if (parse_num("-C", optarg, UINT64_MAX, &v))
-				goto bad;
-			o.count = v;
-			break;
-		case 'S':
-			if (parse_num("-S", optarg, 1u << 20, &v) || !v)
-				goto bad;
-			o.size = (uint32_t)v;
-			break;
-		case 'Q':
-			if (parse_num("-Q", optarg, 64, &v) || !v)
-				goto bad;
-			o.depth = (uint32_t)v;
-			break;
-		case OPT_MODE:
-			if (probe_mode_parse(optarg, &o.mode)) {
-				fprintf(stderr, "fabtop probe: --mode is rping, bw or lat, not '%s'\n", optarg);
-				goto bad;
-			}
-			break;
-		case OPT_OP:
-			if (strcmp(optarg, "write") && strcmp(optarg, "send")) {
-				fprintf(stderr, "fabtop probe: --op is write or send, not '%s'\n", optarg);
-				goto bad;
-			}
-			o.bw_send = !strcmp(optarg, "send");
-			break;
-		case OPT_TIMEOUT_MS:
-			if (parse_num("--timeout-ms", optarg, 600000, &v) || !v)
-				goto bad;
-			o.timeout_ms = (uint32_t)v;
-			break;
-		case OPT_IDLE_MS:
-			if (parse_num("--idle-ms", optarg, 3600000, &v) || !v)
-				goto bad;
-			o.idle_ms = (uint32_t)v;
-			break;
-		case OPT_SPIN_US:
-			if (parse_num("--spin-us", optarg, 1000000, &v))
-				goto bad;
-			o.spin_us = (uint32_t)v;
-			break;
-		case OPT_MAX_CONNS:
-			if (parse_num("--max-conns", optarg, MAX_CONNS, &v) || !v)
-				goto bad;
-			o.max_conns = (uint32_t)v;
-			break;
 		}
+		if (probe_option(&o, c, optarg))
+			goto bad;
 	}
 	if (stop == EXIT_USAGE)
 		goto bad;
 	if (stop >= 0)
 		return stop;
-	json = ctx->json;
-	for (int i = optind; i < argc; i++) {
-		if (peer) {
-			fprintf(stderr, "fabtop probe: one peer only ('%s' and '%s')\n", peer, argv[i]);
-			goto bad;
-		}
-		peer = argv[i];
-	}
-	if (o.listen) {
-		o.listen_addr = peer;
-		if (o.from) {
-			fprintf(stderr, "fabtop probe: --from is for clients; give the server's address after --listen\n");
-			goto bad;
-		}
-	} else {
-		if (!peer) {
-			fprintf(stderr, "fabtop probe: which peer? (fabtop probe PEER, or --listen)\n");
-			goto bad;
-		}
-		if (o.serve_conns) {
-			fprintf(stderr, "fabtop probe: --once is for --listen\n");
-			goto bad;
-		}
-		o.peer = peer;
-	}
-	return run(ctx, &o, json);
+	if (probe_target(&o, argc, argv))
+		goto bad;
+	return run(ctx, &o, ctx->json);
 bad:
 	fprintf(stderr, "Try 'fabtop probe --help'.\n");
 	return EXIT_USAGE;

@@ -157,6 +157,29 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, str
 	return EXIT_OK;
 }
 
+/* The section named after the options (NULL: all); 0 or EXIT_USAGE with the message printed. */
+static int select_section(int argc, char **argv, const struct show_section **only)
+{
+	*only = NULL;
+	for (int i = optind; i < argc; i++) {
+		if (*only || (i > optind && !strcmp(argv[optind], "all"))) {
+			fprintf(stderr, "fabtop show: one section at a time ('%s' is extra)\n", argv[i]);
+			return EXIT_USAGE;
+		}
+		if (!strcmp(argv[i], "all"))
+			continue;
+		for (size_t s = 0; s < NSECTIONS; s++)
+			if (!strcmp(argv[i], sections[s].name))
+				*only = &sections[s];
+		if (!*only) {
+			fprintf(stderr, "fabtop show: unknown section '%s'\n", argv[i]);
+			show_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
 	const struct show_section *only = NULL;
@@ -164,7 +187,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	struct source *src;
 	struct option longopts[OPTS_MAX];
 	struct snapshot snap;
-	int rc = EXIT_OK, i, c, stop;
+	int rc = EXIT_OK, c, stop;
 
 	opts_merge(longopts, NULL);
 	while ((c = opts_next(ctx, "show", argc, argv, ":hV", longopts, &stop)) != -1) {
@@ -176,22 +199,9 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			show_usage(stderr);
 		return stop;
 	}
-	for (i = optind; i < argc; i++) {
-		if (only || (i > optind && !strcmp(argv[optind], "all"))) {
-			fprintf(stderr, "fabtop show: one section at a time ('%s' is extra)\n", argv[i]);
-			return EXIT_USAGE;
-		}
-		if (!strcmp(argv[i], "all"))
-			continue;
-		for (size_t s = 0; s < NSECTIONS; s++)
-			if (!strcmp(argv[i], sections[s].name))
-				only = &sections[s];
-		if (!only) {
-			fprintf(stderr, "fabtop show: unknown section '%s'\n", argv[i]);
-			show_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
+	rc = select_section(argc, argv, &only);
+	if (rc)
+		return rc;
 	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric")))) {
 		fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
 		return EXIT_USAGE;

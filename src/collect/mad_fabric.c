@@ -202,7 +202,7 @@ static void on_port(struct mad_sweep *sw, struct sweep_q *q, const struct mad_po
 	 * Directed routes go on through switches only (a CA does not forward);
 	 * from the local CA the only way out is the port we send from.
 	 */
-	if (q->port == 0 || pi->phys_state != 5 || fp->linked)
+	if (q->port == 0 || pi->phys_state != PHYS_STATE_LINK_UP || fp->linked)
 		return;
 	if (n->hops == 0)
 		explore = n->id.node_type != 2 ? q->port == sw->local_port : q->port != 0;
@@ -471,7 +471,7 @@ int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, u
 		struct mad_sweep *sw;
 		uint64_t sent0;
 
-		if (!v->sess[i] || (lp->self_state == IBQ_OK && lp->pi.phys_state != 5))
+		if (!v->sess[i] || (lp->self_state == IBQ_OK && lp->pi.phys_state != PHYS_STATE_LINK_UP))
 			continue;
 		if (!first && lp->self_state != IBQ_OK)
 			continue;	/* its own node is unknown: nothing to hang a second sweep on */

@@ -187,7 +187,7 @@ static void pma_start(struct mad_session *s, struct ib_local_port *lp, struct ib
 /* The partner's PMA goes by LID, so it needs our port routable (ACTIVE) and its LID. */
 static void peer_pma_maybe(struct mad_session *s, struct ib_local_port *lp, uint64_t now_ns)
 {
-	if (lp->peer_state != IBQ_OK || lp->pi.state != 4 || !lp->peer_pi.num || lp->peer_pma.state != IBQ_NONE)
+	if (lp->peer_state != IBQ_OK || lp->pi.state != PORT_STATE_ACTIVE || !lp->peer_pi.num || lp->peer_pma.state != IBQ_NONE)
 		return;
 	if (lp->peer.node_type == 2 && !lp->peer_pi.lid)
 		return;		/* waiting for port 0 */
@@ -203,15 +203,15 @@ static void on_self_port(struct mad_session *s, struct ib_local_port *lp, const 
 	lp->sm.lid = pi->sm_lid;
 	lp->sm.sl = pi->sm_sl;
 	/* SMInfo by LID works once the SM made the port ACTIVE (or ARMED). */
-	if ((pi->port_state == 4 || pi->port_state == 3) && pi->sm_lid) {
+	if ((pi->port_state == PORT_STATE_ACTIVE || pi->port_state == PORT_STATE_ARMED) && pi->sm_lid) {
 		lp->sm.state = IBQ_PENDING;
 		if (port_ask(s, lp, PQ_SM_INFO, NULL, 0, MAD_ATTR_SM_INFO, 0, now_ns))
 			lp->sm.state = IBQ_ERROR;
 	}
-	if (pi->port_state == 4 && pi->lid)
+	if (pi->port_state == PORT_STATE_ACTIVE && pi->lid)
 		pma_start(s, lp, &lp->pma, pi->lid, (uint8_t)lp->port, now_ns);
 	/* Directed routes cross a link that is physically up, even without an SM. */
-	if (pi->phys_state == 5) {
+	if (pi->phys_state == PHYS_STATE_LINK_UP) {
 		lp->peer_state = IBQ_PENDING;
 		if (port_ask(s, lp, PQ_PEER_NODE, NULL, 1, MAD_ATTR_NODE_INFO, 0, now_ns))
 			lp->peer_state = IBQ_ERROR;
@@ -421,13 +421,13 @@ void mad_port_explain(struct ib_local_port *lp)
 			 ib_query_state_str(lp->self_state));
 		return;
 	}
-	if (lp->pi.phys_state != 5)
+	if (lp->pi.phys_state != PHYS_STATE_LINK_UP)
 		what = "the link is not up (no cable, or the other end is down): no partner, no SM";
-	else if (lp->pi.state == 2)
+	else if (lp->pi.state == PORT_STATE_INIT)
 		what = "port INIT with the link up: no subnet manager has configured it. "
 		       "Start one on this subnet (opensm, or enable the switch's SM); "
 		       "until then there is no LID, no SM LID and no LID-routed traffic (PMA, IPoIB)";
-	else if (lp->pi.state == 3)
+	else if (lp->pi.state == PORT_STATE_ARMED)
 		what = "port ARMED: the SM is still bringing it up";
 	else if (!lp->sm.lid)
 		what = "the port names no SM (SM LID 0)";

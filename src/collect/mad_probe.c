@@ -124,6 +124,78 @@ static const char *option_name(int c)
 	return "?";
 }
 
+/* LID-routed MADs need our port ACTIVE: say so instead of timing out. */
+static bool port_usable(struct mad_session *s, const struct umad_local *lp)
+{
+	struct port_check pc = { 0 };
+	uint8_t path[1] = { 0 };
+
+	if (!mad_get_dr(s, path, 0, MAD_ATTR_PORT_INFO, lp->port, port_check_cb, &pc))
+		mad_run(s, util_now_ns() + 3000000000ull);
+	if (pc.done && pc.state != PORT_STATE_ACTIVE) {
+		fprintf(stderr, "fabtop probe: %s port %u is %s/%s: %s\n", lp->ca, lp->port,
+			mad_port_state_str(pc.state), mad_phys_state_str(pc.phys_state),
+			pc.phys_state != PHYS_STATE_LINK_UP ? "the link is down" :
+			"no subnet manager has made it ACTIVE (no LID), so nothing can be sent by LID");
+		return false;
+	}
+	return true;
+}
+
+/* COUNT pings to LID, one per --interval, as ibping prints them; the summary last. Returns the answers. */
+static uint64_t ping_loop(const struct fab_ctx *ctx, struct mad_session *s, const struct umad_local *lp,
+			  uint16_t lid, uint64_t count, uint64_t timeout_ms)
+{
+	uint64_t sent = 0, got = 0, min = UINT64_MAX, max = 0, sum = 0;
+
+	mad_session_set_opts(s, &(struct mad_opts){ .timeout_ms = (unsigned int)timeout_ms, .retries = 0, .window = 1 });
+	printf("MAD ping to LID %u from %s port %u (ibping class 0x32)\n", lid, lp->ca, lp->port);
+	for (uint64_t k = 0; k < count; k++) {
+		struct ping_result r = { 0 };
+		uint64_t t0 = util_now_ns(), rtt;
+		int rc = mad_ping(s, lid, ping_cb, &r);
+
+		if (rc) {
+			fprintf(stderr, "fabtop probe: cannot send: %s\n", strerror(-rc));
+			break;
+		}
+		sent++;
+		mad_run(s, t0 + (timeout_ms + 1000) * 1000000u);
+		rtt = util_now_ns() - t0;
+		if (r.done && !r.status) {
+			got++;
+			sum += rtt;
+			min = rtt < min ? rtt : min;
+			max = rtt > max ? rtt : max;
+			printf("Pong from %s (LID %u): time %.3f ms\n", r.host[0] ? r.host : "?",
+			       lid, (double)rtt / 1e6);
+		} else {
+			printf("no answer from LID %u: %s\n", lid,
+			       r.status == -ETIMEDOUT ? "timeout (is 'ibping -S' running there?)"
+						      : strerror(r.status < 0 ? -r.status : EIO));
+		}
+		fflush(stdout);
+		/* One ping per --interval (1 s by default, as ibping). */
+		if (k + 1 < count) {
+			uint64_t next = t0 + (uint64_t)(ctx->interval_s * 1e9), now = util_now_ns();
+
+			if (next > now) {
+				struct timespec ts = { (time_t)((next - now) / 1000000000u),
+						       (long)((next - now) % 1000000000u) };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	printf("--- LID %u: %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64 "%% loss",
+	       lid, sent, got, sent ? (sent - got) * 100 / sent : 0);
+	if (got)
+		printf(", rtt min/avg/max %.3f/%.3f/%.3f ms", (double)min / 1e6,
+		       (double)sum / (double)got / 1e6, (double)max / 1e6);
+	printf("\n");
+	return got;
+}
+
 int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
@@ -134,7 +206,7 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 	struct umad_local locals[UMAD_MAX_LOCAL_PORTS];
 	struct mad_session *s = NULL;
 	char why[768];
-	uint64_t sent = 0, got = 0, min = UINT64_MAX, max = 0, sum = 0;
+	uint64_t got;
 	int n, which = -1;
 
 	/* The global --count means -C here, as for the RDMA CM probe. */
@@ -207,68 +279,11 @@ int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "fabtop probe: %s\n", why);
 		return EXIT_RUNTIME;
 	}
-	/* LID-routed MADs need our port ACTIVE: say so instead of timing out. */
-	{
-		struct port_check pc = { 0 };
-		uint8_t path[1] = { 0 };
-
-		if (!mad_get_dr(s, path, 0, MAD_ATTR_PORT_INFO, locals[which].port, port_check_cb, &pc))
-			mad_run(s, util_now_ns() + 3000000000ull);
-		if (pc.done && pc.state != 4) {
-			fprintf(stderr, "fabtop probe: %s port %u is %s/%s: %s\n", locals[which].ca,
-				locals[which].port, mad_port_state_str(pc.state), mad_phys_state_str(pc.phys_state),
-				pc.phys_state != 5 ? "the link is down" :
-				"no subnet manager has made it ACTIVE (no LID), so nothing can be sent by LID");
-			mad_session_close(s);
-			return EXIT_RUNTIME;
-		}
+	if (!port_usable(s, &locals[which])) {
+		mad_session_close(s);
+		return EXIT_RUNTIME;
 	}
-	mad_session_set_opts(s, &(struct mad_opts){ .timeout_ms = (unsigned int)timeout_ms, .retries = 0, .window = 1 });
-	printf("MAD ping to LID %" PRIu64 " from %s port %u (ibping class 0x32)\n", lid,
-	       locals[which].ca, locals[which].port);
-	for (uint64_t k = 0; k < count; k++) {
-		struct ping_result r = { 0 };
-		uint64_t t0 = util_now_ns(), rtt;
-		int rc = mad_ping(s, (uint16_t)lid, ping_cb, &r);
-
-		if (rc) {
-			fprintf(stderr, "fabtop probe: cannot send: %s\n", strerror(-rc));
-			break;
-		}
-		sent++;
-		mad_run(s, t0 + (timeout_ms + 1000) * 1000000u);
-		rtt = util_now_ns() - t0;
-		if (r.done && !r.status) {
-			got++;
-			sum += rtt;
-			min = rtt < min ? rtt : min;
-			max = rtt > max ? rtt : max;
-			printf("Pong from %s (LID %" PRIu64 "): time %.3f ms\n", r.host[0] ? r.host : "?",
-			       lid, (double)rtt / 1e6);
-		} else {
-			printf("no answer from LID %" PRIu64 ": %s\n", lid,
-			       r.status == -ETIMEDOUT ? "timeout (is 'ibping -S' running there?)"
-						      : strerror(r.status < 0 ? -r.status : EIO));
-		}
-		fflush(stdout);
-		/* One ping per --interval (1 s by default, as ibping). */
-		if (k + 1 < count) {
-			uint64_t next = t0 + (uint64_t)(ctx->interval_s * 1e9), now = util_now_ns();
-
-			if (next > now) {
-				struct timespec ts = { (time_t)((next - now) / 1000000000u),
-						       (long)((next - now) % 1000000000u) };
-
-				nanosleep(&ts, NULL);
-			}
-		}
-	}
-	printf("--- LID %" PRIu64 ": %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64 "%% loss",
-	       lid, sent, got, sent ? (sent - got) * 100 / sent : 0);
-	if (got)
-		printf(", rtt min/avg/max %.3f/%.3f/%.3f ms", (double)min / 1e6,
-		       (double)sum / (double)got / 1e6, (double)max / 1e6);
-	printf("\n");
+	got = ping_loop(ctx, s, &locals[which], (uint16_t)lid, count, timeout_ms);
 	/* Out before anything else can block (umad2sim's exit handler talks to the simulator). */
 	fflush(stdout);
 	mad_session_close(s);

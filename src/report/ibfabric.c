@@ -27,7 +27,7 @@ static const char *desc_or(const char *d)
 
 static void link_str(const struct ib_port_id *p, char *buf, size_t size)
 {
-	if (p->phys_state == 5)
+	if (p->phys_state == PHYS_STATE_LINK_UP)
 		snprintf(buf, size, "%s %s %s/%s", mad_link_width_str(p->width),
 			 mad_link_speed_str(p->speed, p->speed_ext),
 			 mad_port_state_str(p->state), mad_phys_state_str(p->phys_state));
@@ -152,7 +152,7 @@ static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnod
 				desc_or(m->id.desc), fp->peer_port, fnode_port_lid(m, fp->peer_port));
 		} else {
 			fprintf(out, "  %3u ==( %-28s )==>%s\n", p, l,
-				fp->pi.phys_state == 5 ? " (not explored)" : "");
+				fp->pi.phys_state == PHYS_STATE_LINK_UP ? " (not explored)" : "");
 		}
 	}
 }
@@ -199,11 +199,11 @@ static void port_id_json(struct json *j, const struct ib_port_id *p)
 	json_key(j, "state"); json_str(j, mad_port_state_str(p->state));
 	json_key(j, "phys_state"); json_str(j, mad_phys_state_str(p->phys_state));
 	json_key(j, "width");
-	json_str(j, p->phys_state == 5 ? mad_link_width_str(p->width) : NULL);
+	json_str(j, p->phys_state == PHYS_STATE_LINK_UP ? mad_link_width_str(p->width) : NULL);
 	json_key(j, "speed");
-	json_str(j, p->phys_state == 5 ? mad_link_speed_str(p->speed, p->speed_ext) : NULL);
+	json_str(j, p->phys_state == PHYS_STATE_LINK_UP ? mad_link_speed_str(p->speed, p->speed_ext) : NULL);
 	json_key(j, "rate_gbps");
-	if (p->phys_state == 5 && gbps > 0)
+	if (p->phys_state == PHYS_STATE_LINK_UP && gbps > 0)
 		json_double(j, gbps, 3);
 	else
 		json_null(j);

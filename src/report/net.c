@@ -240,121 +240,127 @@ static void optint_json(struct json *j, struct net_opt_int v)
 		json_null(j);
 }
 
-void net_report_json(struct json *j, const struct fab_host *h, const struct net_state *st)
+/* One RDMA netdev: its device and port, IPoIB mode and P_Key, addresses, sysctls. */
+static void netdev_json(struct json *j, const struct fab_host *h, const struct net_state *st,
+			const struct net_link *l)
 {
+	const struct net_if_sysctls *sc = net_sysctls_of(st, l->name);
+	const char *dev = NULL, *mode;
+	unsigned int port = 0;
+	int32_t pkey;
+
+	json_obj_begin(j);
+	json_key(j, "name"); json_str(j, l->name);
+	json_key(j, "ifindex"); json_i64(j, l->ifindex);
+	if (netdev_owner(h, l->name, &dev, &port)) {
+		json_key(j, "device"); json_str(j, dev);
+		json_key(j, "port"); json_u64(j, port);
+	} else {
+		json_key(j, "device"); json_null(j);
+		json_key(j, "port"); json_null(j);
+	}
+	json_key(j, "kind"); json_str_or_null(j, l->kind);
+	json_key(j, "operstate"); json_str(j, net_operstate_str(l->operstate));
+	{
+		const struct net_link *m = l->master ? net_link_by_index(st, l->master) : NULL;
+		const struct net_link *lo = l->link && l->link != l->ifindex ? net_link_by_index(st, l->link) : NULL;
+
+		json_key(j, "master"); json_str_or_null(j, m ? m->name : NULL);
+		json_key(j, "lower"); json_str_or_null(j, lo ? lo->name : NULL);
+	}
+	json_key(j, "mtu"); json_u64(j, l->mtu);
+	ipoib_of(h, l, &mode, &pkey);
+	json_key(j, "ipoib_mode"); json_str_or_null(j, mode);
+	json_key(j, "pkey");
+	if (pkey >= 0)
+		json_i64(j, pkey);
+	else
+		json_null(j);
+	json_key(j, "addresses");
+	json_arr_begin(j);
+	for (size_t k = 0; k < st->naddrs; k++)
+		if (st->addrs[k].ifindex == l->ifindex)
+			prefix_json(j, &st->addrs[k].local, st->addrs[k].prefixlen);
+	json_arr_end(j);
+	json_key(j, "sysctls");
+	if (sc) {
+		json_obj_begin(j);
+		for (int id = 0; id < NET_SYSCTL_COUNT; id++) {
+			json_key(j, net_sysctl_name((enum net_sysctl_id)id));
+			json_obj_begin(j);
+			json_key(j, "effective"); optint_json(j, sc->v[id].effective);
+			json_key(j, "all"); optint_json(j, sc->v[id].all);
+			json_key(j, "default"); optint_json(j, sc->v[id].dflt);
+			json_key(j, "iface"); optint_json(j, sc->v[id].iface);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	} else {
+		json_null(j);
+	}
+	json_obj_end(j);
+}
+
+static void route_json(struct json *j, const struct net_state *st, const struct net_route *r)
+{
+	const struct net_link *l = net_link_by_index(st, r->oif);
 	char b[16];
 
+	json_obj_begin(j);
+	json_key(j, "table"); json_u64(j, r->table);
+	json_key(j, "table_name"); json_str(j, net_table_str(r->table, b, sizeof(b)));
+	json_key(j, "family"); json_str(j, r->family == AF_INET ? "inet" : "inet6");
+	json_key(j, "type"); json_str(j, net_rtn_type_str(r->type));
+	json_key(j, "dst"); r->dst.family ? prefix_json(j, &r->dst, r->dst_len) : json_str(j, "default");
+	json_key(j, "dev"); json_str_or_null(j, l ? l->name : NULL);
+	json_key(j, "gateway"); ip_json(j, &r->gateway);
+	json_key(j, "prefsrc"); ip_json(j, &r->prefsrc);
+	json_key(j, "protocol"); json_str(j, net_rtprot_str(r->protocol, b, sizeof(b)));
+	json_key(j, "scope"); json_str(j, net_scope_str(r->scope, b, sizeof(b)));
+	json_key(j, "metric");
+	if (r->has_priority)
+		json_u64(j, r->priority);
+	else
+		json_null(j);
+	json_obj_end(j);
+}
+
+static void rule_json(struct json *j, const struct net_rule *r)
+{
+	json_obj_begin(j);
+	json_key(j, "priority");
+	if (r->has_priority)
+		json_u64(j, r->priority);
+	else
+		json_null(j);
+	json_key(j, "family"); json_str(j, r->family == AF_INET ? "inet" : "inet6");
+	json_key(j, "from"); r->src_len ? prefix_json(j, &r->src, r->src_len) : json_str(j, "all");
+	json_key(j, "to"); r->dst_len ? prefix_json(j, &r->dst, r->dst_len) : json_null(j);
+	json_key(j, "iif"); json_str_or_null(j, r->iifname);
+	json_key(j, "oif"); json_str_or_null(j, r->oifname);
+	json_key(j, "action"); json_str(j, rule_action_str(r->action));
+	json_key(j, "table"); json_u64(j, r->table);
+	json_key(j, "not"); json_bool(j, r->invert);
+	json_obj_end(j);
+}
+
+void net_report_json(struct json *j, const struct fab_host *h, const struct net_state *st)
+{
 	json_key(j, "netdevs");
 	json_arr_begin(j);
-	for (size_t i = 0; i < st->nlinks; i++) {
-		const struct net_link *l = &st->links[i];
-		const struct net_if_sysctls *sc = net_sysctls_of(st, l->name);
-		const char *dev = NULL, *mode;
-		unsigned int port = 0;
-		int32_t pkey;
-
-		if (!l->rdma)
-			continue;
-		json_obj_begin(j);
-		json_key(j, "name"); json_str(j, l->name);
-		json_key(j, "ifindex"); json_i64(j, l->ifindex);
-		if (netdev_owner(h, l->name, &dev, &port)) {
-			json_key(j, "device"); json_str(j, dev);
-			json_key(j, "port"); json_u64(j, port);
-		} else {
-			json_key(j, "device"); json_null(j);
-			json_key(j, "port"); json_null(j);
-		}
-		json_key(j, "kind"); json_str_or_null(j, l->kind);
-		json_key(j, "operstate"); json_str(j, net_operstate_str(l->operstate));
-		{
-			const struct net_link *m = l->master ? net_link_by_index(st, l->master) : NULL;
-			const struct net_link *lo = l->link && l->link != l->ifindex ? net_link_by_index(st, l->link) : NULL;
-
-			json_key(j, "master"); json_str_or_null(j, m ? m->name : NULL);
-			json_key(j, "lower"); json_str_or_null(j, lo ? lo->name : NULL);
-		}
-		json_key(j, "mtu"); json_u64(j, l->mtu);
-		ipoib_of(h, l, &mode, &pkey);
-		json_key(j, "ipoib_mode"); json_str_or_null(j, mode);
-		json_key(j, "pkey");
-		if (pkey >= 0)
-			json_i64(j, pkey);
-		else
-			json_null(j);
-		json_key(j, "addresses");
-		json_arr_begin(j);
-		for (size_t k = 0; k < st->naddrs; k++)
-			if (st->addrs[k].ifindex == l->ifindex)
-				prefix_json(j, &st->addrs[k].local, st->addrs[k].prefixlen);
-		json_arr_end(j);
-		json_key(j, "sysctls");
-		if (sc) {
-			json_obj_begin(j);
-			for (int id = 0; id < NET_SYSCTL_COUNT; id++) {
-				json_key(j, net_sysctl_name((enum net_sysctl_id)id));
-				json_obj_begin(j);
-				json_key(j, "effective"); optint_json(j, sc->v[id].effective);
-				json_key(j, "all"); optint_json(j, sc->v[id].all);
-				json_key(j, "default"); optint_json(j, sc->v[id].dflt);
-				json_key(j, "iface"); optint_json(j, sc->v[id].iface);
-				json_obj_end(j);
-			}
-			json_obj_end(j);
-		} else {
-			json_null(j);
-		}
-		json_obj_end(j);
-	}
+	for (size_t i = 0; i < st->nlinks; i++)
+		if (st->links[i].rdma)
+			netdev_json(j, h, st, &st->links[i]);
 	json_arr_end(j);
-
 	json_key(j, "routes");
 	json_arr_begin(j);
-	for (size_t i = 0; i < st->nroutes; i++) {
-		const struct net_route *r = &st->routes[i];
-		const struct net_link *l = net_link_by_index(st, r->oif);
-
-		json_obj_begin(j);
-		json_key(j, "table"); json_u64(j, r->table);
-		json_key(j, "table_name"); json_str(j, net_table_str(r->table, b, sizeof(b)));
-		json_key(j, "family"); json_str(j, r->family == AF_INET ? "inet" : "inet6");
-		json_key(j, "type"); json_str(j, net_rtn_type_str(r->type));
-		json_key(j, "dst"); r->dst.family ? prefix_json(j, &r->dst, r->dst_len) : json_str(j, "default");
-		json_key(j, "dev"); json_str_or_null(j, l ? l->name : NULL);
-		json_key(j, "gateway"); ip_json(j, &r->gateway);
-		json_key(j, "prefsrc"); ip_json(j, &r->prefsrc);
-		json_key(j, "protocol"); json_str(j, net_rtprot_str(r->protocol, b, sizeof(b)));
-		json_key(j, "scope"); json_str(j, net_scope_str(r->scope, b, sizeof(b)));
-		json_key(j, "metric");
-		if (r->has_priority)
-			json_u64(j, r->priority);
-		else
-			json_null(j);
-		json_obj_end(j);
-	}
+	for (size_t i = 0; i < st->nroutes; i++)
+		route_json(j, st, &st->routes[i]);
 	json_arr_end(j);
-
 	json_key(j, "rules");
 	json_arr_begin(j);
-	for (size_t i = 0; i < st->nrules; i++) {
-		const struct net_rule *r = &st->rules[i];
-
-		json_obj_begin(j);
-		json_key(j, "priority");
-		if (r->has_priority)
-			json_u64(j, r->priority);
-		else
-			json_null(j);
-		json_key(j, "family"); json_str(j, r->family == AF_INET ? "inet" : "inet6");
-		json_key(j, "from"); r->src_len ? prefix_json(j, &r->src, r->src_len) : json_str(j, "all");
-		json_key(j, "to"); r->dst_len ? prefix_json(j, &r->dst, r->dst_len) : json_null(j);
-		json_key(j, "iif"); json_str_or_null(j, r->iifname);
-		json_key(j, "oif"); json_str_or_null(j, r->oifname);
-		json_key(j, "action"); json_str(j, rule_action_str(r->action));
-		json_key(j, "table"); json_u64(j, r->table);
-		json_key(j, "not"); json_bool(j, r->invert);
-		json_obj_end(j);
-	}
+	for (size_t i = 0; i < st->nrules; i++)
+		rule_json(j, &st->rules[i]);
 	json_arr_end(j);
 
 	json_key(j, "roce_modes");
