@@ -183,6 +183,7 @@ static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 	return EXIT_OK;
 }
 
+/* Long: the snapshot, the --fix and --apply paths and the report, each with the exit code the doctor documents. */
 int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct doctor_opts o = { 0 };

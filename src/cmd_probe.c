@@ -130,6 +130,7 @@ static void print_summary(const struct probe_status *st)
 	(void)rate;
 }
 
+/* Long: the probe's JSON document, member by member in its documented order (doc/probe.md). */
 static void json_status(const struct probe_opts *o, const struct probe_status *st, const struct explain *ex)
 {
 	struct json j;
@@ -232,6 +233,7 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_end(&j);
 }
 
+/* Long: the probe's poll loop with its signals, progress lines and the final report. */
 static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 {
 	struct explain ex;

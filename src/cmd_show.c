@@ -180,6 +180,7 @@ static int select_section(int argc, char **argv, const struct show_section **onl
 	return 0;
 }
 
+/* Long: options, the section, the snapshot parts it needs, and the text or JSON walk over the sections. */
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
 	const struct show_section *only = NULL;

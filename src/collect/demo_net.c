@@ -212,7 +212,10 @@ static void links_fill(struct demo *d, struct build *b)
 	}
 }
 
-/* Addresses and the routes the kernel derives from them, table by table. */
+/*
+ * Addresses and the routes the kernel derives from them, table by table.
+ * Long: the demo host's addresses and the routes the kernel makes from them, table by table, as data.
+ */
 static void addrs_routes_fill(struct build *b)
 {
 	struct net_ip gw = ip_of("10.208.130.254"), any = { 0 };

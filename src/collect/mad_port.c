@@ -230,6 +230,7 @@ static void on_peer_node(struct mad_session *s, struct ib_local_port *lp, const 
 		port_ask(s, lp, PQ_PEER_PORT0, NULL, 1, MAD_ATTR_PORT_INFO, 0, now_ns);
 }
 
+/* Long: one MAD reply handler for every step of a port's query (self, SM, partner, PMA of both ends), so the order of the steps reads in one place. */
 static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
 {
 	struct port_q *q = arg;

@@ -196,6 +196,7 @@ static uint64_t ping_loop(const struct fab_ctx *ctx, struct mad_session *s, cons
 	return got;
 }
 
+/* Long: options, the local port, the GUID's LID and the session, each failing with its own message. */
 int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];

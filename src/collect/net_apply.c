@@ -177,6 +177,7 @@ static int undo(struct mnl_socket *nl, const struct step *s, const struct net_st
 	return -EINVAL;
 }
 
+/* Long: the transaction in order: save, apply each step, and on the first failure restore what was saved; apart, the rollback would be harder to check. */
 int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log)
 {
 	struct mnl_socket *nl;

@@ -35,6 +35,7 @@ int route_query_input(const struct net_ip *dst, const struct net_ip *src, int ii
 	return query(dst, src, 0, iif, ans);
 }
 
+/* Long: one RTM_GETROUTE request and its answer: build, send, read until ours arrives. */
 static int query(const struct net_ip *peer, const struct net_ip *src, int oif, int iif,
 		 struct route_answer *ans)
 {

@@ -259,7 +259,10 @@ static void evidence_subnet_routes(struct doc *d, struct doctor_finding *f, cons
 	}
 }
 
-/* Findings 1 and 3: traffic from K must leave by K's interface (and come back through it). */
+/*
+ * Findings 1 and 3: traffic from K must leave by K's interface (and come back through it).
+ * Long: findings 1 and 3 come from the same route answer per address; their evidence and fix are written where the answer is read.
+ */
 static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	char k[INET6_ADDRSTRLEN], p[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], tb[16], net[INET6_ADDRSTRLEN];
@@ -518,7 +521,10 @@ static bool port_has_gid_type(const struct fab_port *p, enum fab_gid_type t)
 	return false;
 }
 
-/* Finding 5: RoCE addresses and GIDs. */
+/*
+ * Finding 5: RoCE addresses and GIDs.
+ * Long: finding 5's cases (GID netdev in another namespace, RoCE mode, IPv4 GID missing) share one walk over ports and GIDs.
+ */
 static void check_roce(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	char a[INET6_ADDRSTRLEN];
@@ -656,7 +662,10 @@ static void ipoib_info(struct doc *d, const struct net_link *l, enum net_ipoib_m
 		}
 }
 
-/* Finding 6: IPoIB mode/MTU, and accept_local when probing between two local ports. */
+/*
+ * Finding 6: IPoIB mode/MTU, and accept_local when probing between two local ports.
+ * Long: finding 6's IPoIB mode/MTU pairs and accept_local share one walk over the RDMA addresses.
+ */
 static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	for (size_t i = 0; i < d->net->nlinks; i++) {
@@ -764,7 +773,10 @@ static const struct doctor_check {
 	{ "IPoIB and local peers (6)", check_ipoib },
 };
 
-/* The kernel's decision for PEER from every local RDMA address (and --from). */
+/*
+ * The kernel's decision for PEER from every local RDMA address (and --from).
+ * Long: one row per local address and --from, each with the kernel's answer and whether it leaves by its own interface.
+ */
 static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const struct net_ip *from_ip, int from_oif)
 {
 	struct doctor_report *r = d->out;

@@ -33,6 +33,7 @@ static void *alloc_buf(size_t len)
 	return p;
 }
 
+/* Long: verbs resources in creation order (PD, CQs, QP, MRs, receives), each undone by the caller's teardown on failure. */
 int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *cp,
 	       char *err, size_t errlen)
 {

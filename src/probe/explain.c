@@ -71,6 +71,7 @@ static bool network_failure(const struct probe_status *st, bool *reason8)
 	return false;
 }
 
+/* Long: the route line, the matching finding and the other findings, each only when it applies. */
 unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts *o,
 			     const struct probe_status *st, struct explain *out)
 {

@@ -145,7 +145,10 @@ static struct srv_conn *free_slot(struct probe *p, uint64_t now)
 	return NULL;
 }
 
-/* Returns an id the caller destroys after acking the event, or NULL. */
+/*
+ * Returns an id the caller destroys after acking the event, or NULL.
+ * Long: every check a hostile or confused client can fail, in the order a connection is accepted, each ending in its own reject.
+ */
 static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
 {
 	struct rdma_cm_id *id = ev->id;

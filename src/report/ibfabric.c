@@ -283,6 +283,7 @@ static void local_port_json(struct json *j, const struct ib_local_port *lp)
 	json_obj_end(j);
 }
 
+/* Long: the `show fabric` JSON member by member (doc/ib-management.md). */
 void ibfabric_json_members(struct json *j, const struct ib_fabric *f)
 {
 	json_key(j, "fabric");

@@ -118,6 +118,7 @@ static void opt_text(FILE *f, struct net_opt_int v)
 		fprintf(f, "?");
 }
 
+/* Long: the `show net` report section by section, in the order doc/show.md documents. */
 void net_report_text(FILE *f, const struct fab_host *h, const struct net_state *st)
 {
 	char b[INET6_ADDRSTRLEN];

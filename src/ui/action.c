@@ -101,6 +101,7 @@ static void scroll_overlay(size_t *top, long delta)
 		*top = (size_t)((long)*top + delta);	/* clamped when drawn */
 }
 
+/* Long: one switch from actions to what they do, a case per binding of keys.c. */
 void ui_do(struct ui *ui, int action, int arg)
 {
 	struct table *t = ui_table(ui);

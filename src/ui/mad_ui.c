@@ -338,6 +338,7 @@ static void end_line(WINDOW *w, int y, int x, int width, const char *label, cons
 	ui_puts(w, y, x, width, theme_attr(ek && ei ? ROLE_BAD : role), line);
 }
 
+/* Long: the far-end block's lines top to bottom, each falling back to what is known. */
 void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca, unsigned int port)
 {
 	struct ui_mad *m = ui->mad;

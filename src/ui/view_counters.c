@@ -266,6 +266,7 @@ static void graph_one(struct ui *ui, WINDOW *w, struct ui_rect r, const char *la
 
 #define GRAPH_COLS 512
 
+/* Long: the table, the graph and the far-end block laid out in one body, each given the space left. */
 static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	struct table *t = ui_table(ui);

@@ -115,6 +115,7 @@ static void opt_line(struct text *out, const char *origin, const char *attr, con
 		text_add(out, ROLE_DIM, "  %-16s %-22s %s/%s (absent or unreadable)", attr, "unknown", origin, attr);
 }
 
+/* Long: every attribute of a port with its raw value and origin, in the order the details overlay shows them. */
 static void ports_details(struct ui *ui, const char *key, struct text *out)
 {
 	struct fab_device *d = NULL;

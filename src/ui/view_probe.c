@@ -133,6 +133,7 @@ static void line(WINDOW *w, struct ui_rect r, int *y, int role, const char *fmt,
 	ui_puts(w, (*y)++, r.x, r.w, theme_attr(role), buf);
 }
 
+/* Long: the Probe pane's lines top to bottom: the choices, the what-if, the timeline, the live numbers. */
 static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	struct ui_probe *pu = ui_pane_state(ui, &view_probe);
