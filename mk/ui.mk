@@ -23,6 +23,11 @@ check_PROGRAMS += tests/unit/test_render
 TESTS += tests/unit/test_render
 tests_unit_test_render_LDADD = $(TEST_LDADD)
 
+# The settings file is written safely (no symlink followed, no foreign directory).
+check_PROGRAMS += tests/unit/test_settings
+TESTS += tests/unit/test_settings
+tests_unit_test_settings_LDADD = $(TEST_LDADD)
+
 # A new source and a new pane in a few lines each (doc/architecture.md).
 check_PROGRAMS += tests/unit/test_seams
 TESTS += tests/unit/test_seams

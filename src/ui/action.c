@@ -77,7 +77,9 @@ static void save_settings(struct ui *ui)
 	ui->settings.window_s = ui_windows_s[ui->window];
 	views_save_sorts(ui);
 	rc = settings_write(&ui->settings, path);
-	if (rc)
+	if (rc == -EPERM)
+		ui_status(ui, "cannot save %s: its directory belongs to another user", path);
+	else if (rc)
 		ui_status(ui, "cannot save %s: %s", path, strerror(-rc));
 	else
 		ui_status(ui, "settings saved to %s", path);

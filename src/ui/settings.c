@@ -234,6 +234,33 @@ static int mkdir_parents(const char *path)
 	return 0;
 }
 
+/*
+ * The settings directory must belong to the user who writes there (or to
+ * root): root running the monitor with another user's XDG_CONFIG_HOME
+ * must not write where that user controls the names. -EPERM otherwise.
+ */
+static int dir_is_ours(const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (lstat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0))
+		return -EPERM;
+	return 0;
+}
+
 int settings_write(const struct settings *s, const char *path)
 {
 	char tmp[PATH_MAX];
@@ -243,11 +270,20 @@ int settings_write(const struct settings *s, const char *path)
 	rc = mkdir_parents(path);
 	if (rc)
 		return rc;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
+	rc = dir_is_ours(path);
+	if (rc)
+		return rc;
+	/*
+	 * A fresh name nobody can have planted (mkstemp: O_EXCL, 0600), then an
+	 * atomic rename: a symlink at any name in that directory is never
+	 * followed, and a reader sees the old file or the new one.
+	 */
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	f = fdopen(fd, "w");
 	if (!f) {
 		rc = -errno;

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* settings_write(): a planted symlink is never followed, a foreign directory is refused, the file round-trips. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "ui/settings.h"
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/fabtop-settings.XXXXXX", path[512], victim[512], link[600], cmd[700];
+	struct settings s = { 0 }, back;
+	const char *text;
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/cfg/fabtop/fabtoprc", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	s.have_interval = true;
+	s.interval_s = 2;
+	snprintf(s.pane, sizeof(s.pane), "gids");
+
+	ASSERT_EQ_INT(settings_write(&s, path), 0, "written, directories made");
+	ASSERT_EQ_INT(settings_read(&back, path), 0, "read back");
+	TAP_OK(back.have_interval && back.interval_s == 2 && !strcmp(back.pane, "gids"),
+	       "round trip: interval %g pane %s", back.interval_s, back.pane);
+
+	/* Symlinks planted at the names an old writer used, and at the file itself's temp names. */
+	{
+		FILE *v = fopen(victim, "w");
+
+		fputs("precious\n", v);
+		fclose(v);
+	}
+	for (int pid = getpid() - 2; pid <= getpid() + 2; pid++) {
+		snprintf(link, sizeof(link), "%s.tmp.%d", path, pid);
+		if (symlink(victim, link))
+			return 1;
+	}
+	ASSERT_EQ_INT(settings_write(&s, path), 0, "written beside planted symlinks");
+	text = slurp(victim);
+	ASSERT_EQ_STR(text ? text : "(gone)", "precious\n", "the symlinks' target is untouched");
+	{
+		struct stat st;
+
+		TAP_OK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600,
+		       "the settings file is a regular 0600 file (mode %o)", (unsigned int)(st.st_mode & 0777));
+	}
+
+	/* A directory owned by someone else (only root can make one): refused. */
+	if (geteuid() == 0) {
+		char foreign[400];
+
+		snprintf(foreign, sizeof(foreign), "%s/other/fabtop", dir);
+		snprintf(cmd, sizeof(cmd), "%s/other", dir);
+		mkdir(cmd, 0755);
+		mkdir(foreign, 0755);
+		if (chown(foreign, 65534, 65534) == 0) {
+			snprintf(path, sizeof(path), "%s/fabtoprc", foreign);
+			ASSERT_EQ_INT(settings_write(&s, path), -EPERM, "a directory of another user is refused");
+			TAP_OK(access(path, F_OK) != 0, "and nothing was written there");
+		} else {
+			TAP_SKIP("chown to nobody failed: %s", strerror(errno));
+			TAP_SKIP("-");
+		}
+	} else {
+		TAP_SKIP("a directory of another user needs root to make");
+		TAP_SKIP("-");
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		return 1;
+	return tap_done();
+}
