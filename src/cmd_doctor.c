@@ -107,6 +107,16 @@ static int parse_args(struct fab_ctx *ctx, int argc, char **argv, struct doctor_
 			"nothing was changed\n");
 		return EXIT_USAGE;
 	}
+	/*
+	 * --apply changes this host; reading its state (or "restoring" it) from
+	 * a tree would change the live host on the word of files that are not it.
+	 */
+	if (o->apply && (!ctx->live_sysfs || strcmp(ctx->proc_root, "/proc") ||
+			 strcmp(ctx->configfs_root, "/sys/kernel/config"))) {
+		fprintf(stderr, "fabtop doctor: --apply works on this host's own /sys and /proc only, not with "
+			"--sysfs, --proc or --configfs; nothing was changed\n");
+		return EXIT_USAGE;
+	}
 	if (o->fix) {
 		enum fix_format fmt;
 

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "collect/net_apply.h"
+#include "derive/fix.h"
 #include "collect/sysctl.h"
 
 enum step_kind { STEP_ROUTE, STEP_RULE, STEP_SYSCTL };
@@ -137,23 +138,18 @@ static void route_of_fix(const struct fix_route *fr, int oif, struct net_route *
 
 static void print_route(FILE *log, const char *verb, const struct net_route *r, const struct net_state *st)
 {
-	char d[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN];
-	const struct net_link *l = net_link_by_index(st, r->oif);
+	char cmd[700];
 
-	fprintf(log, "ip%s route %s %s/%u%s%s dev %s%s%s table %u\n", fam(r->family), verb,
-		net_ip_str(&r->dst, d, sizeof(d)), r->dst_len,
-		r->gateway.family ? " via " : "", r->gateway.family ? net_ip_str(&r->gateway, g, sizeof(g)) : "",
-		l ? l->name : "?", r->prefsrc.family ? " src " : "",
-		r->prefsrc.family ? net_ip_str(&r->prefsrc, s, sizeof(s)) : "", r->table);
+	fix_route_cmd(cmd, sizeof(cmd), verb, r, st);
+	fprintf(log, "%s\n", cmd);
 }
 
-/* As sysctl(8) takes it: '/' separators when the interface name has dots. */
 static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, int value)
 {
-	if (strchr(ifname, '.'))
-		fprintf(log, "sysctl -w net/ipv4/conf/%s/%s=%d\n", ifname, net_sysctl_name(id), value);
-	else
-		fprintf(log, "sysctl -w net.ipv4.conf.%s.%s=%d\n", ifname, net_sysctl_name(id), value);
+	char cmd[700];
+
+	fix_sysctl_cmd(cmd, sizeof(cmd), ifname, id, value);
+	fprintf(log, "%s\n", cmd);
 }
 
 static int undo(struct mnl_socket *nl, const struct step *s, const struct net_state *st,

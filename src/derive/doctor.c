@@ -140,17 +140,6 @@ static void f_about(struct doctor_finding *f, const char *ifname, const struct n
 }
 
 /* "sysctl -w net.ipv4.conf.IF.NAME=V", slash form when IF has dots (VLANs). */
-static void sysctl_cmd(char *buf, size_t size, const char *ifname, enum net_sysctl_id id, int value)
-{
-	char arg[128], q[160];
-
-	if (strchr(ifname, '.'))
-		snprintf(arg, sizeof(arg), "net/ipv4/conf/%s/%s=%d", ifname, net_sysctl_name(id), value);
-	else
-		snprintf(arg, sizeof(arg), "net.ipv4.conf.%s.%s=%d", ifname, net_sysctl_name(id), value);
-	snprintf(buf, size, "sysctl -w %s", fix_sh_quote(arg, q, sizeof(q)));
-}
-
 static const char *ipstr(const struct net_ip *ip, char *buf, size_t size)
 {
 	return net_ip_str(ip, buf, size);
@@ -368,7 +357,7 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 			f_ev(f, "ip route get %s from %s iif %s: %s (the kernel refuses such packets)", k,
 			     ipstr(&x->probe, p, sizeof(p)), x->l->name, strerror(-irc));
 		f_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
-		sysctl_cmd(cmd, sizeof(cmd), x->l->name, NET_SYSCTL_RP_FILTER, 2);
+		fix_sysctl_cmd(cmd, sizeof(cmd), x->l->name, NET_SYSCTL_RP_FILTER, 2);
 		f_fix(f, "or loosen the check: %s (and conf.all.rp_filter must not be 1)", cmd);
 	}
 }
@@ -410,9 +399,9 @@ static void check_arp(struct doc *d, struct rdma_addr *ra, size_t n)
 		     ig->all.known ? ig->all.value : -1, ig->iface.known ? ig->iface.value : -1,
 		     an->effective.known ? an->effective.value : -1,
 		     an->all.known ? an->all.value : -1, an->iface.known ? an->iface.value : -1);
-		sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_IGNORE, 1);
+		fix_sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_IGNORE, 1);
 		f_fix(f, "%s", cmd);
-		sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_ANNOUNCE, 2);
+		fix_sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_ANNOUNCE, 2);
 		f_fix(f, "%s", cmd);
 	}
 }
@@ -752,7 +741,7 @@ static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 				"the kernel drops as martian unless accept_local=1 on the receiving interface.");
 			f_ev(f, "%s: accept_local effective %d (all %d, iface %d)", pl->name, v->effective.value,
 			     v->all.known ? v->all.value : -1, v->iface.known ? v->iface.value : -1);
-			sysctl_cmd(cmd, sizeof(cmd), pl->name, NET_SYSCTL_ACCEPT_LOCAL, 1);
+			fix_sysctl_cmd(cmd, sizeof(cmd), pl->name, NET_SYSCTL_ACCEPT_LOCAL, 1);
 			f_fix(f, "%s", cmd);
 		}
 	}

@@ -487,3 +487,28 @@ int fix_write(FILE *f, enum fix_format format, const struct fix_plan *plan)
 	}
 	return 0;
 }
+
+void fix_sysctl_cmd(char *buf, size_t size, const char *ifname, enum net_sysctl_id id, int value)
+{
+	char arg[128], q[600];
+
+	/* A dotted name (a VLAN) cannot be spelled with dots: the slash form says the same. */
+	if (strchr(ifname, '.'))
+		snprintf(arg, sizeof(arg), "net/ipv4/conf/%s/%s=%d", ifname, net_sysctl_name(id), value);
+	else
+		snprintf(arg, sizeof(arg), "net.ipv4.conf.%s.%s=%d", ifname, net_sysctl_name(id), value);
+	snprintf(buf, size, "sysctl -w %s", fix_sh_quote(arg, q, sizeof(q)));
+}
+
+void fix_route_cmd(char *buf, size_t size, const char *verb, const struct net_route *r, const struct net_state *st)
+{
+	char d[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN], q[80];
+	const struct net_link *l = net_link_by_index(st, r->oif);
+
+	/* Printed to be pasted into a shell: the interface name is quoted as the fixes quote it. */
+	snprintf(buf, size, "ip%s route %s %s/%u%s%s dev %s%s%s table %u", r->family == AF_INET6 ? " -6" : "",
+		 verb, net_ip_str(&r->dst, d, sizeof(d)), r->dst_len,
+		 r->gateway.family ? " via " : "", r->gateway.family ? net_ip_str(&r->gateway, g, sizeof(g)) : "",
+		 fix_sh_quote(l ? l->name : "?", q, sizeof(q)), r->prefsrc.family ? " src " : "",
+		 r->prefsrc.family ? net_ip_str(&r->prefsrc, s, sizeof(s)) : "", r->table);
+}

@@ -84,6 +84,10 @@ bool fix_ifname_ok(const char *ifname);
 
 /* ifname quoted for sh when it needs quoting ('it'\''s'), else as is. Returns buf. */
 const char *fix_sh_quote(const char *s, char *buf, size_t size);
+/* "ip route VERB DST dev IFACE ... table T" for r, the interface shell-quoted, into buf. */
+void fix_route_cmd(char *buf, size_t size, const char *verb, const struct net_route *r, const struct net_state *st);
+/* "sysctl -w net.ipv4.conf.IFACE.NAME=VALUE", shell-quoted, into buf. */
+void fix_sysctl_cmd(char *buf, size_t size, const char *ifname, enum net_sysctl_id id, int value);
 
 /*
  * Write the plan as format to f: idempotent commands/scripts (safe to run

@@ -1,41 +1,48 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# doctor --apply --yes: refused without root or without --yes; when a step
-# fails (a sysctl on a read-only file), every change already made is undone
-# and the routing is exactly what it was.
+# doctor --apply --yes: refused without root, without --yes, and with a tree
+# (--sysfs/--proc/--configfs) for the state it changes; when a step fails (a
+# sysctl made read-only), every change already made is undone and the routing
+# is exactly what it was.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/net/nslib.sh"
 need_root_netns
 command -v unshare >/dev/null 2>&1 || skip_all "unshare (util-linux) is not installed"
 
-rdma_fixture "$T/sys" rxe_A ib0 InfiniBand
-rdma_fixture "$T/sys" rxe_B ib1 InfiniBand
 build_seed_topology
-
-# A proc tree whose conf files read like the kernel's but cannot be written.
-for d in all default lo ib0 ib1; do
-	mkdir -p "$T/proc/sys/net/ipv4/conf/$d"
-	for k in rp_filter arp_ignore arp_announce arp_filter accept_local; do
-		echo 0 >"$T/proc/sys/net/ipv4/conf/$d/$k"
-	done
-done
+# The live host's own state: the RDMA netdevs are named (no RDMA device here).
+RDMA="--rdma-netdev ib0 --rdma-netdev ib1"
 snapshot() { ip -n "$NS_MEM" rule show; ip -n "$NS_MEM" route show table all; }
 snapshot >"$T/before"
 
 # Non-root: refused, nothing changed (setpriv drops to nobody when it is there).
 if command -v setpriv >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
 	run_rc in_ns "$NS_MEM" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$FABTOP" --sysfs "$T/sys" doctor --apply --yes
+		"$FABTOP" doctor --apply --yes $RDMA
 	assert_eq "--apply as non-root: exit 1" 1 "$rc"
 	assert_match "--apply as non-root: says it needs root" 'needs root' "$(cat "$T/err")"
 else
-	skip "setpriv is not installed"; skip "setpriv is not installed"
+	not_ok "setpriv is not installed (util-linux)"; not_ok "-"
 fi
 
-run_rc unshare -m sh -c '
-	mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 77
-	exec ip netns exec "$2" "$3" --sysfs "$4" --proc "$1" doctor --apply --yes' sh \
-	"$T/proc" "$NS_MEM" "$FABTOP" "$T/sys"
+# A tree for the state it would change: refused before anything is read.
+mkdir -p "$T/tree"
+for opt in --sysfs --proc --configfs; do
+	# shellcheck disable=SC2086
+	run_rc in_ns "$NS_MEM" "$FABTOP" "$opt" "$T/tree" doctor --apply --yes $RDMA
+	assert_eq "--apply with $opt: a usage error" 2 "$rc"
+done
+assert_match "... saying nothing was changed" 'not with --sysfs, --proc or --configfs; nothing was changed' "$(cat "$T/err")"
+snapshot >"$T/after"
+assert_file_eq "refused: routing untouched" "$T/before" "$T/after"
+
+# ib0's arp_ignore made read-only in a private mount namespace: the routes and
+# rules go in, the first sysctl fails, and everything is taken back.
+run_rc in_ns "$NS_MEM" unshare -m sh -c '
+	f=/proc/sys/net/ipv4/conf/ib0/arp_ignore
+	mount --bind "$f" "$f" && mount -o remount,bind,ro "$f" "$f" || exit 77
+	exec "$@"' sh "$FABTOP" doctor --apply --yes --rdma-netdev ib0 --rdma-netdev ib1
 if [ "$rc" = 77 ]; then
 	skip "cannot make a read-only bind mount here"; skip "-"; skip "-"; skip "-"
 else

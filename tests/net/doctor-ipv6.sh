@@ -13,6 +13,8 @@ command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 rdma_fixture "$T/sys" rxe_A ib0 Ethernet 172.16.34.1
 rdma_fixture "$T/sys" rxe_B ib1 Ethernet 172.16.34.2
 mem() { in_ns "$NS_MEM" "$FABTOP" --sysfs "$T/sys" "$@"; }
+# --apply reads and changes the live host only (no tree): the RDMA netdevs are named instead.
+mem_apply() { in_ns "$NS_MEM" "$FABTOP" doctor --rdma-netdev ib0 --rdma-netdev ib1 "$@"; }
 
 v6_topology() {
 	build_seed_topology
@@ -67,7 +69,7 @@ fi
 
 ns_cleanup
 v6_topology
-run_rc mem doctor --apply --yes
+run_rc mem_apply --apply --yes
 assert_eq "--apply --yes on IPv6: exit 0" 0 "$rc"
 assert_match "--apply prints ip -6 commands" '^ip -6 rule add from fd00:16::34:2 table [0-9]+ priority 1000$' "$(cat "$T/out")"
 assert_eq "after --apply: fd00:16::34:2 leaves by ib1" ib1 "$(route6_dev "$NS_MEM" fd00:16::16:1 fd00:16::34:2)"

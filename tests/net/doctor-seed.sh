@@ -19,6 +19,8 @@ fixtures() {
 	rdma_fixture "$T/sys-cpu" mlx5_1 ibs5f1 InfiniBand "" datagram
 }
 mem() { in_ns "$NS_MEM" "$FABTOP" --sysfs "$T/sys-mem" "$@"; }
+# --apply reads and changes the live host only (no tree): the RDMA netdevs are named instead.
+mem_apply() { in_ns "$NS_MEM" "$FABTOP" doctor --rdma-netdev ib0 --rdma-netdev ib1 "$@"; }
 cpu() { in_ns "$NS_CPU" "$FABTOP" --sysfs "$T/sys-cpu" "$@"; }
 
 # traffic_leaves_by NS SRC DST PORT IFACE OTHER: 300 KB sent from SRC must
@@ -97,10 +99,10 @@ assert_match "route decision for the peer is now ok from 172.16.34.2" \
 ns_cleanup
 build_seed_topology
 rules_before=$(ip -n "$NS_MEM" rule show)
-run_rc mem doctor --apply
+run_rc mem_apply --apply
 assert_eq "--apply without --yes is a usage error" 2 "$rc"
 assert_eq "--apply without --yes changes nothing" "$rules_before" "$(ip -n "$NS_MEM" rule show)"
-run_rc mem doctor --apply --yes
+run_rc mem_apply --apply --yes
 assert_eq "--apply --yes succeeds" 0 "$rc"
 [ "$rc" = 0 ] || diag "$(cat "$T/out" "$T/err")"
 assert_match "--apply prints the previous state first" 'previous state' "$(cat "$T/out")"
@@ -109,7 +111,7 @@ tcp_listen "$NS_CPU" 172.16.16.1 5003 || not_ok "listener on 172.16.16.1 starts"
 traffic_leaves_by "$NS_MEM" 172.16.34.2 172.16.16.1 5003 ib1 ib0
 run_rc mem doctor
 assert_eq "doctor is clean after --apply" 0 "$rc"
-run_rc mem doctor --apply --yes
+run_rc mem_apply --apply --yes
 assert_match "--apply twice: nothing to apply" 'nothing to apply' "$(cat "$T/out")"
 assert_eq "one rule per address after two --apply" 1 "$(ip -n "$NS_MEM" rule show | grep -c 'from 172.16.34.2 ')"
 

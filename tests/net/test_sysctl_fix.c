@@ -2,6 +2,7 @@
 /* Sysctl reading under a proc root (all/default/iface and the kernel's max/or), and fix table numbering. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
@@ -180,9 +181,31 @@ static void test_tables(void)
 	}
 }
 
+/* The commands --apply prints to undo itself are pasted into shells: names are quoted. */
+static void test_restore_quoting(void)
+{
+	struct net_link link = { .ifindex = 7, .name = "a;id" };
+	struct net_state st = { .links = &link, .nlinks = 1 };
+	struct net_route r = { .family = AF_INET, .dst_len = 24, .oif = 7, .table = 6729 };
+	char cmd[700];
+
+	inet_pton(AF_INET, "10.9.0.0", r.dst.bytes);
+	r.dst.family = AF_INET;
+	fix_sysctl_cmd(cmd, sizeof(cmd), "a;id", NET_SYSCTL_ARP_IGNORE, 0);
+	ASSERT_EQ_STR(cmd, "sysctl -w 'net.ipv4.conf.a;id.arp_ignore=0'", "a sysctl of an odd name is one quoted word");
+	fix_sysctl_cmd(cmd, sizeof(cmd), "ib0.8001", NET_SYSCTL_RP_FILTER, 2);
+	ASSERT_EQ_STR(cmd, "sysctl -w net/ipv4/conf/ib0.8001/rp_filter=2", "a dotted name uses the slash form");
+	fix_route_cmd(cmd, sizeof(cmd), "replace", &r, &st);
+	ASSERT_EQ_STR(cmd, "ip route replace 10.9.0.0/24 dev 'a;id' table 6729", "a route's interface is quoted");
+	snprintf(link.name, sizeof(link.name), "it's");
+	fix_route_cmd(cmd, sizeof(cmd), "replace", &r, &st);
+	ASSERT_EQ_STR(cmd, "ip route replace 10.9.0.0/24 dev 'it'\\''s' table 6729", "a quote inside the name too");
+}
+
 int main(void)
 {
 	test_sysctl();
 	test_tables();
+	test_restore_quoting();
 	return tap_done();
 }
