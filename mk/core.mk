@@ -14,6 +14,7 @@ src_libfabtop_a_SOURCES += \
 	src/derive/gid.c src/derive/gid.h \
 	src/derive/port.c src/derive/port.h \
 	src/report/json.c src/report/json.h \
+	src/report/escape.c src/report/escape.h \
 	src/report/show.c src/report/show.h \
 	src/cmd_show.c
 

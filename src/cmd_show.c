@@ -13,6 +13,7 @@
 #include "collect/source.h"
 #include "commands.h"
 #include "opts.h"
+#include "report/escape.h"
 #include "report/ibfabric.h"
 #include "report/json.h"
 #include "report/net.h"
@@ -150,7 +151,11 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, str
 			json_obj_end(&j);
 			json_end(&j);
 		} else {
-			show_rates_text(stdout, h, (unsigned int)s);
+			struct escape_buf e;
+			FILE *out = escape_begin(&e, stdout);
+
+			show_rates_text(out, h, (unsigned int)s);
+			escape_end(&e, stdout);
 		}
 		fflush(stdout);
 	}
@@ -253,15 +258,21 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		bool first = true;
 
 		for (size_t s = 0; s < NSECTIONS && !rc; s++) {
+			struct escape_buf e;
+			FILE *out;
+
 			if (only ? only != &sections[s] : !sections[s].in_all)
 				continue;
 			if (!only)
 				printf("%s== %s ==\n", first ? "" : "\n", sections[s].name);
 			first = false;
+			/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
+			out = escape_begin(&e, stdout);
 			if (sections[s].host_text)
-				sections[s].host_text(stdout, &snap.host);
+				sections[s].host_text(out, &snap.host);
 			else
-				rc = sections[s].text(ctx, &snap, stdout);
+				rc = sections[s].text(ctx, &snap, out);
+			escape_end(&e, stdout);
 		}
 	}
 out:

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/doctor.h"
+#include "report/escape.h"
 
 #define WRAP 78
 
@@ -30,7 +31,7 @@ static void wrapped(FILE *f, const char *indent, const char *text)
 			fputc(' ', f);
 			col++;
 		}
-		fwrite(p, 1, w, f);
+		escape_write(f, p, w);
 		col += w;
 		p += w;
 		while (*p == ' ')
@@ -57,32 +58,34 @@ void doctor_report_text(FILE *f, const struct doctor_report *r, bool color)
 		const struct doctor_finding *x = &r->findings[i];
 
 		counts[x->severity]++;
-		fprintf(f, "\n%s[%s]%s finding %d (%s): %s\n", color ? sev_color[x->severity] : "",
-			doctor_severity_str(x->severity), color ? "\033[0m" : "", (int)x->id, x->code, x->title);
+		/* Our own colours go out as they are; everything from the host is escaped. */
+		fprintf(f, "\n%s[%s]%s", color ? sev_color[x->severity] : "", doctor_severity_str(x->severity),
+			color ? "\033[0m" : "");
+		escape_printf(f, " finding %d (%s): %s\n", (int)x->id, x->code, x->title);
 		wrapped(f, "    ", x->cause);
 		if (x->nevidence)
 			fprintf(f, "  evidence:\n");
 		for (unsigned int k = 0; k < x->nevidence; k++)
-			fprintf(f, "    %s\n", x->evidence[k]);
+			escape_printf(f, "    %s\n", x->evidence[k]);
 		if (x->nfix)
 			fprintf(f, "  fix:\n");
 		for (unsigned int k = 0; k < x->nfix; k++)
-			fprintf(f, "    %s\n", x->fix[k]);
+			escape_printf(f, "    %s\n", x->fix[k]);
 	}
 	if (r->peer[0]) {
-		fprintf(f, "\nRoute decisions for peer %s (ip route get %s from SRC):\n", r->peer, r->peer);
+		escape_printf(f, "\nRoute decisions for peer %s (ip route get %s from SRC):\n", r->peer, r->peer);
 		if (!r->nroutes)
 			fprintf(f, "  (no local RDMA address of that family)\n");
 		for (size_t i = 0; i < r->nroutes; i++) {
 			const struct doctor_route *x = &r->routes[i];
 
-			fprintf(f, "  from %s%s%s%s: ", x->src[0] ? x->src : "", x->src[0] ? " (" : "dev ",
+			escape_printf(f, "  from %s%s%s%s: ", x->src[0] ? x->src : "", x->src[0] ? " (" : "dev ",
 				x->src_ifname[0] ? x->src_ifname : "?", x->src[0] ? ")" : "");
 			if (x->rc) {
 				fprintf(f, "no route: %s\n", strerror(-x->rc));
 				continue;
 			}
-			fprintf(f, "%s dev %s src %s table %s%s -> %s\n",
+			escape_printf(f, "%s dev %s src %s table %s%s -> %s\n",
 				x->ans.type == RTN_LOCAL ? "local," : "leaves by",
 				x->ans.oif_name[0] ? x->ans.oif_name : "?", net_ip_str(&x->ans.src, b, sizeof(b)),
 				net_table_str(x->ans.table, t, sizeof(t)), x->ans.from_model ? " (model)" : "",

@@ -9,7 +9,6 @@ D="$R/class/infiniband/evil0"
 P="$D/ports/1"
 mkdir -p "$P/counters" "$P/gids" "$P/gid_attrs/types" "$P/gid_attrs/ndevs" "$P/pkeys" "$R/class/net"
 printf 'garbage\n' >"$D/node_type"
-printf '' >"$D/fw_ver"
 printf '\001\002\033[31mred\n' >"$D/board_id"
 mkdir "$D/node_guid"					# a directory where a file should be
 ln -s /nonexistent/target "$D/hca_type"			# dangling symlink
@@ -35,6 +34,11 @@ printf 'RoCE v9\n' >"$P/gid_attrs/types/1"
 head -c 300 /dev/zero | tr '\0' 'x' >"$P/gid_attrs/ndevs/1"
 printf '0x1ffff\n' >"$P/pkeys/0"
 mkdir "$P/pkeys/1"
+# names and values that would drive a terminal: OSC (set the title) in a
+# counter's name, a raw C1 CSI (0x9b) and a UTF-8 C1 in values
+printf '7\n' >"$P/counters/$(printf 'evil\033]0;pwned\007')"
+printf 'MT\2330m\n' >"$D/hw_rev"
+printf 'r\302\233x\n' >"$D/fw_ver"
 # a device whose class entry dangles (vanished) and one that loops
 ln -s ../../devices/gone "$R/class/infiniband/gone0"
 ln -s loop1 "$R/class/infiniband/loop1"
@@ -91,5 +95,21 @@ assert_eq "all 255 ports are listed" '255' "$(jq '.devices[] | select(.name=="wi
 assert_eq "port 255 read" '[255,1020]' "$(jq '.ports[] | select(.device=="wide0" and .port==255) | [.port,.xmit_bytes]')"
 assert_eq "vanished and looping devices still listed by name" '2' "$(jq '[.devices[] | select(.name=="gone0" or .name=="loop1")] | length')"
 assert_match "non-UTF-8 name repaired in JSON" 'bad\\ufffdname' "$(cat "$T/all.json")"
+# Text reports: no byte a terminal acts on, whatever the tree holds.
+for cmd in "show all" "show counters" "doctor"; do
+	# shellcheck disable=SC2086
+	timeout 30 "$FABTOP" $cmd --sysfs "$R" >"$T/text" 2>/dev/null || :
+	LC_ALL=C tr -d '\001-\010\013-\037\177\200-\237' <"$T/text" >"$T/clean"
+	if cmp -s "$T/text" "$T/clean"; then
+		ok "$cmd: no control byte in the text output"
+	else
+		not_ok "$cmd: control bytes in the text output"; diag "$(od -c "$T/text" | grep -E '033|007|233' | head -3)"
+	fi
+done
+"$FABTOP" show counters --sysfs "$R" 2>/dev/null >"$T/text" || :
+assert_match "the OSC in a counter name is shown escaped" 'evil\\x1b]0;pwned\\x07' "$(cat "$T/text")"
+"$FABTOP" show ports --sysfs "$R" 2>/dev/null >"$T/text" || :
+assert_match "a raw C1 CSI in a value is shown escaped" 'MT\\x9b0m' "$(cat "$T/text")"
+assert_match "a UTF-8 C1 in a value is shown escaped" 'r\\xc2\\x9bx' "$(cat "$T/text")"
 assert_match "warnings name the file" 'evil0/ports/1/counters/port_rcv_packets' "$("$FABTOP" show counters --sysfs "$R" 2>&1 >/dev/null)"
 done_testing
