@@ -118,7 +118,8 @@ assert_eq "a non-ASCII name: --fix refuses (exit 1)" 1 "$rc"
 assert_eq "and writes nothing" "" "$(cat "$T/out")"
 assert_match "and says why" 'refusing to write a fix for interface' "$(cat "$T/err")"
 rules_before=$(ip -n "$NS_MEM" rule show)
-run_rc mem doctor --apply --yes
+# --apply reads the live host only: the RDMA netdevs are named.
+run_rc in_ns "$NS_MEM" "$FABTOP" doctor --apply --yes --rdma-netdev "$H1" --rdma-netdev "$H2" --rdma-netdev "$H3"
 assert_eq "--apply refuses too (exit 1)" 1 "$rc"
 assert_eq "and changes nothing" "$rules_before" "$(ip -n "$NS_MEM" rule show)"
 run_rc mem doctor --json
