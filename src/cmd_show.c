@@ -151,11 +151,10 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, str
 			json_obj_end(&j);
 			json_end(&j);
 		} else {
-			struct escape_buf e;
-			FILE *out = escape_begin(&e, stdout);
+			FILE *esc = escape_open(stdout);
 
-			show_rates_text(out, h, (unsigned int)s);
-			escape_end(&e, stdout);
+			show_rates_text(esc ? esc : stdout, h, (unsigned int)s);
+			escape_close(esc);
 		}
 		fflush(stdout);
 	}
@@ -258,8 +257,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		bool first = true;
 
 		for (size_t s = 0; s < NSECTIONS && !rc; s++) {
-			struct escape_buf e;
-			FILE *out;
+			FILE *esc, *out;
 
 			if (only ? only != &sections[s] : !sections[s].in_all)
 				continue;
@@ -267,12 +265,13 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 				printf("%s== %s ==\n", first ? "" : "\n", sections[s].name);
 			first = false;
 			/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
-			out = escape_begin(&e, stdout);
+			esc = escape_open(stdout);
+			out = esc ? esc : stdout;
 			if (sections[s].host_text)
 				sections[s].host_text(out, &snap.host);
 			else
 				rc = sections[s].text(ctx, &snap, out);
-			escape_end(&e, stdout);
+			escape_close(esc);
 		}
 	}
 out:

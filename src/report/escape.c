@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/escape.h"
 
@@ -83,21 +84,74 @@ void escape_printf(FILE *out, const char *fmt, ...)
 	free(buf);
 }
 
-FILE *escape_begin(struct escape_buf *e, FILE *out)
+struct escape_cookie {
+	FILE *out;
+	unsigned char carry[4];		/* the start of a UTF-8 sequence cut by a flush */
+	size_t ncarry;
+};
+
+/* Bytes at the end of s[0..n) that may be the start of an unfinished UTF-8 sequence. */
+static size_t unfinished_tail(const unsigned char *s, size_t n)
 {
-	e->buf = NULL;
-	e->len = 0;
-	e->mem = open_memstream(&e->buf, &e->len);
-	return e->mem ? e->mem : out;
+	for (size_t back = 1; back <= 3 && back <= n; back++) {
+		unsigned char c = s[n - back];
+		size_t need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+
+		if ((c & 0xc0) == 0x80)
+			continue;		/* a continuation byte: look further back */
+		return need > back ? back : 0;
+	}
+	return 0;
 }
 
-void escape_end(struct escape_buf *e, FILE *out)
+static ssize_t cookie_write(void *arg, const char *buf, size_t size)
 {
-	if (!e->mem)
-		return;
-	fclose(e->mem);
-	escape_write(out, e->buf, e->len);
-	free(e->buf);
-	e->mem = NULL;
-	e->buf = NULL;
+	struct escape_cookie *ck = arg;
+	unsigned char tmp[4096 + 4];
+	size_t done = 0;
+
+	while (done < size) {
+		size_t take = size - done < 4096 ? size - done : 4096, n, tail;
+
+		memcpy(tmp, ck->carry, ck->ncarry);
+		memcpy(tmp + ck->ncarry, buf + done, take);
+		n = ck->ncarry + take;
+		tail = done + take == size ? unfinished_tail(tmp, n) : 0;
+		escape_write(ck->out, (const char *)tmp, n - tail);
+		memcpy(ck->carry, tmp + n - tail, tail);
+		ck->ncarry = tail;
+		done += take;
+	}
+	fflush(ck->out);
+	return (ssize_t)size;
+}
+
+static int cookie_close(void *arg)
+{
+	struct escape_cookie *ck = arg;
+
+	escape_write(ck->out, (const char *)ck->carry, ck->ncarry);
+	fflush(ck->out);
+	free(ck);
+	return 0;
+}
+
+FILE *escape_open(FILE *out)
+{
+	struct escape_cookie *ck = calloc(1, sizeof(*ck));
+	FILE *f;
+
+	if (!ck)
+		return NULL;
+	ck->out = out;
+	f = fopencookie(ck, "w", (cookie_io_functions_t){ .write = cookie_write, .close = cookie_close });
+	if (!f)
+		free(ck);
+	return f;
+}
+
+void escape_close(FILE *f)
+{
+	if (f)
+		fclose(f);
 }

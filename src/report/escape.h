@@ -18,16 +18,13 @@ void escape_write(FILE *out, const char *s, size_t n);
 void escape_printf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
- * A text report in memory: escape_begin() returns a stream to print to
- * (NULL when out of memory: print to out directly then), escape_end()
- * writes what was printed to out, escaped, and frees the stream.
+ * A stream that writes to out through escape_write() as it is flushed (so
+ * a report printed in steps, show fabric --count, still comes out in
+ * steps); a UTF-8 sequence cut by a flush is held until its end comes.
+ * NULL when out of memory: print to out directly then. escape_close()
+ * flushes and frees it.
  */
-struct escape_buf {
-	char *buf;
-	size_t len;
-	FILE *mem;
-};
-FILE *escape_begin(struct escape_buf *e, FILE *out);
-void escape_end(struct escape_buf *e, FILE *out);
+FILE *escape_open(FILE *out);
+void escape_close(FILE *f);
 
 #endif
