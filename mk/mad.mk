@@ -8,7 +8,7 @@ src_libfabtop_a_SOURCES += \
 	src/collect/mad_port.c src/collect/mad_port.h \
 	src/collect/mad_fabric.c src/collect/mad_fabric.h \
 	src/collect/mad_watch.c src/collect/mad_watch.h \
-	src/collect/mad_probe.c src/collect/mad_probe.h \
+	src/cmd_probe_mad.c \
 	src/model/ibfabric.c src/model/ibfabric.h \
 	src/report/ibfabric.c src/report/ibfabric.h
 

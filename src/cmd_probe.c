@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/mad_probe.h"
 #include "commands.h"
 #include "opts.h"
 #include "derive/units.h"
@@ -454,8 +453,8 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 	 * Other probe kinds hook in here, before the RDMA CM options are parsed
 	 * (e.g. an ibping-style MAD probe for --lid/--guid).
 	 */
-	if (mad_probe_wanted(argc, argv))
-		return mad_probe_cmd(ctx, argc, argv);
+	if (cmd_probe_mad_wanted(argc, argv))
+		return cmd_probe_mad(ctx, argc, argv);
 
 	probe_opts_init(&o);
 	if (ctx->count > 0)

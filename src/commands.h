@@ -3,6 +3,8 @@
 #ifndef FABTOP_COMMANDS_H
 #define FABTOP_COMMANDS_H
 
+#include <stdbool.h>
+
 #include "ctx.h"
 
 /* Exit codes are a contract (README, fabtop(1)). */
@@ -18,5 +20,15 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_probe(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv);
+
+/*
+ * fabtop probe --lid N | --guid G [-C COUNT] [--timeout MS] [--device CA] [--port N]
+ * (cmd_probe_mad.c): pings the ibping server (ibping -S) at the destination
+ * with vendor MADs (class 0x32, OUI 0x001405) and prints round-trip times.
+ * Exit code: 0 when at least one reply came, 1 when none (or no access), 2
+ * on bad usage. cmd_probe() hands over when cmd_probe_mad_wanted().
+ */
+bool cmd_probe_mad_wanted(int argc, char **argv);
+int cmd_probe_mad(struct fab_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The ibping-style MAD probe: resolve a GUID by sweeping, then ping the ibping server at a LID. */
+/* fabtop probe --lid/--guid: an ibping-style MAD probe (resolve a GUID by sweeping, then ping the ibping server at a LID). */
 #include "config.h"
 
 #include <errno.h>
@@ -11,7 +11,6 @@
 
 #include "collect/mad.h"
 #include "collect/mad_fabric.h"
-#include "collect/mad_probe.h"
 #include "collect/umad.h"
 #include "commands.h"
 #include "derive/mad_decode.h"
@@ -24,7 +23,7 @@ struct ping_result {
 	char host[MAD_VENDOR2_DATA_SIZE + 1];
 };
 
-bool mad_probe_wanted(int argc, char **argv)
+bool cmd_probe_mad_wanted(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
 		if (!strncmp(argv[i], "--lid", 5) || !strncmp(argv[i], "--guid", 6))
@@ -197,7 +196,7 @@ static uint64_t ping_loop(const struct fab_ctx *ctx, struct mad_session *s, cons
 }
 
 /* Long: options, the local port, the GUID's LID and the session, each failing with its own message. */
-int mad_probe_cmd(struct fab_ctx *ctx, int argc, char **argv)
+int cmd_probe_mad(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
 	int c, stop;
