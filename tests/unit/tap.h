@@ -9,9 +9,11 @@
 
 static int tap_n, tap_failed;
 
+/* cond is evaluated once: it may call what it checks. */
 #define TAP_OK(cond, ...) do {							\
+	int _tap_ok = !!(cond);							\
 	tap_n++;								\
-	if (cond) {								\
+	if (_tap_ok) {								\
 		printf("ok %d - ", tap_n);					\
 	} else {								\
 		tap_failed++;							\
@@ -19,7 +21,7 @@ static int tap_n, tap_failed;
 	}									\
 	printf(__VA_ARGS__);							\
 	printf("\n");								\
-	if (!(cond))								\
+	if (!_tap_ok)								\
 		printf("#   at %s:%d\n", __FILE__, __LINE__);		\
 } while (0)
 
