@@ -85,8 +85,7 @@ static void test_bad_opts(void)
 	p = probe_start(&o);
 	TAP_OK(probe_status(p)->state == PROBE_FAILED, "empty peer fails");
 	probe_free(p);
-	probe_free(NULL);
-	TAP_OK(1, "probe_free(NULL) is fine");
+	probe_free(NULL);	/* a no-op, as free(NULL) */
 }
 
 /* Whatever the machine (RDMA or not), a valid start never blocks and is freed cleanly. */

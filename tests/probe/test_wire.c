@@ -191,7 +191,7 @@ static void test_fuzz(void)
 	struct wire_reject r;
 	struct wire_msg m;
 	uint64_t ping;
-	int ok_hello = 0;
+	int ok_hello = 0, hello_without_magic = 0, hello_out_of_range = 0, msg_bad_type = 0;
 
 	for (i = 0; i < 20000; i++) {
 		size_t len = (size_t)(rand_r(&seed) % 80);
@@ -204,14 +204,23 @@ static void test_fuzz(void)
 		if (len >= 10 && i % 5 == 0)
 			memcpy(b, "rdma-ping-", 10);
 		wire_rping_info_parse(b, len, &ri);
-		ok_hello += wire_hello_parse(b, len, &h) == WIRE_OK;
+		if (wire_hello_parse(b, len, &h) == WIRE_OK) {
+			ok_hello++;
+			hello_without_magic += memcmp(b, "FBTH", 4) != 0;
+			/* what a parser accepts is what the server may act on: within its bounds */
+			hello_out_of_range += h.version != WIRE_VERSION || h.mode >= WIRE_MODES;
+		}
 		wire_accept_parse(b, len, &a);
 		wire_reject_parse(b, len, &r);
-		wire_msg_parse(b, len, &m);
+		if (wire_msg_parse(b, len, &m) == WIRE_OK && len >= 1)
+			msg_bad_type += m.len > len;
 		wire_rping_payload_check(b, len, &ping);
 		free(b);
 	}
-	TAP_OK(1, "20000 random inputs through every parser (%d hellos happened to be valid)", ok_hello);
+	ASSERT_EQ_INT(hello_without_magic, 0, "random bytes: no hello accepted without its magic");
+	ASSERT_EQ_INT(hello_out_of_range, 0, "random bytes: an accepted hello has a known version and mode");
+	ASSERT_EQ_INT(msg_bad_type, 0, "random bytes: an accepted message is no longer than its buffer");
+	printf("# 20000 random inputs through every parser (%d hellos happened to be valid)\n", ok_hello);
 }
 
 int main(void)
