@@ -25,6 +25,7 @@ NET_SH_TESTS = \
 	tests/net/doctor-ports.sh \
 	tests/net/doctor-usage.sh \
 	tests/net/monitor.sh \
+	tests/net/dump-churn.sh \
 	tests/net/valgrind.sh
 TESTS += $(NET_SH_TESTS)
 EXTRA_DIST += $(NET_SH_TESTS) tests/net/nslib.sh

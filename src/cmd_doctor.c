@@ -216,7 +216,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (snap.net_err) {
 		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n",
-			strerror(-snap.net_err));
+			snapshot_net_error(snap.net_err));
 		snapshot_free(&snap);
 		source_close(src);
 		return EXIT_RUNTIME;

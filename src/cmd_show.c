@@ -228,7 +228,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if ((what & SNAPSHOT_NET) && snap.net_err) {
 		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n",
-			strerror(-snap.net_err));
+			snapshot_net_error(snap.net_err));
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

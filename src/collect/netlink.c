@@ -27,7 +27,7 @@ int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg)
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *g;
 	unsigned int seq = (unsigned int)time(NULL), portid;
-	int rc = 0, done = 0;
+	int rc = 0, done = 0, intr = 0;
 
 	buf = malloc(DUMP_BUF);
 	if (!buf)
@@ -80,6 +80,9 @@ int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg)
 			const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)p;
 			size_t step = NLMSG_ALIGN(h->nlmsg_len);
 
+			/* The table changed while the kernel dumped it: what we got mixes two states. */
+			if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr = 1;
 			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR)
 				done = 1;
 			if (!(h->nlmsg_flags & NLM_F_MULTI))
@@ -93,7 +96,7 @@ int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg)
 out:
 	mnl_socket_close(nl);
 	free(buf);
-	return rc;
+	return rc ? rc : intr ? -EAGAIN : 0;
 }
 
 struct parse_arg {
@@ -116,17 +119,24 @@ static int parse_cb(const void *buf, size_t len, void *arg)
 
 static const int dump_types[] = { RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETRULE, RTM_GETNEIGH };
 
-int net_collect(const struct fab_ctx *ctx, struct net_state *st)
+/* One pass over every dump; -EAGAIN when one of them was interrupted by a change. */
+static int collect_once(const struct fab_ctx *ctx, struct net_state *st)
 {
 	struct parse_arg pa = { .st = st };
-	int rc = 0;
+	int rc = 0, again = 0;
 
 	memset(st, 0, sizeof(*st));
-	for (size_t i = 0; i < ARRAY_SIZE(dump_types) && !rc; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(dump_types) && (!rc || rc == -EAGAIN); i++) {
 		rc = net_dump_raw(dump_types[i], parse_cb, &pa);
-	if (rc) {
+		again |= rc == -EAGAIN;
+	}
+	if (rc && rc != -EAGAIN) {
 		net_state_free(st);
 		return rc;
+	}
+	if (again) {
+		net_state_free(st);
+		return -EAGAIN;
 	}
 	if (pa.bad)
 		warn_once("rtnetlink: %d malformed message buffer(s) skipped", pa.bad);
@@ -142,6 +152,18 @@ int net_collect(const struct fab_ctx *ctx, struct net_state *st)
 	}
 	st->live = true;
 	return 0;
+}
+
+/* A dump a change interrupted is taken again, a few times: never a view that mixes two states. */
+#define COLLECT_TRIES 5
+
+int net_collect(const struct fab_ctx *ctx, struct net_state *st)
+{
+	int rc = -EAGAIN;
+
+	for (int i = 0; i < COLLECT_TRIES && rc == -EAGAIN; i++)
+		rc = collect_once(ctx, st);
+	return rc;
 }
 
 int net_monitor_open(void)

@@ -12,14 +12,19 @@
  * Fill st (zeroed or freed before) from this network namespace: links,
  * addresses, routes of all tables, rules and neighbours over rtnetlink,
  * then the sysctls of every link from ctx->proc_root. Sets st->live.
- * Returns 0 or -errno (socket failure, -ENOMEM); st is freed on failure.
+ * A dump the kernel marks interrupted (the tables changed meanwhile) is
+ * taken again, up to 5 times, so no decision is made on a mix of two
+ * states. Returns 0 or -errno (socket failure, -ENOMEM, -EAGAIN when the
+ * network kept changing); st is freed on failure.
  */
 int net_collect(const struct fab_ctx *ctx, struct net_state *st);
 
 /*
  * Dump one kind (RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETRULE,
  * RTM_GETNEIGH) and hand every received buffer to cb, raw; net_collect()
- * parses them, the recorder of tests/ saves them. Returns 0 or -errno.
+ * parses them, the recorder of tests/ saves them. Returns 0 or -errno;
+ * -EAGAIN when the kernel marked the dump interrupted (NLM_F_DUMP_INTR:
+ * the table changed meanwhile), after the whole dump was handed over.
  */
 int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg);
 

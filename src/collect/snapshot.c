@@ -23,6 +23,13 @@ int snapshot_net(struct source *src, const struct fab_host *host, struct net_sta
 	return 0;
 }
 
+const char *snapshot_net_error(int err)
+{
+	if (err == -EAGAIN)
+		return "the network kept changing while it was read (5 tries); try again";
+	return strerror(-err);
+}
+
 const struct route_ops *snapshot_routes(const struct net_state *st)
 {
 	return route_query_ops(st);

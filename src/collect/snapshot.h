@@ -49,6 +49,9 @@ int snapshot_net(struct source *src, const struct fab_host *host, struct net_sta
 /* The next PMA sample of both ends of every local IB port, interval_s after the last. */
 void snapshot_fabric_sample(struct snapshot *s, double interval_s);
 
+/* Why the network part could not be read, for people (net_err). */
+const char *snapshot_net_error(int err);
+
 /* Who answers route questions about st: the kernel for this host's own state, the model otherwise. */
 const struct route_ops *snapshot_routes(const struct net_state *st);
 
