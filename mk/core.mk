@@ -27,8 +27,8 @@ tests_unit_test_gid_LDADD = $(TEST_LDADD)
 tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
 
-TESTS += tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh
-EXTRA_DIST += tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/data/trees tests/data/external
+TESTS += tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh
+EXTRA_DIST += tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh tests/data/trees tests/data/external
 
 # make bench: bench_collect is built with the check programs so distcheck compiles it.
 check_PROGRAMS += tests/bench/bench_collect

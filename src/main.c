@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "commands.h"
 #include "ctx.h"
@@ -54,6 +55,21 @@ static void usage(FILE *f)
 		   "doctor exits 1 when it finds a problem.\n");
 }
 
+/*
+ * A host with dozens of RDMA ports keeps thousands of counter files open
+ * (one pread each per refresh): take all the descriptors the hard limit
+ * allows. Past half of them counters are reopened each time (collect/host.c).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
@@ -62,6 +78,7 @@ int main(int argc, char **argv)
 	int nrest, i, c, prev, rc;
 
 	ctx_init(&ctx);
+	raise_fd_limit();
 	rest = calloc((size_t)argc + 2, sizeof(*rest));
 	if (!rest) {
 		fprintf(stderr, "fabtop: out of memory\n");

@@ -5,12 +5,14 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "collect/host.h"
@@ -44,6 +46,21 @@ struct collector {
 	bool is_switch;		/* the device being read is an IB switch */
 	bool is_rnic;		/* ... an iWARP RNIC: its GIDs are not RoCE */
 };
+
+/*
+ * Counter files stay open between refreshes (one pread each) while their fd
+ * is below half the soft limit: the other half is for a rescan's second
+ * snapshot and everything else. Past it a counter is opened, read and
+ * closed at each refresh instead: slower, but no host is too big.
+ */
+static int counter_fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20))
+		return 1 << 19;
+	return (int)(rl.rlim_cur / 2);
+}
 
 /*
  * Read an attribute into buf. Missing attributes are silently unknown (old
@@ -176,7 +193,7 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 	struct fab_counter *nc;
 	char **names;
 	bool ext;
-	int n, i;
+	int n, i, budget = counter_fd_budget();
 
 	n = sysfs_list(pfd, dir, &names, MAX_COUNTERS);
 	if (n == -ENOENT || n == -ENOTDIR)
@@ -222,8 +239,13 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 			p->ncounters++;
 			continue;
 		}
-		c->fd = fd;
 		len = sysfs_pread_str(fd, buf, sizeof(buf));
+		if (fd < budget) {
+			c->fd = fd;
+		} else {
+			close(fd);
+			c->reopen = true;
+		}
 		if (len < 0) {
 			if (len != -EINVAL && len != -EOPNOTSUPP)
 				warn_once("%s/%s: unreadable (%s)", where, path, strerror((int)-len));
@@ -694,6 +716,7 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 	int n, i, rc = 0;
 
 	memset(h, 0, sizeof(*h));
+	h->root = ctx->sysfs_root;
 	if (gethostname(h->hostname, sizeof(h->hostname) - 1))
 		h->hostname[0] = '\0';
 	col.rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
@@ -728,6 +751,31 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 	return rc;
 }
 
+/* A counter past the fd budget: root/class/infiniband/DEV/ports/N/DIR/NAME, opened for one read. */
+static ssize_t reread_counter(const struct fab_host *h, const struct fab_device *d, const struct fab_port *p,
+			      const struct fab_counter *c, char *buf, size_t size)
+{
+	static const char *const dirs[] = {
+		[COUNTER_SRC_COUNTERS] = "counters",
+		[COUNTER_SRC_COUNTERS_EXT] = "counters_ext",
+		[COUNTER_SRC_HW_COUNTERS] = "hw_counters",
+	};
+	char path[PATH_MAX];
+	ssize_t len;
+	int fd;
+
+	if ((unsigned int)c->source >= ARRAY_SIZE(dirs) || !h->root ||
+	    snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s/%s", h->root, d->name, p->num,
+		     dirs[c->source], c->name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = sysfs_open_attr(AT_FDCWD, path);
+	if (fd < 0)
+		return fd;
+	len = sysfs_pread_str(fd, buf, size);
+	close(fd);
+	return len;
+}
+
 void collect_counters_refresh(struct fab_host *h, uint64_t now_ns)
 {
 	char buf[64];
@@ -738,10 +786,15 @@ void collect_counters_refresh(struct fab_host *h, uint64_t now_ns)
 
 			for (size_t k = 0; k < p->ncounters; k++) {
 				struct fab_counter *c = &p->counters[k];
+				ssize_t len;
 
-				if (c->fd < 0)
+				if (c->fd >= 0)
+					len = sysfs_pread_str(c->fd, buf, sizeof(buf));
+				else if (c->reopen)
+					len = reread_counter(h, &h->devs[i], p, c, buf, sizeof(buf));
+				else
 					continue;
-				if (sysfs_pread_str(c->fd, buf, sizeof(buf)) < 0)
+				if (len < 0)
 					buf[0] = '\0';	/* vanished device: unknown, not stale */
 				collect_counter_text(c, buf);
 			}

@@ -85,6 +85,7 @@ struct fab_counter {
 	uint64_t value;
 	char raw[48];			/* the text as read ("N/A (no PMA)"), for details */
 	int fd;				/* kept open between refreshes, -1 if none */
+	bool reopen;			/* past the fd budget: opened, read and closed each refresh */
 	/* the previous sample, for rates (see derive/rates.h) */
 	bool prev_known;
 	bool prev_saturated;
@@ -179,6 +180,7 @@ struct fab_host {
 	size_t ndevs;
 	bool sysfs_missing;		/* no class/infiniband under the root at all */
 	char hostname[FAB_TEXT_LEN];
+	const char *root;		/* the sysfs root it was read from (the context's), for reopening */
 };
 
 /* Lookups used by every view; names are the kernel's. */
