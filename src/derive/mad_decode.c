@@ -102,7 +102,7 @@ int mad_decode_port_info(const uint8_t *data, size_t len, struct mad_port_info *
 		out->link_speed_ext_active = w.speed_ext_active_supported >> 4;
 		out->link_speed_ext_supported = w.speed_ext_active_supported & 0x0f;
 	}
-	if (out->port_state > 5)
+	if (out->port_state > PORT_STATE_ACTIVE_DEFER)
 		return MAD_DECODE_MALFORMED;
 	return 0;
 }
@@ -117,7 +117,7 @@ int mad_decode_sm_info(const uint8_t *data, size_t len, struct mad_sm_info *out)
 	out->act_count = wbe32_get(w.act_count);
 	out->priority = w.priority_state >> 4;
 	out->state = w.priority_state & 0x0f;
-	if (out->state > 3)
+	if (out->state > MAD_SM_MASTER)
 		return MAD_DECODE_MALFORMED;
 	return 0;
 }
@@ -308,7 +308,10 @@ const char *mad_phys_state_str(unsigned int st)
 
 const char *mad_sm_state_str(unsigned int st)
 {
-	static const char *const s[] = { "NOTACTIVE", "DISCOVERING", "STANDBY", "MASTER" };
+	static const char *const s[] = {
+		[MAD_SM_NOTACTIVE] = "NOTACTIVE", [MAD_SM_DISCOVERING] = "DISCOVERING",
+		[MAD_SM_STANDBY] = "STANDBY", [MAD_SM_MASTER] = "MASTER",
+	};
 
 	return table_str(s, ARRAY_SIZE(s), st);
 }

@@ -286,11 +286,19 @@ struct mad_port_info {
 #define MAD_PORT_CAP_EXT_SPEEDS		0x00004000
 #define MAD_PORT_CAP_CAP_MASK2		0x00008000
 
+/* SMInfo:SMState (IBA 14.2.5.13). */
+enum mad_sm_state {
+	MAD_SM_NOTACTIVE = 0,
+	MAD_SM_DISCOVERING = 1,
+	MAD_SM_STANDBY = 2,
+	MAD_SM_MASTER = 3,
+};
+
 struct mad_sm_info {
 	uint64_t guid;
 	uint32_t act_count;
 	uint8_t priority;
-	uint8_t state;			/* 0 not active, 1 discovering, 2 standby, 3 master */
+	uint8_t state;			/* enum mad_sm_state */
 };
 
 struct mad_class_port_info {

@@ -2,6 +2,8 @@
 /* The Network pane: RDMA netdevs with addresses and sysctls, then routes of all tables and rules. */
 #include "config.h"
 
+#include <net/if.h>
+#include <linux/if.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -70,7 +72,7 @@ static void net_build(struct ui *ui, struct table *t)
 		rdma_port_of(ui, l->name, port, sizeof(port));
 		table_cell(r, C_IFACE, 0, "%s", l->name);
 		table_cell(r, C_PORT, 0, "%s", port);
-		table_cell(r, C_STATE, l->operstate == 6 /* IF_OPER_UP */ ? ROLE_OK : ROLE_BAD, "%s",
+		table_cell(r, C_STATE, l->operstate == IF_OPER_UP ? ROLE_OK : ROLE_BAD, "%s",
 			   net_operstate_str(l->operstate));
 		if (l->mtu) {
 			table_cell(r, C_MTU, 0, "%u", l->mtu);
