@@ -2,7 +2,6 @@
 /* The global options as one getopt_long table, their values checked in one place. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,19 +36,6 @@ void opts_merge(struct option *out, const struct option *own)
 	memset(&out[n], 0, sizeof(out[n]));
 }
 
-static int parse_interval(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0.1 && v <= 3600))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 {
 	uint64_t v;
@@ -66,7 +52,7 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		ctx->configfs_root = arg;
 		return 0;
 	case OPT_INTERVAL:
-		if (parse_interval(arg, &ctx->interval_s)) {
+		if (util_parse_double(arg, 0.1, 3600, &ctx->interval_s)) {
 			fprintf(stderr, "fabtop: --interval wants seconds between 0.1 and 3600, not '%s'\n", arg);
 			return EXIT_USAGE;
 		}

@@ -32,6 +32,22 @@ int util_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int util_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	/* !(in range) rather than (out of range): NaN compares false both ways. */
+	if (errno || end == s || *end || !(v >= min && v <= max))
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int util_parse_guid(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;

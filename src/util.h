@@ -18,6 +18,12 @@ uint64_t util_now_ns(void);
 int util_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
 
 /*
+ * A whole string as a number from min to max (strtod's spelling: "0.5",
+ * "1e1"; nothing after it). NaN is never in range. 0, or -1 (*out untouched).
+ */
+int util_parse_double(const char *s, double min, double max, double *out);
+
+/*
  * A GUID as the kernel ("0002:c903:0031:78f0"), ibstat ("0x0002c9030031 78f0"
  * without the space) or as bare hex writes it: up to 16 hex digits, colons
  * ignored, one trailing newline allowed. 0, or -1 (*out untouched).

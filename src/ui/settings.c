@@ -103,16 +103,9 @@ const struct settings_sort *settings_get_sort(const struct settings *s, const ch
 /* One "key=value" line; returns a reason when it is bad. */
 static const char *settings_line(struct settings *s, char *key, char *val)
 {
-	char *end;
-
 	if (!strcmp(key, "interval")) {
-		double v;
-
-		errno = 0;
-		v = strtod(val, &end);
-		if (errno || end == val || *end || !(v >= 0.1 && v <= 3600))
+		if (util_parse_double(val, 0.1, 3600, &s->interval_s))
 			return "interval wants seconds between 0.1 and 3600";
-		s->interval_s = v;
 		s->have_interval = true;
 	} else if (!strcmp(key, "pane")) {
 		if (!valid_id(val))
@@ -123,11 +116,9 @@ static const char *settings_line(struct settings *s, char *key, char *val)
 			return "color wants yes or no";
 		s->have_color = true;
 	} else if (!strcmp(key, "window")) {
-		unsigned long v;
+		uint64_t v;
 
-		errno = 0;
-		v = strtoul(val, &end, 10);
-		if (errno || end == val || *end || (v != 60 && v != 600 && v != 3600))
+		if (util_parse_u64(val, 10, 3600, &v) || (v != 60 && v != 600 && v != 3600))
 			return "window wants 60, 600 or 3600 (seconds)";
 		s->window_s = (unsigned int)v;
 		s->have_window = true;

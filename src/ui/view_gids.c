@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/views.h"
+#include "util.h"
 
 enum { C_DEV, C_PORT, C_INDEX, C_GID, C_TYPE, C_NETDEV, C_IPV4, C_NOTE, NCOLS };
 
@@ -68,10 +69,10 @@ static const struct fab_gid *gid_of_key(struct ui *ui, const char *key, struct f
 					struct fab_port **p)
 {
 	const char *slash = strrchr(key, '/');
-	unsigned int idx;
+	uint64_t idx;
 
 	*p = views_port_of_key(ui, key, d);
-	if (!*p || !slash || sscanf(slash + 1, "%u", &idx) != 1)
+	if (!*p || !slash || util_parse_u64(slash + 1, 10, UINT32_MAX, &idx))
 		return NULL;
 	for (size_t k = 0; k < (*p)->ngids; k++)
 		if ((*p)->gids[k].index == idx)

@@ -10,8 +10,10 @@
 int main(void)
 {
 	static const char *const bad_nums[] = { "", "-1", "+1", " 1", "1 ", "1x", "x", "0x" };
+	static const char *const bad_secs[] = { "", "x", "0.05", "3600.5", "1s", "nan", "inf", "1e999" };
 	static const char *const bad_guids[] = { "", "0x", "g000", "0002:c903:0031:78f0:0", "12 34", "12\n\n" };
 	uint64_t v = 42, t0, t1;
+	double d;
 
 	ASSERT_EQ_INT(util_parse_u64("7174", 10, 65535, &v), 0, "a port");
 	ASSERT_EQ_U64(v, 7174, "its value");
@@ -26,6 +28,18 @@ int main(void)
 		       "'%s' is refused and the output untouched", bad_nums[i]);
 	}
 	TAP_OK(util_parse_u64(NULL, 10, 1, &v) == -1, "NULL is refused");
+
+	ASSERT_EQ_INT(util_parse_double("0.5", 0.1, 3600, &d), 0, "half a second");
+	TAP_OK(d == 0.5, "is 0.5 (got %g)", d);
+	ASSERT_EQ_INT(util_parse_double("3600", 0.1, 3600, &d), 0, "the maximum is in range");
+	ASSERT_EQ_INT(util_parse_double("1e1", 0.1, 3600, &d), 0, "an exponent");
+	TAP_OK(d == 10, "1e1 is 10 (got %g)", d);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_secs); i++) {
+		d = 42;
+		TAP_OK(util_parse_double(bad_secs[i], 0.1, 3600, &d) == -1 && d == 42,
+		       "seconds '%s' are refused and the output untouched", bad_secs[i]);
+	}
+	TAP_OK(util_parse_double(NULL, 0, 1, &d) == -1, "NULL seconds are refused");
 
 	ASSERT_EQ_INT(util_parse_guid("0002:c903:0031:78f0", &v), 0, "the kernel's spelling");
 	ASSERT_EQ_U64(v, 0x0002c903003178f0ull, "its value");
