@@ -717,6 +717,7 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 
 	memset(h, 0, sizeof(*h));
 	h->root = ctx->sysfs_root;
+	sysfs_set_tree(!ctx->live_sysfs);
 	if (gethostname(h->hostname, sizeof(h->hostname) - 1))
 		h->hostname[0] = '\0';
 	col.rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);

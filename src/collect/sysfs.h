@@ -3,6 +3,7 @@
 #ifndef FABTOP_COLLECT_SYSFS_H
 #define FABTOP_COLLECT_SYSFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -21,6 +22,12 @@ int sysfs_open_dir(int dirfd, const char *path);
  * file (a FIFO in a hostile tree must not hang us). Returns fd or -errno.
  */
 int sysfs_open_attr(int dirfd, const char *path);
+/*
+ * The root is a tree (--sysfs), not the kernel's /sys: attributes are then
+ * opened only when they are regular files, and links leave neither the
+ * tree's mount nor go through /proc (-EPERM for a device node or FIFO).
+ */
+void sysfs_set_tree(bool tree);
 
 /*
  * Read an open attribute from offset 0 into buf, NUL-terminated, trailing

@@ -95,6 +95,20 @@ assert_eq "all 255 ports are listed" '255' "$(jq '.devices[] | select(.name=="wi
 assert_eq "port 255 read" '[255,1020]' "$(jq '.ports[] | select(.device=="wide0" and .port==255) | [.port,.xmit_bytes]')"
 assert_eq "vanished and looping devices still listed by name" '2' "$(jq '[.devices[] | select(.name=="gone0" or .name=="loop1")] | length')"
 assert_match "non-UTF-8 name repaired in JSON" 'bad\\ufffdname' "$(cat "$T/all.json")"
+# A FIFO and a link to a device where attributes should be: never opened.
+# A writer blocks on the FIFO until someone opens it for reading.
+F="$T/fifo-tree"
+mkdir -p "$F/class/infiniband/dev0/ports/1/counters"
+printf '4: ACTIVE\n' >"$F/class/infiniband/dev0/ports/1/state"
+mkfifo "$F/class/infiniband/dev0/fw_ver"
+ln -s /dev/zero "$F/class/infiniband/dev0/board_id"
+(w=0; timeout 5 sh -c 'echo 1 >"$1"' sh "$F/class/infiniband/dev0/fw_ver" || w=$?; echo "writer=$w" >"$T/writer") &
+timeout 10 "$FABTOP" show ports --sysfs "$F" >"$T/fifo.out" 2>"$T/fifo.err" || :
+wait
+assert_eq "a FIFO in a tree is never opened (its writer timed out)" "writer=124" "$(cat "$T/writer")"
+assert_match "it is reported, not read" 'dev0/fw_ver: unreadable' "$(cat "$T/fifo.err")"
+assert_match "a link out of the tree to a device is not followed" 'dev0/board_id: unreadable' "$(cat "$T/fifo.err")"
+
 # Text reports: no byte a terminal acts on, whatever the tree holds.
 for cmd in "show all" "show counters" "doctor"; do
 	# shellcheck disable=SC2086
