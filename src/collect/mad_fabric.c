@@ -269,8 +269,13 @@ static struct mad_sweep *sweep_new(struct mad_session *s, struct ib_fabric *f, u
 	return sw;
 }
 
-struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
-				  const struct mad_sweep_limits *lim, uint64_t now_ns)
+/*
+ * Start sweeping from the port of session s (ib_local_port lp names it);
+ * results go into f (nodes, links) as mad_step() runs. The sweep is done
+ * when s is idle. Returns NULL on allocation failure.
+ */
+static struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
+					 const struct mad_sweep_limits *lim, uint64_t now_ns)
 {
 	struct mad_sweep *sw = sweep_new(s, f, local_port, lim, now_ns);
 	uint8_t path[1] = { 0 };
@@ -445,7 +450,8 @@ int mad_fabric_fds(const struct mad_fabric *v, int *fds, int max)
 	return n;
 }
 
-int mad_fabric_run(struct mad_fabric *v, uint64_t deadline_ns)
+/* Synchronous: step until idle or deadline_ns. */
+static int mad_fabric_run(struct mad_fabric *v, uint64_t deadline_ns)
 {
 	int rc = 0;
 
@@ -456,7 +462,12 @@ int mad_fabric_run(struct mad_fabric *v, uint64_t deadline_ns)
 	return rc;
 }
 
-int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns)
+/*
+ * Synchronous sweep bounded by lim and deadline_ns: the whole fabric from the
+ * first usable port, then one hop out of every other (a second fabric is
+ * swept too; the same fabric costs one MAD).
+ */
+static int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns)
 {
 	struct ib_fabric *f = v->f;
 	bool first = true;
@@ -496,7 +507,8 @@ int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, u
 	return 0;
 }
 
-void mad_fabric_tally(struct mad_fabric *v)
+/* The sessions' MAD counts so far into f (mads_sent, ...). */
+static void mad_fabric_tally(struct mad_fabric *v)
 {
 	struct ib_fabric *f = v->f;
 

@@ -21,13 +21,6 @@ struct mad_sweep_limits {
 struct mad_sweep;
 
 /*
- * Start sweeping from the port of session s (ib_local_port lp names it);
- * results go into f (nodes, links) as mad_step() runs. The sweep is done
- * when s is idle. Returns NULL on allocation failure.
- */
-struct mad_sweep *mad_sweep_start(struct mad_session *s, struct ib_fabric *f, unsigned int local_port,
-				  const struct mad_sweep_limits *lim, uint64_t now_ns);
-/*
  * Go on from another local port of a node f already holds (by its GUID):
  * one hop out of local_port, and on from there if it leads to new nodes.
  * NULL when that port's cable is known already (or out of memory).
@@ -53,16 +46,6 @@ bool mad_fabric_idle(const struct mad_fabric *v);
 /* -1 when idle; short (2 ms) while a session has no pollable fd (ibsim). */
 int mad_fabric_timeout_ms(const struct mad_fabric *v, uint64_t now_ns);
 int mad_fabric_fds(const struct mad_fabric *v, int *fds, int max);
-/* Synchronous: step until idle or deadline_ns. */
-int mad_fabric_run(struct mad_fabric *v, uint64_t deadline_ns);
-/*
- * Synchronous sweep bounded by lim and deadline_ns: the whole fabric from the
- * first usable port, then one hop out of every other (a second fabric is
- * swept too; the same fabric costs one MAD).
- */
-int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns);
-/* The sessions' MAD counts so far into f (mads_sent, ...). */
-void mad_fabric_tally(struct mad_fabric *v);
 /* Tallies, closes everything; f stays valid. */
 void mad_fabric_close(struct mad_fabric *v);
 

@@ -23,12 +23,18 @@ static void answer_reset(struct route_answer *ans)
 static int query(const struct net_ip *peer, const struct net_ip *src, int oif, int iif,
 		 struct route_answer *ans);
 
-int route_query_ip(const struct net_ip *peer, const struct net_ip *src, int oif, struct route_answer *ans)
+/* route_query() with parsed arguments; oif 0 and src family 0 mean "unset". */
+static int route_query_ip(const struct net_ip *peer, const struct net_ip *src, int oif, struct route_answer *ans)
 {
 	return query(peer, src, oif, 0, ans);
 }
 
-int route_query_input(const struct net_ip *dst, const struct net_ip *src, int iif, struct route_answer *ans)
+/*
+ * The input side, as `ip route get DST from SRC iif IFACE`: would the kernel
+ * accept a packet from SRC to DST arriving on iif? Strict rp_filter and
+ * martian checks refuse it (-EINVAL or -EXDEV). Returns 0 when accepted.
+ */
+static int route_query_input(const struct net_ip *dst, const struct net_ip *src, int iif, struct route_answer *ans)
 {
 	if (iif <= 0 || !src || !src->family)
 		return -EINVAL;

@@ -22,15 +22,7 @@
  */
 int route_query(const char *peer, const char *src_or_iface, struct route_answer *ans);
 
-/* The same with parsed arguments; oif 0 and src family 0 mean "unset". */
-int route_query_ip(const struct net_ip *peer, const struct net_ip *src, int oif, struct route_answer *ans);
 
-/*
- * The input side, as `ip route get DST from SRC iif IFACE`: would the kernel
- * accept a packet from SRC to DST arriving on iif? Strict rp_filter and
- * martian checks refuse it (-EINVAL or -EXDEV). Returns 0 when accepted.
- */
-int route_query_input(const struct net_ip *dst, const struct net_ip *src, int iif, struct route_answer *ans);
 
 /*
  * How to answer route questions about st: the kernel when st was read from

@@ -12,7 +12,8 @@
 #include "collect/sysfs.h"
 #include "warn.h"
 
-int sysctl_path(const char *ifname, enum net_sysctl_id id, char *buf, size_t size)
+/* The path below proc_root of one setting: "sys/net/ipv4/conf/IFACE/NAME". */
+static int sysctl_path(const char *ifname, enum net_sysctl_id id, char *buf, size_t size)
 {
 	int n;
 

@@ -13,8 +13,6 @@
  */
 int sysctl_read_iface(const char *proc_root, const char *ifname, struct net_if_sysctls *out);
 
-/* The path below proc_root of one setting: "sys/net/ipv4/conf/IFACE/NAME". */
-int sysctl_path(const char *ifname, enum net_sysctl_id id, char *buf, size_t size);
 
 /*
  * Write one interface value (root only; used by `doctor --apply`). Returns

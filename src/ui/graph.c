@@ -17,7 +17,8 @@ static const char *const glyph_utf8[9] = {
 };
 static const char *const glyph_ascii[9] = { " ", "_", "_", ".", ".", ":", ":", "#", "#" };
 
-const char *graph_glyph(int eighths, bool utf8)
+/* The glyph for a level 0..8 (eighths of a cell), UTF-8 or ASCII. */
+static const char *graph_glyph(int eighths, bool utf8)
 {
 	if (eighths < 0)
 		eighths = 0;

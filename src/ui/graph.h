@@ -20,7 +20,5 @@ void graph_spark(WINDOW *w, int y, int x, int width, const struct hist *h,
 void graph_bars(WINDOW *w, int y, int x, int h, int width, const float *vals,
 		const bool *known, double max, bool utf8);
 
-/* The glyph for a level 0..8 (eighths of a cell), UTF-8 or ASCII. */
-const char *graph_glyph(int eighths, bool utf8);
 
 #endif

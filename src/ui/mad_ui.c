@@ -203,8 +203,9 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 	return true;
 }
 
-const struct ib_local_port *mad_ui_port(const struct ui_mad *m, const char *ca, unsigned int port,
-					const struct mad_far **far)
+/* The local port's MAD state, or NULL when the view has none for it. */
+static const struct ib_local_port *mad_ui_port(const struct ui_mad *m, const char *ca, unsigned int port,
+					       const struct mad_far **far)
 {
 	const struct ib_local_port *lp;
 	size_t i;

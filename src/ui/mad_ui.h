@@ -55,9 +55,6 @@ void mad_ui_reset(struct ui_mad *m);
 /* Step the view (never blocks); true when something visible changed. */
 bool mad_ui_handle(struct ui *ui, struct ui_mad *m);
 
-/* The local port's MAD state, or NULL when the view has none for it. */
-const struct ib_local_port *mad_ui_port(const struct ui_mad *m, const char *ca, unsigned int port,
-					  const struct mad_far **far);
 /* A short name of the far end for a table cell ("spine-a/1"); false when unknown. */
 bool mad_ui_far_cell(const struct ui_mad *m, const char *ca, unsigned int port, char *buf, size_t size,
 		       bool *errors_moving);

@@ -237,7 +237,8 @@ void table_set_filter(struct table *t, const char *filter)
 	table_end(t);
 }
 
-void table_layout(struct table *t, int width)
+/* Fit columns into width: which are shown and how wide. */
+static void table_layout(struct table *t, int width)
 {
 	int total = 0, c, flex = -1;
 

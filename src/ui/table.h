@@ -97,7 +97,5 @@ enum table_hit {
 };
 enum table_hit table_click(struct table *t, int y, int x);
 
-/* Fit columns into width: which are shown and how wide (exported for tests). */
-void table_layout(struct table *t, int width);
 
 #endif

@@ -108,7 +108,8 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err)
 			ui->views[i]->net_changed(ui, ui->pane_state[i]);
 }
 
-void ui_net_refresh(struct ui *ui)
+/* Collect the network state again and re-run the doctor. */
+static void ui_net_refresh(struct ui *ui)
 {
 	struct net_state st;
 	int rc = -ENOMEM;
@@ -120,7 +121,8 @@ void ui_net_refresh(struct ui *ui)
 	ui_net_set(ui, &st, rc);
 }
 
-void ui_sample(struct ui *ui)
+/* Sampling: collect or refresh, track, derive, rebuild the tables. */
+static void ui_sample(struct ui *ui)
 {
 	uint64_t now = util_now_ns();
 	bool changed = false;

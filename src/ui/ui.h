@@ -178,10 +178,6 @@ void ui_key(struct ui *ui, int ch);
 void ui_do(struct ui *ui, int action, int arg);
 void ui_mouse(struct ui *ui);
 
-/* Sampling (ui.c): collect or refresh, track, derive, rebuild the tables. */
-void ui_sample(struct ui *ui);
-/* Collect the network state again and re-run the doctor (ui.c). */
-void ui_net_refresh(struct ui *ui);
 /* Take st (RDMA netdevs marked, as snapshot_net() gives it) or the error err as the network state, and run the doctor on it. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
 
