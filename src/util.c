@@ -8,6 +8,13 @@
 
 #include "util.h"
 
+const char *util_name(const char *const *tbl, size_t n, int64_t v, const char *dflt)
+{
+	if (v < 0 || (uint64_t)v >= n || !tbl[v])
+		return dflt;
+	return tbl[v];
+}
+
 uint64_t util_now_ns(void)
 {
 	struct timespec ts;

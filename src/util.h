@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The small helpers every layer shares: array size, the monotonic clock, strict number and GUID parsing. */
+/* The small helpers every layer shares: array size, enum names, the monotonic clock, strict number and GUID parsing. */
 #ifndef FABTOP_UTIL_H
 #define FABTOP_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Enum to string: tbl[v] when v has a non-NULL entry in the n-entry table, else dflt. */
+const char *util_name(const char *const *tbl, size_t n, int64_t v, const char *dflt);
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock of every deadline, sample and rate. */
 uint64_t util_now_ns(void);

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "collect/net_apply.h"
+#include "collect/netlink.h"
+#include "collect/nl_parse.h"
 #include "derive/fix.h"
 #include "collect/sysctl.h"
 
@@ -22,8 +24,13 @@ struct step {
 	enum step_kind kind;
 	const struct fix_route *fr;
 	const struct fix_sysctl *fs;
-	bool had_old;
-	struct net_route old;		/* STEP_ROUTE: the route it replaced */
+	/*
+	 * STEP_ROUTE: the kernel's own message of the route our replace
+	 * overwrote (same table, prefix, tos and metric), NULL when it added a
+	 * route beside the others. Restored as it was: metrics (mtu),
+	 * multipath and encap included, which the model does not hold.
+	 */
+	struct nlmsghdr *old;
 };
 
 /* The `ip` option for a family's commands. */
@@ -66,14 +73,20 @@ static int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh)
 	}
 }
 
-static struct nlmsghdr *msg_start(char *buf, uint16_t type, uint16_t flags)
+static unsigned int next_seq(void)
 {
 	static unsigned int seq;
+
+	return (unsigned int)time(NULL) + ++seq;
+}
+
+static struct nlmsghdr *msg_start(char *buf, uint16_t type, uint16_t flags)
+{
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = (unsigned int)time(NULL) + ++seq;
+	nlh->nlmsg_seq = next_seq();
 	return nlh;
 }
 
@@ -121,6 +134,76 @@ static int rule_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const 
 	return nl_talk(nl, nlh);
 }
 
+/* Does r have the key of the route a fix adds (table, prefix, tos 0, metric 0)? */
+static bool same_key(const struct net_route *r, const struct fix_route *fr)
+{
+	return r->table == fr->table && r->family == fr->subnet.family && r->dst_len == fr->prefixlen &&
+	       net_ip_eq(&r->dst, &fr->subnet) && !r->tos && (r->has_priority ? r->priority : 0) == 0;
+}
+
+struct find_arg {
+	const struct fix_route *fr;
+	struct nlmsghdr *found;		/* a copy of the kernel's message, malloc'd */
+	int err;
+};
+
+static int find_cb(const void *buf, size_t len, void *arg)
+{
+	struct find_arg *fa = arg;
+
+	for (const char *p = buf; nl_msg_ok(p, len);) {
+		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)p;
+		size_t step = NLMSG_ALIGN(m->nlmsg_len);
+		struct net_route r;
+
+		if (m->nlmsg_type == RTM_NEWROUTE && nl_parse_route(m, &r) == 0 && same_key(&r, fa->fr) && !fa->found) {
+			fa->found = malloc(m->nlmsg_len);
+			if (!fa->found)
+				fa->err = -ENOMEM;
+			else
+				memcpy(fa->found, m, m->nlmsg_len);
+		}
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return fa->err;
+}
+
+/* The route a replace of fr's route would overwrite, as the kernel holds it now; NULL if none. */
+static int find_replaced(const struct fix_route *fr, struct nlmsghdr **out)
+{
+	struct find_arg fa = { .fr = fr };
+	int rc = net_dump_raw(RTM_GETROUTE, find_cb, &fa);
+
+	if (rc == -EAGAIN)	/* the table changed meanwhile: ask again, once */
+		rc = (free(fa.found), fa.found = NULL, net_dump_raw(RTM_GETROUTE, find_cb, &fa));
+	if (rc) {
+		free(fa.found);
+		return rc;
+	}
+	*out = fa.found;
+	return 0;
+}
+
+/* Put a route back from the kernel's own message of it: every attribute as it was. */
+static int restore_route(struct mnl_socket *nl, const struct nlmsghdr *old)
+{
+	char buf[8192];
+	struct nlmsghdr *nlh;
+
+	if (old->nlmsg_len > sizeof(buf))
+		return -E2BIG;
+	memcpy(buf, old, old->nlmsg_len);
+	nlh = (struct nlmsghdr *)(void *)buf;
+	nlh->nlmsg_type = RTM_NEWROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
+	nlh->nlmsg_seq = next_seq();
+	nlh->nlmsg_pid = 0;
+	return nl_talk(nl, nlh);
+}
+
 static void route_of_fix(const struct fix_route *fr, int oif, struct net_route *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -160,8 +243,9 @@ static int undo(struct mnl_socket *nl, const struct step *s, const struct net_st
 
 	switch (s->kind) {
 	case STEP_ROUTE:
-		if (s->had_old)
-			return route_msg(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &s->old);
+		if (s->old)
+			return restore_route(nl, s->old);
+		/* ours was added beside the others: only ours goes (its device and source pick it) */
 		l = net_link_by_name(st, s->fr->ifname);
 		route_of_fix(s->fr, l ? l->ifindex : 0, &r);
 		return route_msg(nl, RTM_DELROUTE, 0, &r);
@@ -202,19 +286,20 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 
 		if (fr->route_ok)
 			continue;
-		for (size_t k = 0; k < st->nroutes; k++) {
-			const struct net_route *o = &st->routes[k];
-
-			if (o->table == fr->table && o->family == fr->subnet.family && o->dst_len == fr->prefixlen &&
-			    net_ip_eq(&o->dst, &fr->subnet) && !o->tos) {
-				print_route(log, "replace", o, st);
+		/* Routes at another metric are not touched by a replace of ours: nothing to restore. */
+		for (size_t k = 0; k < st->nroutes && !had; k++) {
+			if (same_key(&st->routes[k], fr)) {
+				print_route(log, "replace", &st->routes[k], st);
 				had = true;
 			}
 		}
-		if (!had)
-			fprintf(log, "ip%s route del %s/%u table %u\n", fam(fr->subnet.family),
-				net_ip_str(&fr->subnet, a, sizeof(a)),
-				fr->prefixlen, fr->table);
+		if (!had) {
+			const struct net_link *l = net_link_by_name(st, fr->ifname);
+			struct net_route r;
+
+			route_of_fix(fr, l ? l->ifindex : 0, &r);
+			print_route(log, "del", &r, st);
+		}
 	}
 	for (size_t i = 0; i < plan->nroutes; i++)
 		if (!plan->routes[i].rule_ok)
@@ -240,20 +325,18 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		}
 		s->kind = STEP_ROUTE;
 		s->fr = fr;
-		for (size_t k = 0; k < st->nroutes; k++) {
-			const struct net_route *o = &st->routes[k];
-
-			if (o->table == fr->table && o->family == fr->subnet.family && o->dst_len == fr->prefixlen &&
-			    net_ip_eq(&o->dst, &fr->subnet) && !o->tos) {
-				s->had_old = true;
-				s->old = *o;
-			}
-		}
+		rc = find_replaced(fr, &s->old);
+		if (rc)
+			break;
 		route_of_fix(fr, l->ifindex, &r);
 		print_route(log, "replace", &r, st);
 		rc = route_msg(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &r);
-		if (!rc)
+		if (!rc) {
 			nsteps++;
+		} else {
+			free(s->old);
+			s->old = NULL;
+		}
 	}
 	for (size_t i = 0; i < plan->nroutes && !rc; i++) {
 		const struct fix_route *fr = &plan->routes[i];
@@ -303,6 +386,8 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		}
 	}
 	mnl_socket_close(nl);
+	for (size_t i = 0; i < 2 * plan->nroutes + plan->nsysctls + 1; i++)
+		free(steps[i].old);
 	free(steps);
 	fflush(log);
 	return rc;

@@ -52,7 +52,7 @@ static const char *const severity_names[] = {
 
 const char *doctor_severity_str(enum doctor_severity s)
 {
-	return (unsigned int)s < ARRAY_SIZE(severity_names) ? severity_names[s] : "?";
+	return util_name(severity_names, ARRAY_SIZE(severity_names), s, "?");
 }
 
 static struct doctor_finding *finding_add(struct doc *d, enum doctor_id id, const char *code,

@@ -506,9 +506,14 @@ void fix_route_cmd(char *buf, size_t size, const char *verb, const struct net_ro
 	const struct net_link *l = net_link_by_index(st, r->oif);
 
 	/* Printed to be pasted into a shell: the interface name is quoted as the fixes quote it. */
-	snprintf(buf, size, "ip%s route %s %s/%u%s%s dev %s%s%s table %u", r->family == AF_INET6 ? " -6" : "",
+	char metric[24] = "";
+
+	/* the metric is part of a route's key: restoring without it would add another */
+	if (r->has_priority && r->priority)
+		snprintf(metric, sizeof(metric), " metric %u", r->priority);
+	snprintf(buf, size, "ip%s route %s %s/%u%s%s dev %s%s%s table %u%s", r->family == AF_INET6 ? " -6" : "",
 		 verb, net_ip_str(&r->dst, d, sizeof(d)), r->dst_len,
 		 r->gateway.family ? " via " : "", r->gateway.family ? net_ip_str(&r->gateway, g, sizeof(g)) : "",
 		 fix_sh_quote(l ? l->name : "?", q, sizeof(q)), r->prefsrc.family ? " src " : "",
-		 r->prefsrc.family ? net_ip_str(&r->prefsrc, s, sizeof(s)) : "", r->table);
+		 r->prefsrc.family ? net_ip_str(&r->prefsrc, s, sizeof(s)) : "", r->table, metric);
 }

@@ -283,16 +283,11 @@ int mad_decode_reply_data(const uint8_t *buf, size_t len, uint16_t expect_attr,
 
 /* ---- names ---- */
 
-static const char *table_str(const char *const *t, size_t n, unsigned int i)
-{
-	return i < n && t[i] ? t[i] : "unknown";
-}
-
 const char *mad_node_type_str(unsigned int t)
 {
 	static const char *const s[] = { [1] = "CA", [2] = "Switch", [3] = "Router" };
 
-	return table_str(s, ARRAY_SIZE(s), t);
+	return util_name(s, ARRAY_SIZE(s), t, "unknown");
 }
 
 /* A PortInfo carries the same PortState and PortPhysicalState as sysfs: one table, in model/fabric.c. */
@@ -313,7 +308,7 @@ const char *mad_sm_state_str(unsigned int st)
 		[MAD_SM_STANDBY] = "STANDBY", [MAD_SM_MASTER] = "MASTER",
 	};
 
-	return table_str(s, ARRAY_SIZE(s), st);
+	return util_name(s, ARRAY_SIZE(s), st, "unknown");
 }
 
 /* LinkWidthActive bits (IBA 14.2.5.6): lanes per width. */

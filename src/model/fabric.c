@@ -54,36 +54,29 @@ static const char *const counter_source_names[] = {
 	[COUNTER_SRC_DEMO] = "demo",
 };
 
-static const char *name_of(const char *const *tbl, size_t n, int v, const char *dflt)
-{
-	if (v < 0 || (size_t)v >= n || !tbl[v])
-		return dflt;
-	return tbl[v];
-}
-
 const char *fab_port_state_str(enum fab_port_state s)
 {
-	return name_of(port_state_names, ARRAY_SIZE(port_state_names), s, "unknown");
+	return util_name(port_state_names, ARRAY_SIZE(port_state_names), s, "unknown");
 }
 
 const char *fab_phys_state_str(enum fab_phys_state s)
 {
-	return name_of(phys_state_names, ARRAY_SIZE(phys_state_names), s, "unknown");
+	return util_name(phys_state_names, ARRAY_SIZE(phys_state_names), s, "unknown");
 }
 
 const char *fab_link_layer_str(enum fab_link_layer l)
 {
-	return name_of(link_layer_names, ARRAY_SIZE(link_layer_names), l, "unknown");
+	return util_name(link_layer_names, ARRAY_SIZE(link_layer_names), l, "unknown");
 }
 
 const char *fab_gid_type_str(enum fab_gid_type t)
 {
-	return name_of(gid_type_names, ARRAY_SIZE(gid_type_names), t, "unknown");
+	return util_name(gid_type_names, ARRAY_SIZE(gid_type_names), t, "unknown");
 }
 
 const char *fab_counter_source_str(enum fab_counter_source s)
 {
-	return name_of(counter_source_names, ARRAY_SIZE(counter_source_names), s, "unknown");
+	return util_name(counter_source_names, ARRAY_SIZE(counter_source_names), s, "unknown");
 }
 
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port)

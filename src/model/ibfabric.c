@@ -26,7 +26,5 @@ const char *ib_query_state_str(enum ib_query_state s)
 		[IBQ_BAD_REPLY] = "bad reply", [IBQ_ERROR] = "send failed",
 	};
 
-	if ((unsigned int)s < ARRAY_SIZE(names) && names[s])
-		return names[s];
-	return "unknown";
+	return util_name(names, ARRAY_SIZE(names), s, "unknown");
 }

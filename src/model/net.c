@@ -17,11 +17,6 @@
 #include "util.h"
 
 
-static const char *name_of(const char *const *tbl, size_t n, unsigned int v)
-{
-	return v < n ? tbl[v] : NULL;
-}
-
 static const char *const sysctl_names[] = {
 	[NET_SYSCTL_RP_FILTER] = "rp_filter",
 	[NET_SYSCTL_ARP_IGNORE] = "arp_ignore",
@@ -32,9 +27,7 @@ static const char *const sysctl_names[] = {
 
 const char *net_sysctl_name(enum net_sysctl_id id)
 {
-	const char *s = name_of(sysctl_names, ARRAY_SIZE(sysctl_names), (unsigned int)id);
-
-	return s ? s : "?";
+	return util_name(sysctl_names, ARRAY_SIZE(sysctl_names), id, "?");
 }
 
 /*
@@ -73,9 +66,7 @@ static const char *const ipoib_mode_names[] = {
 
 const char *net_ipoib_mode_str(enum net_ipoib_mode m)
 {
-	const char *s = name_of(ipoib_mode_names, ARRAY_SIZE(ipoib_mode_names), (unsigned int)m);
-
-	return s ? s : "";
+	return util_name(ipoib_mode_names, ARRAY_SIZE(ipoib_mode_names), m, "");
 }
 
 /* RFC 2863 operational states, as `ip link` prints them. */
@@ -91,9 +82,7 @@ static const char *const operstate_names[] = {
 
 const char *net_operstate_str(uint8_t operstate)
 {
-	const char *s = name_of(operstate_names, ARRAY_SIZE(operstate_names), operstate);
-
-	return s ? s : "UNKNOWN";
+	return util_name(operstate_names, ARRAY_SIZE(operstate_names), operstate, "UNKNOWN");
 }
 
 const char *net_table_str(uint32_t table, char *buf, size_t size)
@@ -123,9 +112,7 @@ static const char *const rtn_type_names[] = {
 
 const char *net_rtn_type_str(uint8_t type)
 {
-	const char *s = name_of(rtn_type_names, ARRAY_SIZE(rtn_type_names), type);
-
-	return s ? s : "?";
+	return util_name(rtn_type_names, ARRAY_SIZE(rtn_type_names), type, "?");
 }
 
 /* /etc/iproute2/rt_protos, the well-known part. */
@@ -141,7 +128,7 @@ static const char *const rtprot_names[] = {
 
 const char *net_rtprot_str(uint8_t proto, char *buf, size_t size)
 {
-	const char *s = name_of(rtprot_names, ARRAY_SIZE(rtprot_names), proto);
+	const char *s = util_name(rtprot_names, ARRAY_SIZE(rtprot_names), proto, NULL);
 
 	if (s)
 		return s;

@@ -54,4 +54,25 @@ else
 	assert_file_eq "routing is exactly as before" "$T/before" "$T/after"
 fi
 
+# An earlier attempt left table 3000 with a route by the wrong NIC, metric
+# 100 and mtu 1400, and the rule to it: the fix replaces ib1's route there
+# (metric 0, beside the other), a later step fails, and the rollback must
+# leave table 3000 exactly as it was: no route added beside, mtu kept.
+ip -n "$NS_MEM" rule add from 172.16.34.2 table 3000 priority 1000
+ip -n "$NS_MEM" route add 172.16.0.0/16 dev ib0 table 3000 metric 100 mtu 1400
+snapshot >"$T/before"
+run_rc in_ns "$NS_MEM" unshare -m sh -c '
+	f=/proc/sys/net/ipv4/conf/ib0/arp_ignore
+	mount --bind "$f" "$f" && mount -o remount,bind,ro "$f" "$f" || exit 77
+	exec "$@"' sh "$FABTOP" doctor --apply --yes --rdma-netdev ib0 --rdma-netdev ib1
+if [ "$rc" = 77 ]; then
+	skip "cannot make a read-only bind mount here"; skip "-"; skip "-"
+else
+	assert_match "the fix went into table 3000, beside the metric 100 route" \
+		'^ip route replace 172\.16\.0\.0/16 dev ib1 src 172\.16\.34\.2 table 3000$' "$(cat "$T/out")"
+	assert_eq "a failing step: exit 1" 1 "$rc"
+	snapshot >"$T/after"
+	assert_file_eq "table 3000 exactly as before: one route, metric 100, mtu 1400" "$T/before" "$T/after"
+fi
+
 done_testing

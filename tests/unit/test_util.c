@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* util.c: the strict number and GUID parsers, the clock. */
+/* util.c: enum names, the strict number and GUID parsers, the clock. */
 #include "config.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "tap.h"
 #include "util.h"
 
 int main(void)
 {
+	static const char *const names[] = { [1] = "one", [3] = "three" };
 	static const char *const bad_nums[] = { "", "-1", "+1", " 1", "1 ", "1x", "x", "0x" };
 	static const char *const bad_secs[] = { "", "x", "0.05", "3600.5", "1s", "nan", "inf", "1e999" };
 	static const char *const bad_guids[] = { "", "0x", "g000", "0002:c903:0031:78f0:0", "12 34", "12\n\n" };
@@ -51,6 +53,12 @@ int main(void)
 		v = 42;
 		TAP_OK(util_parse_guid(bad_guids[i], &v) == -1 && v == 42, "GUID '%s' is refused", bad_guids[i]);
 	}
+
+	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), 3, "?"), "three"), "a name by index");
+	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), 2, "?"), "?"), "a hole is the default");
+	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), 4, "?"), "?"), "past the end is the default");
+	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), -1, "?"), "?"), "-1 (an unknown enum) is the default");
+	TAP_OK(util_name(names, ARRAY_SIZE(names), 0, NULL) == NULL, "the default may be NULL");
 
 	t0 = util_now_ns();
 	t1 = util_now_ns();
