@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collect/host.h"
@@ -156,6 +158,8 @@ static int print_fix(const struct fix_plan *plan, const char *format)
 static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 {
 	struct fix_plan plan;
+	sigset_t stop, old;
+	size_t left;
 	int rc;
 
 	if (geteuid() != 0) {
@@ -181,13 +185,31 @@ static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 		fix_plan_free(&plan);
 		return EXIT_OK;
 	}
-	rc = net_apply(&plan, net, ctx->proc_root, stdout);
+	/*
+	 * ^C, a kill or a hangup during the apply must not leave half a fix:
+	 * they wait (blocked) until the apply has rolled back or finished.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	rc = net_apply(&plan, net, ctx->proc_root, stdout, &left);
 	fix_plan_free(&plan);
-	if (rc) {
-		fprintf(stderr, "fabtop doctor: applying the fix failed (%s); the previous state was restored\n",
-			strerror(-rc));
+	fflush(stdout);
+	if (rc && left)
+		fprintf(stderr, "fabtop doctor: applying the fix %s (%s); %zu step%s could not be undone: the "
+			"commands above that undo them are still to run\n", rc == -EINTR ? "was interrupted" : "failed",
+			rc == -EINTR ? "signal" : strerror(-rc), left, left == 1 ? "" : "s");
+	else if (rc)
+		fprintf(stderr, "fabtop doctor: applying the fix %s (%s); the previous state was restored\n",
+			rc == -EINTR ? "was interrupted" : "failed", rc == -EINTR ? "signal" : strerror(-rc));
+	/* A signal that came after the last step is taken here, not by default death. */
+	while (sigtimedwait(&stop, NULL, &(struct timespec){ 0, 0 }) > 0)
+		;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc)
 		return EXIT_RUNTIME;
-	}
 	printf("fabtop doctor: applied. Run 'fabtop doctor' again to check; this is lost at reboot "
 	       "(see --fix networkd-dispatcher|nm-dispatcher|ifupdown|netplan).\n");
 	return EXIT_OK;

@@ -621,16 +621,16 @@ static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 	return rc;
 }
 
-/* GUIDs read "0002:c903:0031:78f0"; anything else is unknown. */
+/* GUIDs read "0002:c903:0031:78f0" (kept as text); anything else is unknown. */
 static void read_guid(int devfd, const char *where, const char *attr, char *buf, size_t size)
 {
-	unsigned int g[4];
-	int used = 0;
+	uint64_t guid;
 
 	if (!read_attr(devfd, where, attr, buf, size))
 		return;
-	if (sscanf(buf, "%4x:%4x:%4x:%4x%n", &g[0], &g[1], &g[2], &g[3], &used) != 4 ||
-	    buf[used] != '\0' || strlen(buf) != 19) {
+	/* util_parse_guid() takes other spellings too: the kernel's layout is checked here. */
+	if (strlen(buf) != 19 || buf[4] != ':' || buf[9] != ':' || buf[14] != ':' ||
+	    util_parse_guid(buf, &guid)) {
 		warn_once("%s/%s: not a GUID: '%s'", where, attr, buf);
 		buf[0] = '\0';
 	}

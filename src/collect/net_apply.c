@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <libmnl/libmnl.h>
 #include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
@@ -134,6 +135,15 @@ static int rule_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const 
 	return nl_talk(nl, nlh);
 }
 
+/* SIGINT, SIGTERM or SIGHUP came (the caller blocks them during an apply): stop and roll back. */
+static bool interrupted(void)
+{
+	sigset_t pending;
+
+	return sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) == 1 ||
+					     sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGHUP) == 1);
+}
+
 /* Does r have the key of the route a fix adds (table, prefix, tos 0, metric 0)? */
 static bool same_key(const struct net_route *r, const struct fix_route *fr)
 {
@@ -257,8 +267,36 @@ static int undo(struct mnl_socket *nl, const struct step *s, const struct net_st
 	return -EINVAL;
 }
 
+/* The command that undoes a step, for a step the rollback could not undo. */
+static void print_undo(FILE *log, const struct step *s, const struct net_state *st)
+{
+	const struct net_link *l;
+	struct net_route r;
+	char a[INET6_ADDRSTRLEN];
+
+	switch (s->kind) {
+	case STEP_ROUTE:
+		if (s->old && nl_parse_route(s->old, &r) == 0) {
+			print_route(log, "replace", &r, st);
+			break;
+		}
+		l = net_link_by_name(st, s->fr->ifname);
+		route_of_fix(s->fr, l ? l->ifindex : 0, &r);
+		print_route(log, "del", &r, st);
+		break;
+	case STEP_RULE:
+		fprintf(log, "ip%s rule del from %s table %u priority %u\n", fam(s->fr->addr.family),
+			net_ip_str(&s->fr->addr, a, sizeof(a)), s->fr->table, s->fr->priority);
+		break;
+	case STEP_SYSCTL:
+		print_sysctl(log, s->fs->ifname, s->fs->id, s->fs->old.value);
+		break;
+	}
+}
+
 /* Long: the transaction in order: save, apply each step, and on the first failure restore what was saved; apart, the rollback would be harder to check. */
-int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log)
+int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log,
+	      size_t *left)
 {
 	struct mnl_socket *nl;
 	struct step *steps;
@@ -266,6 +304,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 	char a[INET6_ADDRSTRLEN];
 	int rc = 0;
 
+	*left = 0;
 	steps = calloc(2 * plan->nroutes + plan->nsysctls + 1, sizeof(*steps));
 	if (!steps)
 		return -ENOMEM;
@@ -319,6 +358,10 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 
 		if (fr->route_ok)
 			continue;
+		if (interrupted()) {
+			rc = -EINTR;
+			break;
+		}
 		if (!l) {
 			rc = -ENODEV;
 			break;
@@ -343,6 +386,10 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 
 		if (fr->rule_ok)
 			continue;
+		if (interrupted()) {
+			rc = -EINTR;
+			break;
+		}
 		fprintf(log, "ip%s rule add from %s table %u priority %u\n", fam(fr->addr.family),
 			net_ip_str(&fr->addr, a, sizeof(a)),
 			fr->table, fr->priority);
@@ -358,6 +405,10 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 
 		if (fs->ok)
 			continue;
+		if (interrupted()) {
+			rc = -EINTR;
+			break;
+		}
 		if (!fs->old.known) {
 			/* Without the old value there is nothing to restore: refuse. */
 			fprintf(log, "# %s: %s is unreadable, not changed\n", fs->ifname, net_sysctl_name(fs->id));
@@ -373,7 +424,8 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		}
 	}
 	if (rc) {
-		fprintf(log, "# failed: %s; restoring the previous state\n", strerror(-rc));
+		fprintf(log, "# %s; restoring the previous state\n",
+			rc == -EINTR ? "interrupted" : strerror(-rc));
 		while (nsteps > 0) {
 			const struct step *s = &steps[--nsteps];
 			int urc = undo(nl, s, st, proc_root);
@@ -381,8 +433,11 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			fprintf(log, "# %s %s: %s\n", urc ? "could not undo" : "undone",
 				s->kind == STEP_ROUTE ? "route" : s->kind == STEP_RULE ? "rule" : "sysctl",
 				s->kind == STEP_SYSCTL ? s->fs->ifname : s->fr->ifname);
-			if (urc)
-				fprintf(log, "#   (%s)\n", strerror(-urc));
+			if (urc) {
+				fprintf(log, "#   (%s); left as applied, undo it by hand with:\n", strerror(-urc));
+				print_undo(log, s, st);
+				(*left)++;
+			}
 		}
 	}
 	mnl_socket_close(nl);

@@ -13,8 +13,13 @@
  * per-interface tables, rules, then sysctls under proc_root. The previous
  * state of each step is recorded first (printed to log as the commands that
  * restore it); if any step fails, the completed ones are undone in reverse.
- * Returns 0, or the failing step's -errno after the rollback.
+ * SIGINT, SIGTERM and SIGHUP pending (the caller blocks them around this)
+ * stop it the same way, -EINTR. A route overwritten is restored from the
+ * kernel's own message of it. Returns 0, or the failing step's -errno after
+ * the rollback; *left counts the steps the rollback could not undo (their
+ * undo commands are on log).
  */
-int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log);
+int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log,
+	      size_t *left);
 
 #endif

@@ -75,4 +75,18 @@ else
 	assert_file_eq "table 3000 exactly as before: one route, metric 100, mtu 1400" "$T/before" "$T/after"
 fi
 
+# ^C in the middle of an apply (strace delivers SIGINT at the 8th sendto,
+# past the 5 dumps, inside the route steps): rolled back, said so, exit 1.
+ip -n "$NS_MEM" rule del from 172.16.34.2 table 3000 priority 1000
+ip -n "$NS_MEM" route flush table 3000
+snapshot >"$T/before"
+run_rc in_ns "$NS_MEM" strace -f -o /dev/null -e trace=sendto -e inject=sendto:signal=SIGINT:when=8 \
+	"$FABTOP" doctor --apply --yes --rdma-netdev ib0 --rdma-netdev ib1
+assert_eq "interrupted apply: exit 1" 1 "$rc"
+assert_match "interrupted apply: says so, and that it restored" 'was interrupted \(signal\); the previous state was restored' \
+	"$(cat "$T/err")"
+assert_match "interrupted apply: at least one step was undone" '^# undone ' "$(cat "$T/out")"
+snapshot >"$T/after"
+assert_file_eq "interrupted apply: routing exactly as before" "$T/before" "$T/after"
+
 done_testing
