@@ -105,14 +105,15 @@ static struct net_ip ip_prefix_of(const char *s, uint8_t *len)
 {
 	char buf[INET6_ADDRSTRLEN + 8];
 	char *slash;
+	uint64_t v = 32;
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	slash = strchr(buf, '/');
-	*len = 32;
 	if (slash) {
 		*slash = '\0';
-		*len = (uint8_t)atoi(slash + 1);
+		util_parse_u64(slash + 1, 10, 128, &v);
 	}
+	*len = (uint8_t)v;
 	return ip_of(buf);
 }
 

@@ -70,7 +70,7 @@ struct ib_sm {
 	uint8_t sl;			/* PortInfo:MasterSMSL */
 	uint64_t guid;
 	uint8_t priority;
-	uint8_t sm_state;		/* 3 MASTER, 2 STANDBY, ... */
+	uint8_t sm_state;		/* SMInfo:SMState (enum mad_sm_state) */
 	uint32_t act_count;
 };
 
