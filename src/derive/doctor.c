@@ -82,6 +82,7 @@ static struct doctor_finding *finding_add(struct doc *d, enum doctor_id id, cons
 	return f;
 }
 
+__attribute__((format(printf, 3, 0)))
 static void fmt_into(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	vsnprintf(buf, size, fmt, ap);
