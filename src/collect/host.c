@@ -762,19 +762,12 @@ static ssize_t reread_counter(const struct fab_host *h, const struct fab_device 
 		[COUNTER_SRC_HW_COUNTERS] = "hw_counters",
 	};
 	char path[PATH_MAX];
-	ssize_t len;
-	int fd;
 
 	if ((unsigned int)c->source >= ARRAY_SIZE(dirs) || !h->root ||
 	    snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s/%s", h->root, d->name, p->num,
 		     dirs[c->source], c->name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	fd = sysfs_open_attr(AT_FDCWD, path);
-	if (fd < 0)
-		return fd;
-	len = sysfs_pread_str(fd, buf, size);
-	close(fd);
-	return len;
+	return sysfs_read_str(AT_FDCWD, path, buf, size);
 }
 
 void collect_counters_refresh(struct fab_host *h, uint64_t now_ns)
