@@ -55,11 +55,16 @@ struct collector {
  */
 static int counter_fd_budget(void)
 {
+	static int budget;
 	struct rlimit rl;
 
+	if (budget)
+		return budget;
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20))
-		return 1 << 19;
-	return (int)(rl.rlim_cur / 2);
+		budget = 1 << 19;
+	else
+		budget = (int)(rl.rlim_cur / 2);
+	return budget;
 }
 
 /*
@@ -752,9 +757,13 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 	return rc;
 }
 
-/* A counter past the fd budget: root/class/infiniband/DEV/ports/N/DIR/NAME, opened for one read. */
+/*
+ * A counter past the fd budget: root/class/infiniband/DEV/ports/N/DIR/NAME,
+ * opened for a read. Kept open from then on when its fd is now within the
+ * budget (after a rescan the old snapshot's descriptors are free again).
+ */
 static ssize_t reread_counter(const struct fab_host *h, const struct fab_device *d, const struct fab_port *p,
-			      const struct fab_counter *c, char *buf, size_t size)
+			      struct fab_counter *c, char *buf, size_t size)
 {
 	static const char *const dirs[] = {
 		[COUNTER_SRC_COUNTERS] = "counters",
@@ -762,12 +771,24 @@ static ssize_t reread_counter(const struct fab_host *h, const struct fab_device 
 		[COUNTER_SRC_HW_COUNTERS] = "hw_counters",
 	};
 	char path[PATH_MAX];
+	ssize_t len;
+	int fd;
 
 	if ((unsigned int)c->source >= ARRAY_SIZE(dirs) || !h->root ||
 	    snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s/%s", h->root, d->name, p->num,
 		     dirs[c->source], c->name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	return sysfs_read_str(AT_FDCWD, path, buf, size);
+	fd = sysfs_open_attr(AT_FDCWD, path);
+	if (fd < 0)
+		return fd;
+	len = sysfs_pread_str(fd, buf, size);
+	if (fd < counter_fd_budget()) {
+		c->fd = fd;
+		c->reopen = false;
+	} else {
+		close(fd);
+	}
+	return len;
 }
 
 void collect_counters_refresh(struct fab_host *h, uint64_t now_ns)
