@@ -185,10 +185,10 @@ static int find_cb(const void *buf, size_t len, void *arg)
 static int find_replaced(const struct fix_route *fr, struct nlmsghdr **out)
 {
 	struct find_arg fa = { .fr = fr };
-	int rc = net_dump_raw(RTM_GETROUTE, find_cb, &fa);
+	int rc = netlink_dump_raw(RTM_GETROUTE, find_cb, &fa);
 
 	if (rc == -EAGAIN)	/* the table changed meanwhile: ask again, once */
-		rc = (free(fa.found), fa.found = NULL, net_dump_raw(RTM_GETROUTE, find_cb, &fa));
+		rc = (free(fa.found), fa.found = NULL, netlink_dump_raw(RTM_GETROUTE, find_cb, &fa));
 	if (rc) {
 		free(fa.found);
 		return rc;

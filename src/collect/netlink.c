@@ -20,7 +20,7 @@
 
 #define DUMP_BUF	32768	/* the kernel sends dumps in pages; 32K never truncates */
 
-int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg)
+int netlink_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg)
 {
 	char *buf;
 	struct mnl_socket *nl;
@@ -127,7 +127,7 @@ static int collect_once(const struct fab_ctx *ctx, struct net_state *st)
 
 	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < ARRAY_SIZE(dump_types) && (!rc || rc == -EAGAIN); i++) {
-		rc = net_dump_raw(dump_types[i], parse_cb, &pa);
+		rc = netlink_dump_raw(dump_types[i], parse_cb, &pa);
 		again |= rc == -EAGAIN;
 	}
 	if (rc && rc != -EAGAIN) {
@@ -157,7 +157,7 @@ static int collect_once(const struct fab_ctx *ctx, struct net_state *st)
 /* A dump a change interrupted is taken again, a few times: never a view that mixes two states. */
 #define COLLECT_TRIES 5
 
-int net_collect(const struct fab_ctx *ctx, struct net_state *st)
+int netlink_collect(const struct fab_ctx *ctx, struct net_state *st)
 {
 	int rc = -EAGAIN;
 
@@ -166,7 +166,7 @@ int net_collect(const struct fab_ctx *ctx, struct net_state *st)
 	return rc;
 }
 
-int net_monitor_open(void)
+int netlink_monitor_open(void)
 {
 	static const unsigned int extra_groups[] = { RTNLGRP_IPV6_RULE };
 	struct sockaddr_nl sa = {
@@ -193,7 +193,7 @@ int net_monitor_open(void)
 	return fd;
 }
 
-bool net_monitor_drain(int fd)
+bool netlink_monitor_drain(int fd)
 {
 	char buf[8192];
 	bool changed = false;
@@ -217,7 +217,7 @@ bool net_monitor_drain(int fd)
 	return changed;
 }
 
-void net_monitor_close(int fd)
+void netlink_monitor_close(int fd)
 {
 	if (fd >= 0)
 		close(fd);

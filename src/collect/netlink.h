@@ -17,28 +17,28 @@
  * states. Returns 0 or -errno (socket failure, -ENOMEM, -EAGAIN when the
  * network kept changing); st is freed on failure.
  */
-int net_collect(const struct fab_ctx *ctx, struct net_state *st);
+int netlink_collect(const struct fab_ctx *ctx, struct net_state *st);
 
 /*
  * Dump one kind (RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETRULE,
- * RTM_GETNEIGH) and hand every received buffer to cb, raw; net_collect()
+ * RTM_GETNEIGH) and hand every received buffer to cb, raw; netlink_collect()
  * parses them, the recorder of tests/ saves them. Returns 0 or -errno;
  * -EAGAIN when the kernel marked the dump interrupted (NLM_F_DUMP_INTR:
  * the table changed meanwhile), after the whole dump was handed over.
  */
-int net_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg);
+int netlink_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg);
 
 /*
  * A socket subscribed to link, address (v4/v6), route (v4/v6) and rule
  * changes, non-blocking and close-on-exec: put it in poll() and call
- * net_monitor_drain() when it is readable. Returns the fd or -errno.
+ * netlink_monitor_drain() when it is readable. Returns the fd or -errno.
  */
-int net_monitor_open(void);
+int netlink_monitor_open(void);
 /*
  * Read everything pending without blocking. true when something changed
  * (or the kernel dropped notifications because we were slow: re-collect).
  */
-bool net_monitor_drain(int fd);
-void net_monitor_close(int fd);
+bool netlink_monitor_drain(int fd);
+void netlink_monitor_close(int fd);
 
 #endif

@@ -35,7 +35,7 @@ static void live_close(struct source *s)
 	struct live_source *ls = s->priv;
 
 	if (ls && ls->nl_fd >= 0)
-		net_monitor_close(ls->nl_fd);
+		netlink_monitor_close(ls->nl_fd);
 	free(ls);
 }
 
@@ -45,7 +45,7 @@ static int live_event_fd(struct source *s)
 	struct live_source *ls = s->priv;
 
 	if (ls->nl_fd < 0)
-		ls->nl_fd = net_monitor_open();
+		ls->nl_fd = netlink_monitor_open();
 	return ls->nl_fd;
 }
 
@@ -53,7 +53,7 @@ static bool live_events(struct source *s)
 {
 	struct live_source *ls = s->priv;
 
-	return ls->nl_fd >= 0 && net_monitor_drain(ls->nl_fd);
+	return ls->nl_fd >= 0 && netlink_monitor_drain(ls->nl_fd);
 }
 
 static int live_collect(struct source *s, struct fab_host *h, unsigned int what)
@@ -69,7 +69,7 @@ static bool live_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
 
 static int live_net(struct source *s, struct net_state *st)
 {
-	return net_collect(s->ctx, st);
+	return netlink_collect(s->ctx, st);
 }
 
 /* All of `show fabric` (ports, SM, partners, sweep) ends within this. */

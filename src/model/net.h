@@ -12,7 +12,7 @@
 /*
  * Everything here is plain data (no fds, no pointers into kernel buffers),
  * so a simulated host can fill a struct net_state by hand. Arrays are
- * malloc'd by net_collect() and released by net_state_free(); a hand-made
+ * malloc'd by netlink_collect() and released by net_state_free(); a hand-made
  * state with static arrays must simply not be passed to net_state_free().
  *
  * Addresses are raw bytes in network order: 4 used for AF_INET, 16 for
@@ -151,7 +151,7 @@ struct net_state {
 	struct net_if_sysctls *sysctls;	/* one per link that has conf/IFACE */
 	size_t nsysctls;
 	/*
-	 * true when filled from this host's kernel (net_collect()): route
+	 * true when filled from this host's kernel (netlink_collect()): route
 	 * decisions may then be asked of the kernel itself; false for a
 	 * replayed or simulated state, where they are computed from the model.
 	 */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The TUI's change feed: net_monitor_open()/net_monitor_drain() report
+# The TUI's change feed: netlink_monitor_open()/netlink_monitor_drain() report
 # address, route, rule and link changes in the namespace, and nothing else.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/net/nslib.sh"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Exercise net_monitor_open/drain: print "quiet" or "busy" at start, "ready", then "changed" per burst of events. */
+/* Exercise netlink_monitor_open/drain: print "quiet" or "busy" at start, "ready", then "changed" per burst of events. */
 #include "config.h"
 
 #include <poll.h>
@@ -11,13 +11,13 @@
 int main(int argc, char **argv)
 {
 	int want = argc > 1 ? atoi(argv[1]) : 1;	/* how many change bursts to wait for */
-	int fd = net_monitor_open(), seen = 0;
+	int fd = netlink_monitor_open(), seen = 0;
 
 	if (fd < 0) {
-		fprintf(stderr, "net_monitor_open failed: %d\n", fd);
+		fprintf(stderr, "netlink_monitor_open failed: %d\n", fd);
 		return 1;
 	}
-	printf("%s\nready\n", net_monitor_drain(fd) ? "busy" : "quiet");
+	printf("%s\nready\n", netlink_monitor_drain(fd) ? "busy" : "quiet");
 	fflush(stdout);
 	while (seen < want) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -25,16 +25,16 @@ int main(int argc, char **argv)
 
 		if (n <= 0) {
 			printf("timeout\n");
-			net_monitor_close(fd);
+			netlink_monitor_close(fd);
 			return 1;
 		}
-		if (net_monitor_drain(fd)) {
+		if (netlink_monitor_drain(fd)) {
 			printf("changed\n");
 			fflush(stdout);
 			seen++;
 		}
 	}
-	printf("%s\n", net_monitor_drain(fd) ? "busy" : "quiet");
-	net_monitor_close(fd);
+	printf("%s\n", netlink_monitor_drain(fd) ? "busy" : "quiet");
+	netlink_monitor_close(fd);
 	return 0;
 }

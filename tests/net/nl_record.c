@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "nl_record: %s: %s\n", path, strerror(errno));
 			return 1;
 		}
-		rc = net_dump_raw(kinds[i].type, save_cb, f);
+		rc = netlink_dump_raw(kinds[i].type, save_cb, f);
 		if (fclose(f) || rc) {
 			fprintf(stderr, "nl_record: %s: %s\n", path, strerror(rc ? -rc : errno));
 			return 1;
