@@ -52,6 +52,11 @@ int source_net(struct source *s, struct net_state *st)
 	return s->ops->net(s, st);
 }
 
+bool source_watched(const struct source *s)
+{
+	return s->ops->changed != NULL;
+}
+
 bool source_changed(struct source *s, const struct fab_host *h)
 {
 	return s->ops->changed ? s->ops->changed(s, h) : false;

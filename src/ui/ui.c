@@ -135,12 +135,12 @@ static void ui_sample(struct ui *ui)
 	 * never re-collected; the others are watched cheaply and re-read on a
 	 * change, a hint, or every FULL_RESCAN_NS.
 	 */
-	if (ui->src->ops->changed && !ui->rescan_wanted && now - ui->last_watch_ns >= RESCAN_NS) {
+	if (source_watched(ui->src) && !ui->rescan_wanted && now - ui->last_watch_ns >= RESCAN_NS) {
 		ui->last_watch_ns = now;
 		ui->rescan_wanted = now - ui->last_rescan_ns >= FULL_RESCAN_NS ||
 				    source_changed(ui->src, &ui->host);
 	}
-	if (ui->src->ops->changed && ui->rescan_wanted) {
+	if (source_watched(ui->src) && ui->rescan_wanted) {
 		struct fab_host nh;
 
 		memset(&nh, 0, sizeof(nh));
