@@ -728,7 +728,8 @@ void server_handle(struct probe *p, uint64_t now)
 	if (p->o.spin_us && !s->stopping)
 		server_spin(p);
 	stats_tick(&p->stats, now);
-	if (!s->stopping && p->o.serve_conns && s->done + s->dropped >= p->o.serve_conns)
+	/* --once counts clients served: one a hostile or stalled client got dropped must not end it */
+	if (!s->stopping && p->o.serve_conns && s->done >= p->o.serve_conns)
 		server_stop(p, now);
 	if (s->stopping && (!n_active(s) || now >= s->stop_deadline)) {
 		for (i = 0; i < s->nslots; i++)

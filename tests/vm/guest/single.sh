@@ -36,6 +36,21 @@ t_run "fabtop server: rping client served, payload checked, exit 0" 0 \
 	'DISCONNECTED .*rping mode, 10 pings, 1280 bytes, payload ok' $T/fs3.log bash -c "cat $T/fs.log; exit $rc"
 show $T/fs.log
 
+# --- --once ends after a client it served, not after one it dropped
+timeout 60 "$F" probe --listen $A --once -p 7175 --idle-ms 1500 > $T/fo.log 2>&1 & sp=$!
+wait_listen 7175
+"$F" probe $A -p 7175 --mode lat -C 0 > $T/fo-c.log 2>&1 & cp=$!	# stopped below: no timeout wrapper
+n=0; while ! grep -q ESTABLISHED $T/fo.log && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+kill -STOP $cp		# a client that stalls: dropped after --idle-ms
+n=0; while ! grep -q DROPPED $T/fo.log && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+t_grep "--once: the stalled client is dropped" 'DROPPED .*idle for 1500 ms' $T/fo.log
+t_run "--once: the server still serves the next client" 0 'ping data: rdma-ping-2' $T/fo2.log \
+	timeout 30 rping -c -a $A -p 7175 -v -V -C 3
+kill -KILL $cp 2>/dev/null; wait $cp 2>/dev/null
+wait $sp; rc=$?
+t_run "--once: and ends after serving it (exit 0)" 0 'DISCONNECTED .*rping mode, 3 pings' $T/fo3.log \
+	bash -c "cat $T/fo.log; exit $rc"
+
 # --- fabtop <-> fabtop, every mode, and --json
 timeout 120 "$F" probe --listen $A > $T/ff.log 2>&1 & fsp=$!
 wait_listen 7174
