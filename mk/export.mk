@@ -5,3 +5,6 @@ src_libfabtop_a_SOURCES += \
 	src/export/httpd.c src/export/httpd.h \
 	src/export/textfile.c src/export/textfile.h \
 	src/cmd_export.c
+
+TESTS += tests/export/exporter.sh
+EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh

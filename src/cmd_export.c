@@ -364,6 +364,14 @@ static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **
 		fprintf(stderr, "fabtop export: --listen and --no-http contradict each other\n");
 		return EXIT_USAGE;
 	}
+	if (*listen) {
+		char err[512];
+
+		if (httpd_listen_check(*listen, err, sizeof(err))) {
+			fprintf(stderr, "fabtop export: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
 	if (ctx->json) {
 		fprintf(stderr, "fabtop export: --json has no meaning here (the output is OpenMetrics)\n");
 		return EXIT_USAGE;

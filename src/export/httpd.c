@@ -246,6 +246,17 @@ static int split_listen(const char *spec, char *host, size_t hsize, char *port, 
 	return 0;
 }
 
+int httpd_listen_check(const char *spec, char *err, size_t errsize)
+{
+	char host[256], port[8];
+
+	if (split_listen(spec, host, sizeof(host), port, sizeof(port))) {
+		snprintf(err, errsize, "--listen '%s': expected ADDR:PORT, [ADDR6]:PORT or :PORT (port 0-65535)", spec);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A listening socket on the first address that binds. */
 static int listen_on(struct httpd *h, const char *spec, char *err, size_t errsize)
 {
@@ -253,10 +264,8 @@ static int listen_on(struct httpd *h, const char *spec, char *err, size_t errsiz
 	char host[256], port[8];
 	int rc, fd = -1, e = 0, one = 1, zero = 0;
 
-	if (split_listen(spec, host, sizeof(host), port, sizeof(port))) {
-		snprintf(err, errsize, "--listen '%s': expected ADDR:PORT, [ADDR6]:PORT or :PORT (port 0-65535)", spec);
+	if (httpd_listen_check(spec, err, errsize) || split_listen(spec, host, sizeof(host), port, sizeof(port)))
 		return -EINVAL;
-	}
 	rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
 	if (rc) {
 		snprintf(err, errsize, "--listen '%s': %s", spec, gai_strerror(rc));

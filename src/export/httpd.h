@@ -35,6 +35,8 @@ struct httpd_page {
  * address), port 0 for any free one. 0, or -errno with the reason in err.
  */
 int httpd_start(struct httpd **out, const char *listen, char *err, size_t errsize);
+/* Is listen spelled as httpd_start() wants it? 0, or -EINVAL with the reason in err. */
+int httpd_listen_check(const char *listen, char *err, size_t errsize);
 /* Where it listens, as "127.0.0.1:9879" / "[::1]:9879". */
 void httpd_address(const struct httpd *h, char *buf, size_t size);
 /* Serve page from now on (the server owns it; the previous one is freed when no scrape holds it). */
