@@ -34,8 +34,8 @@ EXTRA_DIST += tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh t
 check_PROGRAMS += tests/bench/bench_collect
 tests_bench_bench_collect_LDADD = $(TEST_LDADD)
 tests_bench_bench_collect_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
-BENCHES += tests/bench/collect.sh
-EXTRA_DIST += tests/bench/collect.sh tests/bench/gen-tree.sh
+BENCHES += tests/bench/collect.sh tests/bench/export.sh
+EXTRA_DIST += tests/bench/collect.sh tests/bench/gen-tree.sh tests/bench/export.sh tests/bench/scrape-cpu.py
 bench: tests/bench/bench_collect
 
 # Real Soft-RoCE (tests/vm harness): GID fast path vs sysfs, the netns case.

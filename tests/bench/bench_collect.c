@@ -73,6 +73,9 @@ static void generate(const char *root, int ndev, int nport, int ngid)
 		snprintf(v, sizeof(v), "b859:9f03:00a1:%04x\n", d);
 		snprintf(p, sizeof(p), "%s/node_guid", dev); put(p, v);
 		snprintf(p, sizeof(p), "%s/fw_ver", dev); put(p, "16.35.1012\n");
+		/* As a real ConnectX has them (node_exporter's collector needs both). */
+		snprintf(p, sizeof(p), "%s/board_id", dev); put(p, "MT_0000000010\n");
+		snprintf(p, sizeof(p), "%s/hca_type", dev); put(p, "MT4119\n");
 		snprintf(p, sizeof(p), "%s/ports", dev); mk(p);
 		for (int n = 1; n <= nport; n++) {
 			char port[2600];
