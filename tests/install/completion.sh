@@ -13,7 +13,7 @@ comp() {
 
 assert_eq "complete -p fabtop" "complete -F _fabtop fabtop" "$(bash -c '. "$1"; complete -p fabtop' _ "$C")"
 assert_eq "fabtop sh<TAB>" "show" "$(comp fabtop sh)"
-assert_eq "fabtop <TAB>: the commands" "doctor monitor probe show" "$(comp fabtop '')"
+assert_eq "fabtop <TAB>: the commands" "doctor export monitor probe show" "$(comp fabtop '')"
 sections=$("$FABTOP" show --help | sed -n 's/^Sections: \(.*\) (default.*/\1/p' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 assert_eq "fabtop show <TAB>: the sections show --help lists" "$sections" "$(comp fabtop show '')"
 assert_eq "fabtop --sy<TAB>" "--sysfs" "$(comp fabtop --sy)"
@@ -24,6 +24,12 @@ panes=$("$FABTOP" monitor --help | sed -n 's/.*Panes: \(.*\)\./\1/p' | tr -d ','
 assert_eq "fabtop --pane <TAB>: the panes the monitor knows" "$panes" "$(comp fabtop --pane '')"
 assert_eq "fabtop probe --mode <TAB>" "bw lat rping" "$(comp fabtop probe 10.0.0.1 --mode '')"
 assert_match "fabtop probe --ti<TAB>" "--timeout-ms" "$(comp fabtop probe --ti)"
+offered=" $(comp fabtop export --) "
+missing=""
+for o in $("$FABTOP" export --help | grep -o -- '--[a-z-]*' | sort -u); do
+	case $offered in *" $o "*) ;; *) missing="$missing $o" ;; esac
+done
+assert_eq "fabtop export --<TAB>: every option export --help names" "" "$missing"
 mkdir -p "$T/trees/ib"
 assert_eq "--sysfs <TAB> completes directories" "$T/trees" "$(comp fabtop --sysfs "$T/tr")"
 assert_eq "--device <TAB>: the RDMA devices under --sysfs" "mlx4_0" \
