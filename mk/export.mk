@@ -4,7 +4,11 @@ src_libfabtop_a_SOURCES += \
 	src/report/openmetrics.c src/report/openmetrics.h \
 	src/export/httpd.c src/export/httpd.h \
 	src/export/textfile.c src/export/textfile.h \
+	src/export/probe_runs.c src/export/probe_runs.h \
 	src/cmd_export.c
 
 TESTS += tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh
-EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/hostile-http.py
+# Soft-RoCE (make check-vm): the rxe port and --probe for real.
+VM_TESTS += tests/export/vm-export.sh
+EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/hostile-http.py \
+	tests/export/vm-export.sh tests/export/vm-export.guest

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "derive/doctor.h"
 #include "export/httpd.h"
+#include "export/probe_runs.h"
 #include "export/textfile.h"
 #include "opts.h"
 #include "report/openmetrics.h"
@@ -30,12 +31,14 @@
 #define EXPORT_DEFAULT_LISTEN		"127.0.0.1:9879"
 #define EXPORT_MAX_POLLFDS		16
 
-enum { OPT_LISTEN = OPT_FIRST_OWN, OPT_TEXTFILE, OPT_NO_HTTP };
+enum { OPT_LISTEN = OPT_FIRST_OWN, OPT_TEXTFILE, OPT_NO_HTTP, OPT_PROBE, OPT_PROBE_INTERVAL };
 
 static const struct option own[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "no-http", no_argument, NULL, OPT_NO_HTTP },
+	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "probe-interval", required_argument, NULL, OPT_PROBE_INTERVAL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -53,6 +56,7 @@ struct exporter {
 	struct httpd *httpd;		/* NULL: --textfile only */
 	const char *textfile;
 	struct openmetrics_self self;
+	struct probe_runs probes;	/* --probe */
 	uint64_t last_rescan_ns, last_watch_ns, last_net_ns;
 	bool rescan_wanted, net_wanted;
 	int nl_fd, sig_fd;
@@ -71,7 +75,12 @@ static void export_usage(FILE *f)
 		   "  --no-http            only the textfile: serve nothing\n"
 		   "  --interval S         collect every S seconds (default 5); a scrape reads the\n"
 		   "                       latest collection, it never collects\n"
-		   "  --count N            stop after N collections (a cron job writing a textfile)\n\n"
+		   "  --count N            stop after N collections (a cron job writing a textfile)\n"
+		   "  --probe PEER[,from=ADDR|IFACE][,port=N][,mode=rping|lat][,count=N]\n"
+		   "                       also connect to PEER over RDMA CM and ping it (10 pings,\n"
+		   "                       rping's protocol: a stock rping -s or fabtop probe --listen\n"
+		   "                       answers) every --probe-interval; up to 8 probes\n"
+		   "  --probe-interval S   seconds between probe runs (default 30)\n\n"
 		   "It prints where it listens on stdout, runs until SIGINT/SIGTERM and exits 0.\n"
 		   "Metrics and their node_exporter equivalents: doc/export.md.\n");
 }
@@ -184,6 +193,7 @@ static int export_render(const struct exporter *e, enum openmetrics_format fmt, 
 {
 	struct openmetrics_input in = {
 		.host = &e->host, .doctor = e->doctor_ok ? &e->doctor : NULL, .ib = export_ib(e),
+		.probes = probe_runs_results((struct probe_runs *)&e->probes), .nprobes = e->probes.n,
 	};
 	FILE *f = open_memstream(text, len);
 
@@ -284,6 +294,7 @@ static int export_loop(struct exporter *e)
 		}
 		if (e->mad)
 			nfds += mad_watch_fds(e->mad, false, fds + nfds, EXPORT_MAX_POLLFDS - nfds, &timeout, now);
+		nfds += probe_runs_fds(&e->probes, fds + nfds, EXPORT_MAX_POLLFDS - nfds, &timeout, now);
 		n = poll(fds, (nfds_t)nfds, timeout);
 		if (n < 0 && errno != EINTR) {
 			fprintf(stderr, "fabtop export: poll: %s\n", strerror(errno));
@@ -297,6 +308,7 @@ static int export_loop(struct exporter *e)
 		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
 		if (e->mad)
 			mad_watch_handle(e->mad, false, e->ctx->interval_s, util_now_ns());
+		probe_runs_handle(&e->probes, util_now_ns());
 		now = util_now_ns();
 		if (now >= next) {
 			export_sample(e);
@@ -312,6 +324,7 @@ static int export_loop(struct exporter *e)
 static void export_free(struct exporter *e)
 {
 	httpd_stop(e->httpd);
+	probe_runs_free(&e->probes);
 	mad_watch_free(e->mad);
 	if (e->doctor_ok)
 		doctor_report_free(&e->doctor);
@@ -325,9 +338,10 @@ static void export_free(struct exporter *e)
 
 /* Options; 0 to go on, else the exit code. */
 static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **listen, const char **textfile,
-		       bool *no_http)
+		       bool *no_http, struct probe_runs *probes)
 {
 	struct option longopts[OPTS_MAX];
+	char err[512];
 	int c, stop;
 
 	opts_merge(longopts, own);
@@ -344,6 +358,19 @@ static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **
 			break;
 		case OPT_NO_HTTP:
 			*no_http = true;
+			break;
+		case OPT_PROBE:
+			if (probe_runs_add(probes, optarg, err, sizeof(err))) {
+				fprintf(stderr, "fabtop export: %s\n", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_PROBE_INTERVAL:
+			if (util_parse_double(optarg, 1, 86400, &probes->every_s)) {
+				fprintf(stderr, "fabtop export: --probe-interval wants seconds from 1 to 86400, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		}
 	}
@@ -365,8 +392,6 @@ static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **
 		return EXIT_USAGE;
 	}
 	if (*listen) {
-		char err[512];
-
 		if (httpd_listen_check(*listen, err, sizeof(err))) {
 			fprintf(stderr, "fabtop export: %s\n", err);
 			return EXIT_USAGE;
@@ -387,7 +412,8 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 	char err[512], where[96], from[256];
 	int rc;
 
-	rc = export_args(ctx, argc, argv, &listen, &e.textfile, &no_http);
+	probe_runs_init(&e.probes);
+	rc = export_args(ctx, argc, argv, &listen, &e.textfile, &no_http, &e.probes);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	if (!ctx->interval_given)
@@ -405,6 +431,11 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	source_describe(e.src, from, sizeof(from));
+	if (e.probes.n && source_has(e.src, SOURCE_SIMULATED)) {
+		fprintf(stderr, "fabtop export: --probe needs real RDMA devices: the %s has none to connect with\n", from);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (e.host.sysfs_missing)
 		fprintf(stderr, "fabtop export: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?); serving the exporter's own metrics\n", ctx->sysfs_root);

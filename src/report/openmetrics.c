@@ -566,6 +566,51 @@ static void doctor_findings(struct om *o, const struct doctor_report *r)
 		OM_SAMPLE(o, om_u64, count[s], { "severity", doctor_severity_str((enum doctor_severity)s) });
 }
 
+static const struct om_family
+	fam_probe = { "fabtop_probe", OM_INFO, NULL,
+		      "A probe the exporter runs: the device that carried it, the latest result and why." },
+	fam_probe_ok = { "fabtop_probe_success", OM_GAUGE, NULL,
+			 "1 when the latest probe run connected and every ping came back." },
+	fam_probe_runs = { "fabtop_probe_runs", OM_COUNTER, NULL,
+			   "Probe runs by result: ok, or the CM event that ended them (REJECTED, UNREACHABLE, ...)." },
+	fam_probe_connect = { "fabtop_probe_connect_seconds", OM_GAUGE, "seconds",
+			      "Address and route resolution plus the CM handshake of the latest good run." },
+	fam_probe_rtt = { "fabtop_probe_rtt_seconds", OM_GAUGE, "seconds",
+			  "Round-trip time of the latest good run's pings (stat: min, p50, p99, max)." };
+
+/* The labels every probe family starts with. */
+#define PROBE_ID(pr) { "peer", (pr)->peer }, { "from", (pr)->from }, { "port", (pr)->port }
+
+static void probes(struct om *o, const struct openmetrics_probe *pr, size_t n)
+{
+	static const char *const stat[] = { "min", "p50", "p99", "max" };
+	size_t i, k;
+
+	if (!n)
+		return;
+	om_family(o, &fam_probe);
+	for (i = 0; i < n; i++)
+		if (pr[i].ran)
+			OM_SAMPLE(o, om_u64, 1, PROBE_ID(&pr[i]), { "device", pr[i].device },
+				  { "result", pr[i].result }, { "detail", pr[i].detail });
+	om_family(o, &fam_probe_ok);
+	for (i = 0; i < n; i++)
+		if (pr[i].ran)
+			OM_SAMPLE(o, om_u64, pr[i].ok, PROBE_ID(&pr[i]));
+	om_family(o, &fam_probe_runs);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < pr[i].nresults; k++)
+			OM_SAMPLE(o, om_u64, pr[i].runs[k], PROBE_ID(&pr[i]), { "result", pr[i].results[k] });
+	om_family(o, &fam_probe_connect);
+	for (i = 0; i < n; i++)
+		if (pr[i].ran && pr[i].connect_s > 0)
+			OM_SAMPLE(o, om_double, pr[i].connect_s, PROBE_ID(&pr[i]));
+	om_family(o, &fam_probe_rtt);
+	for (i = 0; i < n; i++)
+		for (k = 0; pr[i].ran && pr[i].rtt_s[3] > 0 && k < ARRAY_SIZE(stat); k++)
+			OM_SAMPLE(o, om_double, pr[i].rtt_s[k], PROBE_ID(&pr[i]), { "stat", stat[k] });
+}
+
 /* Long: one family after another, in the order doc/export.md lists them. */
 size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in)
 {
@@ -601,6 +646,7 @@ size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct
 
 	host_family(&o, &fam_gid, h, port_gids);
 	doctor_findings(&o, in->doctor);
+	probes(&o, in->probes, in->nprobes);
 	return o.samples;
 }
 

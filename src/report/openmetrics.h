@@ -16,11 +16,29 @@ enum openmetrics_format {
 	OPENMETRICS_PROM_0_0_4,	/* text/plain; version=0.0.4 (also node_exporter's textfile collector) */
 };
 
+/* The latest results of one probe the exporter runs (export --probe). */
+struct openmetrics_probe {
+	const char *peer, *from, *port;	/* the target as given ("" for no --from) */
+	bool ran;			/* a run has finished */
+	bool ok;			/* the latest one connected and every ping came back */
+	char result[24];		/* "ok" or the event that ended it ("REJECTED", "TIMEOUT", ...) */
+	char detail[264];		/* the failure in one line, "" when ok */
+	char device[64];		/* RDMA device that carried it, "" unknown */
+	double connect_s;		/* start to ESTABLISHED of the latest good run */
+	double rtt_s[4];		/* min, p50, p99, max round trip of the latest good run */
+	/* runs so far by result: results[i] counted runs[i] times */
+	char results[8][24];
+	uint64_t runs[8];
+	size_t nresults;
+};
+
 /* What one exposition shows; NULL parts are left out. */
 struct openmetrics_input {
 	const struct fab_host *host;
 	const struct doctor_report *doctor;	/* the findings, NULL: the network could not be read */
 	const struct ib_fabric *ib;		/* the MAD view: partners, SM, partner PMA; NULL: none */
+	const struct openmetrics_probe *probes;	/* [nprobes] */
+	size_t nprobes;
 };
 
 /* fabtop's own cost and activity (changes per scrape, so written apart from the host). */

@@ -123,6 +123,36 @@ run_rc "$FABTOP" --demo export --json
 assert_eq "--json is refused" 2 "$rc"
 run_rc "$FABTOP" export --help
 assert_match "--help names the default address" '127.0.0.1:9879' "$(cat "$T/out")"
+run_rc "$FABTOP" --demo export --probe 10.0.0.1
+assert_eq "--probe on the demo fabric is refused" 2 "$rc"
+assert_match "saying why" 'needs real RDMA devices' "$(cat "$T/err")"
+run_rc "$FABTOP" export --probe 10.0.0.1,colour=blue
+assert_eq "a --probe option it does not know is a usage error" 2 "$rc"
+assert_match "naming it" "'colour=blue' is not from=" "$(cat "$T/err")"
+run_rc "$FABTOP" export --probe 10.0.0.1,mode=bw
+assert_eq "--probe mode=bw (a link-filling stream) is refused" 2 "$rc"
+run_rc "$FABTOP" export --probe-interval 0
+assert_eq "--probe-interval 0 is a usage error" 2 "$rc"
+args=""
+for i in 1 2 3 4 5 6 7 8 9; do args="$args --probe 10.0.0.$i"; done
+run_rc "$FABTOP" export $args
+assert_match "at most 8 probes" 'at most 8 probes' "$(cat "$T/err")"
+
+# --probe where the host has no RDMA stack: the failure is a metric with its reason.
+start_exporter probe --sysfs "$DATA/trees/roce" export --interval 0.3 --probe-interval 1 --probe "127.0.0.1,from=lo,port=7999"
+i=0
+while [ $i -lt 100 ]; do
+	scrape "$probe_addr" -o "$T/probe.prom"
+	grep -q '^fabtop_probe_success' "$T/probe.prom" && break
+	sleep 0.1; i=$((i + 1))
+done
+assert_eq "a probe that cannot run says 0" 0 "$(metric "$T/probe.prom" 'fabtop_probe_success{peer="127.0.0.1",from="lo",port="7999"}')"
+assert_match "and why, in fabtop_probe_info" '^fabtop_probe_info\{peer="127.0.0.1",from="lo",port="7999",device="",result="[A-Z_]+",detail=".+"\} 1$' \
+	"$(cat "$T/probe.prom")"
+assert_match "its runs are counted by result" '^fabtop_probe_runs_total\{peer="127.0.0.1",from="lo",port="7999",result="[A-Z_]+"\} [1-9]' \
+	"$(cat "$T/probe.prom")"
+check "promtool check metrics with probes" sh -c "promtool check metrics <'$T/probe.prom'"
+
 # The port is taken: a clear message, exit 1.
 start_exporter busy --demo export
 run_rc "$FABTOP" --demo export --listen "$busy_addr"
