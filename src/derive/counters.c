@@ -98,6 +98,10 @@ void counter_define(struct fab_counter *c, const char *name,
 		for (i = 0; i < ARRAY_SIZE(hw_error_words); i++)
 			if (strcasestr(name, hw_error_words[i]))
 				c->kind = COUNTER_KIND_ERROR;
+		/* A driver that repeats an IB counter's name (rxe's link_downed) means the same thing. */
+		for (i = 0; i < ARRAY_SIZE(counter_defs); i++)
+			if (!strcmp(name, counter_defs[i].name) && counter_defs[i].kind == COUNTER_KIND_ERROR)
+				c->kind = COUNTER_KIND_ERROR;
 		/* rxe and siw have no PMA: their packet counters are all there is. */
 		for (i = 0; i < ARRAY_SIZE(hw_packet_counters); i++)
 			if (!strcmp(name, hw_packet_counters[i].name)) {

@@ -31,6 +31,9 @@ static void test_widths(void)
 	counter_define(&c, "rnr_nak_retry_err", COUNTER_SRC_HW_COUNTERS, false);
 	ASSERT_EQ_INT(c.bits, 64, "hw_counters are 64-bit");
 	ASSERT_EQ_INT(c.kind, COUNTER_KIND_ERROR, "an *_err hw counter is an error");
+	counter_define(&c, "link_downed", COUNTER_SRC_HW_COUNTERS, false);
+	ASSERT_EQ_INT(c.kind, COUNTER_KIND_ERROR, "rxe's hw link_downed is an error, as the IB one");
+	ASSERT_EQ_INT(c.bits, 64, "and 64 bits wide, as hw_counters are");
 	counter_define(&c, "vendor_thing", COUNTER_SRC_COUNTERS, false);
 	ASSERT_EQ_INT(c.bits, 64, "unknown counter assumed 64-bit (never falsely saturated)");
 }
