@@ -10,5 +10,6 @@ src_libfabtop_a_SOURCES += \
 TESTS += tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh
 # Soft-RoCE (make check-vm): the rxe port and --probe for real.
 VM_TESTS += tests/export/vm-export.sh
+TESTS += tests/export/ibsim.sh
 EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/hostile-http.py \
-	tests/export/vm-export.sh tests/export/vm-export.guest
+	tests/export/vm-export.sh tests/export/vm-export.guest tests/export/ibsim.sh

@@ -380,7 +380,7 @@ enum counter_family { CF_PLAIN, CF_BYTES, CF_SATURATED };
 static void counter_sample(struct om *o, enum counter_family cf, const struct fab_counter *c,
 			   const char *source, const struct om_label *extra, size_t nextra)
 {
-	struct om_label l[8];
+	struct om_label l[10];
 	char bits[8];
 	size_t n = 0;
 
@@ -388,7 +388,7 @@ static void counter_sample(struct om *o, enum counter_family cf, const struct fa
 		return;
 	if (cf != CF_SATURATED && (c->saturated || (c->kind == COUNTER_KIND_DATA) != (cf == CF_BYTES)))
 		return;
-	for (size_t i = 0; i < nextra && n < 4; i++)
+	for (size_t i = 0; i < nextra && n < 5; i++)
 		l[n++] = extra[i];
 	snprintf(bits, sizeof(bits), "%u", c->bits);
 	l[n++] = (struct om_label){ "counter", c->name };
@@ -500,10 +500,10 @@ static void ib_partner_counters(struct om *o, const struct ib_fabric *ib, enum c
 
 		if (!partner_labels(lp, &pp) || lp->peer_pma.state != IBQ_OK)
 			continue;
-		/* Partner labels beyond device/port would make the series change with a re-cabling: kept to 4. */
+		/* The partner's identity is part of the series: a re-cabled port starts new ones. */
 		for (size_t k = 0; k < lp->peer_pma.n; k++)
 			counter_sample(o, cf, &lp->peer_pma.c[k], cf == CF_SATURATED ? "partner_pma" : "pma",
-				       pp.l, 4);
+				       pp.l, 5);
 	}
 }
 
