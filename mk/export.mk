@@ -13,3 +13,7 @@ VM_TESTS += tests/export/vm-export.sh
 TESTS += tests/export/ibsim.sh
 EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/hostile-http.py \
 	tests/export/vm-export.sh tests/export/vm-export.guest tests/export/ibsim.sh
+
+check_PROGRAMS += tests/unit/test_openmetrics
+TESTS += tests/unit/test_openmetrics
+tests_unit_test_openmetrics_LDADD = $(TEST_LDADD)

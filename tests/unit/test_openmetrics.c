@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The OpenMetrics writer: label escaping, exact byte counts past 2^64, both formats' metadata, negotiation. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive/counters.h"
+#include "report/openmetrics.h"
+#include "tap.h"
+
+static char *label(const char *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	openmetrics_label_value(f, v);
+	fclose(f);
+	return buf;
+}
+
+static void check_label(const char *in, const char *want, const char *desc)
+{
+	char *got = label(in);
+
+	ASSERT_EQ_STR(got, want, desc);
+	free(got);
+}
+
+/* A one-port host whose port_xmit_data is value (64 bits wide). */
+static char *render(enum openmetrics_format fmt, uint64_t value, bool saturated)
+{
+	struct fab_counter c;
+	struct fab_port p = { .num = 1, .state = PORT_STATE_ACTIVE, .phys_state = PHYS_STATE_LINK_UP,
+			      .counters = &c, .ncounters = 1 };
+	struct fab_device d = { .name = "mlx5_0", .ports = &p, .nports = 1 };
+	struct fab_host h = { .devs = &d, .ndevs = 1 };
+	struct openmetrics_input in = { .host = &h };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, true);
+	c.known = true;
+	c.value = value;
+	c.saturated = saturated;
+	openmetrics_write_host(f, fmt, &in);
+	openmetrics_write_end(f, fmt);
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	char *s;
+
+	check_label("mlx5_0", "mlx5_0", "plain text stays");
+	check_label("a\"b\\c\nd", "a\\\"b\\\\c\\nd", "quote, backslash and newline are escaped");
+	check_label("caf\xc3\xa9", "caf\xc3\xa9", "valid UTF-8 stays");
+	check_label("x\xffy", "x\xef\xbf\xbdy", "an invalid byte becomes U+FFFD");
+	check_label("\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd", "an overlong form is not UTF-8");
+	check_label("\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "a surrogate is not UTF-8");
+	check_label("\xe2\x82", "\xef\xbf\xbd\xef\xbf\xbd", "a cut sequence is not UTF-8");
+
+	s = render(OPENMETRICS_PROM_0_0_4, UINT64_MAX - 1, false);
+	TAP_OK(strstr(s, "fabtop_port_transmit_bytes_total{device=\"mlx5_0\",port=\"1\"} 73786976294838206456\n") != NULL,
+	       "words x 4 past 2^64 are printed exactly");
+	TAP_OK(strstr(s, "# TYPE fabtop_port_transmit_bytes_total counter\n") != NULL, "0.0.4 names a counter with _total");
+	TAP_OK(!strstr(s, "# UNIT") && !strstr(s, "# EOF"), "0.0.4 has no UNIT and no EOF");
+	TAP_OK(strstr(s, "# TYPE fabtop_port_info gauge\n") != NULL, "0.0.4 has no info type");
+	free(s);
+
+	s = render(OPENMETRICS_1_0, 5, false);
+	TAP_OK(strstr(s, "# TYPE fabtop_port_transmit_bytes counter\n# UNIT fabtop_port_transmit_bytes bytes\n") != NULL,
+	       "OpenMetrics: a counter family without _total, with its unit");
+	TAP_OK(strstr(s, "fabtop_port_transmit_bytes_total{device=\"mlx5_0\",port=\"1\"} 20\n") != NULL,
+	       "and its sample with _total, in bytes");
+	TAP_OK(strstr(s, "# TYPE fabtop_port info\n") != NULL, "OpenMetrics has info families");
+	TAP_OK(strlen(s) > 6 && !strcmp(s + strlen(s) - 6, "# EOF\n"), "OpenMetrics ends with # EOF");
+	free(s);
+
+	s = render(OPENMETRICS_PROM_0_0_4, UINT64_MAX, true);
+	TAP_OK(!strstr(s, "fabtop_port_transmit_bytes_total{"), "a saturated data counter has no value");
+	TAP_OK(strstr(s, "fabtop_saturated{device=\"mlx5_0\",port=\"1\",counter=\"port_xmit_data\",source=\"counters\",bits=\"64\"} 1\n") != NULL,
+	       "it is flagged instead");
+	free(s);
+
+	ASSERT_EQ_INT(openmetrics_negotiate(NULL), OPENMETRICS_PROM_0_0_4, "no Accept: 0.0.4");
+	ASSERT_EQ_INT(openmetrics_negotiate("text/plain;version=0.0.4;q=0.5,*/*;q=0.1"), OPENMETRICS_PROM_0_0_4,
+		      "text/plain: 0.0.4");
+	ASSERT_EQ_INT(openmetrics_negotiate("application/openmetrics-text;version=1.0.0,text/plain;q=0.5"),
+		      OPENMETRICS_1_0, "OpenMetrics when named");
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}
