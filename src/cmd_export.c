@@ -57,8 +57,9 @@ struct exporter {
 	const char *textfile;
 	struct openmetrics_self self;
 	struct probe_runs probes;	/* --probe */
-	uint64_t last_rescan_ns, last_watch_ns, last_net_ns;
-	bool rescan_wanted, net_wanted;
+	struct snapshot_clock clock;	/* structure checks and full collections */
+	uint64_t last_net_ns;
+	bool net_wanted;
 	int nl_fd, sig_fd;
 	char last_error[256];		/* said once, until it changes */
 };
@@ -150,30 +151,11 @@ static void export_net(struct exporter *e, uint64_t now)
 /* A new sample: counters, or the whole host when its structure changed (the monitor's policy). */
 static void export_collect(struct exporter *e, uint64_t now)
 {
-	bool changed = false;
+	bool changed, nomem;
 
-	if (source_watched(e->src) && !e->rescan_wanted && now - e->last_watch_ns >= SNAPSHOT_RESCAN_NS) {
-		e->last_watch_ns = now;
-		e->rescan_wanted = now - e->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS ||
-				   source_changed(e->src, &e->host);
-	}
-	if (source_watched(e->src) && e->rescan_wanted) {
-		struct fab_host nh;
-
-		memset(&nh, 0, sizeof(nh));
-		if (source_collect(e->src, &nh, COLLECT_ALL) == 0) {
-			fab_host_free(&e->host);
-			e->host = nh;
-		} else {
-			export_error(e, "out of memory while collecting: the previous snapshot is served");
-			source_refresh(e->src, &e->host, now);
-		}
-		e->last_rescan_ns = now;
-		e->rescan_wanted = false;
-		changed = true;
-	} else {
-		changed = source_refresh(e->src, &e->host, now);
-	}
+	changed = snapshot_host_sample(e->src, &e->host, &e->clock, now, NULL, &nomem);
+	if (nomem)
+		export_error(e, "out of memory while collecting: the previous snapshot is served");
 	/* Sysctls have no notifications: the network is read with the structure. */
 	if (changed || e->net_wanted || now - e->last_net_ns >= SNAPSHOT_RESCAN_NS)
 		export_net(e, now);
@@ -304,7 +286,7 @@ static int export_loop(struct exporter *e)
 			return EXIT_OK;		/* a signal: a clean stop */
 		/* A network change: the structure and the doctor at the next sample, at most every NET_GAP. */
 		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(e->src))
-			e->rescan_wanted = e->net_wanted = true;
+			e->clock.rescan_wanted = e->net_wanted = true;
 		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
 		if (e->mad)
 			mad_watch_handle(e->mad, false, e->ctx->interval_s, util_now_ns());
@@ -439,8 +421,8 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 	if (e.host.sysfs_missing)
 		fprintf(stderr, "fabtop export: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?); serving the exporter's own metrics\n", ctx->sysfs_root);
-	e.last_rescan_ns = e.last_watch_ns = util_now_ns();
-	export_net(&e, e.last_rescan_ns);
+	e.clock.last_rescan_ns = e.clock.last_watch_ns = util_now_ns();
+	export_net(&e, e.clock.last_rescan_ns);
 	e.nl_fd = source_event_fd(e.src);
 	if (e.nl_fd < 0) {
 		if (e.nl_fd != -EOPNOTSUPP)

@@ -60,6 +60,36 @@ int snapshot_take(struct source *src, struct snapshot *s, unsigned int what)
 	return 0;
 }
 
+bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns,
+			  void (*carry)(struct fab_host *nh, const struct fab_host *old), bool *nomem)
+{
+	struct fab_host nh;
+
+	*nomem = false;
+	if (!source_watched(src))
+		return source_refresh(src, h, now_ns);
+	/* A few reads per port every SNAPSHOT_RESCAN_NS; everything on a change. */
+	if (!k->rescan_wanted && now_ns - k->last_watch_ns >= SNAPSHOT_RESCAN_NS) {
+		k->last_watch_ns = now_ns;
+		k->rescan_wanted = now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS || source_changed(src, h);
+	}
+	if (!k->rescan_wanted)
+		return source_refresh(src, h, now_ns);
+	k->last_rescan_ns = now_ns;
+	k->rescan_wanted = false;
+	memset(&nh, 0, sizeof(nh));
+	if (source_collect(src, &nh, COLLECT_ALL)) {
+		*nomem = true;
+		source_refresh(src, h, now_ns);
+		return true;
+	}
+	if (carry)
+		carry(&nh, h);
+	fab_host_free(h);
+	*h = nh;
+	return true;
+}
+
 void snapshot_fabric_sample(struct snapshot *s, double interval_s)
 {
 	if (s->mad)

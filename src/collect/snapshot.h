@@ -41,6 +41,26 @@ struct snapshot {
 #define SNAPSHOT_FULL_RESCAN_NS	(60ull * 1000000000ull)
 #define SNAPSHOT_NET_GAP_NS	(250ull * 1000000ull)
 
+/* When a kept host was last looked at (see snapshot_host_sample()). */
+struct snapshot_clock {
+	uint64_t last_watch_ns;		/* latest cheap structure check */
+	uint64_t last_rescan_ns;	/* latest full collection */
+	bool rescan_wanted;		/* structure may have changed (a netlink event, a key): collect again */
+};
+
+/*
+ * One sample of a host kept under a loop (the monitor, the exporter): the
+ * counters, or the whole host again when the source says its structure
+ * changed, when k->rescan_wanted, or every SNAPSHOT_FULL_RESCAN_NS. A source
+ * that reports changes in refresh() (the demo) is never re-collected.
+ * carry(new, old) runs before the old host is freed (what the caller keeps
+ * per port); NULL: nothing to carry. Returns true when the structure or port
+ * states changed; *nomem tells a re-collection that ran out of memory (the
+ * old host was refreshed instead).
+ */
+bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns,
+			  void (*carry)(struct fab_host *nh, const struct fab_host *old), bool *nomem);
+
 /* What to take: COLLECT_* bits of collect/source.h for the host, and: */
 #define SNAPSHOT_NET	(1u << 16)	/* the network state too */
 #define SNAPSHOT_FABRIC	(1u << 17)	/* the IB subnet through MADs (seconds on a big fabric) */

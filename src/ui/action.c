@@ -279,7 +279,7 @@ void ui_key(struct ui *ui, int ch)
 		case UI_KEY_TAKEN:
 			return;
 		case UI_KEY_RESCAN:
-			ui->rescan_wanted = true;
+			ui->clock.rescan_wanted = true;
 			return;
 		case UI_KEY_QUIT:
 			ui->quit = true;

@@ -116,39 +116,14 @@ static void ui_net_refresh(struct ui *ui)
 static void ui_sample(struct ui *ui)
 {
 	uint64_t now = util_now_ns();
-	bool changed = false;
+	bool changed, nomem;
 
 	if (!ui->src)
 		return;		/* switching to the demo ran out of memory */
 
-	/*
-	 * A source that reports structure changes in refresh() (the demo) is
-	 * never re-collected; the others are watched cheaply and re-read on a
-	 * change, a hint, or every SNAPSHOT_FULL_RESCAN_NS.
-	 */
-	if (source_watched(ui->src) && !ui->rescan_wanted && now - ui->last_watch_ns >= SNAPSHOT_RESCAN_NS) {
-		ui->last_watch_ns = now;
-		ui->rescan_wanted = now - ui->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS ||
-				    source_changed(ui->src, &ui->host);
-	}
-	if (source_watched(ui->src) && ui->rescan_wanted) {
-		struct fab_host nh;
-
-		memset(&nh, 0, sizeof(nh));
-		if (source_collect(ui->src, &nh, COLLECT_ALL) == 0) {
-			track_carry(&nh, &ui->host);
-			fab_host_free(&ui->host);
-			ui->host = nh;
-		} else {
-			ui_status(ui, "out of memory while collecting: showing the previous snapshot");
-			source_refresh(ui->src, &ui->host, now);
-		}
-		ui->last_rescan_ns = now;
-		ui->rescan_wanted = false;
-		changed = true;
-	} else {
-		changed = source_refresh(ui->src, &ui->host, now);
-	}
+	changed = snapshot_host_sample(ui->src, &ui->host, &ui->clock, now, track_carry, &nomem);
+	if (nomem)
+		ui_status(ui, "out of memory while collecting: showing the previous snapshot");
 	ui->last_sample_ns = model_now(&ui->host, now);
 	/* Sysctls have no notifications: the network is read with the structure. */
 	if (changed || ui->net_wanted || now - ui->last_net_ns >= SNAPSHOT_RESCAN_NS) {
@@ -173,8 +148,8 @@ static int ui_open_source(struct ui *ui)
 	rc = source_collect(ui->src, &ui->host, COLLECT_ALL);
 	if (rc)
 		return rc;
-	ui->last_rescan_ns = ui->last_watch_ns = util_now_ns();
-	ui->last_sample_ns = model_now(&ui->host, ui->last_rescan_ns);
+	ui->clock.last_rescan_ns = ui->clock.last_watch_ns = util_now_ns();
+	ui->last_sample_ns = model_now(&ui->host, ui->clock.last_rescan_ns);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	ui_net_refresh(ui);
 	screen_rebuild(ui);
@@ -329,7 +304,7 @@ static void ui_loop(struct ui *ui)
 		}
 		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
 		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(ui->src)) {
-			ui->rescan_wanted = true;
+			ui->clock.rescan_wanted = true;
 			/* Paused means frozen: the change is read when sampling resumes. */
 			ui->net_wanted = true;
 		}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/snapshot.h"
 #include "ctx.h"
 #include "derive/doctor.h"
 #include "model/fabric.h"
@@ -91,11 +92,9 @@ struct ui {
 	struct fab_host host;		/* the latest snapshot */
 	bool quit;
 	bool dirty;			/* redraw before the next wait */
-	bool rescan_wanted;		/* structure may have changed: collect again */
 	bool net_wanted;		/* a netlink change arrived while paused */
 	uint64_t next_sample_ns;	/* CLOCK_MONOTONIC */
-	uint64_t last_rescan_ns;		/* latest full collection */
-	uint64_t last_watch_ns;		/* latest cheap structure check */
+	struct snapshot_clock clock;	/* structure checks and full collections */
 	struct track track;		/* per-port history and error activity */
 	struct table tables[UI_MAX_VIEWS];
 	size_t pane;

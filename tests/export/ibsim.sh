@@ -13,17 +13,10 @@ command -v curl >/dev/null || skip_all "curl is not installed"
 [ -x "$TOP_BUILDDIR/tests/mad/mad_sample" ] || skip_all "tests/mad/mad_sample is not built"
 
 ibsim_start "$DATA/ibsim/two-switch.net"
-# umad2sim writes the sysfs tree of a process that uses libibumad; a helper
-# holds one for the exporter to read (as tests/tui/ibsim.sh does).
-(cd "$RUN" && SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "$TOP_BUILDDIR/tests/mad/mad_sample" 600000 2) \
-	>"$T/holder.out" 2>&1 &
-HOLDER_PID=$!
-cleanup_add "stop_pid $HOLDER_PID"
-wait_for 20 test -f "$RUN/sys-$HOLDER_PID/sys/class/infiniband/ibsim0/node_guid" ||
-	diag "no umad2sim tree: $(cat "$T/holder.out")"
+sysfs_hold HostA
 opensm_start SmHost
 
-(cd "$RUN" && SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "$FABTOP" --sysfs "$RUN/sys-$HOLDER_PID/sys" \
+(cd "$RUN" && SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "$FABTOP" --sysfs "$HOLD_SYS" \
 	export --listen 127.0.0.1:0 --interval 0.5) >"$T/exp.out" 2>"$T/exp.err" &
 EXP_PID=$!
 cleanup_add "stop_pid $EXP_PID"

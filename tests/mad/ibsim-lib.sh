@@ -87,6 +87,20 @@ fab_helper() {
 	(cd "$RUN" && SIM_HOST=$_h LD_PRELOAD="$FAB_PRELOAD" "$@")
 }
 
+# sysfs_hold HOST: umad2sim writes ./sys-PID/sys for a process once it calls
+# libibumad and removes it at exit, so a helper attached to HOST holds one
+# for fabtop to read with --sysfs (fabtop checks that the tree's node GUIDs
+# are what its own libibumad sees before it sends any MAD). Sets HOLD_SYS.
+sysfs_hold() {
+	(cd "$RUN" && SIM_HOST=$1 LD_PRELOAD="$FAB_PRELOAD" exec "$TOP_BUILDDIR/tests/mad/mad_sample" 600000 2) \
+		>"$T/holder.out" 2>&1 &
+	HOLDER_PID=$!
+	cleanup_add "stop_pid $HOLDER_PID"
+	HOLD_SYS="$RUN/sys-$HOLDER_PID/sys"
+	wait_for 20 test -f "$HOLD_SYS/class/infiniband/ibsim0/node_guid" ||
+		diag "no umad2sim tree: $(cat "$T/holder.out")"
+}
+
 # opensm_start HOST: the SM on HOST; returns when it is MASTER and HOST's port is ACTIVE.
 opensm_start() {
 	mkdir -p "$T/osm"

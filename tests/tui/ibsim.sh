@@ -35,17 +35,8 @@ if [ -n "$why" ]; then
 fi
 
 # ---- the monitor attached to hosta, sysfs from umad2sim's tree ----
-# umad2sim writes ./sys-PID/sys for a process once it calls libibumad and
-# removes it at exit, so a helper on hosta holds one for the monitor to read
-# (as tests/mad/ibsim.sh does); the monitor checks that the tree's node
-# GUIDs are what its own libibumad sees before it sends any MAD.
 ibsim_start "$DATA/ibsim/two-switch.net"
-(cd "$RUN" && SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "$TOP_BUILDDIR/tests/mad/mad_sample" 600000 2) \
-	>"$T/holder.out" 2>&1 &
-HOLDER_PID=$!
-cleanup_add "stop_pid $HOLDER_PID"
-wait_for 20 test -f "$RUN/sys-$HOLDER_PID/sys/class/infiniband/ibsim0/node_guid" ||
-	diag "no umad2sim tree: $(cat "$T/holder.out")"
+sysfs_hold HostA
 cat >"$T/mon.sh" <<EOF
 #!/bin/sh
 cd "$RUN" || exit 1
@@ -67,7 +58,7 @@ expect_re() {
 	if screen_match "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"; fi
 }
 
-TUI_WRAP="$T/mon.sh" tui_start 160 45 -- --sysfs "$RUN/sys-$HOLDER_PID/sys" --pane counters --interval 0.5
+TUI_WRAP="$T/mon.sh" tui_start 160 45 -- --sysfs "$HOLD_SYS" --pane counters --interval 0.5
 expect_re "the simulated HCA is listed from the umad2sim tree" "ibsim0" 20
 # Before any SM: the partner is found by directed route, the INIT port explained.
 tui_expect "far end found by directed route before any SM" 'far end: Switch "spine-a" port 1' 20
