@@ -210,8 +210,12 @@ static void on_self_port(struct mad_session *s, struct ib_local_port *lp, const 
 	}
 	if (pi->port_state == PORT_STATE_ACTIVE && pi->lid)
 		pma_start(s, lp, &lp->pma, pi->lid, (uint8_t)lp->port, now_ns);
-	/* Directed routes cross a link that is physically up, even without an SM. */
-	if (pi->phys_state == PHYS_STATE_LINK_UP) {
+	/*
+	 * Directed routes cross a link that is physically up, even without an
+	 * SM. A switch's port 0 has no link: one hop out of it would be a hop
+	 * out of whatever port the switch picks, so nothing is asked.
+	 */
+	if (pi->phys_state == PHYS_STATE_LINK_UP && !ib_local_port_is_management(lp)) {
 		lp->peer_state = IBQ_PENDING;
 		if (port_ask(s, lp, PQ_PEER_NODE, NULL, 1, MAD_ATTR_NODE_INFO, 0, now_ns))
 			lp->peer_state = IBQ_ERROR;

@@ -28,3 +28,8 @@ const char *ib_query_state_str(enum ib_query_state s)
 
 	return util_name(names, ARRAY_SIZE(names), s, "unknown");
 }
+
+bool ib_local_port_is_management(const struct ib_local_port *lp)
+{
+	return lp->port == 0;
+}

@@ -138,6 +138,14 @@ struct ib_fabric {
 };
 
 void ib_fabric_free(struct ib_fabric *f);
+
+/*
+ * Port 0 of a switch (the only port a switch shows its host): the switch's
+ * management port, behind no cable, so there is no partner one hop out and
+ * no partner PMA. The switch's cables are its external ports, in the sweep.
+ */
+bool ib_local_port_is_management(const struct ib_local_port *lp);
+#define IB_MANAGEMENT_PORT_TEXT "none: port 0 is the switch's management port, no cable (its links are in the sweep)"
 const char *ib_query_state_str(enum ib_query_state s);
 
 #endif

@@ -98,12 +98,16 @@ static void local_port_text(FILE *out, const struct ib_local_port *lp)
 		link_str(&lp->peer_pi, l, sizeof(l));
 		fprintf(out, "%s \"%s\" %s port %u, LID %u, %s\n", mad_node_type_str(lp->peer.node_type),
 			desc_or(lp->peer.desc), g, lp->peer_pi.num, lp->peer_pi.lid, l);
+	} else if (ib_local_port_is_management(lp)) {
+		fprintf(out, "%s\n", IB_MANAGEMENT_PORT_TEXT);
 	} else {
 		fprintf(out, "%s\n", lp->peer_state == IBQ_NONE ? "none (link not up)" : ib_query_state_str(lp->peer_state));
 	}
 
 	pma_state_text(&lp->pma, a, sizeof(a));
 	pma_state_text(&lp->peer_pma, b, sizeof(b));
+	if (ib_local_port_is_management(lp))
+		snprintf(b, sizeof(b), "none (no cable)");
 	fprintf(out, "  PMA local: %s\n  PMA partner: %s\n", a, b);
 	if (lp->pma.n || lp->peer_pma.n) {
 		const struct ib_pma *src = lp->pma.n ? &lp->pma : &lp->peer_pma;
@@ -276,6 +280,7 @@ static void local_port_json(struct json *j, const struct ib_local_port *lp)
 		} else {
 			json_null(j);
 		}
+		json_key(j, "management_port"); json_bool(j, ib_local_port_is_management(lp));
 		json_key(j, "pma"); pma_json(j, &lp->pma);
 		json_key(j, "partner_pma"); pma_json(j, &lp->peer_pma);
 	}

@@ -377,6 +377,8 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 			 lp->peer_pi.lid, mad_port_state_str(lp->peer_pi.state),
 			 mad_phys_state_str(lp->peer_pi.phys_state), mad_link_width_str(lp->peer_pi.width),
 			 mad_link_speed_str(lp->peer_pi.speed, lp->peer_pi.speed_ext));
+	} else if (ib_local_port_is_management(lp)) {
+		snprintf(line, sizeof(line), " far end: %s ", IB_MANAGEMENT_PORT_TEXT);
 	} else if (lp->self_state == IBQ_OK && lp->pi.phys_state != PHYS_STATE_LINK_UP) {
 		snprintf(line, sizeof(line), " far end: none, link %s/%s ", mad_port_state_str(lp->pi.state),
 			 mad_phys_state_str(lp->pi.phys_state));
@@ -480,7 +482,8 @@ void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct tex
 			 lp->peer_pi.lid, mad_port_state_str(lp->peer_pi.state),
 			 mad_phys_state_str(lp->peer_pi.phys_state));
 	} else {
-		text_add(out, ROLE_DIM, "  partner: %s", ib_query_state_str(lp->peer_state));
+		text_add(out, ROLE_DIM, "  partner: %s", ib_local_port_is_management(lp) ? IB_MANAGEMENT_PORT_TEXT
+										 : ib_query_state_str(lp->peer_state));
 	}
 	if (lp->note[0])
 		text_add(out, ROLE_WARN, "  %s", lp->note);

@@ -227,6 +227,19 @@ assert_eq "local port down: no partner" "null" "$(lp .partner)"
 assert_match "local port down: the note says why" "link is not up" "$(lp .note)"
 assert_eq "local port down: still exit 0 (the port answered)" 0 "$rc"
 
+# ---- a switch as the local device: port 0 is its management port, no cable ----
+run_rc fab SwA show fabric --json
+sw() { jq -c "$1" "$T/out"; }
+assert_eq "attached to a switch: its one local port is port 0" 0 "$(sw '.fabric.local_ports[0].port')"
+assert_eq "port 0 is the management port" true "$(sw '.fabric.local_ports[0].management_port')"
+assert_eq "port 0 has no partner (not the switch itself)" null "$(sw '.fabric.local_ports[0].partner')"
+# (hosta's port 1 was taken down above: the fabric is the other four nodes)
+assert_eq "the sweep still finds the fabric from the switch" 4 "$(sw '.fabric.nodes | length')"
+run_rc fab SwA show fabric
+assert_match "the report says why there is no partner" \
+	"partner: none: port 0 is the switch's management port, no cable" "$(cat "$T/out")"
+assert_match "the switch's cables are in the sweep" '3 ==\( 4X QDR .*"spine-b" port 3' "$(cat "$T/out")"
+
 # ---- a larger fabric, and the bounds of a sweep ----
 stop_pid "$PINGD_PID"
 stop_pid "$OSM_PID"
