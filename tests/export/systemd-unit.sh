@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # data/fabtop-exporter.service.in: the sandbox doc/export.md describes
-# promises is really in the unit, systemd itself accepts the unit, rates its
+# is really in the unit, systemd itself accepts the unit, rates its
 # exposure low, and the options the unit passes are ones `fabtop export` has.
 . "$TOP_SRCDIR/tests/setup.sh"
 IN="$TOP_SRCDIR/data/fabtop-exporter.service.in"
