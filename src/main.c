@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	{ "probe", cmd_probe, "probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE] [--mode rping|bw|lat]\n"
 			      "  fabtop probe --listen [ADDR] [-p PORT]\n"
 			      "  fabtop probe --lid LID | --guid GUID    (ibping-style, over MADs)" },
+	{ "export", cmd_export, "export [--listen ADDR:PORT] [--textfile FILE [--no-http]] [--interval S] [--count N]\n"
+				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879)" },
 	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)" },
 };
 

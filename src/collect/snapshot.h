@@ -29,6 +29,18 @@ struct snapshot {
 	uint64_t taken_ns;		/* CLOCK_MONOTONIC when it was taken */
 };
 
+/*
+ * How a kept snapshot stays current (the monitor, the exporter): the
+ * structure (devices, ports, port states) is checked this often with a few
+ * reads per port (source_changed()); a full collection, GID tables
+ * included, follows a change, a netlink notification, or
+ * SNAPSHOT_FULL_RESCAN_NS at the latest. Netlink bursts (a routing
+ * daemon's updates) re-read the network at most every SNAPSHOT_NET_GAP_NS.
+ */
+#define SNAPSHOT_RESCAN_NS	(5ull * 1000000000ull)
+#define SNAPSHOT_FULL_RESCAN_NS	(60ull * 1000000000ull)
+#define SNAPSHOT_NET_GAP_NS	(250ull * 1000000ull)
+
 /* What to take: COLLECT_* bits of collect/source.h for the host, and: */
 #define SNAPSHOT_NET	(1u << 16)	/* the network state too */
 #define SNAPSHOT_FABRIC	(1u << 17)	/* the IB subnet through MADs (seconds on a big fabric) */

@@ -24,15 +24,6 @@
 #include "warn.h"
 #include "util.h"
 
-/*
- * Devices, ports and port states are checked this often with a few reads
- * per port (watch.c); a full collection, GID tables included, follows a
- * change, a netlink notification, or FULL_RESCAN_NS at the latest.
- */
-#define RESCAN_NS (5ull * 1000000000ull)
-#define FULL_RESCAN_NS (60ull * 1000000000ull)
-/* Netlink bursts (a routing daemon's updates) re-read the network at most this often. */
-#define NET_MIN_GAP_NS (250ull * 1000000ull)
 #define MAX_POLLFDS 16
 
 /* Model time of the latest sample: simulated in the demo, CLOCK_MONOTONIC otherwise. */
@@ -133,11 +124,11 @@ static void ui_sample(struct ui *ui)
 	/*
 	 * A source that reports structure changes in refresh() (the demo) is
 	 * never re-collected; the others are watched cheaply and re-read on a
-	 * change, a hint, or every FULL_RESCAN_NS.
+	 * change, a hint, or every SNAPSHOT_FULL_RESCAN_NS.
 	 */
-	if (source_watched(ui->src) && !ui->rescan_wanted && now - ui->last_watch_ns >= RESCAN_NS) {
+	if (source_watched(ui->src) && !ui->rescan_wanted && now - ui->last_watch_ns >= SNAPSHOT_RESCAN_NS) {
 		ui->last_watch_ns = now;
-		ui->rescan_wanted = now - ui->last_rescan_ns >= FULL_RESCAN_NS ||
+		ui->rescan_wanted = now - ui->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS ||
 				    source_changed(ui->src, &ui->host);
 	}
 	if (source_watched(ui->src) && ui->rescan_wanted) {
@@ -160,7 +151,7 @@ static void ui_sample(struct ui *ui)
 	}
 	ui->last_sample_ns = model_now(&ui->host, now);
 	/* Sysctls have no notifications: the network is read with the structure. */
-	if (changed || ui->net_wanted || now - ui->last_net_ns >= RESCAN_NS) {
+	if (changed || ui->net_wanted || now - ui->last_net_ns >= SNAPSHOT_RESCAN_NS) {
 		ui->net_wanted = false;
 		ui_net_refresh(ui);
 	}
@@ -268,7 +259,7 @@ static int ui_wait_ms(struct ui *ui, uint64_t now)
 			ms = s;
 	}
 	if (ui->net_wanted && !ui->paused) {
-		uint64_t due = ui->last_net_ns + NET_MIN_GAP_NS;
+		uint64_t due = ui->last_net_ns + SNAPSHOT_NET_GAP_NS;
 		int64_t d = due > now ? (int64_t)((due - now + 999999) / 1000000) : 0;
 
 		if (ms < 0 || d < ms)
@@ -342,7 +333,7 @@ static void ui_loop(struct ui *ui)
 			/* Paused means frozen: the change is read when sampling resumes. */
 			ui->net_wanted = true;
 		}
-		if (ui->net_wanted && !ui->paused && util_now_ns() - ui->last_net_ns >= NET_MIN_GAP_NS) {
+		if (ui->net_wanted && !ui->paused && util_now_ns() - ui->last_net_ns >= SNAPSHOT_NET_GAP_NS) {
 			ui->net_wanted = false;
 			ui_net_refresh(ui);
 			screen_rebuild(ui);

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* /metrics over HTTP with libmicrohttpd: bounded connections, the latest page shared by reference, never a collection per scrape. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "export/httpd.h"
+#include "util.h"
+
+/* A published page and the scrapes still sending it. */
+struct page_ref {
+	struct httpd_page *page;
+	unsigned int refs;		/* under httpd.lock */
+};
+
+struct httpd {
+	struct MHD_Daemon *daemon;
+	int fd;				/* the listening socket (MHD's once started) */
+	struct sockaddr_storage addr;
+	pthread_mutex_t lock;		/* page, scrapes, rejected: the collector and MHD's thread */
+	struct page_ref *page;
+	uint64_t scrapes, rejected;
+};
+
+/* One response being sent: the page (by reference) and the scrape's own tail. */
+struct scrape {
+	struct httpd *h;
+	struct page_ref *ref;
+	enum openmetrics_format fmt;
+	char *tail;			/* the exporter's own families and the end */
+	size_t tail_len;
+};
+
+void httpd_page_free(struct httpd_page *p)
+{
+	if (!p)
+		return;
+	free(p->text[0]);
+	free(p->text[1]);
+	free(p);
+}
+
+static void page_unref(struct httpd *h, struct page_ref *r)
+{
+	bool last;
+
+	if (!r)
+		return;
+	pthread_mutex_lock(&h->lock);
+	last = --r->refs == 0;
+	pthread_mutex_unlock(&h->lock);
+	if (last) {
+		httpd_page_free(r->page);
+		free(r);
+	}
+}
+
+void httpd_publish(struct httpd *h, struct httpd_page *page)
+{
+	struct page_ref *r = calloc(1, sizeof(*r)), *old;
+
+	if (!r) {
+		httpd_page_free(page);	/* the previous page stays: stale beats nothing */
+		return;
+	}
+	r->page = page;
+	r->refs = 1;			/* the server's own */
+	pthread_mutex_lock(&h->lock);
+	old = h->page;
+	h->page = r;
+	pthread_mutex_unlock(&h->lock);
+	page_unref(h, old);
+}
+
+void httpd_counts(struct httpd *h, uint64_t *scrapes, uint64_t *rejected)
+{
+	pthread_mutex_lock(&h->lock);
+	*scrapes = h->scrapes;
+	*rejected = h->rejected;
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* MHD asks for the body piece by piece: the page's text, then the tail. */
+static ssize_t scrape_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct scrape *s = cls;
+	size_t plen = s->ref->page->len[s->fmt], n;
+
+	if (pos < plen) {
+		n = plen - (size_t)pos < max ? plen - (size_t)pos : max;
+		memcpy(buf, s->ref->page->text[s->fmt] + pos, n);
+		return (ssize_t)n;
+	}
+	pos -= plen;
+	if (pos >= s->tail_len)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = s->tail_len - (size_t)pos < max ? s->tail_len - (size_t)pos : max;
+	memcpy(buf, s->tail + pos, n);
+	return (ssize_t)n;
+}
+
+static void scrape_free(void *cls)
+{
+	struct scrape *s = cls;
+
+	page_unref(s->h, s->ref);
+	free(s->tail);
+	free(s);
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned int status, const char *text)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+								 MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result rc;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	rc = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+static void count_rejected(struct httpd *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->rejected++;
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The exporter's own families as of this scrape, and the end of the exposition. */
+static int scrape_tail(struct scrape *s, const struct openmetrics_self *self)
+{
+	FILE *f = open_memstream(&s->tail, &s->tail_len);
+
+	if (!f)
+		return -ENOMEM;
+	openmetrics_write_self(f, s->fmt, self);
+	openmetrics_write_end(f, s->fmt);
+	return fclose(f) ? -ENOMEM : 0;
+}
+
+static enum MHD_Result serve_metrics(struct httpd *h, struct MHD_Connection *c)
+{
+	struct openmetrics_self self;
+	struct MHD_Response *r;
+	struct scrape *s = calloc(1, sizeof(*s));
+	enum MHD_Result rc;
+
+	if (!s)
+		return MHD_NO;
+	s->h = h;
+	s->fmt = openmetrics_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	pthread_mutex_lock(&h->lock);
+	s->ref = h->page;
+	if (s->ref) {
+		s->ref->refs++;
+		self = s->ref->page->self;
+		self.scrapes = ++h->scrapes;
+		self.rejected = h->rejected;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (!s->ref) {
+		free(s);
+		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "fabtop export: the first collection is not done yet\n");
+	}
+	if (scrape_tail(s, &self)) {
+		scrape_free(s);
+		return MHD_NO;
+	}
+	r = MHD_create_response_from_callback(s->ref->page->len[s->fmt] + s->tail_len, 64 * 1024,
+					      scrape_read, s, scrape_free);
+	if (!r) {
+		scrape_free(s);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, openmetrics_content_type(s->fmt));
+	rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+static const char index_page[] =
+	"fabtop export: RDMA ports, counters, GIDs, link partners and doctor findings.\n"
+	"Metrics: /metrics (OpenMetrics 1.0 when asked for, else Prometheus text 0.0.4).\n";
+
+/*
+ * Every request is answered at its first call, before any body is read: a
+ * scrape has none, and whatever a client sends after its headers is
+ * dropped with the connection instead of being waited for.
+ */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+				  const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+	struct httpd *h = cls;
+
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+		count_rejected(h);
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served\n");
+	}
+	if (!strcmp(url, "/metrics"))
+		return serve_metrics(h, c);
+	if (!strcmp(url, "/"))
+		return reply_text(c, MHD_HTTP_OK, index_page);
+	count_rejected(h);
+	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
+}
+
+/* Split "ADDR:PORT" / "[ADDR6]:PORT" / ":PORT"; 0 or -EINVAL. */
+static int split_listen(const char *spec, char *host, size_t hsize, char *port, size_t psize)
+{
+	const char *colon;
+	uint64_t p;
+
+	if (spec[0] == '[') {
+		const char *end = strchr(spec, ']');
+
+		if (!end || end[1] != ':' || (size_t)(end - spec - 1) >= hsize)
+			return -EINVAL;
+		snprintf(host, hsize, "%.*s", (int)(end - spec - 1), spec + 1);
+		colon = end + 1;
+	} else {
+		colon = strrchr(spec, ':');
+		if (!colon || (size_t)(colon - spec) >= hsize || memchr(spec, ':', (size_t)(colon - spec)))
+			return -EINVAL;
+		snprintf(host, hsize, "%.*s", (int)(colon - spec), spec);
+	}
+	if (util_parse_u64(colon + 1, 10, 65535, &p) || strlen(colon + 1) >= psize)
+		return -EINVAL;
+	snprintf(port, psize, "%s", colon + 1);
+	return 0;
+}
+
+int httpd_listen_check(const char *spec, char *err, size_t errsize)
+{
+	char host[256], port[8];
+
+	if (split_listen(spec, host, sizeof(host), port, sizeof(port))) {
+		snprintf(err, errsize, "--listen '%s': expected ADDR:PORT, [ADDR6]:PORT or :PORT (port 0-65535)", spec);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A listening socket on the first address that binds. */
+static int listen_on(struct httpd *h, const char *spec, char *err, size_t errsize)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *res, *ai;
+	char host[256], port[8];
+	int rc, fd = -1, e = 0, one = 1, zero = 0;
+
+	if (httpd_listen_check(spec, err, errsize) || split_listen(spec, host, sizeof(host), port, sizeof(port)))
+		return -EINVAL;
+	rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
+	if (rc) {
+		snprintf(err, errsize, "--listen '%s': %s", spec, gai_strerror(rc));
+		return -EINVAL;
+	}
+	/* ":PORT" means every address: the IPv6 wildcard takes IPv4 too when it can. */
+	for (ai = res; ai; ai = ai->ai_next) {
+		if (!host[0] && ai->ai_family != AF_INET6 && ai->ai_next)
+			continue;
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+		if (fd < 0) {
+			e = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6 && !host[0])
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+			break;
+		e = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		snprintf(err, errsize, "cannot listen on %s: %s", spec, strerror(e ? e : EADDRNOTAVAIL));
+		return -(e ? e : EADDRNOTAVAIL);
+	}
+	socklen_t len = sizeof(h->addr);
+
+	getsockname(fd, (struct sockaddr *)&h->addr, &len);
+	h->fd = fd;
+	return 0;
+}
+
+void httpd_address(const struct httpd *h, char *buf, size_t size)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (h->addr.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&h->addr;
+
+		inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof(a));
+		snprintf(buf, size, "[%s]:%u", a, ntohs(s6->sin6_port));
+	} else {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)&h->addr;
+
+		inet_ntop(AF_INET, &s4->sin_addr, a, sizeof(a));
+		snprintf(buf, size, "%s:%u", a, ntohs(s4->sin_port));
+	}
+}
+
+/* Connections the descriptor limit leaves room for (the collector keeps counter files open too). */
+static unsigned int connection_limit(void)
+{
+	struct rlimit rl;
+	unsigned int n = HTTPD_MAX_CONNECTIONS;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < n)
+		n = rl.rlim_cur / 2 > 8 ? (unsigned int)(rl.rlim_cur / 2) : 8;
+	return n;
+}
+
+int httpd_start(struct httpd **out, const char *spec, char *err, size_t errsize)
+{
+	struct httpd *h = calloc(1, sizeof(*h));
+	int rc;
+
+	*out = NULL;
+	if (!h) {
+		snprintf(err, errsize, "out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&h->lock, NULL);
+	rc = listen_on(h, spec, err, errsize);
+	if (rc) {
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return rc;
+	}
+	/*
+	 * One internal thread polls every connection (epoll where there is
+	 * one): the collector's loop never waits on a client, and a client
+	 * that stops reading holds one slot until the idle timeout.
+	 */
+	h->daemon = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, h,
+				     MHD_OPTION_LISTEN_SOCKET, h->fd,
+				     MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTPD_IDLE_TIMEOUT_S,
+				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTPD_REQUEST_MAX,
+				     MHD_OPTION_END);
+	if (!h->daemon) {
+		snprintf(err, errsize, "cannot start the HTTP server (libmicrohttpd) on %s", spec);
+		close(h->fd);
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return -EIO;
+	}
+	*out = h;
+	return 0;
+}
+
+void httpd_stop(struct httpd *h)
+{
+	if (!h)
+		return;
+	/* Stopping ends every response, which drops its page reference. */
+	MHD_stop_daemon(h->daemon);	/* closes the listening socket too */
+	page_unref(h, h->page);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}

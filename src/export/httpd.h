@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The exporter's HTTP side: /metrics from the latest published exposition, served by libmicrohttpd in its own thread. */
+#ifndef FABTOP_EXPORT_HTTPD_H
+#define FABTOP_EXPORT_HTTPD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/openmetrics.h"
+
+/*
+ * Bounds that keep a flood or a slow client from costing more than this
+ * (doc/export.md): connections open at once, seconds a connection may stay
+ * idle, bytes a request's headers may take.
+ */
+#define HTTPD_MAX_CONNECTIONS	1024
+#define HTTPD_IDLE_TIMEOUT_S	10
+#define HTTPD_REQUEST_MAX	(32 * 1024)
+
+struct httpd;
+
+/*
+ * The host's exposition in both formats, made by the collector and handed
+ * over whole: a scrape never waits for a collection, it sends the latest
+ * page (and the exporter's own counters as of the scrape).
+ */
+struct httpd_page {
+	char *text[2];			/* [enum openmetrics_format] */
+	size_t len[2];
+	struct openmetrics_self self;	/* as of this page; scrapes/rejected are the server's */
+};
+
+/*
+ * Listen on "ADDR:PORT", "[ADDR6]:PORT", "HOST:PORT" or ":PORT" (every
+ * address), port 0 for any free one. 0, or -errno with the reason in err.
+ */
+int httpd_start(struct httpd **out, const char *listen, char *err, size_t errsize);
+/* Is listen spelled as httpd_start() wants it? 0, or -EINVAL with the reason in err. */
+int httpd_listen_check(const char *listen, char *err, size_t errsize);
+/* Where it listens, as "127.0.0.1:9879" / "[::1]:9879". */
+void httpd_address(const struct httpd *h, char *buf, size_t size);
+/* Serve page from now on (the server owns it; the previous one is freed when no scrape holds it). */
+void httpd_publish(struct httpd *h, struct httpd_page *page);
+/* Scrapes served and requests refused so far. */
+void httpd_counts(struct httpd *h, uint64_t *scrapes, uint64_t *rejected);
+void httpd_stop(struct httpd *h);
+
+/* A page's memory, for a page never published. */
+void httpd_page_free(struct httpd_page *p);
+
+#endif

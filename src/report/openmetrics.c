@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The snapshot as an OpenMetrics / Prometheus text exposition: families, labels, values in base units. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "derive/counters.h"
+#include "derive/mad_decode.h"
+#include "report/openmetrics.h"
+#include "util.h"
+
+/*
+ * The two formats differ only in metadata: OpenMetrics names a counter
+ * family without "_total" and an info family without "_info", has UNIT
+ * lines and ends with "# EOF"; 0.0.4 names families as their samples and
+ * has no info type (a gauge of 1). One writer serves both.
+ */
+enum om_type { OM_GAUGE, OM_COUNTER, OM_INFO };
+
+struct om_family {
+	const char *name;	/* the family name (OpenMetrics) */
+	enum om_type type;
+	const char *unit;	/* "bytes", "seconds" or NULL; the name ends with it */
+	const char *help;
+};
+
+struct om_label {
+	const char *name;
+	const char *value;
+};
+
+struct om {
+	FILE *f;
+	enum openmetrics_format fmt;
+	const struct om_family *fam;	/* the family being written */
+	size_t samples;
+};
+
+static const char *const type_names[] = { "gauge", "counter", "info" };
+
+static const char *om_suffix(enum om_type t)
+{
+	return t == OM_COUNTER ? "_total" : t == OM_INFO ? "_info" : "";
+}
+
+static void om_help_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void om_family(struct om *o, const struct om_family *fam)
+{
+	const char *suffix = o->fmt == OPENMETRICS_1_0 ? "" : om_suffix(fam->type);
+	const char *type = type_names[fam->type];
+
+	if (o->fmt == OPENMETRICS_PROM_0_0_4 && fam->type == OM_INFO)
+		type = "gauge";
+	o->fam = fam;
+	fprintf(o->f, "# HELP %s%s ", fam->name, suffix);
+	om_help_text(o->f, fam->help);
+	fprintf(o->f, "\n# TYPE %s%s %s\n", fam->name, suffix, type);
+	if (o->fmt == OPENMETRICS_1_0 && fam->unit)
+		fprintf(o->f, "# UNIT %s %s\n", fam->name, fam->unit);
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and past U+10FFFF are not UTF-8. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void openmetrics_label_value(FILE *f, const char *v)
+{
+	const unsigned char *s = (const unsigned char *)v;
+
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);	/* U+FFFD: scrapers reject invalid UTF-8 */
+			s++;
+			continue;
+		}
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '"')
+			fputs("\\\"", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fwrite(s, 1, n, f);
+		s += n;
+	}
+}
+
+static void om_labels(struct om *o, const struct om_label *l, size_t n)
+{
+	if (!n)
+		return;
+	fputc('{', o->f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(o->f, "%s%s=\"", i ? "," : "", l[i].name);
+		openmetrics_label_value(o->f, l[i].value ? l[i].value : "");
+		fputc('"', o->f);
+	}
+	fputc('}', o->f);
+}
+
+static void om_sample_begin(struct om *o, const struct om_label *l, size_t n)
+{
+	fprintf(o->f, "%s%s", o->fam->name, om_suffix(o->fam->type));
+	om_labels(o, l, n);
+	fputc(' ', o->f);
+	o->samples++;
+}
+
+static void om_u64(struct om *o, const struct om_label *l, size_t n, uint64_t v)
+{
+	om_sample_begin(o, l, n);
+	fprintf(o->f, "%" PRIu64 "\n", v);
+}
+
+/* A count of 4-octet words in bytes: up to 2^66, printed exactly. */
+static void om_words_as_bytes(struct om *o, const struct om_label *l, size_t n, uint64_t words)
+{
+	unsigned __int128 b = (unsigned __int128)words * IB_DATA_WORD_BYTES;
+	char buf[48], *p = buf + sizeof(buf) - 1;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + (int)(b % 10));
+		b /= 10;
+	} while (b);
+	om_sample_begin(o, l, n);
+	fprintf(o->f, "%s\n", p);
+}
+
+static void om_double(struct om *o, const struct om_label *l, size_t n, double v)
+{
+	om_sample_begin(o, l, n);
+	if (isnan(v))
+		fputs("NaN\n", o->f);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf\n" : "-Inf\n", o->f);
+	else
+		fprintf(o->f, "%.17g\n", v);
+}
+
+#define L(...) ((const struct om_label[]){ __VA_ARGS__ })
+#define NL(...) (sizeof((const struct om_label[]){ __VA_ARGS__ }) / sizeof(struct om_label))
+/* A sample with the labels given inline: OM_SAMPLE(o, om_u64, value, {"device", d}, ...). */
+#define OM_SAMPLE(o, fn, v, ...) fn((o), L(__VA_ARGS__), NL(__VA_ARGS__), (v))
+
+static const struct om_family
+	fam_host = { "fabtop_host", OM_INFO, NULL, "The host the exporter runs on." },
+	fam_port = { "fabtop_port", OM_INFO, NULL,
+		     "An RDMA port: link layer, node type and GUID, netdevs, the kernel's rate text." },
+	fam_state = { "fabtop_port_state", OM_GAUGE, NULL,
+		      "IB PortState: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER (absent when unreadable)." },
+	fam_phys = { "fabtop_port_physical_state", OM_GAUGE, NULL,
+		     "IB PortPhysicalState: 1 Sleep, 2 Polling, 3 Disabled, 4 PortConfigurationTraining, "
+		     "5 LinkUp, 6 LinkErrorRecovery, 7 Phy Test." },
+	fam_up = { "fabtop_port_up", OM_GAUGE, NULL, "1 when the port is ACTIVE, 0 otherwise." },
+	fam_rate = { "fabtop_port_rate_bytes_per_second", OM_GAUGE, NULL,
+		     "The port's active link rate in bytes per second." },
+	fam_lid = { "fabtop_port_lid", OM_GAUGE, NULL, "The port's base LID (InfiniBand)." },
+	fam_sm_lid = { "fabtop_port_sm_lid", OM_GAUGE, NULL, "The LID of the port's subnet manager (InfiniBand)." },
+	fam_mtu = { "fabtop_port_active_mtu_bytes", OM_GAUGE, "bytes", "The port's active MTU." },
+	fam_tx_bytes = { "fabtop_port_transmit_bytes", OM_COUNTER, "bytes",
+			 "Data sent by the port: its best data counter times 4 (absent when saturated or unknown)." },
+	fam_rx_bytes = { "fabtop_port_receive_bytes", OM_COUNTER, "bytes",
+			 "Data received by the port: its best data counter times 4 (absent when saturated or unknown)." },
+	fam_tx_pkts = { "fabtop_port_transmit_packets", OM_COUNTER, NULL, "Packets sent by the port." },
+	fam_rx_pkts = { "fabtop_port_receive_packets", OM_COUNTER, NULL, "Packets received by the port." },
+	fam_counter = { "fabtop_port_count", OM_COUNTER, NULL,
+			"Every port counter but the data ones, as read (kind: packets, error, wait, other; "
+			"bits: the counter's width). Absent when saturated or unknown." },
+	fam_counter_bytes = { "fabtop_port_data_bytes", OM_COUNTER, "bytes",
+			      "The port's data counters in bytes (4-octet words times 4)." },
+	fam_saturated = { "fabtop_saturated", OM_GAUGE, NULL,
+			  "1 when a counter is latched at the all-ones of its width: its value is unknown and "
+			  "not exported." },
+	fam_partner = { "fabtop_link_partner", OM_INFO, NULL,
+			"The other end of the port's cable, as the subnet's management (MADs) describes it." },
+	fam_p_counter = { "fabtop_link_partner_count", OM_COUNTER, NULL,
+			  "The link partner port's PMA counters but the data ones." },
+	fam_p_bytes = { "fabtop_link_partner_data_bytes", OM_COUNTER, "bytes",
+			"The link partner port's PMA data counters in bytes." },
+	fam_sm = { "fabtop_port_sm", OM_INFO, NULL, "The subnet manager as the port's SMInfo query answered." },
+	fam_gid = { "fabtop_gid", OM_INFO, NULL, "A non-empty GID table entry: index, type, netdev, IPv4." },
+	fam_finding = { "fabtop_doctor_finding", OM_GAUGE, NULL,
+			"A finding of fabtop doctor (doc/doctor.md): 1 while it holds." },
+	fam_findings = { "fabtop_doctor_findings", OM_GAUGE, NULL, "The doctor's findings by severity." },
+	fam_doctor_up = { "fabtop_doctor_up", OM_GAUGE, NULL,
+			  "1 when the network state could be read and the doctor ran, 0 otherwise." };
+
+static const char *kind_name(enum fab_counter_kind k)
+{
+	static const char *const names[] = {
+		[COUNTER_KIND_OTHER] = "other", [COUNTER_KIND_DATA] = "data",
+		[COUNTER_KIND_PACKETS] = "packets", [COUNTER_KIND_ERROR] = "error",
+		[COUNTER_KIND_WAIT] = "wait",
+	};
+
+	return util_name(names, ARRAY_SIZE(names), k, "other");
+}
+
+static const char *source_label(enum fab_counter_source s)
+{
+	static const char *const names[] = {
+		[COUNTER_SRC_COUNTERS] = "counters", [COUNTER_SRC_COUNTERS_EXT] = "counters_ext",
+		[COUNTER_SRC_HW_COUNTERS] = "hw_counters", [COUNTER_SRC_PMA] = "pma",
+		[COUNTER_SRC_DEMO] = "demo",
+	};
+
+	return util_name(names, ARRAY_SIZE(names), s, "unknown");
+}
+
+/* A port's identity as labels: every family of a port starts with these. */
+struct om_port {
+	const char *device;
+	char port[12];
+	const struct fab_device *d;
+	struct fab_port *p;
+};
+
+/* Calls fn for every port (families are written whole, one after another). */
+static void each_port(struct om *o, const struct fab_host *h, void (*fn)(struct om *o, struct om_port *op))
+{
+	for (size_t i = 0; h && i < h->ndevs; i++) {
+		for (size_t j = 0; j < h->devs[i].nports; j++) {
+			struct om_port op = { .device = h->devs[i].name, .d = &h->devs[i], .p = &h->devs[i].ports[j] };
+
+			snprintf(op.port, sizeof(op.port), "%u", op.p->num);
+			fn(o, &op);
+		}
+	}
+}
+
+static void port_info(struct om *o, struct om_port *op)
+{
+	char netdevs[FAB_MAX_NETDEVS * (FAB_IFNAMSIZ + 1)] = "";
+	size_t len = 0;
+
+	for (unsigned int k = 0; k < op->p->nnetdevs; k++)
+		len += (size_t)snprintf(netdevs + len, sizeof(netdevs) - len, "%s%s", k ? "," : "",
+					op->p->netdevs[k].name);
+	OM_SAMPLE(o, om_u64, 1, { "device", op->device }, { "port", op->port },
+		  { "link_layer", op->p->link_layer != LINK_LAYER_UNKNOWN ? fab_link_layer_str(op->p->link_layer) : "" },
+		  { "node_type", op->d->node_type }, { "node_guid", op->d->node_guid },
+		  { "netdevs", netdevs }, { "rate", op->p->rate_known ? op->p->rate : "" });
+}
+
+static void port_state(struct om *o, struct om_port *op)
+{
+	if (op->p->state != PORT_STATE_UNKNOWN)
+		OM_SAMPLE(o, om_u64, (uint64_t)op->p->state, { "device", op->device }, { "port", op->port });
+}
+
+static void port_phys(struct om *o, struct om_port *op)
+{
+	if (op->p->phys_state != PHYS_STATE_UNKNOWN)
+		OM_SAMPLE(o, om_u64, (uint64_t)op->p->phys_state, { "device", op->device }, { "port", op->port });
+}
+
+static void port_up(struct om *o, struct om_port *op)
+{
+	if (op->p->state != PORT_STATE_UNKNOWN)
+		OM_SAMPLE(o, om_u64, op->p->state == PORT_STATE_ACTIVE, { "device", op->device }, { "port", op->port });
+}
+
+static void port_rate(struct om *o, struct om_port *op)
+{
+	if (op->p->rate_known)
+		OM_SAMPLE(o, om_double, op->p->rate_gbps * 1e9 / 8, { "device", op->device }, { "port", op->port });
+}
+
+static void port_opt(struct om *o, struct om_port *op, const struct opt_u64 *v)
+{
+	if (v->known)
+		OM_SAMPLE(o, om_u64, v->value, { "device", op->device }, { "port", op->port });
+}
+
+static void port_lid(struct om *o, struct om_port *op)
+{
+	if (fab_port_maybe_ib(op->p))
+		port_opt(o, op, &op->p->lid);
+}
+
+static void port_sm_lid(struct om *o, struct om_port *op)
+{
+	if (fab_port_maybe_ib(op->p))
+		port_opt(o, op, &op->p->sm_lid);
+}
+
+static void port_mtu(struct om *o, struct om_port *op)
+{
+	port_opt(o, op, &op->p->active_mtu);
+}
+
+/* The best counter of a kind and direction, when it has a value to show. */
+static const struct fab_counter *usable(const struct fab_counter *c)
+{
+	return c && c->known && !c->saturated ? c : NULL;
+}
+
+static void port_tx_bytes(struct om *o, struct om_port *op)
+{
+	const struct fab_counter *c = usable(port_data_counter(op->p, DIR_XMIT));
+
+	if (c)
+		OM_SAMPLE(o, om_words_as_bytes, c->value, { "device", op->device }, { "port", op->port });
+}
+
+static void port_rx_bytes(struct om *o, struct om_port *op)
+{
+	const struct fab_counter *c = usable(port_data_counter(op->p, DIR_RCV));
+
+	if (c)
+		OM_SAMPLE(o, om_words_as_bytes, c->value, { "device", op->device }, { "port", op->port });
+}
+
+static void port_tx_pkts(struct om *o, struct om_port *op)
+{
+	const struct fab_counter *c = usable(port_packets_counter(op->p, DIR_XMIT));
+
+	if (c)
+		OM_SAMPLE(o, om_u64, c->value, { "device", op->device }, { "port", op->port });
+}
+
+static void port_rx_pkts(struct om *o, struct om_port *op)
+{
+	const struct fab_counter *c = usable(port_packets_counter(op->p, DIR_RCV));
+
+	if (c)
+		OM_SAMPLE(o, om_u64, c->value, { "device", op->device }, { "port", op->port });
+}
+
+/*
+ * One counter into the family being written: data counters go to the
+ * bytes family (want_data), the others to the plain one; the saturated
+ * family takes every counter with a value. Extra labels (a partner's)
+ * come first in l.
+ */
+enum counter_family { CF_PLAIN, CF_BYTES, CF_SATURATED };
+
+static void counter_sample(struct om *o, enum counter_family cf, const struct fab_counter *c,
+			   const char *source, const struct om_label *extra, size_t nextra)
+{
+	struct om_label l[8];
+	char bits[8];
+	size_t n = 0;
+
+	if (!c->known)
+		return;
+	if (cf != CF_SATURATED && (c->saturated || (c->kind == COUNTER_KIND_DATA) != (cf == CF_BYTES)))
+		return;
+	for (size_t i = 0; i < nextra && n < 4; i++)
+		l[n++] = extra[i];
+	snprintf(bits, sizeof(bits), "%u", c->bits);
+	l[n++] = (struct om_label){ "counter", c->name };
+	l[n++] = (struct om_label){ "source", source };
+	if (cf == CF_PLAIN)
+		l[n++] = (struct om_label){ "kind", kind_name(c->kind) };
+	l[n++] = (struct om_label){ "bits", bits };
+	if (cf == CF_SATURATED)
+		om_u64(o, l, n, c->saturated);
+	else if (cf == CF_BYTES)
+		om_words_as_bytes(o, l, n, c->value);
+	else
+		om_u64(o, l, n, c->value);
+}
+
+static void port_counters_as(struct om *o, struct om_port *op, enum counter_family cf)
+{
+	const struct om_label id[] = { { "device", op->device }, { "port", op->port } };
+
+	for (size_t k = 0; k < op->p->ncounters; k++)
+		counter_sample(o, cf, &op->p->counters[k], source_label(op->p->counters[k].source), id, 2);
+}
+
+static void port_counters(struct om *o, struct om_port *op)
+{
+	port_counters_as(o, op, CF_PLAIN);
+}
+
+static void port_counters_bytes(struct om *o, struct om_port *op)
+{
+	port_counters_as(o, op, CF_BYTES);
+}
+
+static void port_counters_saturated(struct om *o, struct om_port *op)
+{
+	port_counters_as(o, op, CF_SATURATED);
+}
+
+static void port_gids(struct om *o, struct om_port *op)
+{
+	for (size_t k = 0; k < op->p->ngids; k++) {
+		const struct fab_gid *g = &op->p->gids[k];
+		char idx[12];
+
+		snprintf(idx, sizeof(idx), "%u", g->index);
+		OM_SAMPLE(o, om_u64, 1, { "device", op->device }, { "port", op->port }, { "index", idx },
+			  { "gid", g->gid }, { "type", g->type != GID_TYPE_UNKNOWN ? fab_gid_type_str(g->type) : "" },
+			  { "netdev", g->netdev }, { "ipv4", g->has_ipv4 ? g->ipv4 : "" });
+	}
+}
+
+static void host_family(struct om *o, const struct om_family *fam, const struct fab_host *h,
+			void (*fn)(struct om *o, struct om_port *op))
+{
+	om_family(o, fam);
+	each_port(o, h, fn);
+}
+
+/* The MAD view's port for a local port, when it answered. */
+static const char *node_type_name(uint8_t t)
+{
+	static const char *const names[] = { [1] = "CA", [2] = "Switch", [3] = "Router" };
+
+	return util_name(names, ARRAY_SIZE(names), t, "unknown");
+}
+
+struct om_partner {
+	char port[12], guid[24], pport[8];
+	struct om_label l[5];	/* device, port, partner_guid, partner_port, partner_desc */
+};
+
+/* The partner labels of a local port's cable; false when the partner is unknown. */
+static bool partner_labels(const struct ib_local_port *lp, struct om_partner *pp)
+{
+	if (lp->peer_state != IBQ_OK)
+		return false;
+	snprintf(pp->port, sizeof(pp->port), "%u", lp->port);
+	snprintf(pp->guid, sizeof(pp->guid), "0x%016" PRIx64, lp->peer.node_guid);
+	snprintf(pp->pport, sizeof(pp->pport), "%u", lp->peer_pi.num);
+	pp->l[0] = (struct om_label){ "device", lp->ca };
+	pp->l[1] = (struct om_label){ "port", pp->port };
+	pp->l[2] = (struct om_label){ "partner_guid", pp->guid };
+	pp->l[3] = (struct om_label){ "partner_port", pp->pport };
+	pp->l[4] = (struct om_label){ "partner_desc", lp->peer.desc };
+	return true;
+}
+
+static void ib_partners(struct om *o, const struct ib_fabric *ib)
+{
+	om_family(o, &fam_partner);
+	for (size_t i = 0; ib && i < ib->nports; i++) {
+		const struct ib_local_port *lp = &ib->ports[i];
+		struct om_partner pp;
+		struct om_label l[6];
+
+		if (!partner_labels(lp, &pp))
+			continue;
+		memcpy(l, pp.l, sizeof(pp.l));
+		l[5] = (struct om_label){ "partner_type", node_type_name(lp->peer.node_type) };
+		om_u64(o, l, 6, 1);
+	}
+}
+
+static void ib_partner_counters(struct om *o, const struct ib_fabric *ib, enum counter_family cf)
+{
+	for (size_t i = 0; ib && i < ib->nports; i++) {
+		const struct ib_local_port *lp = &ib->ports[i];
+		struct om_partner pp;
+
+		if (!partner_labels(lp, &pp) || lp->peer_pma.state != IBQ_OK)
+			continue;
+		/* Partner labels beyond device/port would make the series change with a re-cabling: kept to 4. */
+		for (size_t k = 0; k < lp->peer_pma.n; k++)
+			counter_sample(o, cf, &lp->peer_pma.c[k], cf == CF_SATURATED ? "partner_pma" : "pma",
+				       pp.l, 4);
+	}
+}
+
+static void ib_sm(struct om *o, const struct ib_fabric *ib)
+{
+	om_family(o, &fam_sm);
+	for (size_t i = 0; ib && i < ib->nports; i++) {
+		const struct ib_local_port *lp = &ib->ports[i];
+		char port[12], lid[8], guid[24], prio[8];
+
+		if (lp->sm.state != IBQ_OK)
+			continue;
+		snprintf(port, sizeof(port), "%u", lp->port);
+		snprintf(lid, sizeof(lid), "%u", lp->sm.lid);
+		snprintf(guid, sizeof(guid), "0x%016" PRIx64, lp->sm.guid);
+		snprintf(prio, sizeof(prio), "%u", lp->sm.priority);
+		OM_SAMPLE(o, om_u64, 1, { "device", lp->ca }, { "port", port }, { "sm_lid", lid },
+			  { "sm_guid", guid }, { "sm_state", mad_sm_state_str(lp->sm.sm_state) },
+			  { "sm_priority", prio });
+	}
+}
+
+/* Two findings with the same labels would be one series twice: the first one speaks. */
+static bool finding_seen(const struct doctor_report *r, size_t upto)
+{
+	const struct doctor_finding *f = &r->findings[upto];
+
+	for (size_t i = 0; i < upto; i++) {
+		const struct doctor_finding *g = &r->findings[i];
+
+		if (!strcmp(f->code, g->code) && f->severity == g->severity && !strcmp(f->ifname, g->ifname) &&
+		    !strcmp(f->addr, g->addr) && !strcmp(f->device, g->device) && f->port == g->port)
+			return true;
+	}
+	return false;
+}
+
+static void doctor_findings(struct om *o, const struct doctor_report *r)
+{
+	size_t count[3] = { 0 };
+
+	om_family(o, &fam_doctor_up);
+	om_u64(o, NULL, 0, r != NULL);
+	om_family(o, &fam_finding);
+	for (size_t i = 0; r && i < r->nfindings; i++) {
+		const struct doctor_finding *f = &r->findings[i];
+		char port[12] = "";
+
+		if (f->severity <= DOCTOR_ERROR)
+			count[f->severity]++;
+		if (finding_seen(r, i))
+			continue;
+		if (f->port)
+			snprintf(port, sizeof(port), "%u", f->port);
+		OM_SAMPLE(o, om_u64, 1, { "code", f->code }, { "severity", doctor_severity_str(f->severity) },
+			  { "iface", f->ifname }, { "address", f->addr }, { "device", f->device }, { "port", port });
+	}
+	om_family(o, &fam_findings);
+	for (unsigned int s = DOCTOR_INFO; r && s <= DOCTOR_ERROR; s++)
+		OM_SAMPLE(o, om_u64, count[s], { "severity", doctor_severity_str((enum doctor_severity)s) });
+}
+
+/* Long: one family after another, in the order doc/export.md lists them. */
+size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in)
+{
+	struct om o = { .f = f, .fmt = fmt };
+	const struct fab_host *h = in->host;
+
+	om_family(&o, &fam_host);
+	OM_SAMPLE(&o, om_u64, 1, { "hostname", h ? h->hostname : "" });
+
+	host_family(&o, &fam_port, h, port_info);
+	host_family(&o, &fam_state, h, port_state);
+	host_family(&o, &fam_phys, h, port_phys);
+	host_family(&o, &fam_up, h, port_up);
+	host_family(&o, &fam_rate, h, port_rate);
+	host_family(&o, &fam_lid, h, port_lid);
+	host_family(&o, &fam_sm_lid, h, port_sm_lid);
+	host_family(&o, &fam_mtu, h, port_mtu);
+	host_family(&o, &fam_tx_bytes, h, port_tx_bytes);
+	host_family(&o, &fam_rx_bytes, h, port_rx_bytes);
+	host_family(&o, &fam_tx_pkts, h, port_tx_pkts);
+	host_family(&o, &fam_rx_pkts, h, port_rx_pkts);
+	host_family(&o, &fam_counter, h, port_counters);
+	host_family(&o, &fam_counter_bytes, h, port_counters_bytes);
+	host_family(&o, &fam_saturated, h, port_counters_saturated);
+	ib_partner_counters(&o, in->ib, CF_SATURATED);	/* the same family: samples of one family stay together */
+
+	ib_partners(&o, in->ib);
+	om_family(&o, &fam_p_counter);
+	ib_partner_counters(&o, in->ib, CF_PLAIN);
+	om_family(&o, &fam_p_bytes);
+	ib_partner_counters(&o, in->ib, CF_BYTES);
+	ib_sm(&o, in->ib);
+
+	host_family(&o, &fam_gid, h, port_gids);
+	doctor_findings(&o, in->doctor);
+	return o.samples;
+}
+
+static const struct om_family
+	fam_build = { "fabtop_build", OM_INFO, NULL, "The fabtop version serving these metrics." },
+	fam_collections = { "fabtop_exporter_collections", OM_COUNTER, NULL, "Samples the exporter has taken." },
+	fam_errors = { "fabtop_exporter_collect_errors", OM_COUNTER, NULL,
+		       "Collections that failed in part (the network state or memory)." },
+	fam_duration = { "fabtop_exporter_collect_duration_seconds", OM_GAUGE, "seconds",
+			 "Wall time of the latest collection, rendering included." },
+	fam_cpu = { "fabtop_exporter_collect_cpu_seconds", OM_COUNTER, "seconds",
+		    "CPU time spent collecting and rendering since start." },
+	fam_last = { "fabtop_exporter_last_collect_timestamp_seconds", OM_GAUGE, "seconds",
+		     "When the latest collection ended (Unix time): scrapes read it, they never collect." },
+	fam_scrapes = { "fabtop_exporter_scrapes", OM_COUNTER, NULL, "Scrapes served." },
+	fam_rejected = { "fabtop_exporter_http_rejected", OM_COUNTER, NULL,
+			 "HTTP requests refused: unknown path or method." },
+	fam_series = { "fabtop_exporter_series", OM_GAUGE, NULL, "Samples in the latest exposition of the host." };
+
+void openmetrics_write_self(FILE *f, enum openmetrics_format fmt, const struct openmetrics_self *s)
+{
+	struct om o = { .f = f, .fmt = fmt };
+
+	om_family(&o, &fam_build);
+	OM_SAMPLE(&o, om_u64, 1, { "version", PACKAGE_VERSION });
+	om_family(&o, &fam_collections);
+	om_u64(&o, NULL, 0, s->collections);
+	om_family(&o, &fam_errors);
+	om_u64(&o, NULL, 0, s->collect_errors);
+	om_family(&o, &fam_duration);
+	om_double(&o, NULL, 0, s->collect_s);
+	om_family(&o, &fam_cpu);
+	om_double(&o, NULL, 0, s->cpu_s);
+	om_family(&o, &fam_last);
+	om_double(&o, NULL, 0, s->last_unix);
+	om_family(&o, &fam_scrapes);
+	om_u64(&o, NULL, 0, s->scrapes);
+	om_family(&o, &fam_rejected);
+	om_u64(&o, NULL, 0, s->rejected);
+	om_family(&o, &fam_series);
+	om_u64(&o, NULL, 0, s->series);
+}
+
+void openmetrics_write_end(FILE *f, enum openmetrics_format fmt)
+{
+	if (fmt == OPENMETRICS_1_0)
+		fputs("# EOF\n", f);
+}
+
+const char *openmetrics_content_type(enum openmetrics_format fmt)
+{
+	return fmt == OPENMETRICS_1_0 ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+				      : "text/plain; version=0.0.4; charset=utf-8";
+}
+
+enum openmetrics_format openmetrics_negotiate(const char *accept)
+{
+	/* Prometheus sends "application/openmetrics-text;version=1.0.0,...;q=0.5,text/plain;..." */
+	return accept && strcasestr(accept, "application/openmetrics-text") ? OPENMETRICS_1_0
+									    : OPENMETRICS_PROM_0_0_4;
+}
