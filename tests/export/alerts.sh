@@ -45,10 +45,10 @@ PY
 done <<'EOF_M'
 alerts on disabled ports@unless on (instance, device, port) fabtop_port_physical_state == 3@
 calls two state changes a flap@(changes(fabtop_port_state[15m])) > 2@(changes(fabtop_port_state[15m])) > 1
-counts packets as errors@rate(fabtop_port_counter_total{kind="error"}[5m])@rate(fabtop_port_counter_total[5m])
-alerts on unsaturated counters@expr: fabtop_counter_saturated == 1@expr: fabtop_counter_saturated >= 0
+counts packets as errors@rate(fabtop_port_count_total{kind="error"}[5m])@rate(fabtop_port_count_total[5m])
+alerts on unsaturated counters@expr: fabtop_saturated == 1@expr: fabtop_saturated >= 0
 alerts on info findings@severity=~"warning|error"@severity=~".+"
 watches every job's up@up{job="fabtop"} == 0@up == 0
-fires errors on one burst@sum by (instance, job, device, port, counter) (rate(fabtop_port_counter_total{kind="error"}[5m])) > 0\n        for: 5m@sum by (instance, job, device, port, counter) (rate(fabtop_port_counter_total{kind="error"}[5m])) > 0
+fires errors on one burst@sum by (instance, job, device, port, counter) (rate(fabtop_port_count_total{kind="error"}[5m])) > 0\n        for: 5m@sum by (instance, job, device, port, counter) (rate(fabtop_port_count_total{kind="error"}[5m])) > 0
 EOF_M
 done_testing
