@@ -3,7 +3,7 @@
 # alert rules and the Grafana dashboard, installed as examples, and the tests
 # that check each against the real tool that reads it.
 exportexamplesdir = $(docdir)/examples
-dist_exportexamples_DATA = data/fabtop-alerts.yml
+dist_exportexamples_DATA = data/fabtop-alerts.yml data/prometheus-fabtop.yml data/fabtop-grafana.json
 
 TESTS += tests/export/alerts.sh
 EXTRA_DIST += tests/export/alerts.sh tests/export/fabtop-alerts.test.yml
@@ -25,3 +25,8 @@ AM_DISTCHECK_CONFIGURE_FLAGS += --with-systemdsystemunitdir='$$(prefix)/lib/syst
 
 TESTS += tests/export/systemd-unit.sh
 EXTRA_DIST += tests/export/systemd-unit.sh
+
+# The dashboard's queries run against a real Prometheus scraping real
+# exporters; prom-lib.sh holds the Prometheus helpers other tests reuse.
+TESTS += tests/export/prometheus-dashboard.sh
+EXTRA_DIST += tests/export/prometheus-dashboard.sh tests/export/prom-lib.sh
