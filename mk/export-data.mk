@@ -15,6 +15,9 @@ CLEANFILES = data/fabtop-exporter.service
 if SYSTEMD_UNIT
 systemdsystemunitdir = $(SYSTEMD_SYSTEM_UNIT_DIR)
 systemdsystemunit_DATA = data/fabtop-exporter.service
+installcheck_unitdir = $(DESTDIR)$(systemdsystemunitdir)
+else
+installcheck_unitdir =
 endif
 data/fabtop-exporter.service: $(srcdir)/data/fabtop-exporter.service.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) data && \

@@ -39,6 +39,10 @@ jq -r '.panels[].targets[].expr' "$DASH" >"$T/exprs"
 unfiltered=$(grep -oE 'fabtop_[a-z_]+(\{[^}]*\})?' "$T/exprs" | grep -vF 'instance=~"$instance"' || :)
 assert_eq "every fabtop_* selector has instance=~\"\$instance\"" "" "$unfiltered"
 
+# The example config as shipped: valid, and its rule file found beside it.
+check "promtool check config data/prometheus-fabtop.yml (with data/fabtop-alerts.yml)" \
+	timeout 60 promtool check config "$TOP_SRCDIR/data/prometheus-fabtop.yml"
+
 # --- three exporters, the real one
 if ! "$FABTOP" export --help >/dev/null 2>&1; then
 	not_ok "fabtop export exists (this fabtop has no export command)"
