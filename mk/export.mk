@@ -6,5 +6,5 @@ src_libfabtop_a_SOURCES += \
 	src/export/textfile.c src/export/textfile.h \
 	src/cmd_export.c
 
-TESTS += tests/export/exporter.sh
-EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh
+TESTS += tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh
+EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/hostile-http.py
