@@ -12,7 +12,7 @@ check "promtool check rules data/fabtop-alerts.yml" timeout 60 promtool check ru
 alerts=$(sed -n 's/^ *- alert: *//p' "$RULES" | sort)
 assert_eq "the six alerts of doc/export.md are defined" \
 	"FabtopCounterSaturated FabtopDoctorFinding FabtopExporterDown FabtopPortDown FabtopPortErrors FabtopPortFlapping" \
-	"$(echo $alerts)"
+	"$(printf '%s\n' "$alerts" | paste -sd' ')"
 # Every alert has a test case, and every alert explains itself.
 untested=""
 for a in $alerts; do grep -q "alertname: $a\$" "$CASES" || untested="$untested $a"; done

@@ -49,6 +49,8 @@ if ! "$FABTOP" export --help >/dev/null 2>&1; then
 	done_testing; exit
 fi
 targets="" regex=""
+# start_exporter sets eN_addr by eval, which shellcheck cannot follow.
+# shellcheck disable=SC2154
 for seed in 1 2 3; do
 	# --interval 1: counters move between the 1 s scrapes below.
 	start_exporter "e$seed" --demo --seed "$seed" export --interval 1
@@ -63,6 +65,7 @@ ok "three demo exporters listen on$targets"
 
 # Families the dashboard reads must be ones the exporter declares (# TYPE),
 # so a misspelt name cannot hide behind a panel that may be empty.
+# shellcheck disable=SC2154
 scrape "$e1_addr" >"$T/e1.prom"
 undeclared=""
 for name in $(grep -oE 'fabtop_[a-z_]+' "$T/exprs" | sort -u); do

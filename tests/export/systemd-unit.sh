@@ -55,6 +55,7 @@ args=$(sed -n 's/^Environment=FABTOP_EXPORT_ARGS="\(.*\)"$/\1/p' "$T/service")
 assert_match "the unit listens on loopback by default" '^--listen 127\.0\.0\.1:9879$' "$args"
 if "$FABTOP" export --help >"$T/help" 2>&1; then
 	missing=""
+	# shellcheck disable=SC2086 # the unit splits FABTOP_EXPORT_ARGS into words too
 	for o in $(printf '%s\n' $args | grep -- '^--'); do grep -q -- "$o" "$T/help" || missing="$missing $o"; done
 	assert_eq "fabtop export --help knows the unit's options ($args)" "" "$missing"
 else
