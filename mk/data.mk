@@ -16,10 +16,12 @@ uninstall-local:
 # distcheck installs into a private prefix: the completion goes under it too.
 AM_DISTCHECK_CONFIGURE_FLAGS = --with-bash-completion-dir='$$(datadir)/bash-completion/completions'
 
-# make installcheck: the installed binary, page, completion and example.
+# make installcheck: the installed binary, page, completion and examples, and
+# the exporter's systemd unit (no unit directory when configured without).
 installcheck-local:
 	TOP_SRCDIR='$(abs_top_srcdir)' $(SHELL) '$(srcdir)/tests/install/installcheck.sh' \
-		'$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)' '$(DESTDIR)$(bashcompletiondir)' '$(DESTDIR)$(docdir)'
+		'$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)' '$(DESTDIR)$(bashcompletiondir)' '$(DESTDIR)$(docdir)' \
+		'$(installcheck_unitdir)'
 EXTRA_DIST += tests/install/installcheck.sh
 
 TESTS += tests/install/man.sh tests/install/completion.sh

@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make installcheck: the installed fabtop runs, and its man page, bash
-# completion and example settings are where they belong.
-# usage: installcheck.sh BINDIR MAN1DIR COMPLETIONDIR DOCDIR (DESTDIR already applied)
+# completion, example settings, exporter examples (Prometheus, Grafana) and
+# systemd unit are where they belong.
+# usage: installcheck.sh BINDIR MAN1DIR COMPLETIONDIR DOCDIR [UNITDIR]
+# (DESTDIR already applied; no UNITDIR when configured without a unit directory)
 set -eu
 export LC_ALL=C
 : "${TOP_SRCDIR:?}"
 bin=$1/fabtop man=$2/fabtop.1 comp=$3/fabtop doc=$4/fabtoprc.example
+examples=$4/examples unitdir=${5:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/fabtop-installcheck.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -29,4 +32,31 @@ else
 	bad "bash completion $comp"
 fi
 [ -f "$doc" ] && grep -q '^interval=' "$doc" && ok "$doc" || bad "example settings $doc"
+
+# The exporter's examples: the scrape config finds its rule file beside it.
+if command -v promtool >/dev/null; then
+	promtool check config "$examples/prometheus-fabtop.yml" >"$T/pc" 2>&1 &&
+		grep -q 'SUCCESS: 6 rules found' "$T/pc" && ok "$examples/prometheus-fabtop.yml loads $examples/fabtop-alerts.yml" ||
+		{ bad "promtool check config $examples/prometheus-fabtop.yml"; cat "$T/pc" >&2; }
+else
+	[ -f "$examples/prometheus-fabtop.yml" ] && [ -f "$examples/fabtop-alerts.yml" ] &&
+		ok "$examples/prometheus-fabtop.yml, fabtop-alerts.yml (promtool not installed)" || bad "Prometheus examples in $examples"
+fi
+jq -e '.panels | length > 0' "$examples/fabtop-grafana.json" >/dev/null 2>&1 &&
+	ok "$examples/fabtop-grafana.json" || bad "Grafana dashboard $examples/fabtop-grafana.json"
+
+# The unit starts the installed binary (ExecStart is BINDIR without DESTDIR).
+if [ -n "$unitdir" ]; then
+	unit=$unitdir/fabtop-exporter.service
+	exec_path=$(sed -n 's/^ExecStart=\([^ ]*\) export .*/\1/p' "$unit" 2>/dev/null)
+	case $bin in
+	?*"$exec_path"|"$exec_path") [ -n "$exec_path" ] && ok "$unit runs $exec_path export" || bad "$unit has no ExecStart" ;;
+	*) bad "$unit runs '$exec_path', not the installed $bin" ;;
+	esac
+	# Without DESTDIR the binary is really there: systemd can check it all.
+	if [ "$bin" = "$exec_path" ] && command -v systemd-analyze >/dev/null; then
+		systemd-analyze verify --man=no "$unit" >"$T/sv" 2>&1 && [ ! -s "$T/sv" ] &&
+			ok "systemd-analyze verify $unit" || { bad "systemd-analyze verify $unit"; cat "$T/sv" >&2; }
+	fi
+fi
 exit $fail
