@@ -5,3 +5,10 @@ src_libfabtop_a_SOURCES += src/collect/prom.c src/collect/prom.h \
 	src/collect/prom_cluster.c src/collect/prom_cluster.h \
 	src/model/cluster.c src/model/cluster.h \
 	src/ui/view_cluster.c
+
+# The parser on recorded and handmade answers; the model's merge.
+check_PROGRAMS += tests/cluster/test_prom
+TESTS += tests/cluster/test_prom
+tests_cluster_test_prom_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_cluster_test_prom_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/data/prom
