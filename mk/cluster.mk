@@ -12,3 +12,7 @@ TESTS += tests/cluster/test_prom
 tests_cluster_test_prom_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_cluster_test_prom_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/prom
+
+# The pane against a fake Prometheus on loopback, which is then stopped, silenced and restarted.
+TESTS += tests/cluster/tui.sh
+EXTRA_DIST += tests/cluster/tui.sh tests/cluster/fake-prom.py

@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -86,6 +87,10 @@ def handler(args):
                 sys.stderr.write("fake-prom: " + fmt % a + "\n")
 
         def answer(self, query):
+            if args.hang:
+                # A server that takes the request and never answers: fabtop's timeout must end it.
+                time.sleep(args.lifetime)
+                return
             with lock:
                 if query not in cache:
                     code, doc = family_answer(args, query)
@@ -124,6 +129,7 @@ def main():
     ap.add_argument("--names", help="comma list of host names (else node0001...)")
     ap.add_argument("--lifetime", type=float, default=120, help="exit after this many seconds")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--hang", action="store_true", help="accept queries and never answer")
     args = ap.parse_args()
     args.names = args.names.split(",") if args.names else [f"node{i:04d}" for i in range(1, args.hosts + 1)]
     # Loopback only: a test must never listen on the machine's network.
