@@ -16,3 +16,10 @@ EXTRA_DIST += tests/data/prom
 # The pane against a fake Prometheus on loopback, which is then stopped, silenced and restarted.
 TESTS += tests/cluster/tui.sh
 EXTRA_DIST += tests/cluster/tui.sh tests/cluster/fake-prom.py
+
+# make bench: refreshes of 1,000 hosts x 2 ports from the fake Prometheus.
+check_PROGRAMS += tests/bench/bench_cluster
+tests_bench_bench_cluster_LDADD = $(TEST_LDADD)
+BENCHES += tests/bench/cluster.sh
+EXTRA_DIST += tests/bench/cluster.sh
+bench: tests/bench/bench_cluster
