@@ -4,9 +4,9 @@
 # its seed corpus (tests/data/fuzz/NAME) and fails on any crash, keeping the
 # input in fuzz-crashes/.
 FUZZERS = tests/fuzz/fuzz_wire tests/fuzz/fuzz_netlink tests/fuzz/fuzz_mad \
-	tests/fuzz/fuzz_text tests/fuzz/fuzz_settings
+	tests/fuzz/fuzz_text tests/fuzz/fuzz_settings tests/fuzz/fuzz_prom
 FUZZ_SRCS = tests/fuzz/fuzz_wire.c tests/fuzz/fuzz_netlink.c tests/fuzz/fuzz_mad.c \
-	tests/fuzz/fuzz_text.c tests/fuzz/fuzz_settings.c
+	tests/fuzz/fuzz_text.c tests/fuzz/fuzz_settings.c tests/fuzz/fuzz_prom.c
 EXTRA_DIST += $(FUZZ_SRCS) tests/data/fuzz
 FUZZ_SECONDS = 30
 
@@ -28,6 +28,9 @@ tests_fuzz_fuzz_text_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_fuzz_settings_SOURCES = tests/fuzz/fuzz_settings.c
 tests_fuzz_fuzz_settings_LDADD = $(TEST_LDADD)
 tests_fuzz_fuzz_settings_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_prom_SOURCES = tests/fuzz/fuzz_prom.c
+tests_fuzz_fuzz_prom_LDADD = $(TEST_LDADD)
+tests_fuzz_fuzz_prom_LDFLAGS = $(FUZZ_LINK)
 
 # Each harness on a copy of its seeds (new inputs land in the copy, not the tree).
 fuzz: $(FUZZERS)

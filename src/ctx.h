@@ -21,6 +21,7 @@ struct fab_ctx {
 	bool demo;			/* --demo: the built-in simulated fabric */
 	unsigned long seed;		/* --seed for the demo fabric */
 	bool live_sysfs;		/* sysfs_root is the real /sys: verbs may be used */
+	const char *prometheus_url;	/* --prometheus: the Cluster pane's server; NULL: fabtoprc's */
 };
 
 void ctx_init(struct fab_ctx *ctx);

@@ -51,6 +51,7 @@ static void usage(FILE *f)
 		   "  --count N         samples for repeated reports\n"
 		   "  --json            machine-readable output\n"
 		   "  --no-color        no colours (also when NO_COLOR is set)\n"
+		   "  --prometheus URL  the Prometheus the monitor's Cluster pane asks (http://HOST:9090)\n"
 		   "  -h, --help        this help; fabtop COMMAND --help for a command's\n"
 		   "  -V, --version     print the version\n\n"
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error;\n"

@@ -21,6 +21,7 @@ static const struct option global_options[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 	{ "demo", no_argument, NULL, OPT_DEMO },
+	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -80,6 +81,13 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		return 0;
 	case OPT_DEMO:
 		ctx->demo = true;
+		return 0;
+	case OPT_PROMETHEUS:
+		if (!util_is_http_url(arg)) {
+			fprintf(stderr, "fabtop: --prometheus wants an http:// or https:// URL, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		ctx->prometheus_url = arg;
 		return 0;
 	case 'V':
 		printf("fabtop %s\n", PACKAGE_VERSION);

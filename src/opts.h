@@ -18,6 +18,7 @@ enum {
 	OPT_JSON,
 	OPT_NO_COLOR,
 	OPT_DEMO,
+	OPT_PROMETHEUS,
 	OPT_FIRST_OWN,		/* a command's own long-only options start here */
 };
 

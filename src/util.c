@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "util.h"
@@ -85,4 +87,24 @@ int util_parse_guid(const char *s, uint64_t *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+bool util_is_http_url(const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return false;
+	if (!strncasecmp(s, "http://", 7))
+		n = 7;
+	else if (!strncasecmp(s, "https://", 8))
+		n = 8;
+	else
+		return false;
+	if (!s[n] || s[n] == '/' || strlen(s) >= UTIL_URL_MAX)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= 0x20 || (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
 }

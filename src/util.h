@@ -3,6 +3,7 @@
 #ifndef FABTOP_UTIL_H
 #define FABTOP_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,5 +34,12 @@ int util_parse_double(const char *s, double min, double max, double *out);
  * ignored, one trailing newline allowed. 0, or -1 (*out untouched).
  */
 int util_parse_guid(const char *s, uint64_t *out);
+
+/*
+ * An http:// or https:// URL with a host, shorter than UTIL_URL_MAX, no
+ * blank or control byte in it: what --prometheus and fabtoprc accept.
+ */
+#define UTIL_URL_MAX 512
+bool util_is_http_url(const char *s);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabtoprc: "key=value" lines, comments with '#'; unknown or bad lines warn and are skipped. */
+/* fabtoprc: "key=value" lines in sections ("[cluster]"), comments with '#'; unknown or bad lines warn and are skipped. */
 #include "config.h"
 
 #include <errno.h>
@@ -100,6 +100,26 @@ const struct settings_sort *settings_get_sort(const struct settings *s, const ch
 	return NULL;
 }
 
+/* A "key=value" line of the [cluster] section: the Cluster pane's. */
+static const char *settings_cluster_line(struct settings *s, const char *key, const char *val)
+{
+	if (!strcmp(key, "prometheus")) {
+		if (!util_is_http_url(val))
+			return "prometheus wants an http:// or https:// URL";
+		snprintf(s->prometheus, sizeof(s->prometheus), "%s", val);
+		return NULL;
+	}
+	return "unknown setting in [cluster]";
+}
+
+/* The sections: the lines before the first belong to the monitor as a whole. */
+static const struct {
+	const char *name;
+	const char *(*line)(struct settings *s, const char *key, const char *val);
+} settings_sections[] = {
+	{ "cluster", settings_cluster_line },
+};
+
 /* One "key=value" line; returns a reason when it is bad. */
 static const char *settings_line(struct settings *s, char *key, char *val)
 {
@@ -146,6 +166,7 @@ int settings_read(struct settings *s, const char *path)
 {
 	char line[SETTINGS_LINE_MAX];
 	unsigned int lineno = 0;
+	int section = -1;	/* -1: before any section; -2: an unknown one, whose lines are skipped */
 	FILE *f;
 	int fd;
 
@@ -187,13 +208,32 @@ int settings_read(struct settings *s, const char *path)
 		l = trim(line);
 		if (!*l || *l == '#')
 			continue;
+		if (*l == '[') {
+			char *end = strchr(l, ']');
+
+			section = -2;
+			if (!end || trim(end + 1)[0]) {
+				warn_once("%s:%u: not a [section] line, the section's lines are ignored", path, lineno);
+				continue;
+			}
+			*end = '\0';
+			for (size_t i = 0; i < ARRAY_SIZE(settings_sections); i++)
+				if (!strcmp(trim(l + 1), settings_sections[i].name))
+					section = (int)i;
+			if (section == -2)
+				warn_once("%s:%u: unknown section [%s], its lines are ignored", path, lineno, trim(l + 1));
+			continue;
+		}
+		if (section == -2)
+			continue;
 		eq = strchr(l, '=');
 		if (!eq) {
 			warn_once("%s:%u: not key=value, ignored", path, lineno);
 			continue;
 		}
 		*eq = '\0';
-		why = settings_line(s, trim(l), trim(eq + 1));
+		why = section >= 0 ? settings_sections[section].line(s, trim(l), trim(eq + 1)) :
+				     settings_line(s, trim(l), trim(eq + 1));
 		if (why)
 			warn_once("%s:%u: %s, ignored", path, lineno, why);
 	}
@@ -294,6 +334,8 @@ int settings_write(const struct settings *s, const char *path)
 	for (unsigned int i = 0; i < s->nsorts; i++)
 		fprintf(f, "sort.%s=%s,%s\n", s->sorts[i].view, s->sorts[i].column,
 			s->sorts[i].desc ? "desc" : "asc");
+	if (s->prometheus[0])
+		fprintf(f, "\n[cluster]\nprometheus=%s\n", s->prometheus);
 	if (fflush(f) || ferror(f) || fsync(fd)) {
 		rc = -errno;
 		fclose(f);

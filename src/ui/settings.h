@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util.h"
+
 #define SETTINGS_MAX_SORTS 8
 #define SETTINGS_ID_LEN 32
 
@@ -26,6 +28,7 @@ struct settings {
 	unsigned int window_s;
 	struct settings_sort sorts[SETTINGS_MAX_SORTS];
 	unsigned int nsorts;
+	char prometheus[UTIL_URL_MAX];	/* [cluster] prometheus=URL; "" when not set */
 };
 
 /* The file's path: $XDG_CONFIG_HOME/fabtop/fabtoprc or ~/.config/fabtop/fabtoprc. -1 if neither is set. */

@@ -34,6 +34,9 @@ mkdir -p "$T/trees/ib"
 assert_eq "--sysfs <TAB> completes directories" "$T/trees" "$(comp fabtop --sysfs "$T/tr")"
 assert_eq "--device <TAB>: the RDMA devices under --sysfs" "mlx4_0" \
 	"$(comp fabtop --sysfs "$DATA/trees/ib-2port" probe --lid 1 --device '')"
+assert_eq "fabtop --prom<TAB>" "--prometheus" "$(comp fabtop --prom)"
+assert_eq "--prometheus <TAB>: the URL schemes" "http:// https://" "$(comp fabtop --prometheus '')"
+assert_eq "--prometheus's value does not hide the command" "show" "$(comp fabtop --prometheus http://x:9090 sh)"
 assert_eq "--interval <TAB>: a number, nothing offered" "" "$(comp fabtop --interval '')"
 if command -v shellcheck >/dev/null 2>&1; then
 	check "shellcheck -s bash, warnings and up" shellcheck -s bash -S warning "$C"

@@ -42,9 +42,11 @@ tui_keys e 1 7 2 . 1 6 . 1 6 . 1 Enter
 tui_expect "Probe pane: what-if from ib0 leaves by ib0" "(ib0): leaves by ib0"
 tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged" "(ib1): leaves by ib0, src 172.16.34.2, table main  <- not by its own interface"
 tui_keys Tab
+tui_expect "Tab: the Cluster pane says how to set a Prometheus" "No Prometheus is set"
+tui_keys Tab
 tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"
 tui_keys BTab
-tui_expect "Shift-Tab goes back to the last pane" "RDMA CM probe"
+tui_expect "Shift-Tab goes back to the last pane (Cluster)" "No Prometheus is set"
 tui_keys 1
 
 tui_keys F1

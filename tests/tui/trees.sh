@@ -20,7 +20,7 @@ assert_eq "unknown pane: usage error" 2 "$rc"
 assert_match "unknown pane: names the panes" "ports, counters, gids" "$(cat "$T/err")"
 
 # ib-2port: port 2 is INIT with LinkUp: no subnet manager.
-tui_start 120 30 -- --sysfs "$TREES/ib-2port"
+tui_start 160 30 -- --sysfs "$TREES/ib-2port"
 tui_expect "ib-2port: both ports listed" "mlx4_0"
 tui_expect "INIT + LinkUp is flagged NO-SM" "NO-SM"
 tui_keys 2

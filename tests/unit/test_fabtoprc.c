@@ -34,6 +34,7 @@ int main(void)
 	TAP_OK(s.have_color && s.color, "color");
 	TAP_OK(s.have_window && s.window_s == 600, "window");
 	ASSERT_EQ_INT((int)s.nsorts, 3, "three sort lines");
+	ASSERT_EQ_STR(s.prometheus, "http://127.0.0.1:9090", "[cluster] prometheus");
 	{
 		const struct settings_sort *ss = settings_get_sort(&s, "counters");
 

@@ -40,11 +40,17 @@ int main(void)
 	s.have_interval = true;
 	s.interval_s = 2;
 	snprintf(s.pane, sizeof(s.pane), "gids");
+	snprintf(s.prometheus, sizeof(s.prometheus), "http://127.0.0.1:9090/prom");
+	settings_set_sort(&s, "cluster", "host", true);
 
 	ASSERT_EQ_INT(settings_write(&s, path), 0, "written, directories made");
 	ASSERT_EQ_INT(settings_read(&back, path), 0, "read back");
 	TAP_OK(back.have_interval && back.interval_s == 2 && !strcmp(back.pane, "gids"),
 	       "round trip: interval %g pane %s", back.interval_s, back.pane);
+	/* W must not drop the [cluster] section, nor put the sort lines inside it. */
+	ASSERT_EQ_STR(back.prometheus, "http://127.0.0.1:9090/prom", "round trip: [cluster] prometheus");
+	TAP_OK(back.nsorts == 1 && !strcmp(back.sorts[0].view, "cluster") && back.sorts[0].desc,
+	       "round trip: sort.cluster (%u sorts)", back.nsorts);
 
 	/* Symlinks planted at the names an old writer used, and at the file itself's temp names. */
 	{
