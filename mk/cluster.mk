@@ -14,8 +14,8 @@ tests_cluster_test_prom_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/prom
 
 # The pane against a fake Prometheus on loopback, which is then stopped, silenced and restarted.
-TESTS += tests/cluster/tui.sh
-EXTRA_DIST += tests/cluster/tui.sh tests/cluster/fake-prom.py
+TESTS += tests/cluster/tui.sh tests/cluster/prometheus.sh
+EXTRA_DIST += tests/cluster/tui.sh tests/cluster/fake-prom.py tests/cluster/prometheus.sh
 
 # make bench: refreshes of 1,000 hosts x 2 ports from the fake Prometheus.
 check_PROGRAMS += tests/bench/bench_cluster
