@@ -60,6 +60,24 @@ build_seed_topology() {
 	for i in ib0 ib1; do ip -n "$NS_MEM" link set "$i" mtu 2044 up; done
 	for i in ibs5f0 ibs5f1; do ip -n "$NS_CPU" link set "$i" mtu 2044 up; done
 	# Two main-table routes per host now, as on the same-subnet host.
+	ns_settle "$NS_MEM" ib0 ib1
+	ns_settle "$NS_CPU" ibs5f0 ibs5f1
+}
+
+# ns_settle NS IFACE...: wait (at most 10 s) until each IFACE has its IPv6
+# link-local address past duplicate address detection. The kernel adds that
+# address's local route only then, a second or so after the link comes up:
+# a test comparing routing tables before and after must start after it.
+ns_settle() {
+	_ns=$1; shift
+	_end=$(( $(date +%s) + 10 ))
+	for _i in "$@"; do
+		until ip -n "$_ns" -6 addr show dev "$_i" scope link 2>/dev/null | grep -q 'inet6 fe80' &&
+			[ -z "$(ip -n "$_ns" -6 addr show dev "$_i" tentative 2>/dev/null)" ]; do
+			[ "$(date +%s)" -lt "$_end" ] || return 0	# no IPv6 here: nothing to wait for
+			sleep 0.05
+		done
+	done
 }
 
 # rdma_fixture DIR DEV NETDEV LINK_LAYER [IPV4] [MODE]: a sysfs tree where
