@@ -18,8 +18,9 @@ src_libfabtop_a_SOURCES += \
 	src/report/show.c src/report/show.h \
 	src/cmd_show.c
 
-check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util tests/unit/test_escape
-TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util tests/unit/test_escape
+check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover
+TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover
+tests_unit_test_handover_LDADD = $(TEST_LDADD)
 tests_unit_test_escape_LDADD = $(TEST_LDADD)
 tests_unit_test_util_LDADD = $(TEST_LDADD)
 tests_unit_test_port_LDADD = $(TEST_LDADD)

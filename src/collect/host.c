@@ -40,6 +40,7 @@ void collect_counter_text(struct fab_counter *c, const char *raw)
 /* State of one collection run. */
 struct collector {
 	const struct fab_ctx *ctx;
+	struct fab_host *old;	/* the snapshot whose counter fds are taken over, NULL: none */
 	int rootfd;		/* the sysfs root */
 	int netfd;		/* root/class/net, -1 if absent */
 	unsigned int what;
@@ -192,8 +193,36 @@ static void collect_pkeys(int pfd, const char *where, struct fab_port *p)
 }
 
 /* Append the counters of one directory (counters/, counters_ext/, hw_counters/). */
+/*
+ * The open file of this counter in the previous snapshot, taken over when
+ * it still reads (a device removed and added again under the same name
+ * leaves its old files reading ENODEV: those are opened anew). -1: none.
+ */
+static int take_counter_fd(struct fab_port *old, size_t pos, const struct fab_counter *c, char *buf, size_t size,
+			   ssize_t *len)
+{
+	struct fab_counter *oc;
+	int fd;
+
+	if (!old)
+		return -1;
+	/* Same directory order as last time, usually: try the same place first. */
+	oc = pos < old->ncounters && !strcmp(old->counters[pos].name, c->name) ? &old->counters[pos]
+									       : fab_port_find_counter(old, c->name);
+	if (!oc || oc->source != c->source || oc->fd < 0)
+		return -1;
+	*len = sysfs_pread_str(oc->fd, buf, size);
+	if (*len < 0 && *len != -EINVAL && *len != -EOPNOTSUPP)
+		return -1;
+	fd = oc->fd;
+	/* Should this collection fail, the old snapshot still reads it, by path. */
+	oc->fd = -1;
+	oc->reopen = true;
+	return fd;
+}
+
 static int collect_counter_dir(int pfd, const char *where, const char *dir,
-			       enum fab_counter_source src, struct fab_port *p)
+			       enum fab_counter_source src, struct fab_port *p, struct fab_port *old)
 {
 	struct fab_counter *nc;
 	char **names;
@@ -237,14 +266,17 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 		}
 		counter_define(c, names[i], src, ext);
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		fd = sysfs_open_attr(pfd, path);
+		fd = take_counter_fd(old, p->ncounters, c, buf, sizeof(buf), &len);
 		if (fd < 0) {
-			warn_once("%s/%s: unreadable (%s)", where, path, strerror(-fd));
-			collect_counter_text(c, "");
-			p->ncounters++;
-			continue;
+			fd = sysfs_open_attr(pfd, path);
+			if (fd < 0) {
+				warn_once("%s/%s: unreadable (%s)", where, path, strerror(-fd));
+				collect_counter_text(c, "");
+				p->ncounters++;
+				continue;
+			}
+			len = sysfs_pread_str(fd, buf, sizeof(buf));
 		}
-		len = sysfs_pread_str(fd, buf, sizeof(buf));
 		if (fd < budget) {
 			c->fd = fd;
 		} else {
@@ -602,11 +634,13 @@ static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 	collect_port_attrs(pfd, where, p);
 	collect_pkeys(pfd, where, p);
 	if (col->what & COLLECT_COUNTERS) {
-		rc = collect_counter_dir(pfd, where, "counters", COUNTER_SRC_COUNTERS, p);
+		struct fab_port *old = col->old ? fab_host_find_port(col->old, d->name, p->num) : NULL;
+
+		rc = collect_counter_dir(pfd, where, "counters", COUNTER_SRC_COUNTERS, p, old);
 		if (!rc)
-			rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p);
+			rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p, old);
 		if (!rc)
-			rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p);
+			rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p, old);
 		p->sample_ns = p->first_sample_ns = util_now_ns();
 	}
 	if (!rc && (col->what & COLLECT_GIDS)) {
@@ -716,7 +750,7 @@ static int collect_device(struct collector *col, const char *name, struct fab_de
 
 int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int what)
 {
-	struct collector col = { .ctx = ctx, .netfd = -1, .what = what };
+	struct collector col = { .ctx = ctx, .netfd = -1, .what = what, .old = h->handover };
 	char **names;
 	int n, i, rc = 0;
 

@@ -78,6 +78,7 @@ bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapsho
 	k->last_rescan_ns = now_ns;
 	k->rescan_wanted = false;
 	memset(&nh, 0, sizeof(nh));
+	nh.handover = h;	/* its counter files move over instead of being opened twice */
 	if (source_collect(src, &nh, COLLECT_ALL)) {
 		*nomem = true;
 		source_refresh(src, h, now_ns);

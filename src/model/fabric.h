@@ -181,6 +181,13 @@ struct fab_host {
 	bool sysfs_missing;		/* no class/infiniband under the root at all */
 	char hostname[FAB_TEXT_LEN];
 	const char *root;		/* the sysfs root it was read from (the context's), for reopening */
+	/*
+	 * Set by the caller before collecting into this host: the previous
+	 * snapshot of the same source. Its open counter files are taken over
+	 * (their fds there become -1) instead of opened again, so a rescan
+	 * never holds two descriptors per counter. Cleared by the collection.
+	 */
+	struct fab_host *handover;
 };
 
 /* Lookups used by every view; names are the kernel's. */

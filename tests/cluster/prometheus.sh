@@ -39,7 +39,7 @@ assert_match "a demo port moves traffic: state, rate, in and out Gb/s from rate(
 assert_match "the doctor's findings per host" "[1-9] *\$" "$line"
 
 tui_keys Enter
-tui_expect "Enter: the port's series, from Prometheus" "fabtop_port_rate_bytes_per_second" 15
+tui_expect "Enter: the port's series, from Prometheus" "fabtop_port_active_mtu_bytes" 15
 tui_keys Escape
 
 prom_stop
