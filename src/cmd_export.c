@@ -26,8 +26,6 @@
 #include "util.h"
 #include "warn.h"
 
-/* Scrapers come every 15-60 s: collecting every second would cost the HCA's firmware for nothing. */
-#define EXPORT_DEFAULT_INTERVAL_S	5.0
 #define EXPORT_DEFAULT_LISTEN		"127.0.0.1:9879"
 #define EXPORT_MAX_POLLFDS		16
 
@@ -74,8 +72,9 @@ static void export_usage(FILE *f)
 		   "  --textfile FILE      also write FILE (atomically) for node_exporter's textfile\n"
 		   "                       collector after every collection; name it *.prom\n"
 		   "  --no-http            only the textfile: serve nothing\n"
-		   "  --interval S         collect every S seconds (default 5); a scrape reads the\n"
-		   "                       latest collection, it never collects\n"
+		   "  --interval S         collect every S seconds (default 1); a scrape reads the\n"
+		   "                       latest collection, it never collects, so rate() over a\n"
+		   "                       window W is off by at most S/W (doc/export.md)\n"
 		   "  --count N            stop after N collections (a cron job writing a textfile)\n"
 		   "  --probe PEER[,from=ADDR|IFACE][,port=N][,mode=rping|lat][,count=N]\n"
 		   "                       also connect to PEER over RDMA CM and ping it (10 pings,\n"
@@ -398,8 +397,6 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 	rc = export_args(ctx, argc, argv, &listen, &e.textfile, &no_http, &e.probes);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (!ctx->interval_given)
-		ctx->interval_s = EXPORT_DEFAULT_INTERVAL_S;
 
 	e.sig_fd = export_signals();
 	if (e.sig_fd < 0) {

@@ -14,7 +14,6 @@ struct fab_ctx {
 	const char *proc_root;		/* "/proc" unless --proc */
 	const char *configfs_root;	/* "/sys/kernel/config" unless --configfs */
 	double interval_s;		/* refresh interval, --interval */
-	bool interval_given;		/* --interval was given (a command may have its own default) */
 	long count;			/* samples for repeated reports, --count (0: default) */
 	bool json;			/* --json */
 	bool color;			/* false with --no-color or NO_COLOR */

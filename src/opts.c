@@ -57,7 +57,6 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 			fprintf(stderr, "fabtop: --interval wants seconds between 0.1 and 3600, not '%s'\n", arg);
 			return EXIT_USAGE;
 		}
-		ctx->interval_given = true;
 		return 0;
 	case OPT_COUNT:
 		if (util_parse_u64(arg, 10, 1000000, &v) || v == 0) {

@@ -8,7 +8,7 @@ start_exporter() {
 	_n=$1; shift
 	"$FABTOP" "$@" --listen 127.0.0.1:0 >"$T/$_n.out" 2>"$T/$_n.err" &
 	eval "${_n}_pid=$!"
-	cleanup_add "kill $! 2>/dev/null; wait $! 2>/dev/null"
+	cleanup_add "stop_bounded $!"
 	_i=0
 	while [ $_i -lt 200 ]; do
 		_a=$(sed -n 's/^fabtop export: listening on \([0-9.:]*\) .*/\1/p' "$T/$_n.out" 2>/dev/null)
@@ -22,6 +22,15 @@ start_exporter() {
 	done
 	diag "exporter $_n did not start:" "$(cat "$T/$_n.out" "$T/$_n.err")"
 	return 1
+}
+
+# stop_bounded PID: SIGTERM, up to 5 s to go, then SIGKILL: a test never hangs on a process.
+stop_bounded() {
+	kill "$1" 2>/dev/null || return 0
+	_k=0
+	while kill -0 "$1" 2>/dev/null && [ $_k -lt 50 ]; do sleep 0.1; _k=$((_k + 1)); done
+	kill -9 "$1" 2>/dev/null || :
+	wait "$1" 2>/dev/null || :
 }
 
 # scrape ADDR [CURL ARGS...]: the body of /metrics on stdout (bounded in time).

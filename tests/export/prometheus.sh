@@ -35,7 +35,8 @@ cleanup_add "kill $writer 2>/dev/null"
 for s in 1 2 3; do
 	start_exporter "demo$s" --demo --seed "$s" export --interval 1
 done
-start_exporter tree --sysfs "$T/sys" export --interval 1
+# Collected five times a scrape: the page a scrape reads is at most 0.2 s old.
+start_exporter tree --sysfs "$T/sys" export --interval 0.2
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat >"$T/prometheus.yml" <<YML
@@ -86,15 +87,15 @@ assert_eq "GIDs of every demo host" 3 "$(qv 'count(count by (instance) (fabtop_g
 meta=$(curl -sS --max-time 10 "http://127.0.0.1:$port/api/v1/metadata" | jq -c '.data.fabtop_gid // .data.fabtop_gid_info')
 assert_match "the scrapes were OpenMetrics (info families typed as such)" '"type":"info"' "$meta"
 
-# Rates: ten seconds of scrapes, then Prometheus' rate() beside fabtop's own.
+# Rates: twenty seconds of scrapes, then Prometheus' rate() beside fabtop's own.
 i=0
-while [ $i -lt 200 ]; do
-	n=$(qv 'count_over_time(fabtop_port_transmit_bytes_total{instance="tree",port="1"}[15s])')
-	[ "${n:-0}" -ge 11 ] && break
+while [ $i -lt 400 ]; do
+	n=$(qv 'count_over_time(fabtop_port_transmit_bytes_total{instance="tree",port="1"}[25s])')
+	[ "${n:-0}" -ge 21 ] && break
 	sleep 0.1
 	i=$((i + 1))
 done
-prom_rate=$(qv 'rate(fabtop_port_transmit_bytes_total{instance="tree",port="1"}[10s])')
+prom_rate=$(qv 'rate(fabtop_port_transmit_bytes_total{instance="tree",port="1"}[20s])')
 own_gbps=$("$FABTOP" --sysfs "$T/sys" show counters --json --interval 2 --count 1 |
 	jq -r '.ports[] | select(.port == 1) | .xmit_gbps')
 own_rate=$(echo "$own_gbps * 1000000000 / 8" | bc -l)
