@@ -338,9 +338,9 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 			outbuf_printf(&ob, "  %s%s\n", k ? "" : "why: ", ex.line[k]);
 		/* a reader that never comes holds the exit back a second at most */
 		outbuf_drain(&ob, OUT_DRAIN_MS);
-		if (ob.dropped_total)
-			fprintf(stderr, "fabtop probe: %" PRIu64 " lines of output dropped: standard output was blocked\n",
-				ob.dropped_total);
+		if (ob.dropped_total || outbuf_pending(&ob))
+			fprintf(stderr, "fabtop probe: %" PRIu64 " lines of output dropped, %zu bytes never written: "
+				"standard output was blocked\n", ob.dropped_total, outbuf_pending(&ob) ? ob.len : 0);
 	}
 	outbuf_free(&ob);
 	rc = st->state == PROBE_FAILED ? EXIT_RUNTIME : EXIT_OK;
