@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the core: model, sysfs collection, show reports.
 src_libfabtop_a_SOURCES += \
-	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h src/util.c src/util.h src/opts.c src/opts.h \
+	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h src/util.c src/util.h src/outbuf.c src/outbuf.h src/opts.c src/opts.h \
 	src/collect/sysfs.c src/collect/sysfs.h \
 	src/collect/host.c src/collect/host.h \
 	src/collect/watch.c src/collect/watch.h \

@@ -2,19 +2,22 @@
 # Build and test fragment for the probe area (see Makefile.am).
 src_libfabtop_a_SOURCES += src/cmd_probe.c \
 	src/probe/probe.h src/probe/probe_int.h src/probe/probe.c \
-	src/probe/server.c src/probe/conn.c src/probe/stats.c \
+	src/probe/server.c src/probe/conn.c src/probe/fair.c src/probe/fair.h src/probe/stats.c \
 	src/probe/wire.c src/probe/wire.h \
 	src/probe/cm_reason.c src/probe/cm_reason.h \
 	src/probe/explain.c src/probe/explain.h
 
 # Unit tests (no RDMA needed) and the hostile client the VM test drives.
 check_PROGRAMS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe \
-	tests/probe/hostile
-TESTS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe tests/probe/cli.sh
+	tests/probe/test_fair tests/probe/test_outbuf tests/probe/hostile
+TESTS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe \
+	tests/probe/test_fair tests/probe/test_outbuf tests/probe/cli.sh
 EXTRA_DIST += tests/probe/cli.sh
 tests_probe_test_wire_LDADD = $(TEST_LDADD)
 tests_probe_test_cm_reason_LDADD = $(TEST_LDADD)
 tests_probe_test_probe_LDADD = $(TEST_LDADD)
+tests_probe_test_fair_LDADD = $(TEST_LDADD)
+tests_probe_test_outbuf_LDADD = $(TEST_LDADD)
 tests_probe_hostile_LDADD = $(TEST_LDADD)
 
 # Soft-RoCE VM tests: they boot qemu, so `make check` skips them unless

@@ -9,18 +9,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "opts.h"
 #include "derive/units.h"
+#include "outbuf.h"
 #include "probe/explain.h"
 #include "probe/probe.h"
 #include "report/json.h"
 #include "util.h"
 
 #define MAX_CONNS 256
-/* the event channel, and a completion channel per connection (closing ones too) */
-#define MAX_FDS (1 + 2 * MAX_CONNS)
+/* the event channel, a completion channel per connection (closing ones too), stdout */
+#define MAX_FDS (1 + 2 * MAX_CONNS + 1)
+/* Lines waiting for a slow stdout: a few hundred events' worth, then they are dropped and counted. */
+#define OUT_BUF (64 * 1024)
+/* At exit, how long a blocked stdout may hold the summary back. */
+#define OUT_DRAIN_MS 1000
 
 static volatile sig_atomic_t stop_signals;
 
@@ -35,7 +41,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: fabtop probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE]\n"
 		"                    [--mode rping|bw|lat] [-Q DEPTH] [--op write|send] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
-		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--once] [--spin-us N] [--json]\n"
+		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--max-conns-per-source N] [--once]\n"
+		"                    [--spin-us N] [--json]\n"
 		"       fabtop probe --lid LID | --guid GUID   (InfiniBand: an ibping over MADs, no IP needed;\n"
 		"                                               see fabtop probe --lid 1 --help)\n\n"
 		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
@@ -52,8 +59,11 @@ static void usage(FILE *f)
 		"  --spin-us N        busy-poll completions up to N us before sleeping (as perftest; default 0)\n"
 		"  --idle-ms N        data phase: no completion this long fails; server: drops a client (default 10000)\n"
 		"  --listen [ADDR]    serve instead of connect (ADDR default: all)\n"
-		"  --max-conns N      server: connections at once (default 16)\n"
-		"  --once             server: end after the first connection ends (like rping -s)\n"
+		"  --max-conns N      server: connections at once (default 16); when full, the one longest\n"
+		"                     under 2 messages or 32 KiB a second is evicted for a newcomer\n"
+		"  --max-conns-per-source N  server: connections at once from one address\n"
+		"                     (default half of --max-conns, at least 1)\n"
+		"  --once             server: end after the first client served (like rping -s)\n"
 		"Exit status: 0 the probe succeeded, 1 it failed (the timeline says why), 2 usage.\n",
 		PROBE_DEFAULT_PORT);
 }
@@ -69,24 +79,24 @@ static int parse_num(const char *opt, const char *s, uint64_t max, uint64_t *out
 	return -1;
 }
 
-static void print_event(const struct probe_event *e)
+static void print_event(struct outbuf *ob, const struct probe_event *e)
 {
-	printf("  +%" PRIu64 ".%03" PRIu64 "s %-16s %s\n", e->t_ns / UINT64_C(1000000000),
+	outbuf_printf(ob, "  +%" PRIu64 ".%03" PRIu64 "s %-16s %s\n", e->t_ns / UINT64_C(1000000000),
 	       e->t_ns / UINT64_C(1000000) % 1000, e->name, e->text);
 }
 
-static void print_new_events(const struct probe_status *st, uint64_t *seen)
+static void print_new_events(struct outbuf *ob, const struct probe_status *st, uint64_t *seen)
 {
 	uint64_t first = st->events_total - st->n_events, i;
 
 	if (*seen < first) {
-		printf("  ... %" PRIu64 " events not shown\n", first - *seen);
+		outbuf_printf(ob, "  ... %" PRIu64 " events not shown\n", first - *seen);
 		*seen = first;
 	}
 	for (i = *seen; i < st->events_total; i++)
-		print_event(&st->events[i - first]);
+		print_event(ob, &st->events[i - first]);
 	*seen = st->events_total;
-	fflush(stdout);
+	outbuf_flush(ob);
 }
 
 static double us(uint64_t ns)
@@ -94,39 +104,37 @@ static double us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
-static void print_summary(const struct probe_status *st)
+static void print_summary(struct outbuf *ob, const struct probe_status *st)
 {
-	char rate[32], avg[32];
+	char avg[32], per_s[48] = "";
 
 	if (st->listen) {
-		printf("server: %" PRIu64 " connections served, %" PRIu64 " rejected, %" PRIu64 " dropped; "
-		       "%" PRIu64 " messages, %" PRIu64 " bytes, %" PRIu64 " payload errors\n",
-		       st->conns_done, st->conns_rejected, st->conns_dropped, st->msgs, st->bytes,
-		       st->payload_errors);
+		outbuf_printf(ob, "server: %" PRIu64 " connections served, %" PRIu64 " rejected, %" PRIu64 " dropped; "
+			      "%" PRIu64 " messages, %" PRIu64 " bytes, %" PRIu64 " payload errors\n",
+			      st->conns_done, st->conns_rejected, st->conns_dropped, st->msgs, st->bytes,
+			      st->payload_errors);
 		return;
 	}
 	if (st->state != PROBE_DONE && st->state != PROBE_FAILED) {
-		printf("result: interrupted while %s\n", probe_state_name(st->state));
+		outbuf_printf(ob, "result: interrupted while %s\n", probe_state_name(st->state));
 		return;
 	}
 	if (st->state != PROBE_DONE) {
-		printf("result: FAILED: %s\n", st->error);
+		outbuf_printf(ob, "result: FAILED: %s\n", st->error);
 		return;
 	}
 	units_bitrate(avg, sizeof(avg), st->avg_gbps * 1e9);
-	printf("result: ok: %" PRIu64 " %s, %" PRIu64 " bytes in %.3f s, %s",
-	       st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_LAT ? "round trips" :
-	       st->bw_send ? "sends" : "writes",
-	       st->bytes, (double)st->data_ns / 1e9, avg);
 	if (st->data_ns)
-		printf(", %.0f msg/s", (double)st->msgs * 1e9 / (double)st->data_ns);
-	if (st->mode == PROBE_MODE_RPING)
-		printf(", payload %s", st->payload_errors ? "MISMATCH" : "ok");
-	printf("\n");
+		snprintf(per_s, sizeof(per_s), ", %.0f msg/s", (double)st->msgs * 1e9 / (double)st->data_ns);
+	/* one piece per line: a line is dropped whole or written whole */
+	outbuf_printf(ob, "result: ok: %" PRIu64 " %s, %" PRIu64 " bytes in %.3f s, %s%s%s\n",
+		      st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_LAT ? "round trips" :
+		      st->bw_send ? "sends" : "writes",
+		      st->bytes, (double)st->data_ns / 1e9, avg, per_s,
+		      st->mode != PROBE_MODE_RPING ? "" : st->payload_errors ? ", payload MISMATCH" : ", payload ok");
 	if (st->lat.n)
-		printf("round trip (us): min %.1f  p50 %.1f  p99 %.1f  max %.1f  (%" PRIu64 " samples)\n",
-		       us(st->lat.min_ns), us(st->lat.p50_ns), us(st->lat.p99_ns), us(st->lat.max_ns), st->lat.n);
-	(void)rate;
+		outbuf_printf(ob, "round trip (us): min %.1f  p50 %.1f  p99 %.1f  max %.1f  (%" PRIu64 " samples)\n",
+			      us(st->lat.min_ns), us(st->lat.p50_ns), us(st->lat.p99_ns), us(st->lat.max_ns), st->lat.n);
 }
 
 /* Long: the probe's JSON document, member by member in its documented order (doc/probe.md). */
@@ -236,6 +244,7 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 {
 	struct explain ex;
+	struct outbuf ob;
 	struct pollfd fds[MAX_FDS];
 	struct sigaction sa;
 	const struct probe_status *st;
@@ -250,17 +259,27 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	/*
+	 * Text goes out through a bounded buffer and non-blocking writes: a
+	 * stdout nobody reads must not stop the loop (and a server's every
+	 * client). --json writes once, after the loop, as before.
+	 */
+	fflush(stdout);
+	n = outbuf_init(&ob, STDOUT_FILENO, OUT_BUF);
+	if (n && !json)
+		fprintf(stderr, "fabtop probe: standard output may block: %s\n", strerror(-n));
 	p = probe_start(o);
 	if (!p) {
 		fprintf(stderr, "fabtop probe: out of memory\n");
+		outbuf_free(&ob);
 		return EXIT_RUNTIME;
 	}
 	if (!json) {
 		if (o->listen)
-			printf("fabtop probe: serving on port %u (^C ends)\n", o->port);
+			outbuf_printf(&ob, "fabtop probe: serving on port %u (^C ends)\n", o->port);
 		else
-			printf("fabtop probe: %s port %u, %s mode%s%s\n", o->peer, o->port, probe_mode_name(o->mode),
-			       o->from ? ", from " : "", o->from ? o->from : "");
+			outbuf_printf(&ob, "fabtop probe: %s port %u, %s mode%s%s\n", o->peer, o->port,
+				      probe_mode_name(o->mode), o->from ? ", from " : "", o->from ? o->from : "");
 	}
 	while (probe_active(p)) {
 		now = util_now_ns();
@@ -275,7 +294,13 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 		if (stopped && stop_signals > stop_seen && now - stop_ns > 500000000ull)
 			break;
 		stop_seen = stopped && now - stop_ns <= 500000000ull ? stop_signals : stop_seen;
-		n = probe_fds(p, fds, MAX_FDS);
+		n = probe_fds(p, fds, MAX_FDS - 1);
+		if (outbuf_pending(&ob)) {
+			fds[n].fd = ob.fd;
+			fds[n].events = POLLOUT;
+			fds[n].revents = 0;
+			n++;
+		}
 		if (poll(fds, (nfds_t)n, probe_timeout_ms(p, now)) < 0 && errno != EINTR) {
 			fprintf(stderr, "fabtop probe: poll: %s\n", strerror(errno));
 			break;
@@ -284,19 +309,22 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 		probe_handle(p, now);
 		st = probe_status(p);
 		if (!json) {
-			print_new_events(st, &seen);
+			print_new_events(&ob, st, &seen);
 			if ((st->state == PROBE_RUNNING || (st->state == PROBE_LISTENING && st->conns_active)) &&
 			    st->gbps > 0 && now - last_live >= 1000000000ull) {
 				char r[32];
 
 				last_live = now;
-				printf("  live: %s, %.0f msg/s, %" PRIu64 " messages", units_bitrate(r, sizeof(r), st->gbps * 1e9),
-				       st->msgs_per_s, st->msgs);
+				char conns[32] = "";
+
+				last_live = now;
 				if (st->listen)
-					printf(", %u connections", st->conns_active);
-				printf("\n");
+					snprintf(conns, sizeof(conns), ", %u connections", st->conns_active);
+				outbuf_printf(&ob, "  live: %s, %.0f msg/s, %" PRIu64 " messages%s\n",
+					      units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs, conns);
 			}
 		}
+		outbuf_flush(&ob);
 	}
 	st = probe_status(p);
 	/* a failure gets the doctor's view of this source and peer */
@@ -304,11 +332,17 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	if (json) {
 		json_status(o, st, &ex);
 	} else {
-		print_new_events(st, &seen);
-		print_summary(st);
+		print_new_events(&ob, st, &seen);
+		print_summary(&ob, st);
 		for (unsigned int k = 0; k < ex.n; k++)
-			printf("  %s%s\n", k ? "" : "why: ", ex.line[k]);
+			outbuf_printf(&ob, "  %s%s\n", k ? "" : "why: ", ex.line[k]);
+		/* a reader that never comes holds the exit back a second at most */
+		outbuf_drain(&ob, OUT_DRAIN_MS);
+		if (ob.dropped_total || outbuf_pending(&ob))
+			fprintf(stderr, "fabtop probe: %" PRIu64 " lines of output dropped, %zu bytes never written: "
+				"standard output was blocked\n", ob.dropped_total, outbuf_pending(&ob) ? ob.len : 0);
 	}
+	outbuf_free(&ob);
 	rc = st->state == PROBE_FAILED ? EXIT_RUNTIME : EXIT_OK;
 	if (probe_active(p))
 		rc = EXIT_RUNTIME;	/* interrupted twice */
@@ -318,7 +352,7 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 
 enum {
 	OPT_LISTEN = OPT_FIRST_OWN, OPT_ONCE, OPT_FROM, OPT_MODE, OPT_OP, OPT_TIMEOUT_MS, OPT_IDLE_MS,
-	OPT_SPIN_US, OPT_MAX_CONNS,
+	OPT_SPIN_US, OPT_MAX_CONNS, OPT_MAX_PER_SOURCE,
 };
 
 /* --count here is the probe's -C (the global --count is taken before the command only). */
@@ -336,6 +370,7 @@ static const struct option own[] = {
 	{ "idle-ms", required_argument, NULL, OPT_IDLE_MS },
 	{ "spin-us", required_argument, NULL, OPT_SPIN_US },
 	{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
+	{ "max-conns-per-source", required_argument, NULL, OPT_MAX_PER_SOURCE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -406,6 +441,11 @@ static int probe_option(struct probe_opts *o, int c, const char *arg)
 		if (parse_num("--max-conns", arg, MAX_CONNS, &v) || !v)
 			return -1;
 		o->max_conns = (uint32_t)v;
+		break;
+	case OPT_MAX_PER_SOURCE:
+		if (parse_num("--max-conns-per-source", arg, MAX_CONNS, &v) || !v)
+			return -1;
+		o->max_per_source = (uint32_t)v;
 		break;
 	}
 	return 0;

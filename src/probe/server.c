@@ -10,13 +10,12 @@
 #include <string.h>
 
 #include "probe/cm_reason.h"
+#include "probe/fair.h"
 #include "probe/probe_int.h"
 #include "util.h"
 
 #define MS 1000000ull
 #define WC_BATCH 16
-/* A connection that moved nothing for this long may be evicted for a newcomer. */
-#define EVICT_AFTER_MS 1000
 #define RPING_BUF (WIRE_RPING_MAX_SIZE + 1)
 
 enum sc_state { SC_FREE, SC_ACCEPTING, SC_RUNNING, SC_CLOSING };
@@ -30,6 +29,8 @@ struct srv_conn {
 	enum probe_mode mode;
 	struct wire_hello hello;	/* bw/lat: what the client asked for */
 	char peer[PROBE_ADDR_MAX];
+	char src[PROBE_ADDR_MAX];	/* the peer's address alone: the per-source cap's key */
+	struct fair_meter meter;	/* useful work, for the eviction rule */
 	uint64_t t_start;		/* CONNECT_REQUEST */
 	uint64_t deadline;		/* accept, idle or close deadline */
 	bool release;			/* release once the current CM event is acked */
@@ -45,6 +46,7 @@ struct server {
 	struct rdma_cm_id *listen_id;
 	struct srv_conn *sc;		/* nslots entries: active ones plus those closing */
 	unsigned int nslots;
+	struct fair_cand *cand;		/* nslots entries: the slots as the admission rule sees them */
 	uint64_t accepted, rejected, dropped, done;
 	bool stopping;
 	uint64_t stop_deadline;
@@ -119,30 +121,96 @@ static void reject(struct probe *p, struct rdma_cm_id *id, uint64_t now, const c
 			text && *text ? ": " : "", text ? text : "");
 }
 
-static struct srv_conn *free_slot(struct probe *p, uint64_t now)
+/* Counts work of one connection everywhere it is kept: its own, the server's, the eviction rule's. */
+static void sc_count(struct probe *p, struct srv_conn *sc, uint64_t now, uint64_t msgs, uint64_t bytes)
 {
-	struct server *s = p->srv;
-	struct srv_conn *victim = NULL;
+	sc->msgs = fair_sat_add(sc->msgs, msgs);
+	sc->bytes = fair_sat_add(sc->bytes, bytes);
+	stats_add(&p->stats, now, msgs, bytes);
+	fair_meter_add(&sc->meter, now, msgs, bytes);
+}
+
+static unsigned int per_source(const struct probe *p)
+{
+	return p->o.max_per_source ? p->o.max_per_source : fair_default_per_source(p->o.max_conns);
+}
+
+static const struct fair_cand *fill_cand(struct server *s)
+{
 	unsigned int i;
 
-	if (n_active(s) >= p->o.max_conns) {
-		/* full: a connection that never moved anything yields to the newcomer */
-		for (i = 0; i < s->nslots; i++) {
-			struct srv_conn *sc = &s->sc[i];
+	for (i = 0; i < s->nslots; i++) {
+		s->cand[i].active = s->sc[i].state == SC_ACCEPTING || s->sc[i].state == SC_RUNNING;
+		s->cand[i].m = &s->sc[i].meter;
+		s->cand[i].src = s->sc[i].src;
+	}
+	return s->cand;
+}
 
-			if ((sc->state == SC_ACCEPTING || sc->state == SC_RUNNING) && !sc->msgs &&
-			    now - sc->t_start >= EVICT_AFTER_MS * MS && (!victim || sc->t_start < victim->t_start))
-				victim = sc;
-		}
-		if (!victim)
-			return NULL;
-		sc_drop(p, victim, now, "no progress in %u ms while the server is full: evicted",
-			EVICT_AFTER_MS);
+static void evict(struct probe *p, struct srv_conn *victim, uint64_t now, const char *why)
+{
+	sc_drop(p, victim, now, "evicted: under %u messages or %u bytes a second for %llu ms, %s",
+		FAIR_MIN_MSGS, FAIR_MIN_BYTES, (unsigned long long)((now - victim->meter.t_useful) / MS), why);
+}
+
+/*
+ * A slot for a newcomer from src, by the admission rule (src/probe/fair.h):
+ * an idle connection may be evicted for it. NULL with *code and text set
+ * when it must be rejected.
+ */
+static struct srv_conn *free_slot(struct probe *p, uint64_t now, const char *src, uint8_t *code,
+				  char *text, size_t textlen)
+{
+	struct server *s = p->srv;
+	unsigned int i;
+	int v;
+
+	switch (fair_admit(fill_cand(s), s->nslots, now, src, p->o.max_conns, per_source(p), &v)) {
+	case FAIR_ADMIT:
+		break;
+	case FAIR_EVICT_SOURCE:
+		evict(p, &s->sc[v], now, "and its address is at its cap");
+		break;
+	case FAIR_EVICT_FULL:
+		evict(p, &s->sc[v], now, "and the server is full");
+		break;
+	case FAIR_REJECT_SOURCE:
+		*code = WIRE_REJ_PER_SOURCE;
+		snprintf(text, textlen, "%u from it (the cap)", per_source(p));
+		return NULL;
+	case FAIR_REJECT_BUSY:
+		*code = WIRE_REJ_BUSY;
+		snprintf(text, textlen, "%u connections working", p->o.max_conns);
+		return NULL;
 	}
 	for (i = 0; i < s->nslots; i++)
 		if (s->sc[i].state == SC_FREE)
 			return &s->sc[i];
+	/* every slot still closing after evictions: the newcomer waits for them */
+	*code = WIRE_REJ_BUSY;
+	snprintf(text, textlen, "connections still closing");
 	return NULL;
+}
+
+/*
+ * conn_setup() failed (pinned memory, RLIMIT_MEMLOCK, is the usual reason):
+ * evict by the same rule, free the victim's verbs resources at once (its id
+ * stays for the DISCONNECTED event) and try once more. 0 when it worked.
+ */
+static int setup_evicting(struct probe *p, struct srv_conn *sc, struct rdma_cm_id *id,
+			  const struct conn_params *cp, uint64_t now, char *err, size_t errlen)
+{
+	struct server *s = p->srv;
+	int v;
+
+	if (!conn_setup(&sc->c, id, cp, err, errlen))
+		return 0;
+	v = fair_pick_victim(fill_cand(s), s->nslots, now, NULL);
+	if (v < 0)
+		return -1;
+	evict(p, &s->sc[v], now, "and a newcomer needs its memory");
+	conn_teardown(&s->sc[v].c);
+	return conn_setup(&sc->c, id, cp, err, errlen) ? -1 : 0;
 }
 
 /*
@@ -157,11 +225,13 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	struct conn_params cp;
 	struct rdma_conn_param prm;
 	uint8_t acc[WIRE_ACCEPT_LEN];
-	char peer[PROBE_ADDR_MAX], err[PROBE_EVENT_TEXT_MAX];
+	char peer[PROBE_ADDR_MAX], src[PROBE_ADDR_MAX], err[PROBE_EVENT_TEXT_MAX];
+	uint8_t code = WIRE_REJ_BUSY;
 	enum wire_err we;
 	enum probe_mode mode = PROBE_MODE_RPING;
 
 	probe_addr_str(rdma_get_peer_addr(id), peer, sizeof(peer));
+	probe_addr_only(rdma_get_peer_addr(id), src, sizeof(src));
 	if (p->srv->stopping) {
 		reject(p, id, now, peer, WIRE_REJ_SHUTTING_DOWN, NULL);
 		return id;
@@ -178,9 +248,9 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 		/* no fabtop hello: a stock rping client (its private data is absent or zeros) */
 		memset(&h, 0, sizeof(h));
 	}
-	sc = free_slot(p, now);
+	sc = free_slot(p, now, src, &code, err, sizeof(err));
 	if (!sc) {
-		reject(p, id, now, peer, WIRE_REJ_BUSY, NULL);
+		reject(p, id, now, peer, code, err);
 		return id;
 	}
 
@@ -214,7 +284,7 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 		cp.slot_size = h.size;
 		break;
 	}
-	if (conn_setup(&sc->c, id, &cp, err, sizeof(err))) {
+	if (setup_evicting(p, sc, id, &cp, now, err, sizeof(err))) {
 		reject(p, id, now, peer, WIRE_REJ_NO_RESOURCES, err);
 		return id;
 	}
@@ -245,6 +315,8 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	sc->mode = mode;
 	sc->hello = h;
 	sc->t_start = now;
+	fair_meter_init(&sc->meter, now);
+	snprintf(sc->src, sizeof(sc->src), "%s", src);
 	sc->deadline = now + (uint64_t)p->o.timeout_ms * MS;
 	sc->rstep = SR_WAIT_SRC;
 	snprintf(sc->peer, sizeof(sc->peer), "%s", peer);
@@ -396,9 +468,35 @@ static void lat_recv(struct probe *p, struct srv_conn *sc, uint64_t now, uint8_t
 		return;
 	}
 	sc->expect_seq++;
-	sc->msgs++;
-	sc->bytes += 2ull * len;
-	stats_add(&p->stats, now, 1, 2ull * len);
+	sc_count(p, sc, now, 1, 2ull * len);
+}
+
+/*
+ * WRITEs leave no trace at the target: their count is the client's claim,
+ * checked against what this server knows (src/probe/fair.h) before any
+ * total moves; a claim that fails drops the client with the reason.
+ */
+static bool bw_claim_ok(struct probe *p, struct srv_conn *sc, uint64_t now, const char *what, uint64_t claim)
+{
+	enum fair_claim c = fair_claim_check(sc->msgs, claim, sc->hello.count, sc->hello.size,
+					     now - sc->t_start);
+
+	if (c == FAIR_CLAIM_OK)
+		return true;
+	sc_drop(p, sc, now, "%s claims %llu writes of %u bytes (announced %llu, claimed before %llu, after %llu ms): %s",
+		what, (unsigned long long)claim, sc->hello.size, (unsigned long long)sc->hello.count,
+		(unsigned long long)sc->msgs, (unsigned long long)((now - sc->t_start) / MS), fair_claim_str(c));
+	return false;
+}
+
+static void bw_claim(struct probe *p, struct srv_conn *sc, uint64_t now, const char *what, uint64_t claim)
+{
+	uint64_t d;
+
+	if (!bw_claim_ok(p, sc, now, what, claim))
+		return;
+	d = claim - sc->msgs;
+	sc_count(p, sc, now, d, d * sc->hello.size);
 }
 
 static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const uint8_t *b, uint32_t len)
@@ -416,22 +514,12 @@ static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const ui
 			return;
 		}
 		sc->expect_seq++;
-		sc->msgs++;
-		sc->bytes += len;
-		stats_add(&p->stats, now, 1, len);
+		sc_count(p, sc, now, 1, len);
 		return;
 	}
 	if (!we && m.type == WIRE_MSG_PROGRESS && !(sc->hello.flags & WIRE_HELLO_SEND) &&
 	    len == WIRE_MSG_HDR_LEN) {
-		/* the client's count of WRITEs so far: never backwards, never past what it announced */
-		if (m.seq < sc->msgs || (sc->hello.count && m.seq > sc->hello.count)) {
-			sc_drop(p, sc, now, "PROGRESS of %llu writes after %llu", (unsigned long long)m.seq,
-				(unsigned long long)sc->msgs);
-			return;
-		}
-		stats_add(&p->stats, now, m.seq - sc->msgs, (m.seq - sc->msgs) * sc->hello.size);
-		sc->msgs = m.seq;
-		sc->bytes = m.seq * sc->hello.size;
+		bw_claim(p, sc, now, "PROGRESS", m.seq);
 		return;
 	}
 	if (we || m.type != WIRE_MSG_FIN || len != WIRE_MSG_HDR_LEN) {
@@ -448,12 +536,8 @@ static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const ui
 			sc_drop(p, sc, now, "cannot send: %s", strerror(-e));
 		return;
 	}
-	if ((sc->hello.count && m.seq > sc->hello.count) || m.seq < sc->msgs) {
-		sc_drop(p, sc, now, "FIN claims %llu writes (announced %llu, progress %llu)",
-			(unsigned long long)m.seq, (unsigned long long)sc->hello.count,
-			(unsigned long long)sc->msgs);
+	if (!bw_claim_ok(p, sc, now, "FIN", m.seq))
 		return;
-	}
 	m.type = WIRE_MSG_FIN_ACK;
 	wire_msg_pack(&m, ack);
 	e = conn_send(&sc->c, ack, sizeof(ack));
@@ -461,10 +545,7 @@ static void bw_recv(struct probe *p, struct srv_conn *sc, uint64_t now, const ui
 		sc_drop(p, sc, now, "cannot send: %s", strerror(-e));
 		return;
 	}
-	/* WRITEs leave no trace at the target: the count is the client's */
-	stats_add(&p->stats, now, m.seq - sc->msgs, (m.seq - sc->msgs) * sc->hello.size);
-	sc->msgs = m.seq;
-	sc->bytes = m.seq * sc->hello.size;
+	bw_claim(p, sc, now, "FIN", m.seq);
 }
 
 static void sc_completion(struct probe *p, struct srv_conn *sc, uint64_t now, struct ibv_wc *wc)
@@ -518,9 +599,7 @@ static void sc_completion(struct probe *p, struct srv_conn *sc, uint64_t now, st
 			sc->rstep = SR_WAIT_SINK;
 			sc_send16(p, sc, now);
 		} else if (sc->rstep == SR_WRITING) {
-			sc->msgs++;
-			sc->bytes += 2ull * sc->rlen;
-			stats_add(&p->stats, now, 1, 2ull * sc->rlen);
+			sc_count(p, sc, now, 1, 2ull * sc->rlen);
 			sc->rstep = SR_WAIT_SRC;
 			sc_send16(p, sc, now);
 		}
@@ -575,7 +654,8 @@ int server_start(struct probe *p, uint64_t now)
 	p->srv = s;
 	s->nslots = p->o.max_conns * 2;	/* room for connections still closing */
 	s->sc = calloc(s->nslots, sizeof(*s->sc));
-	if (!s->sc) {
+	s->cand = calloc(s->nslots, sizeof(*s->cand));
+	if (!s->sc || !s->cand) {
 		probe_fail(p, now, "ERROR", -ENOMEM, "out of memory");
 		return -1;
 	}
@@ -605,8 +685,8 @@ int server_start(struct probe *p, uint64_t now)
 	}
 	snprintf(p->st.local, sizeof(p->st.local), "%s", where);
 	p->state = PROBE_LISTENING;
-	probe_event_add(p, now, "LISTENING", 0, false, "on %s: rping, bw and lat clients, up to %u at once",
-			where, p->o.max_conns);
+	probe_event_add(p, now, "LISTENING", 0, false, "on %s: rping, bw and lat clients, up to %u at once, %u from one address",
+			where, p->o.max_conns, per_source(p));
 	return 0;
 }
 
@@ -755,6 +835,7 @@ void server_free(struct probe *p)
 	if (s->listen_id)
 		rdma_destroy_id(s->listen_id);
 	free(s->sc);
+	free(s->cand);
 	free(s);
 	p->srv = NULL;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/fair.h"
 #include "probe/probe_int.h"
 
 #define WINDOW_NS 1000000000ull
@@ -39,8 +40,9 @@ void stats_add(struct stats *s, uint64_t now, uint64_t msgs, uint64_t bytes)
 {
 	if (!s->start_ns)
 		stats_start(s, now);
-	s->msgs += msgs;
-	s->bytes += bytes;
+	/* totals of many connections, some claims included: saturate, never wrap */
+	s->msgs = fair_sat_add(s->msgs, msgs);
+	s->bytes = fair_sat_add(s->bytes, bytes);
 	s->last_ns = now;
 	stats_tick(s, now);
 }

@@ -300,6 +300,7 @@ static const char *const reject_code_names[] = {
 	[WIRE_REJ_BAD_HELLO] = "server refused the request parameters",
 	[WIRE_REJ_NO_RESOURCES] = "server out of resources",
 	[WIRE_REJ_SHUTTING_DOWN] = "server shutting down",
+	[WIRE_REJ_PER_SOURCE] = "server busy: too many connections from this address",
 };
 
 const char *wire_reject_code_str(uint8_t code)

@@ -85,6 +85,7 @@ enum wire_reject_code {
 	WIRE_REJ_BAD_HELLO,	/* the hello failed validation */
 	WIRE_REJ_NO_RESOURCES,	/* could not allocate the connection */
 	WIRE_REJ_SHUTTING_DOWN,
+	WIRE_REJ_PER_SOURCE,	/* this source address holds its share of the connections */
 };
 struct wire_reject {
 	uint8_t code;

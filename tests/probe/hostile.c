@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,14 +19,24 @@
 
 /*
  * usage: hostile ADDR PORT [COMMAND]
+ *        hostile ADDR PORT hold slowping|bwsend N COMMAND
  * Each attack prints one line "attack N: what -> outcome: ok|UNEXPECTED".
  * COMMAND (run with system()) is a real client started while a connection
  * flood is held open: it must still be served. Exit 0 when every attack got
  * the reaction it should.
+ * hold: N connections that starve the server without breaking a rule, held
+ * while COMMAND (a real client) runs, which must be served:
+ *   slowping  lat connections sending one valid PING every 1.5 s (the old
+ *             server never evicted a connection that had moved a message)
+ *   bwsend    idle bw-SEND connections, each pinning 2.25 MiB of receive
+ *             buffers (under RLIMIT_MEMLOCK the next one cannot register)
  */
 
 #define FLOOD 40
 #define WAIT_MS 8000
+#define HOLD_MAX 64
+#define SLOWPING_MS 1500
+#define PONG_OFF 128	/* receives land in buf[PONG_OFF..) */
 
 struct cli {
 	struct rdma_event_channel *ch;
@@ -158,6 +169,35 @@ static int cli_send(struct cli *c, const void *msg, uint32_t len)
 	return ibv_post_send(c->id->qp, &wr, &bad);
 }
 
+/* A signalled SEND from buf[0..len) and receives for the answers: a slow but well-behaved lat client. */
+static int cli_post_recv(struct cli *c)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)c->buf + PONG_OFF, .length = sizeof(c->buf) - PONG_OFF,
+			       .lkey = c->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(c->id->qp, &wr, &bad);
+}
+
+static int cli_ping(struct cli *c, uint64_t seq)
+{
+	struct wire_msg m = { .type = WIRE_MSG_PING, .len = 64, .seq = seq };
+	struct ibv_sge sge = { .addr = (uintptr_t)c->buf, .length = 64, .lkey = c->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 2, .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+				  .sg_list = &sge, .num_sge = 1 }, *bad;
+	struct ibv_wc wc[8];
+	int n, i;
+
+	/* reap what completed (sends, PONGs) and give the receives back */
+	while ((n = ibv_poll_cq(c->cq, 8, wc)) > 0)
+		for (i = 0; i < n; i++)
+			if (wc[i].wr_id == 1 && wc[i].status == IBV_WC_SUCCESS)
+				cli_post_recv(c);
+	memset(c->buf, 0, 64);
+	wire_msg_pack(&m, c->buf);
+	return ibv_post_send(c->id->qp, &wr, &bad);
+}
+
 static void hello(uint8_t *b, uint8_t version, uint8_t mode, uint32_t size, uint8_t depth)
 {
 	struct wire_hello h = { .version = version, .mode = mode, .size = size, .depth = depth };
@@ -199,6 +239,91 @@ static void bad_message(int n, const char *what, const void *pd, uint8_t pdlen, 
 	cli_free(&c);
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Long: connect N, keep them as the kind says while COMMAND runs (forked: the pings go on), then the verdict. */
+static int hold(const char *kind, int n, const char *command)
+{
+	static struct cli c[HOLD_MAX];
+	static bool up[HOLD_MAX];
+	uint8_t h[WIRE_HELLO_LEN];
+	uint64_t seq[HOLD_MAX] = { 0 }, t0, next;
+	int i, k, t, st, est = 0, rej = 0, gone = 0, rc = -1, wst;
+	bool ping = !strcmp(kind, "slowping");
+	pid_t pid = -1;
+
+	if ((!ping && strcmp(kind, "bwsend")) || n < 1 || n > HOLD_MAX) {
+		fprintf(stderr, "hold: slowping|bwsend, 1..%d connections\n", HOLD_MAX);
+		return 2;
+	}
+	if (ping) {
+		hello(h, WIRE_VERSION, WIRE_MODE_LAT, 64, 1);
+	} else {
+		hello(h, WIRE_VERSION, WIRE_MODE_BW, 65536, 16);
+		h[6] = WIRE_HELLO_SEND;
+	}
+	for (i = 0; i < n; i++) {
+		st = 0;
+		t = cli_connect(&c[i], h, WIRE_HELLO_LEN, &st, 1);
+		up[i] = t == RDMA_CM_EVENT_ESTABLISHED;
+		est += up[i];
+		rej += t == RDMA_CM_EVENT_REJECTED;
+		if (up[i] && ping) {
+			for (k = 0; k < 4; k++)
+				cli_post_recv(&c[i]);
+			cli_ping(&c[i], seq[i]++);	/* a message moved at once: never "idle" to the old rule */
+		}
+	}
+	printf("hold %s: %d connections, %d established, %d rejected\n", kind, n, est, rej);
+	fflush(stdout);
+	/* long enough to be past any newcomer's grace, with a ping or two done */
+	t0 = now_ms();
+	next = t0 + SLOWPING_MS;
+	while (1) {
+		uint64_t now = now_ms();
+
+		if (pid < 0 && now >= t0 + 2500) {
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0) {
+				execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+				_exit(127);
+			}
+			if (pid < 0)
+				break;
+		}
+		if (pid > 0 && waitpid(pid, &wst, WNOHANG) == pid) {
+			rc = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128;
+			break;
+		}
+		if (ping && now >= next) {
+			for (i = 0; i < n; i++)
+				if (up[i])
+					cli_ping(&c[i], seq[i]++);
+			next = now + SLOWPING_MS;
+		}
+		usleep(20000);
+		if (now - t0 > 120000)
+			break;
+	}
+	for (i = 0; i < n; i++)
+		if (up[i] && next_event(c[i].ch, 0, NULL, NULL) == RDMA_CM_EVENT_DISCONNECTED)
+			gone++;
+	printf("hold %s: %d of the %d established were disconnected by the server\n", kind, gone, est);
+	verdict(21, ping ? "real client while slow pingers hold the slots" :
+		"real client while idle bw-SEND connections hold the pinned memory",
+		rc == 0 ? "served" : "not served", rc == 0 && est > 0);
+	for (i = 0; i < n; i++)
+		cli_free(&c[i]);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint8_t h[WIRE_HELLO_LEN], garbage[56], msg[200];
@@ -215,6 +340,13 @@ int main(int argc, char **argv)
 	}
 	addr_s = argv[1];
 	port_s = argv[2];
+	if (argc > 3 && !strcmp(argv[3], "hold")) {
+		if (argc != 7) {
+			fprintf(stderr, "usage: hostile ADDR PORT hold slowping|bwsend N COMMAND\n");
+			return 2;
+		}
+		return hold(argv[4], atoi(argv[5]), argv[6]);
+	}
 
 	hello(h, 9, 0, 64, 1);
 	bad_hello(1, "hello with protocol version 9", h);
@@ -282,13 +414,21 @@ int main(int argc, char **argv)
 	wire_msg_pack(&m, msg);
 	bad_message(18, "bw: PROGRESS past the announced count", h, WIRE_HELLO_LEN, msg, WIRE_MSG_HDR_LEN, 1);
 
+	/*
+	 * count 0 (unbounded): the old server trusted any claim, and its totals
+	 * wrapped (2^62 writes of 4 KiB); a FIN's claim was acknowledged and the
+	 * client stayed connected
+	 */
 	hello(h, WIRE_VERSION, WIRE_MODE_BW, 4096, 4);
-	h[12 + 7] = 100;	/* count 100 (low byte of the be64) */
 	m.type = WIRE_MSG_PROGRESS;
 	m.len = WIRE_MSG_HDR_LEN;
-	m.seq = 5000;
+	m.seq = 1ull << 62;
 	wire_msg_pack(&m, msg);
-	bad_message(18, "bw: PROGRESS past the announced count", h, WIRE_HELLO_LEN, msg, WIRE_MSG_HDR_LEN, 1);
+	bad_message(19, "bw, count 0: PROGRESS claiming 2^62 writes", h, WIRE_HELLO_LEN, msg, WIRE_MSG_HDR_LEN, 1);
+	m.type = WIRE_MSG_FIN;
+	m.seq = 1ull << 40;
+	wire_msg_pack(&m, msg);
+	bad_message(20, "bw, count 0: FIN claiming 2^40 writes at once", h, WIRE_HELLO_LEN, msg, WIRE_MSG_HDR_LEN, 1);
 
 	/* the flood: many connections at once, none of which ever sends */
 	for (i = 0; i < FLOOD; i++)

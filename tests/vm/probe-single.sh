@@ -10,7 +10,7 @@ vm_require
 H="${TOP_BUILDDIR:-$(dirname "$FABTOP")/..}/tests/probe/hostile"
 [ -x "$H" ] || H=""
 start=$(date +%s)
-vm_run single 420 "$VM_HERE/guest/single.sh" "$FABTOP" "$H"
+vm_run single 600 "$VM_HERE/guest/single.sh" "$FABTOP" "$H"
 vm_tap "$T/single.out"
 wall=$(( $(date +%s) - start ))
 if [ "$vm_rc" = 0 ]; then

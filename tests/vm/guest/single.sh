@@ -188,4 +188,104 @@ kill -TERM $fsp; wait $fsp; rc=$?
 t_run "fabtop server ends cleanly on SIGTERM" 0 'server: [0-9]+ connections served' $T/ff2.log bash -c "cat $T/ff.log; exit $rc"
 grep -E 'DROPPED|REJECT|PAYLOAD' $T/ff.log | head -30 | show
 t_grep "server dropped the misbehaving clients with reasons" 'DROPPED .*message of [0-9]+ bytes' $T/ff.log
+t_grep "bw claims past what any link carries are dropped with the reason" \
+	'DROPPED .*(PROGRESS|FIN) claims [0-9]+ writes .*(any link|64 bits)' $T/ff.log
+
+# --- starvation: each attack leaves a real client served (doc/probe.md, "Fairness")
+# The per-source cap. One VM has one rxe device: every client here comes from
+# an address of this host, so "one host cannot take every slot from the
+# others" needs a second source. A second address on d0 gives one (rxe loops
+# it back on the same device); two hosts would need two VMs (two-vm.sh).
+ip addr add 10.9.0.2/24 dev d0
+timeout 60 "$F" probe --listen $A -p 7177 --max-conns 4 --max-conns-per-source 1 > $T/ps.log 2>&1 & psp=$!
+wait_listen 7177
+timeout 30 "$F" probe $A -p 7177 --mode lat -C 0 > $T/ps1.log 2>&1 & c1=$!
+n=0; while ! grep -q ESTABLISHED $T/ps.log && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+sleep 1.5	# past a newcomer's first window: the first stays for its work, not its youth
+t_run "per-source cap 1: a second connection from the same address is rejected, saying why" 1 \
+	'REJECTED .*too many connections from this address' $T/ps2.log \
+	timeout 30 "$F" probe $A -p 7177 --mode lat -C 5 --timeout-ms 2000
+t_run "per-source cap 1: a connection from another address is served meanwhile" 0 \
+	'result: ok: 5 round trips' $T/ps4.log timeout 30 "$F" probe $A --from 10.9.0.2 -p 7177 --mode lat -C 5
+kill -INT $c1; wait $c1; rc=$?
+t_run "per-source cap 1: the first connection was served throughout" 0 'result: ok: [0-9]+ round trips' $T/ps3.log \
+	bash -c "cat $T/ps1.log; exit $rc"
+kill -TERM $psp; wait $psp
+t_grep "per-source cap: the server's reason names the cap" 'REJECT .*too many connections from this address: 1 from it' $T/ps.log
+show $T/ps.log
+
+if [ -n "$H" ] && [ -x "$H" ]; then
+	# Slow pingers: four lat connections, one valid PING each 1.5 s, fill a
+	# 4-slot server (the old rule never evicted a connection that had moved
+	# a message: the real client was rejected busy). A per-source cap above
+	# the limit, so the full-server rule acts, not the cap's.
+	timeout 90 "$F" probe --listen $A -p 7178 --max-conns 4 --max-conns-per-source 8 > $T/sp.log 2>&1 & spp=$!
+	wait_listen 7178
+	timeout 100 "$H" $A 7178 hold slowping 4 "timeout 30 '$F' probe $A -p 7178 --mode lat -C 20 > $T/sp-c.log 2>&1" \
+		> $T/sph.log 2>&1
+	show $T/sph.log $T/sp-c.log
+	t_grep "slow pingers hold every slot: a real client is still served" 'attack 21: .*-> served: ok' $T/sph.log
+	kill -TERM $spp; wait $spp
+	t_grep "... a slow pinger was evicted for it, with the reason" \
+		'DROPPED .*evicted: under 2 messages or 32768 bytes a second .*the server is full' $T/sp.log
+
+	# Pinned memory: the server without CAP_IPC_LOCK under a 5 MiB
+	# RLIMIT_MEMLOCK; idle bw-SEND connections pin 2.25 MiB each, so a third
+	# cannot register (the old server rejected every newcomer NO_RESOURCES).
+	setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock prlimit --memlock=5242880:5242880 \
+		timeout 90 "$F" probe --listen $A -p 7179 --max-conns 8 --max-conns-per-source 8 > $T/ml.log 2>&1 & mlp=$!
+	wait_listen 7179
+	timeout 100 "$H" $A 7179 hold bwsend 3 \
+		"timeout 30 '$F' probe $A -p 7179 --mode bw --op send -S 65536 -Q 16 -C 200 > $T/ml-c.log 2>&1" > $T/mlh.log 2>&1
+	show $T/mlh.log $T/ml-c.log
+	t_grep "the memory limit bites: an idle bw-SEND connection is refused for resources" \
+		'REJECT .*out of resources' $T/ml.log
+	t_grep "idle connections hold the pinned memory: a real bw-SEND client is still served" \
+		'attack 21: .*-> served: ok' $T/mlh.log
+	kill -TERM $mlp; wait $mlp
+	t_grep "... an idle one was evicted for its memory, with the reason" 'DROPPED .*a newcomer needs its memory' $T/ml.log
+	grep -E 'REJECT|DROPPED' $T/ml.log | show
+else
+	t_skip "hostile client not built: slow pingers and pinned memory not tried"
+fi
+
+# Output: the server's stdout into a 4 KiB pipe that nobody reads (python
+# shrinks the pipe so a few clients fill it; | sleep 60 would need ~64 KiB).
+rm -f $T/bo.pid
+export PIDF=$T/bo.pid
+python3 -c '
+import fcntl, os, sys, termios, array
+r, w = os.pipe()
+fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, 4096)
+pid = os.fork()
+if pid == 0:
+    os.dup2(w, 1)
+    os.execvp(sys.argv[1], sys.argv[1:])
+os.close(w)
+open(os.environ["PIDF"], "w").write(str(pid))
+_, st = os.waitpid(pid, 0)
+b = array.array("i", [0])
+fcntl.ioctl(r, termios.FIONREAD, b)
+print("pipe held %d bytes nobody read" % b[0])
+sys.exit(os.waitstatus_to_exitcode(st))
+' timeout 120 "$F" probe --listen $A -p 7180 > $T/bo.out 2> $T/bo.err & bop=$!
+wait_listen 7180
+# 48 short clients, 8 at a time: ~10 KB of timeline, more than the pipe holds
+for r in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5 6 7 8; do
+		timeout 10 "$F" probe $A -p 7180 --mode lat -C 1 --timeout-ms 1000 > /dev/null 2>&1 &
+	done
+	wait $(jobs -p | grep -vx "$bop")
+done
+t_run "stdout into a full pipe nobody reads: a client is still served" 0 'result: ok: 20 round trips' $T/bo2.log \
+	timeout 30 "$F" probe $A -p 7180 --mode lat -C 20 --timeout-ms 2000
+s=$(ts)
+kill -TERM "$(cat $T/bo.pid)"
+n=0; while kill -0 $bop 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+kill -0 $bop 2>/dev/null && kill -KILL "$(cat $T/bo.pid)"
+wait $bop; rc=$?
+t_run "... and the server ends on SIGTERM within 10 s though stdout stays blocked ($(ms_since $s) ms, rc=$rc)" 0 \
+	'pipe held [0-9]+ bytes nobody read' $T/bo3.log bash -c "cat $T/bo.out $T/bo.err; exit $rc"
+t_grep "... saying what it could not write" 'standard output was blocked' $T/bo.err
+show $T/bo.out $T/bo.err
 exit 0
