@@ -39,12 +39,42 @@ static int tap_n, tap_failed;
 		printf("#   expected %lld, got %lld\n", _b, _a);		\
 } while (0)
 
+/* A string in double quotes on one line: a newline in it must not end the TAP comment. */
+static inline void tap_print_str(const char *s)
+{
+	if (!s) {
+		printf("(null)");
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			printf("\\n");
+		else if (c == '\t')
+			printf("\\t");
+		else if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
 #define ASSERT_EQ_STR(a, b, desc) do {						\
 	const char *_a = (a), *_b = (b);					\
 	int _eq = _a && _b && strcmp(_a, _b) == 0;				\
 	TAP_OK(_eq, "%s", desc);						\
-	if (!_eq)								\
-		printf("#   expected \"%s\", got \"%s\"\n", _b ? _b : "(null)", _a ? _a : "(null)"); \
+	if (!_eq) {								\
+		printf("#   expected ");					\
+		tap_print_str(_b);						\
+		printf(", got ");						\
+		tap_print_str(_a);						\
+		printf("\n");							\
+	}									\
 } while (0)
 
 #define ASSERT_NEAR(a, b, eps, desc) do {					\
@@ -132,8 +162,9 @@ static inline void tap_diag_text(const char *s)
 	int _ok = _h && _n && strstr(_h, _n) != NULL;				\
 	TAP_OK(_ok, "%s", desc);						\
 	if (!_ok) {								\
-		printf("#   expected to contain \"%s\", got %s\n",		\
-		       _n ? _n : "(null)", _h ? "these lines:" : "NULL");	\
+		printf("#   expected to contain ");				\
+		tap_print_str(_n);						\
+		printf(", got %s\n", _h ? "these lines:" : "NULL");		\
 		if (_h)								\
 			tap_diag_text(_h);					\
 	}									\
@@ -144,8 +175,9 @@ static inline void tap_diag_text(const char *s)
 	int _ok = _h && _n && strstr(_h, _n) == NULL;				\
 	TAP_OK(_ok, "%s", desc);						\
 	if (!_ok) {								\
-		printf("#   expected no \"%s\", got %s\n",			\
-		       _n ? _n : "(null)", _h ? "these lines:" : "NULL");	\
+		printf("#   expected no ");					\
+		tap_print_str(_n);						\
+		printf(", got %s\n", _h ? "these lines:" : "NULL");		\
 		if (_h)								\
 			tap_diag_text(_h);					\
 	}									\

@@ -19,11 +19,12 @@ static void fail_cmp_dbl(void)		{ ASSERT_CMP_DBL(1.5, >=, 10, "cmp dbl"); }
 static void fail_eq_ptr(void)		{ ASSERT_EQ_PTR(&one, &two, "ptr"); }
 static void fail_null(void)		{ ASSERT_NULL(&one, "null"); }
 static void fail_not_null(void)		{ ASSERT_NOT_NULL(NULL, "not null"); }
-static void fail_contains(void)		{ ASSERT_CONTAINS("ib0 up\nib1 down\n", "ib2", "contains"); }
+static void fail_contains(void)		{ ASSERT_CONTAINS("ib0 up\nib1 down\n", "ib2\n", "contains"); }
 static void fail_contains_null(void)	{ ASSERT_CONTAINS(NULL, "ib2", "contains null"); }
 static void fail_not_contains(void)	{ ASSERT_NOT_CONTAINS("ib0 up\nib1 down", "ib1", "not contains"); }
 static void fail_eq_int(void)		{ ASSERT_EQ_INT(one, two, "int"); }
 static void fail_eq_str(void)		{ ASSERT_EQ_STR("ib0", "ib1", "str"); }
+static void fail_eq_str_lines(void)	{ ASSERT_EQ_STR("ok 1\n\"q\"\\", "# EOF\n", "str lines"); }
 
 static void pass_all(void)
 {
@@ -60,7 +61,7 @@ static const struct tap_case {
 	{ "ASSERT_NOT_NULL", fail_not_null, true,
 	  { "not ok 1 - not null\n", "#   expected NULL to be non-NULL, got NULL\n" } },
 	{ "ASSERT_CONTAINS", fail_contains, true,
-	  { "#   expected to contain \"ib2\", got these lines:\n", "#   | ib0 up\n", "#   | ib1 down\n" } },
+	  { "#   expected to contain \"ib2\\n\", got these lines:\n", "#   | ib0 up\n", "#   | ib1 down\n" } },
 	{ "ASSERT_CONTAINS, NULL", fail_contains_null, true,
 	  { "not ok 1 - contains null\n", "#   expected to contain \"ib2\", got NULL\n" } },
 	{ "ASSERT_NOT_CONTAINS", fail_not_contains, true,
@@ -69,6 +70,8 @@ static const struct tap_case {
 	  { "not ok 1 - int\n", "#   expected 2, got 1\n" } },
 	{ "ASSERT_EQ_STR", fail_eq_str, true,
 	  { "not ok 1 - str\n", "#   expected \"ib1\", got \"ib0\"\n" } },
+	{ "ASSERT_EQ_STR, a newline", fail_eq_str_lines, true,
+	  { "not ok 1 - str lines\n", "#   expected \"# EOF\\n\", got \"ok 1\\n\\\"q\\\"\\\\\"\n" } },
 	{ "passing assertions", pass_all, false,
 	  { "ok 1 - dbl\n", "ok 9 - not contains\n" } },
 };
