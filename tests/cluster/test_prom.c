@@ -70,7 +70,7 @@ static void test_vector(void)
 		ASSERT_EQ_STR(prom_sample_label(&v.samples[0], "__name__"), "fabtop_port_state", "the metric name");
 		ASSERT_EQ_STR(prom_sample_label(&v.samples[1], "instance"), "node1:9879", "the instance label");
 		ASSERT_EQ_STR(prom_sample_label(&v.samples[2], "device"), "mlx5_1", "the device label");
-		TAP_OK(prom_sample_label(&v.samples[0], "nosuch") == NULL, "an absent label is NULL");
+		ASSERT_NULL(prom_sample_label(&v.samples[0], "nosuch"), "an absent label is NULL");
 		ASSERT_NEAR(v.samples[1].value, 1, 0, "the value");
 		ASSERT_NEAR(v.samples[0].ts_s, 1718000000.123, 1e-3, "the timestamp");
 	}
@@ -249,7 +249,7 @@ static void test_merge(void)
 	ASSERT_EQ_U64(c.nhosts, 3, "three hosts");
 	ASSERT_EQ_U64(c.ignored, 2, "series without a device or an instance are counted, not rows");
 	p = cluster_port_find(&c, "node1:9879", "mlx5_0", "2");
-	TAP_OK(p != NULL, "node1 mlx5_0/2 is found by name");
+	ASSERT_NOT_NULL(p, "node1 mlx5_0/2 is found by name");
 	if (p) {
 		ASSERT_EQ_INT(p->state, PORT_STATE_DOWN, "its state");
 		TAP_OK(isnan(p->in_bits_per_s), "NaN in is unknown (got %g)", p->in_bits_per_s);
@@ -271,7 +271,7 @@ static void test_merge(void)
 	} else {
 		TAP_OK(0, "node2 mlx5_1/1 is found");
 	}
-	TAP_OK(cluster_port_find(&c, "node1:9879", "mlx5_0", "3") == NULL, "an unknown port is not found");
+	ASSERT_NULL(cluster_port_find(&c, "node1:9879", "mlx5_0", "3"), "an unknown port is not found");
 	cluster_free(&c);
 }
 
@@ -296,13 +296,14 @@ static void test_scale(void)
 		found += cluster_port_find(&c, inst, "mlx5_0", "2") != NULL;
 	}
 	ASSERT_EQ_U64(found, 5000, "and found again");
-	TAP_OK(cluster_port_get(&c, "", "mlx5_0", "1") == NULL, "an empty instance is no row");
+	ASSERT_NULL(cluster_port_get(&c, "", "mlx5_0", "1"), "an empty instance is no row");
 	{
 		char big[CLUSTER_INSTANCE_LEN + 8];
 
 		memset(big, 'a', sizeof(big) - 1);
 		big[sizeof(big) - 1] = '\0';
-		TAP_OK(cluster_port_get(&c, big, "mlx5_0", "1") == NULL, "an instance too long is no row");
+		ASSERT_NULL(cluster_port_get(&c, big, "mlx5_0", "1"), "an instance too long is no row");
+
 	}
 	cluster_free(&c);
 }

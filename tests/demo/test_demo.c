@@ -61,14 +61,26 @@ static struct fab_device *find_dev(struct fab_host *h, const char *name)
 	return NULL;
 }
 
+/* A counter's fields for a message (one per printf: the buffer is static). */
+static const char *counter_str(const struct fab_counter *c)
+{
+	static char buf[128];
+
+	if (!c)
+		return "missing";
+	snprintf(buf, sizeof(buf), "bits %u, source %d, kind %d, known %d, value %" PRIu64 ", saturated %d",
+		 c->bits, (int)c->source, (int)c->kind, c->known, c->value, c->saturated);
+	return buf;
+}
+
 static void test_determinism(void)
 {
 	uint64_t a = run_digest(7, NTICKS, TICK_NS), b = run_digest(7, NTICKS, TICK_NS);
 	uint64_t c = run_digest(8, NTICKS, TICK_NS);
 
-	TAP_OK(a != 0, "seed 7 builds and runs");
+	ASSERT_CMP_U64(a, !=, 0, "seed 7 builds and runs");
 	ASSERT_EQ_U64(a, b, "same seed, same ticks: identical numbers over 600 ticks");
-	TAP_OK(a != c, "another seed gives other numbers");
+	ASSERT_CMP_U64(a, !=, c, "another seed gives other numbers");
 	/* Values are a function of simulated time: ten 0.1 s ticks land where one 1 s tick does. */
 	{
 		struct demo *d1 = demo_new(3), *d2 = demo_new(3);
@@ -100,13 +112,13 @@ static void test_structure(void)
 	bool v1 = false, v2 = false, mapped = false, ll = false, vlan = false;
 	int rc = demo_collect(d, &h);
 
-	/* TAP_OK evaluates its condition twice: no side effects inside. */
-	TAP_OK(rc == 0, "demo_collect builds a host");
+	ASSERT_EQ_INT(rc, 0, "demo_collect builds a host");
 	ASSERT_EQ_INT(h.ndevs, 3, "three devices: IB HCA, RoCE NIC, iWARP RNIC");
 	ib = find_dev(&h, "mlx5_0");
 	roce = find_dev(&h, "mlx5_1");
 	iw = find_dev(&h, "cxgb4_0");
-	TAP_OK(ib && roce && iw, "mlx5_0, mlx5_1 and cxgb4_0 exist");
+	TAP_OK(ib && roce && iw, "mlx5_0, mlx5_1 and cxgb4_0 exist%s%s%s",
+	       ib ? "" : " (no mlx5_0)", roce ? "" : " (no mlx5_1)", iw ? "" : " (no cxgb4_0)");
 	if (!ib || !roce || !iw) {
 		fab_host_free(&h);
 		demo_free(d);
@@ -125,11 +137,12 @@ static void test_structure(void)
 		struct fab_counter *c = fab_port_find_counter(&ib->ports[0], "port_xmit_data");
 
 		TAP_OK(c && c->bits == 64 && c->source == COUNTER_SRC_COUNTERS && c->kind == COUNTER_KIND_DATA,
-		       "port_xmit_data: counters/, 64-bit (PortCountersExtended), a data counter");
+		       "port_xmit_data: counters/, 64-bit (PortCountersExtended), a data counter (%s)", counter_str(c));
 		c = fab_port_find_counter(&ib->ports[0], "port_xmit_wait");
-		TAP_OK(c && c->bits == 32, "port_xmit_wait is 32 bits wide");
+		TAP_OK(c && c->bits == 32, "port_xmit_wait is 32 bits wide (%s)", counter_str(c));
 		c = fab_port_find_counter(&ib->ports[0], "symbol_error");
-		TAP_OK(c && c->bits == 16 && c->kind == COUNTER_KIND_ERROR, "symbol_error is a 16-bit error counter");
+		TAP_OK(c && c->bits == 16 && c->kind == COUNTER_KIND_ERROR, "symbol_error is a 16-bit error counter (%s)",
+		       counter_str(c));
 	}
 
 	p = &roce->ports[0];
@@ -141,7 +154,7 @@ static void test_structure(void)
 		ll |= !strncmp(p->gids[g].gid, "fe80:", 5);
 		vlan |= !strcmp(p->gids[g].netdev, "enp65s0f0.100") && p->gids[g].has_ipv4;
 	}
-	TAP_OK(v1 && v2, "RoCE GIDs come in v1/v2 pairs");
+	TAP_OK(v1 && v2, "RoCE GIDs come in v1/v2 pairs (v1 %d, v2 %d of %zu)", v1, v2, p->ngids);
 	TAP_OK(mapped, "an IPv4-mapped GID (10.20.0.1)");
 	TAP_OK(ll, "an IPv6 link-local GID");
 	TAP_OK(vlan, "the VLAN netdev has its own IPv4 GID");
@@ -155,9 +168,10 @@ static void test_structure(void)
 		struct fab_counter *c = fab_port_find_counter(p, "port_xmit_data");
 		struct fab_counter *hw = fab_port_find_counter(p, "ip4OutSegs");
 
-		TAP_OK(c && !c->known, "its port_xmit_data has no value");
+		TAP_OK(c && !c->known, "its port_xmit_data has no value (%s)", counter_str(c));
 		ASSERT_EQ_STR(c ? c->raw : NULL, "N/A (no PMA)", "it reads N/A (no PMA)");
-		TAP_OK(hw && hw->known && hw->source == COUNTER_SRC_HW_COUNTERS, "hw_counters have values");
+		TAP_OK(hw && hw->known && hw->source == COUNTER_SRC_HW_COUNTERS, "hw_counters have values (%s)",
+		       counter_str(hw));
 	}
 	fab_host_free(&h);
 	demo_free(d);
@@ -195,7 +209,7 @@ static void test_dynamics(void)
 	downed = fab_port_find_counter(p2, "link_downed");
 	sym0 = sym->value;
 	downed0 = downed->value;
-	TAP_OK(!wait->saturated, "port_xmit_wait is not saturated at the start");
+	TAP_OK(!wait->saturated, "port_xmit_wait is not saturated at the start (%s)", counter_str(wait));
 
 	for (int t = 0; t < NTICKS; t++) {
 		bool ch = demo_tick(d, &h, TICK_NS);
@@ -257,10 +271,11 @@ static void test_dynamics(void)
 	TAP_OK(rates, "rates are computed by port_rates() from the data counters");
 	TAP_OK(!over, "no rate ever exceeds the port's link rate (max seen %.2f Gb/s)", maxg);
 	TAP_OK(maxg > 10, "traffic reaches plausible heights (%.2f Gb/s)", maxg);
-	TAP_OK(rose && fell, "traffic rises and falls");
+	TAP_OK(rose && fell, "traffic rises and falls (rose %d, fell %d)", rose, fell);
 	TAP_OK(down, "the flapping port goes DOWN/Polling");
 	TAP_OK(back, "and comes back ACTIVE/LinkUp");
-	TAP_OK(changed && changes >= 2, "demo_tick reports the structure change (%u changes)", changes);
+	TAP_OK(changed && changes >= 2, "demo_tick reports the structure change (changed %d, %u changes)", changed,
+	       changes);
 	TAP_OK(any_zero_rate, "no traffic while the link is down");
 	TAP_OK(downed->value > downed0, "link_downed counts the flaps (%" PRIu64 " -> %" PRIu64 ")",
 	       downed0, downed->value);
@@ -268,12 +283,13 @@ static void test_dynamics(void)
 	TAP_OK(moved_rcv, "port_rcv_errors moves between samples");
 	TAP_OK(wait_first_sat > 0 && wait_first_sat < 120,
 	       "port_xmit_wait saturates within two minutes (after %" PRIu64 " s)", wait_first_sat);
-	TAP_OK(wait->saturated && latched, "and stays latched at 4294967295, flagged saturated");
+	TAP_OK(wait->saturated && latched, "and stays latched at 4294967295, flagged saturated (latched %d, %s)",
+	       latched, counter_str(wait));
 	TAP_OK(!sat_rate, "a saturated counter has no rate");
 	{
-		uint64_t dv;
+		uint64_t dv = 0;
 
-		TAP_OK(!counter_delta(wait, &dv), "nor a delta");
+		TAP_OK(!counter_delta(wait, &dv), "nor a delta (delta %" PRIu64 ")", dv);
 	}
 	TAP_OK(!iw_rate, "the iWARP port (no PMA) has no data rate");
 	TAP_OK(!iw->ports[0].has_pma, "and stays without PMA");
@@ -287,6 +303,7 @@ static void test_monotonic(void)
 	struct demo *d = demo_new(12345);
 	struct fab_host h;
 	bool ok = true, width = true;
+	char back[256] = "", wide[256] = "";
 
 	demo_collect(d, &h);
 	for (int t = 0; t < 300; t++) {
@@ -298,15 +315,21 @@ static void test_monotonic(void)
 				for (size_t c = 0; c < p->ncounters; c++) {
 					struct fab_counter *ct = &p->counters[c];
 
-					if (ct->known && ct->prev_known && ct->value < ct->prev_value)
+					if (ct->known && ct->prev_known && ct->value < ct->prev_value && ok) {
 						ok = false;
-					if (ct->known && ct->value > counter_max(ct->bits))
+						snprintf(back, sizeof(back), ": %s %s %" PRIu64 " -> %" PRIu64,
+							 h.devs[i].name, ct->name, ct->prev_value, ct->value);
+					}
+					if (ct->known && ct->value > counter_max(ct->bits) && width) {
 						width = false;
+						snprintf(wide, sizeof(wide), ": %s %s %" PRIu64 " in %u bits",
+							 h.devs[i].name, ct->name, ct->value, ct->bits);
+					}
 				}
 			}
 	}
-	TAP_OK(ok, "no counter goes backwards");
-	TAP_OK(width, "every value fits its counter's width");
+	TAP_OK(ok, "no counter goes backwards%s", back);
+	TAP_OK(width, "every value fits its counter's width%s", wide);
 	fab_host_free(&h);
 	demo_free(d);
 }
@@ -329,8 +352,9 @@ static void test_latch(void)
 	}
 	sym = p2 ? fab_port_find_counter(p2, "symbol_error") : NULL;
 	downed = p2 ? fab_port_find_counter(p2, "link_downed") : NULL;
-	TAP_OK(sym && sym->saturated && sym->value == 65535, "after 8 h symbol_error latches at 65535");
-	TAP_OK(downed && downed->saturated && downed->value == 255, "link_downed at 255");
+	TAP_OK(sym && sym->saturated && sym->value == 65535, "after 8 h symbol_error latches at 65535 (%s)",
+	       counter_str(sym));
+	TAP_OK(downed && downed->saturated && downed->value == 255, "link_downed at 255 (%s)", counter_str(downed));
 	TAP_OK(!unknown, "no counter of the port ever reads unknown");
 	fab_host_free(&h);
 	demo_free(d);
@@ -351,9 +375,10 @@ static void test_source(void)
 	ctx.sysfs_root = "/nonexistent";
 	s = source_open(&ctx);
 	TAP_OK(s && s->ops == &source_demo_ops && source_has(s, SOURCE_SIMULATED),
-	       "source_open gives the demo when ctx->demo");
+	       "source_open gives the demo when ctx->demo (source %s, simulated %d)", s ? s->ops->name : "NULL",
+	       s ? source_has(s, SOURCE_SIMULATED) : 0);
 	rc = source_collect(s, &h, COLLECT_ALL);
-	TAP_OK(rc == 0 && h.ndevs == 3, "source_collect builds the demo host");
+	TAP_OK(rc == 0 && h.ndevs == 3, "source_collect builds the demo host (rc %d, %zu devices)", rc, h.ndevs);
 	{
 		uint64_t t0 = h.devs[0].ports[0].sample_ns;
 
@@ -381,9 +406,12 @@ static void test_source(void)
 	ctx.demo = false;
 	s = source_open(&ctx);
 	TAP_OK(s && s->ops == &source_live_ops && !source_has(s, SOURCE_SIMULATED),
-	       "without --demo the source is sysfs");
+	       "without --demo the source is sysfs (source %s, simulated %d)", s ? s->ops->name : "NULL",
+	       s ? source_has(s, SOURCE_SIMULATED) : 0);
 	rc = source_collect(s, &h, COLLECT_ALL);
-	TAP_OK(rc == 0 && h.sysfs_missing, "a missing sysfs root is reported, not faked");
+	TAP_OK(rc == 0 && h.sysfs_missing, "a missing sysfs root is reported, not faked (rc %d, sysfs_missing %d)", rc,
+	       h.sysfs_missing);
+
 	fab_host_free(&h);
 	source_close(s);
 }

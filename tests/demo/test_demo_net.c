@@ -54,7 +54,8 @@ static void test_state(void)
 	ib0 = net_link_by_name(&st, "ib0");
 	ib1 = net_link_by_name(&st, "ib1");
 	vlan = net_link_by_name(&st, "enp65s0f0.100");
-	TAP_OK(ib0 && ib1 && vlan, "ib0, ib1 and the VLAN exist");
+	TAP_OK(ib0 && ib1 && vlan, "ib0, ib1 and the VLAN exist%s%s%s", ib0 ? "" : " (no ib0)", ib1 ? "" : " (no ib1)",
+	       vlan ? "" : " (no enp65s0f0.100)");
 	if (ib0 && ib1 && vlan) {
 		ASSERT_EQ_INT(ib0->ipoib_mode, NET_IPOIB_DATAGRAM, "ib0 is IPoIB datagram");
 		ASSERT_EQ_INT(ib0->mtu, 2044, "ib0 MTU 2044");
@@ -67,16 +68,21 @@ static void test_state(void)
 
 		net_ip_parse("172.16.34.2", &a);
 		x = net_addr_find(&st, &a);
-		TAP_OK(x && ib1 && x->ifindex == ib1->ifindex && x->prefixlen == 16, "172.16.34.2/16 on ib1");
+		TAP_OK(x && ib1 && x->ifindex == ib1->ifindex && x->prefixlen == 16,
+		       "172.16.34.2/16 on ib1 (ifindex %d, ib1's %d, /%d)", x ? x->ifindex : -1, ib1 ? ib1->ifindex : -1,
+		       x ? x->prefixlen : -1);
 		net_ip_parse("10.100.0.1", &a);
 		x = net_addr_find(&st, &a);
-		TAP_OK(x && vlan && x->ifindex == vlan->ifindex, "10.100.0.1 on the VLAN");
+		TAP_OK(x && vlan && x->ifindex == vlan->ifindex, "10.100.0.1 on the VLAN (ifindex %d, the VLAN's %d)",
+		       x ? x->ifindex : -1, vlan ? vlan->ifindex : -1);
 	}
 	{
 		const struct net_if_sysctls *sc = net_sysctls_of(&st, "ib1");
 
 		TAP_OK(sc && sc->v[NET_SYSCTL_RP_FILTER].effective.known &&
-		       sc->v[NET_SYSCTL_RP_FILTER].effective.value == 1, "rp_filter is strict (Ubuntu 18.04)");
+		       sc->v[NET_SYSCTL_RP_FILTER].effective.value == 1, "rp_filter is strict (Ubuntu 18.04) (%s %d)",
+		       !sc ? "no sysctls" : sc->v[NET_SYSCTL_RP_FILTER].effective.known ? "value" : "unknown",
+		       sc ? sc->v[NET_SYSCTL_RP_FILTER].effective.value : 0);
 	}
 	{
 		struct net_ip peer, src;
@@ -114,7 +120,8 @@ static void test_doctor(void)
 		if (rep.findings[i].id == DOCTOR_SAME_SUBNET_ROUTE && !f)
 			f = &rep.findings[i];
 	}
-	TAP_OK(f != NULL, "the doctor reports the same-subnet route");
+	ASSERT_NOT_NULL(f, "the doctor reports the same-subnet route");
+
 	ASSERT_EQ_STR(f ? f->ifname : NULL, "ib1", "about ib1");
 	ASSERT_EQ_STR(f ? f->addr : NULL, "172.16.34.2", "and 172.16.34.2");
 	TAP_OK(rep.nrdma_netdevs >= 2, "the RDMA netdevs are marked from the demo host (%zu)", rep.nrdma_netdevs);

@@ -191,9 +191,10 @@ static void test_counters_from_pma(void)
 	counter_sample_value(&c, true, 1000);
 	counter_sample_value(&c, true, 1000 + 250000000);
 	{
-		double bps;
+		double bps = 0;
 
-		TAP_OK(counter_bytes_rate(&c, 1000000000ull, &bps) && bps == 1e9, "250M words in 1 s = 1 GB/s (x4, not x width)");
+		TAP_OK(counter_bytes_rate(&c, 1000000000ull, &bps) && bps == 1e9,
+		       "250M words in 1 s = 1 GB/s (x4, not x width) (got %.17g B/s)", bps);
 	}
 }
 
@@ -207,7 +208,9 @@ static void test_node_desc(void)
 	ASSERT_EQ_STR(d, "spine-a", "spine-a");
 	p = reply("node_desc_control_chars.bin", MAD_ATTR_NODE_DESC, &dlen);
 	mad_decode_node_desc(p, dlen, d, sizeof(d));
-	TAP_OK(!strchr(d, '\033') && !strchr(d, '\a') && strlen(d) == 64, "control bytes replaced, 64 bytes kept: %s", d);
+	TAP_OK(!strchr(d, '\033') && !strchr(d, '\a') && strlen(d) == 64, "control bytes replaced, 64 bytes kept (%zu): %s",
+	       strlen(d), d);
+
 	ASSERT_EQ_INT(mad_decode_node_desc(p, dlen, d, 4), 0, "a small output buffer is respected");
 	ASSERT_EQ_INT(strlen(d), 3, "3 characters + NUL");
 }

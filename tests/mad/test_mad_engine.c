@@ -189,7 +189,8 @@ static void test_retry(void)
 	ASSERT_EQ_INT(r.calls, 1, "the retry's answer completes it");
 	ASSERT_EQ_INT(r.status, 0, "with success");
 	ASSERT_EQ_U64(mad_session_stats(s)->sent, 2, "2 MADs sent");
-	TAP_OK(mad_idle(s) && mad_next_timeout_ms(s, 0) == -1, "idle afterwards, no timeout wanted");
+	TAP_OK(mad_idle(s) && mad_next_timeout_ms(s, 0) == -1, "idle afterwards, no timeout wanted (idle %d, timeout %d ms)",
+	       mad_idle(s), mad_next_timeout_ms(s, 0));
 	mad_session_close(s);
 }
 
@@ -308,6 +309,17 @@ static const struct fab_counter *find(const struct ib_pma *p, const char *name)
 	return NULL;
 }
 
+/* A counter's fields for a message (one per printf: the buffer is static). */
+static const char *counter_str(const struct fab_counter *c)
+{
+	static char buf[96];
+
+	if (!c)
+		return "missing";
+	snprintf(buf, sizeof(buf), "bits %u, known %d, value %" PRIu64, c->bits, c->known, c->value);
+	return buf;
+}
+
 static void test_port_flows(void)
 {
 	struct ib_local_port lp;
@@ -324,24 +336,29 @@ static void test_port_flows(void)
 	ASSERT_EQ_INT(lp.peer_pi.lid, 2, "partner switch LID from its port 0");
 	ASSERT_EQ_INT(lp.peer_pma.lid, 2, "partner PMA asked at that LID");
 	ASSERT_EQ_INT(lp.peer_pma.port_select, 1, "for the partner's port");
-	TAP_OK(lp.pma.ext && lp.pma.state == IBQ_OK, "ExtendedWidth advertised: 64-bit counters");
+	TAP_OK(lp.pma.ext && lp.pma.state == IBQ_OK, "ExtendedWidth advertised: 64-bit counters (ext %d, state %d)",
+	       lp.pma.ext, (int)lp.pma.state);
 	ASSERT_EQ_INT(ext.sent_by_attr[MAD_ATTR_PORT_COUNTERS_EXT], 2, "PortCountersExtended asked at both ends");
 	c = find(&lp.pma, "port_xmit_data");
-	TAP_OK(c && c->bits == 64 && c->known && c->value == 81985529216487399ull, "data counter from PortCountersExtended");
+	TAP_OK(c && c->bits == 64 && c->known && c->value == 81985529216487399ull,
+	       "data counter from PortCountersExtended (%s)", counter_str(c));
 	c = find(&lp.pma, "symbol_error");
-	TAP_OK(c && c->known && c->value == 7 && c->bits == 16, "errors from PortCounters");
+	TAP_OK(c && c->known && c->value == 7 && c->bits == 16, "errors from PortCounters (%s)", counter_str(c));
 	ASSERT_EQ_STR(lp.note, "", "nothing to explain");
 
 	run_port(&noext, &lp);
-	TAP_OK(!lp.pma.ext && lp.pma.state == IBQ_OK, "no ExtendedWidth: PortCounters only");
+	TAP_OK(!lp.pma.ext && lp.pma.state == IBQ_OK, "no ExtendedWidth: PortCounters only (ext %d, state %d)",
+	       lp.pma.ext, (int)lp.pma.state);
 	ASSERT_EQ_INT(noext.sent_by_attr[MAD_ATTR_PORT_COUNTERS_EXT], 0, "PortCountersExtended never asked");
 	c = find(&lp.pma, "port_xmit_data");
-	TAP_OK(c && c->bits == 32 && c->known && c->value == 25416, "32-bit data counter from PortCounters");
-	TAP_OK(!find(&lp.pma, "unicast_xmit_packets"), "no unicast counters without the IETF set");
+	TAP_OK(c && c->bits == 32 && c->known && c->value == 25416, "32-bit data counter from PortCounters (%s)",
+	       counter_str(c));
+	ASSERT_NULL(find(&lp.pma, "unicast_xmit_packets"), "no unicast counters without the IETF set");
 
 	run_port(&nocpi, &lp);
 	TAP_OK(!lp.pma.cpi_known && !lp.pma.ext && lp.pma.state == IBQ_OK,
-	       "ClassPortInfo unsupported: fall back to PortCounters");
+	       "ClassPortInfo unsupported: fall back to PortCounters (cpi_known %d, ext %d, state %d)",
+	       lp.pma.cpi_known, lp.pma.ext, (int)lp.pma.state);
 	ASSERT_EQ_INT(nocpi.sent_by_attr[MAD_ATTR_PORT_COUNTERS], 2, "PortCounters asked at both ends");
 }
 
@@ -364,16 +381,20 @@ static void test_sweep_more(void)
 	f.nodes[0].ports[1].linked = true;	/* port 1: swept already */
 
 	sw = mad_sweep_start_more(s, &f, 0x100000, 1, NULL, clock_fake = 0);
-	TAP_OK(sw == NULL && fk.nreq == 0, "a port whose cable is known: no MAD at all");
+	TAP_OK(sw == NULL && fk.nreq == 0, "a port whose cable is known: no MAD at all (sweep %p, %d requests)",
+	       (void *)sw, (int)fk.nreq);
 
 	sw = mad_sweep_start_more(s, &f, 0x100000, 2, NULL, clock_fake = 0);
-	TAP_OK(sw != NULL, "port 2 not linked yet: a sweep starts");
+	ASSERT_NOT_NULL(sw, "port 2 not linked yet: a sweep starts");
 	for (int i = 0; i < 200 && !mad_idle(s); i++)
 		mad_step(s, clock_fake += MS);
 	mad_sweep_finish(sw, clock_fake);
 	ASSERT_EQ_INT(f.nnodes, 2, "the switch behind port 2 is added");
 	TAP_OK(f.nlinks >= 1 && f.links[0].a == 0 && f.links[0].a_port == 2 && f.links[0].b == 1 && f.links[0].b_port == 1,
-	       "linked: local port 2 <-> switch port 1");
+	       "linked: local port 2 <-> switch port 1 (%zu links, first node %zu port %d <-> node %zu port %d)",
+	       f.nlinks, f.nlinks ? f.links[0].a : 0, f.nlinks ? f.links[0].a_port : 0,
+	       f.nlinks ? f.links[0].b : 0, f.nlinks ? f.links[0].b_port : 0);
+
 	ASSERT_EQ_INT(f.nodes[1].hops, 1, "one hop out of port 2");
 	ASSERT_EQ_INT(f.nodes[1].path[1], 2, "its directed route leaves by port 2");
 	ASSERT_EQ_STR(f.nodes[1].id.desc, "spine-a", "its description");

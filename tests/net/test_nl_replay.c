@@ -104,13 +104,15 @@ static void test_before(void)
 
 	rc = load("seed-before", &st);
 	ASSERT_EQ_INT(rc, 0, "seed-before: every recorded message parses");
-	TAP_OK(ifindex_of(&st, "ib0") > 0 && ifindex_of(&st, "ib1") > 0, "links ib0 and ib1 are there");
-	TAP_OK(st.nlinks == 3, "three links (lo, ib0, ib1): %zu", st.nlinks);
+	TAP_OK(ifindex_of(&st, "ib0") > 0 && ifindex_of(&st, "ib1") > 0, "links ib0 and ib1 are there (ifindex %d, %d)",
+	       ifindex_of(&st, "ib0"), ifindex_of(&st, "ib1"));
+	ASSERT_EQ_U64(st.nlinks, 3, "three links (lo, ib0, ib1)");
 	{
 		const struct net_addr *a = net_addr_find(&st, &k2);
 
 		TAP_OK(a && a->ifindex == ifindex_of(&st, "ib1") && a->prefixlen == 16,
-		       "172.16.34.2/16 is on ib1");
+		       "172.16.34.2/16 is on ib1 (ifindex %d, ib1's %d, /%d)", a ? a->ifindex : -1,
+		       ifindex_of(&st, "ib1"), a ? a->prefixlen : -1);
 	}
 	for (size_t i = 0; i < st.nroutes; i++) {
 		const struct net_route *r = &st.routes[i];
@@ -125,7 +127,8 @@ static void test_before(void)
 	}
 	ASSERT_EQ_U64(main_routes, 2, "two main-table routes for 172.16.0.0/16");
 	TAP_OK(first != (size_t)-1 && st.routes[first].oif == ifindex_of(&st, "ib0"),
-	       "the first one is ib0's (the one the kernel uses)");
+	       "the first one is ib0's (the one the kernel uses) (oif %d, ib0's %d)",
+	       first != (size_t)-1 ? st.routes[first].oif : -1, ifindex_of(&st, "ib0"));
 	{
 		size_t v4 = 0;
 
@@ -170,9 +173,11 @@ static void test_before(void)
 		const struct doctor_finding *f = doctor_find(&rep, "172.16.34.2");
 
 		TAP_OK(f && f->id == DOCTOR_SAME_SUBNET_ROUTE && strstr(f->title, "leaves by ib0"),
-		       "doctor_find(172.16.34.2): finding 1, 'leaves by ib0'");
+		       "doctor_find(172.16.34.2): finding 1, 'leaves by ib0' (id %d: %s)", f ? (int)f->id : -1,
+		       f ? f->title : "no finding");
 		TAP_OK(f && f->nfix >= 2 && strstr(f->fix[1], "ip rule add from 172.16.34.2 table "),
-		       "its fix adds the source rule");
+		       "its fix adds the source rule (%u lines, the second: %s)", f ? f->nfix : 0,
+		       f && f->nfix >= 2 ? f->fix[1] : "-");
 	}
 	TAP_OK(doctor_has_problems(&rep), "problems found (exit 1)");
 	doctor_report_free(&rep);
@@ -184,9 +189,11 @@ static void test_before(void)
 		ASSERT_EQ_INT(rc, 0, "doctor with a peer and --from IFACE");
 		ASSERT_EQ_U64(rep.nroutes, 3, "route rows: two RDMA addresses and --from");
 		TAP_OK(rep.nroutes == 3 && !rep.routes[1].own_iface && rep.routes[0].own_iface,
-		       "172.16.34.1 ok, 172.16.34.2 by the wrong interface");
+		       "172.16.34.1 ok, 172.16.34.2 by the wrong interface (own_iface %d, %d)",
+		       rep.nroutes == 3 ? rep.routes[0].own_iface : -1, rep.nroutes == 3 ? rep.routes[1].own_iface : -1);
 		TAP_OK(rep.nroutes == 3 && rep.routes[2].user_from && !strcmp(rep.routes[2].ans.oif_name, "ib1"),
-		       "--from ib1 row leaves by ib1");
+		       "--from ib1 row leaves by ib1 (user_from %d, by %s)", rep.nroutes == 3 ? rep.routes[2].user_from : -1,
+		       rep.nroutes == 3 ? rep.routes[2].ans.oif_name : "-");
 		doctor_report_free(&rep);
 		q.from = "nosuchif";
 		ASSERT_EQ_INT(doctor_run(&(struct doctor_input){ .host = &host, .net = &st, .routes = &route_model_ops }, &q, &rep), -ENODEV, "--from an unknown interface");
@@ -200,9 +207,12 @@ static void test_before(void)
 	rc = fix_plan_build(&st, &plan);
 	ASSERT_EQ_INT(rc, 0, "fix plan");
 	ASSERT_EQ_U64(plan.nroutes, 2, "a table for each of ib0 and ib1");
-	TAP_OK(plan.nroutes == 2 && plan.routes[0].table != plan.routes[1].table, "different tables");
+	TAP_OK(plan.nroutes == 2 && plan.routes[0].table != plan.routes[1].table, "different tables (%u, %u)",
+	       plan.nroutes == 2 ? plan.routes[0].table : 0, plan.nroutes == 2 ? plan.routes[1].table : 0);
 	TAP_OK(plan.nroutes == 2 && plan.routes[0].table == fix_table_for(&st, plan.routes[0].ifname, &plan.routes[0].addr),
-	       "the table is the stable one per interface");
+	       "the table is the stable one per interface (%u, fix_table_for %u)",
+	       plan.nroutes == 2 ? plan.routes[0].table : 0,
+	       plan.nroutes == 2 ? fix_table_for(&st, plan.routes[0].ifname, &plan.routes[0].addr) : 0);
 	TAP_OK(fix_plan_needed(&plan), "the plan changes something");
 	{
 		char *text = NULL;
@@ -211,8 +221,8 @@ static void test_before(void)
 
 		fix_write(f, FIX_IP, &plan);
 		fclose(f);
-		TAP_OK(text && strstr(text, "ip route replace 172.16.0.0/16 dev ib1 scope link src 172.16.34.2 table "),
-		       "ip format: the same-subnet route, in a table of its own");
+		ASSERT_CONTAINS(text, "ip route replace 172.16.0.0/16 dev ib1 scope link src 172.16.34.2 table ",
+				"ip format: the same-subnet route, in a table of its own");
 		free(text);
 	}
 	{
@@ -226,9 +236,14 @@ static void test_before(void)
 		fix_plan_build(&after, &p2);
 		TAP_OK(p2.nroutes == 2 && p2.routes[0].table == plan.routes[0].table &&
 		       p2.routes[1].table == plan.routes[1].table,
-		       "tables are stable: the recorded fixed host uses the same numbers");
+		       "tables are stable: the recorded fixed host uses the same numbers (%u, %u; the plan's %u, %u)",
+		       p2.nroutes == 2 ? p2.routes[0].table : 0, p2.nroutes == 2 ? p2.routes[1].table : 0,
+		       plan.routes[0].table, plan.routes[1].table);
 		TAP_OK(p2.nroutes == 2 && p2.routes[0].route_ok && p2.routes[0].rule_ok &&
-		       p2.routes[1].route_ok && p2.routes[1].rule_ok, "after the fix: routes and rules in place");
+		       p2.routes[1].route_ok && p2.routes[1].rule_ok,
+		       "after the fix: routes and rules in place (%zu routes, route_ok %d %d, rule_ok %d %d)",
+		       p2.nroutes, p2.nroutes == 2 && p2.routes[0].route_ok, p2.nroutes == 2 && p2.routes[1].route_ok,
+		       p2.nroutes == 2 && p2.routes[0].rule_ok, p2.nroutes == 2 && p2.routes[1].rule_ok);
 		rc = route_model_output(&after, &peer, &k2, 0, &ans);
 		ASSERT_EQ_STR(ans.oif_name, "ib1", "after: model sends 172.16.34.2 by ib1");
 		ASSERT_EQ_U64(ans.table, plan.routes[1].table, "after: by its own table");
@@ -273,7 +288,8 @@ static void test_truncated(void)
 		}
 		free(buf);
 	}
-	TAP_OK(crashes_avoided > 1000 && bad == 0, "%u truncations of recorded dumps: 0 or -EBADMSG each", crashes_avoided);
+	TAP_OK(crashes_avoided > 1000 && bad == 0, "%u truncations of recorded dumps: 0 or -EBADMSG each (%u not)",
+	       crashes_avoided, bad);
 }
 
 /*
@@ -327,7 +343,8 @@ static void test_mutated(void)
 		}
 		free(buf);
 	}
-	TAP_OK(runs >= 3000 && bad == 0, "%u corrupted dumps: parsed or refused, accepted data well-formed", runs);
+	TAP_OK(runs >= 3000 && bad == 0, "%u corrupted dumps: parsed or refused, accepted data well-formed (%u bad)", runs,
+	       bad);
 }
 
 /* Hand-built messages with broken attributes. */
@@ -491,21 +508,22 @@ static void test_fix_quoting(void)
 	f = open_memstream(&text, &len);
 	ASSERT_EQ_INT(fix_write(f, FIX_NM_DISPATCHER, &plan), 0, "hostile names: written, quoted");
 	fclose(f);
-	TAP_OK(text && strstr(text, "'x$(id)')") && strstr(text, "dev 'x$(id)' scope"),
-	       "the name appears only single-quoted");
+	ASSERT_CONTAINS(text, "'x$(id)')", "the name appears only single-quoted");
+	ASSERT_CONTAINS(text, "dev 'x$(id)' scope", "also in the route");
 	free(text);
 	text = NULL;
 	f = open_memstream(&text, &len);
 	fix_write(f, FIX_NETPLAN, &plan);
 	fclose(f);
-	TAP_OK(text && strstr(text, "    \"y'`id`\":"), "netplan: the name is a double-quoted YAML key");
+	ASSERT_CONTAINS(text, "    \"y'`id`\":", "netplan: the name is a double-quoted YAML key");
 	free(text);
 	snprintf(routes[0].ifname, sizeof(routes[0].ifname), "a\nrm -rf x");
 	text = NULL;
 	f = open_memstream(&text, &len);
 	ASSERT_EQ_INT(fix_write(f, FIX_IP, &plan), -EINVAL, "a name with a newline: refused");
 	fclose(f);
-	TAP_OK(!text || !text[0], "and nothing is written");
+	TAP_OK(!text || !text[0], "and nothing is written (%zu bytes)", text ? strlen(text) : 0);
+
 	free(text);
 }
 

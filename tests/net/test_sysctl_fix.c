@@ -49,7 +49,7 @@ static void test_sysctl(void)
 
 	snprintf(root, sizeof(root), "/tmp/fabtop-sysctl.XXXXXX");
 	if (!mkdtemp(root)) {
-		TAP_OK(0, "mkdtemp");
+		TAP_OK(0, "mkdtemp: %s", strerror(errno));
 		return;
 	}
 	for (int i = 0; i < 5; i++) {
@@ -76,20 +76,23 @@ static void test_sysctl(void)
 	put("ib0", "arp_ignore", "banana\n");
 	sysctl_read_iface(root, "ib0", &s);
 	TAP_OK(!s.v[NET_SYSCTL_ARP_IGNORE].iface.known && !s.v[NET_SYSCTL_ARP_IGNORE].effective.known,
-	       "garbage is unknown, and so is the effective value");
+	       "garbage is unknown, and so is the effective value (known %d, effective known %d)",
+	       s.v[NET_SYSCTL_ARP_IGNORE].iface.known, s.v[NET_SYSCTL_ARP_IGNORE].effective.known);
 	put("ib0", "arp_ignore", "-1\n");
 	sysctl_read_iface(root, "ib0", &s);
-	TAP_OK(!s.v[NET_SYSCTL_ARP_IGNORE].iface.known, "a negative value is unknown");
+	TAP_OK(!s.v[NET_SYSCTL_ARP_IGNORE].iface.known, "a negative value is unknown (value %d)",
+	       s.v[NET_SYSCTL_ARP_IGNORE].iface.value);
 
 	ASSERT_EQ_INT(sysctl_read_iface(root, "ib9", &s), -ENOENT, "no conf directory: -ENOENT");
-	TAP_OK(sysctl_read_iface(root, "../ib0", &s) < 0, "a name with '/' is refused");
-	TAP_OK(sysctl_read_iface("/nonexistent-root", "ib0", &s) < 0, "a missing root is an error");
+	ASSERT_CMP_INT(sysctl_read_iface(root, "../ib0", &s), <, 0, "a name with '/' is refused");
+	ASSERT_CMP_INT(sysctl_read_iface("/nonexistent-root", "ib0", &s), <, 0, "a missing root is an error");
 
 	ASSERT_EQ_INT(sysctl_write_iface(root, "ib0", NET_SYSCTL_ARP_IGNORE, 1), 0, "write a value");
 	sysctl_read_iface(root, "ib0", &s);
 	ASSERT_EQ_INT(s.v[NET_SYSCTL_ARP_IGNORE].iface.value, 1, "and read it back");
-	TAP_OK(sysctl_write_iface(root, "..", NET_SYSCTL_ARP_IGNORE, 1) < 0, "writing to '..' is refused");
-	TAP_OK(sysctl_write_iface(root, "ib7", NET_SYSCTL_ARP_IGNORE, 1) < 0, "writing to a missing interface fails");
+	ASSERT_CMP_INT(sysctl_write_iface(root, "..", NET_SYSCTL_ARP_IGNORE, 1), <, 0, "writing to '..' is refused");
+	ASSERT_CMP_INT(sysctl_write_iface(root, "ib7", NET_SYSCTL_ARP_IGNORE, 1), <, 0,
+		       "writing to a missing interface fails");
 	{
 		char cmd[600];
 
@@ -141,7 +144,8 @@ static void test_tables(void)
 	TAP_OK(ta != tb, "colliding names get different tables (%u, %u)", ta, tb);
 	ASSERT_EQ_U64(fix_table_for(&st, a, NULL), ta, "stable on a second call");
 	TAP_OK(ta >= FIX_TABLE_BASE && ta < FIX_TABLE_BASE + FIX_TABLE_SPAN && tb >= FIX_TABLE_BASE &&
-	       tb < FIX_TABLE_BASE + FIX_TABLE_SPAN, "inside the documented range");
+	       tb < FIX_TABLE_BASE + FIX_TABLE_SPAN, "inside the documented range (%u and %u in [%u, %u))", ta, tb,
+	       FIX_TABLE_BASE, FIX_TABLE_BASE + FIX_TABLE_SPAN);
 
 	/* An existing "from ADDR lookup T" rule (942 on the same-subnet host) is reused. */
 	addrs[0].ifindex = 3;
@@ -169,7 +173,8 @@ static void test_tables(void)
 		st.nroutes = 1;
 		st.rules = NULL;
 		st.nrules = 0;
-		TAP_OK(fix_table_for(&st, a, NULL) != ta, "a table holding another interface's routes is not taken");
+		ASSERT_CMP_U64(fix_table_for(&st, a, NULL), !=, ta, "a table holding another interface's routes is not taken");
+
 	}
 	{
 		enum fix_format f;

@@ -39,12 +39,42 @@ static int tap_n, tap_failed;
 		printf("#   expected %lld, got %lld\n", _b, _a);		\
 } while (0)
 
+/* A string in double quotes on one line: a newline in it must not end the TAP comment. */
+static inline void tap_print_str(const char *s)
+{
+	if (!s) {
+		printf("(null)");
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			printf("\\n");
+		else if (c == '\t')
+			printf("\\t");
+		else if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
 #define ASSERT_EQ_STR(a, b, desc) do {						\
 	const char *_a = (a), *_b = (b);					\
 	int _eq = _a && _b && strcmp(_a, _b) == 0;				\
 	TAP_OK(_eq, "%s", desc);						\
-	if (!_eq)								\
-		printf("#   expected \"%s\", got \"%s\"\n", _b ? _b : "(null)", _a ? _a : "(null)"); \
+	if (!_eq) {								\
+		printf("#   expected ");					\
+		tap_print_str(_b);						\
+		printf(", got ");						\
+		tap_print_str(_a);						\
+		printf("\n");							\
+	}									\
 } while (0)
 
 #define ASSERT_NEAR(a, b, eps, desc) do {					\
@@ -53,6 +83,104 @@ static int tap_n, tap_failed;
 	TAP_OK(_ok, "%s", desc);						\
 	if (!_ok)								\
 		printf("#   expected %.9g, got %.9g\n", _b, _a);		\
+} while (0)
+
+#define ASSERT_EQ_DBL(a, b, desc) do {						\
+	double _a = (a), _b = (b);						\
+	TAP_OK(_a == _b, "%s", desc);						\
+	if (!(_a == _b))							\
+		printf("#   expected %.17g, got %.17g\n", _b, _a);		\
+} while (0)
+
+/* ASSERT_CMP_INT(n, >=, 2, "..."): any comparison, shown with its bound. */
+#define ASSERT_CMP_INT(a, op, b, desc) do {					\
+	long long _a = (long long)(a), _b = (long long)(b);			\
+	int _ok = _a op _b;							\
+	TAP_OK(_ok, "%s", desc);						\
+	if (!_ok)								\
+		printf("#   expected %s %s %lld, got %lld\n", #a, #op, _b, _a);	\
+} while (0)
+
+#define ASSERT_CMP_U64(a, op, b, desc) do {					\
+	uint64_t _a = (uint64_t)(a), _b = (uint64_t)(b);			\
+	int _ok = _a op _b;							\
+	TAP_OK(_ok, "%s", desc);						\
+	if (!_ok)								\
+		printf("#   expected %s %s %" PRIu64 ", got %" PRIu64 "\n",	\
+		       #a, #op, _b, _a);					\
+} while (0)
+
+#define ASSERT_CMP_DBL(a, op, b, desc) do {					\
+	double _a = (a), _b = (b);						\
+	int _ok = _a op _b;							\
+	TAP_OK(_ok, "%s", desc);						\
+	if (!_ok)								\
+		printf("#   expected %s %s %.17g, got %.17g\n", #a, #op, _b, _a); \
+} while (0)
+
+#define ASSERT_EQ_PTR(a, b, desc) do {						\
+	const void *_a = (a), *_b = (b);					\
+	TAP_OK(_a == _b, "%s", desc);						\
+	if (_a != _b)								\
+		printf("#   expected %p, got %p\n", _b, _a);			\
+} while (0)
+
+#define ASSERT_NULL(p, desc) do {						\
+	const void *_p = (p);							\
+	TAP_OK(_p == NULL, "%s", desc);						\
+	if (_p)									\
+		printf("#   expected NULL, got %p\n", _p);			\
+} while (0)
+
+#define ASSERT_NOT_NULL(p, desc) do {						\
+	const void *_p = (p);							\
+	TAP_OK(_p != NULL, "%s", desc);						\
+	if (!_p)								\
+		printf("#   expected %s to be non-NULL, got NULL\n", #p);	\
+} while (0)
+
+/* Text that may span lines goes out as TAP comments, one "#   | " per line. */
+static inline void tap_diag_text(const char *s)
+{
+	if (!s) {
+		printf("#   | (null)\n");
+		return;
+	}
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+
+		printf("#   | %.*s\n", (int)n, s);
+		s += n;
+		if (*s)
+			s++;
+	}
+}
+
+/* haystack may be NULL: that fails, as strstr's caller would have checked. */
+#define ASSERT_CONTAINS(haystack, needle, desc) do {				\
+	const char *_h = (haystack), *_n = (needle);				\
+	int _ok = _h && _n && strstr(_h, _n) != NULL;				\
+	TAP_OK(_ok, "%s", desc);						\
+	if (!_ok) {								\
+		printf("#   expected to contain ");				\
+		tap_print_str(_n);						\
+		printf(", got %s\n", _h ? "these lines:" : "NULL");		\
+		if (_h)								\
+			tap_diag_text(_h);					\
+	}									\
+} while (0)
+
+#define ASSERT_NOT_CONTAINS(haystack, needle, desc) do {			\
+	const char *_h = (haystack), *_n = (needle);				\
+	int _ok = _h && _n && strstr(_h, _n) == NULL;				\
+	TAP_OK(_ok, "%s", desc);						\
+	if (!_ok) {								\
+		printf("#   expected no ");					\
+		tap_print_str(_n);						\
+		printf(", got %s\n", _h ? "these lines:" : "NULL");		\
+		if (_h)								\
+			tap_diag_text(_h);					\
+	}									\
 } while (0)
 
 /* A check that cannot run here, with the reason (TAP's SKIP directive): never a silent pass. */

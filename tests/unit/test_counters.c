@@ -44,21 +44,22 @@ static void test_saturation(void)
 
 	counter_define(&c, "port_xmit_wait", COUNTER_SRC_COUNTERS, false);
 	collect_counter_text(&c, "4294967295");
-	TAP_OK(c.known && c.saturated, "32-bit all-ones is saturated");
+	TAP_OK(c.known && c.saturated, "32-bit all-ones is saturated (known %d, saturated %d)", c.known, c.saturated);
 	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, true);
 	collect_counter_text(&c, "4294967295");
-	TAP_OK(c.known && !c.saturated, "the same value on a 64-bit counter is not");
+	TAP_OK(c.known && !c.saturated, "the same value on a 64-bit counter is not (known %d, saturated %d)",
+	       c.known, c.saturated);
 	counter_define(&c, "link_downed", COUNTER_SRC_COUNTERS, false);
 	collect_counter_text(&c, "255");
-	TAP_OK(c.saturated, "8-bit 255 is saturated");
+	TAP_OK(c.saturated, "8-bit 255 is saturated (known %d, value %" PRIu64 ")", c.known, c.value);
 	collect_counter_text(&c, "256");
-	TAP_OK(!c.known, "a value wider than the counter is unknown");
+	TAP_OK(!c.known, "a value wider than the counter is unknown (value %" PRIu64 ")", c.value);
 	collect_counter_text(&c, "N/A (no PMA)");
-	TAP_OK(!c.known, "N/A (no PMA) is unknown");
+	TAP_OK(!c.known, "N/A (no PMA) is unknown (value %" PRIu64 ")", c.value);
 	ASSERT_EQ_STR(c.raw, "N/A (no PMA)", "raw text kept");
 	counter_define(&c, "x", COUNTER_SRC_HW_COUNTERS, false);
 	collect_counter_text(&c, "18446744073709551615");
-	TAP_OK(c.saturated, "64-bit all-ones is saturated");
+	TAP_OK(c.saturated, "64-bit all-ones is saturated (known %d, value %" PRIu64 ")", c.known, c.value);
 }
 
 static void test_rates(void)
@@ -69,27 +70,28 @@ static void test_rates(void)
 
 	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, true);
 	counter_sample_value(&c, true, 1000);
-	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate from one sample");
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate from one sample (rate %g)", v);
 	counter_sample_value(&c, true, 1000 + 250000000);	/* 250M words in 1 s */
 	TAP_OK(counter_bytes_rate(&c, 1000000000, &v), "rate from two samples");
 	ASSERT_NEAR(v, 1e9, 1e-3, "250M words/s is 1e9 bytes/s (x4)");
 	TAP_OK(counter_delta(&c, &d), "delta known");
 	ASSERT_EQ_U64(d, 250000000, "delta value");
 	counter_sample_value(&c, true, 5);
-	TAP_OK(!counter_rate(&c, 1000000000, &v), "a counter going backwards gives no rate");
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "a counter going backwards gives no rate (rate %g)", v);
 	counter_sample_value(&c, true, 10);
 	TAP_OK(counter_rate(&c, 500000000, &v), "rate after the reset");
 	ASSERT_NEAR(v, 10.0, 1e-9, "5 words in 0.5 s is 10/s");
-	TAP_OK(counter_delta_since_start(&c, &d) == false, "since-start delta lost across a reset");
+	TAP_OK(counter_delta_since_start(&c, &d) == false, "since-start delta lost across a reset (delta %" PRIu64 ")",
+	       d);
 	counter_reset_delta(&c);
-	TAP_OK(counter_delta_since_start(&c, &d) && d == 0, "r resets the since-start delta");
+	TAP_OK(counter_delta_since_start(&c, &d) && d == 0, "r resets the since-start delta (delta %" PRIu64 ")", d);
 
 	counter_define(&c, "port_xmit_wait", COUNTER_SRC_COUNTERS, false);
 	counter_sample_value(&c, true, 4294967000u);
 	counter_sample_value(&c, true, 4294967295u);
-	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate into saturation (never a wrap)");
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate into saturation (never a wrap) (rate %g)", v);
 	counter_sample_value(&c, true, 4294967295u);
-	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate while saturated");
+	TAP_OK(!counter_rate(&c, 1000000000, &v), "no rate while saturated (rate %g)", v);
 }
 
 static void test_port_units(void)
@@ -116,8 +118,8 @@ static void test_port_units(void)
 	port_rates(&p, &r);
 	TAP_OK(r.xmit_known, "xmit rate known");
 	ASSERT_NEAR(r.xmit_gbps, 10.0, 1e-9, "312.5M words/s is 10 Gb/s");
-	TAP_OK(r.rcv_known && r.rcv_gbps == 0, "idle rcv is 0, known");
-	TAP_OK(!r.xmit_pkts_known, "no packet counter, no packet rate");
+	TAP_OK(r.rcv_known && r.rcv_gbps == 0, "idle rcv is 0, known (known %d, %g Gb/s)", r.rcv_known, r.rcv_gbps);
+	TAP_OK(!r.xmit_pkts_known, "no packet counter, no packet rate (%g pkts/s)", r.xmit_pps);
 }
 
 static void test_rxe_packets(void)
@@ -125,7 +127,9 @@ static void test_rxe_packets(void)
 	/* rxe: no counters/, only hw_counters: sent_pkts/rcvd_pkts give packet rates. */
 	struct fab_port p = { .num = 1 };
 	struct fab_counter cs[3];
+	const struct fab_counter *pc;
 	struct port_rates r;
+
 
 	counter_define(&cs[0], "sent_pkts", COUNTER_SRC_HW_COUNTERS, false);
 	counter_define(&cs[1], "rcvd_pkts", COUNTER_SRC_HW_COUNTERS, false);
@@ -142,14 +146,17 @@ static void test_rxe_packets(void)
 	p.prev_sample_ns = p.sample_ns;
 	p.sample_ns += 500000000;
 	port_rates(&p, &r);
-	TAP_OK(r.xmit_pkts_known && r.rcv_pkts_known, "packet rates from hw_counters");
+	TAP_OK(r.xmit_pkts_known && r.rcv_pkts_known, "packet rates from hw_counters (xmit known %d, rcv known %d)",
+	       r.xmit_pkts_known, r.rcv_pkts_known);
 	ASSERT_NEAR(r.xmit_pps, 100.0, 1e-9, "50 packets in 0.5 s");
-	TAP_OK(!r.xmit_known, "still no byte rate: rxe has no data counter");
+	TAP_OK(!r.xmit_known, "still no byte rate: rxe has no data counter (%g Gb/s)", r.xmit_gbps);
 	p.ncounters = 3;
 	collect_counter_text(&cs[2], "N/A (no PMA)");
-	TAP_OK(port_packets_counter(&p, DIR_XMIT) == &cs[0], "an N/A PMA counter loses to a readable driver one");
+	pc = port_packets_counter(&p, DIR_XMIT);
+	TAP_OK(pc == &cs[0], "an N/A PMA counter loses to a readable driver one (got %s)", pc ? pc->name : "NULL");
 	counter_sample_value(&cs[2], true, 5);
-	TAP_OK(port_packets_counter(&p, DIR_XMIT) == &cs[2], "a readable PMA counter wins over the driver's");
+	pc = port_packets_counter(&p, DIR_XMIT);
+	TAP_OK(pc == &cs[2], "a readable PMA counter wins over the driver's (got %s)", pc ? pc->name : "NULL");
 }
 
 static void test_units(void)

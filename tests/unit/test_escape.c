@@ -37,7 +37,8 @@ int main(void)
 	/* Through the stream: a sequence cut by a flush comes out whole. */
 	out = open_memstream(&buf, &len);
 	esc = escape_open(out);
-	TAP_OK(esc != NULL, "escape_open");
+	ASSERT_NOT_NULL(esc, "escape_open");
+
 	fputs("a\342", esc);
 	fflush(esc);
 	fputs("\224\200b\033", esc);

@@ -9,6 +9,8 @@ int main(void)
 {
 	struct fab_gid g = { 0 };
 	uint8_t raw[16];
+	bool ok;
+
 
 	TAP_OK(gid_parse("fe80:0000:0000:0000:0002:c903:0031:78f1", raw), "link-local GID parses");
 	ASSERT_EQ_INT(raw[0], 0xfe, "first byte");
@@ -21,18 +23,20 @@ int main(void)
 	TAP_OK(!gid_parse("fe80:-001:0000:0000:0000:0000:0000:0001", raw), "sign rejected");
 	TAP_OK(!gid_parse("", raw), "empty rejected");
 
-	TAP_OK(gid_parse("0000:0000:0000:0000:0000:0000:0000:0000", raw) && gid_is_empty(raw), "all zero is empty");
-	TAP_OK(gid_parse("0000:0000:0000:0000:0000:ffff:0a14:0001", g.raw) && !gid_is_empty(g.raw), "mapped is not empty");
+	ok = gid_parse("0000:0000:0000:0000:0000:0000:0000:0000", raw);
+	TAP_OK(ok && gid_is_empty(raw), "all zero is empty (parsed %d, empty %d)", ok, gid_is_empty(raw));
+	ok = gid_parse("0000:0000:0000:0000:0000:ffff:0a14:0001", g.raw);
+	TAP_OK(ok && !gid_is_empty(g.raw), "mapped is not empty (parsed %d, empty %d)", ok, gid_is_empty(g.raw));
 	gid_format(&g);
 	ASSERT_EQ_STR(g.gid, "0000:0000:0000:0000:0000:ffff:0a14:0001", "formatted back");
 	TAP_OK(g.has_ipv4, "IPv4-mapped recognised");
 	ASSERT_EQ_STR(g.ipv4, "10.20.0.1", "IPv4 decoded");
 	gid_parse("2001:0db8:0000:0000:0000:0000:0000:0001", g.raw);
 	gid_format(&g);
-	TAP_OK(!g.has_ipv4 && !g.ipv4[0], "IPv6 global has no IPv4");
+	TAP_OK(!g.has_ipv4 && !g.ipv4[0], "IPv6 global has no IPv4 (has_ipv4 %d, ipv4 \"%s\")", g.has_ipv4, g.ipv4);
 	gid_parse("0000:0000:0000:0000:0000:fffe:0a14:0001", g.raw);
 	gid_format(&g);
-	TAP_OK(!g.has_ipv4, "almost-mapped (fffe) is not IPv4");
+	TAP_OK(!g.has_ipv4, "almost-mapped (fffe) is not IPv4 (ipv4 \"%s\")", g.ipv4);
 
 	ASSERT_EQ_INT(gid_type_parse("RoCE v2", LINK_LAYER_ETHERNET), GID_TYPE_ROCE_V2, "RoCE v2");
 	ASSERT_EQ_INT(gid_type_parse("IB/RoCE v1", LINK_LAYER_ETHERNET), GID_TYPE_ROCE_V1, "v1 on Ethernet is RoCE v1");

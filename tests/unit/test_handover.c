@@ -49,7 +49,8 @@ int main(void)
 	struct fab_host old, now;
 	size_t open1, open2, open_old, reopen_old, reopen2;
 	uint64_t sum1, sum2, sum_old;
-	int fds1, fds2, fds3;
+	int fds1, fds2, fds3, rc;
+
 
 	snprintf(root, sizeof(root), "%s/tests/data/trees/ib-2port", top ? top : ".");
 	ctx_init(&ctx);
@@ -57,14 +58,15 @@ int main(void)
 	ctx.live_sysfs = false;
 
 	memset(&old, 0, sizeof(old));
-	TAP_OK(collect_host(&ctx, &old, COLLECT_ALL) == 0, "the first collection of %s", root);
+	rc = collect_host(&ctx, &old, COLLECT_ALL);
+	TAP_OK(rc == 0, "the first collection of %s (rc %d)", root, rc);
 	tally(&old, &open1, &reopen2, &sum1);
 	fds1 = open_fds();
 	TAP_OK(open1 > 20, "its counter files are open (%zu)", open1);
 
 	memset(&now, 0, sizeof(now));
 	now.handover = &old;
-	TAP_OK(collect_host(&ctx, &now, COLLECT_ALL) == 0, "a rescan with the old snapshot handed over");
+	ASSERT_EQ_INT(collect_host(&ctx, &now, COLLECT_ALL), 0, "a rescan with the old snapshot handed over");
 	fds2 = open_fds();
 	tally(&now, &open2, &reopen2, &sum2);
 	tally(&old, &open_old, &reopen_old, &sum_old);
@@ -73,7 +75,7 @@ int main(void)
 	ASSERT_EQ_U64(open_old, 0, "the old one holds none");
 	ASSERT_EQ_U64(reopen_old, open1, "and would read them by path, were it kept (a failed rescan)");
 	ASSERT_EQ_U64(sum2, sum1, "the values read through the taken files are the same");
-	TAP_OK(now.handover == NULL, "the hand-over is cleared by the collection");
+	ASSERT_NULL(now.handover, "the hand-over is cleared by the collection");
 
 	fab_host_free(&old);
 	fds3 = open_fds();
@@ -85,8 +87,7 @@ int main(void)
 	/* No hand-over: the old behaviour, two descriptors per counter for a moment. */
 	memset(&old, 0, sizeof(old));
 	collect_host(&ctx, &old, COLLECT_ALL);
-	TAP_OK(open_fds() == fds3 + (int)open1, "without it a second snapshot opens everything again (%d more)",
-	       open_fds() - fds3);
+	ASSERT_EQ_INT(open_fds(), fds3 + (int)open1, "without it a second snapshot opens everything again");
 	fab_host_free(&old);
 	fab_host_free(&now);
 	ASSERT_EQ_INT(open_fds(), fds1 - (int)open1, "every descriptor is closed with its snapshot");

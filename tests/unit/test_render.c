@@ -329,7 +329,8 @@ int main(void)
 	net_mark_rdma(&st, &ui.host);
 	ui_net_set(&ui, &st, 0);
 
-	ASSERT_EQ_INT(ui.findings >= 1, 1, "the doctor finds the same-subnet mistake in the fixed net state");
+	ASSERT_CMP_INT(ui.findings, >=, 1, "the doctor finds the same-subnet mistake in the fixed net state");
+
 	for (size_t i = 0; i < ui.nviews; i++)
 		TAP_OK(ui.views[i]->ncols <= TABLE_MAX_COLS, "%s: %d columns fit a table row (%d)",
 		       ui.views[i]->id, ui.views[i]->ncols, TABLE_MAX_COLS);
@@ -464,8 +465,9 @@ int main(void)
 		np->prev_sample_ns = 0;
 		np->first_sample_ns = np->sample_ns = S(103);
 		track_carry(&now, &old);
-		TAP_OK(counter_delta(nc, &d) && d == 3, "carried: delta per interval 15 - 12 = 3");
-		TAP_OK(counter_delta_since_start(nc, &d) && d == 5, "carried: delta since start 15 - 10 = 5");
+		TAP_OK(counter_delta(nc, &d) && d == 3, "carried: delta per interval 15 - 12 = 3 (got %" PRIu64 ")", d);
+		TAP_OK(counter_delta_since_start(nc, &d) && d == 5, "carried: delta since start 15 - 10 = 5 (got %" PRIu64 ")",
+		       d);
 		ASSERT_EQ_U64(np->prev_sample_ns, S(101), "carried: the previous sample time");
 		fab_host_free(&old);
 		fab_host_free(&now);

@@ -50,7 +50,9 @@ int main(void)
 	/* W must not drop the [cluster] section, nor put the sort lines inside it. */
 	ASSERT_EQ_STR(back.prometheus, "http://127.0.0.1:9090/prom", "round trip: [cluster] prometheus");
 	TAP_OK(back.nsorts == 1 && !strcmp(back.sorts[0].view, "cluster") && back.sorts[0].desc,
-	       "round trip: sort.cluster (%u sorts)", back.nsorts);
+	       "round trip: sort.cluster (%u sorts, first %s desc %d)", back.nsorts,
+	       back.nsorts ? back.sorts[0].view : "-", back.nsorts ? back.sorts[0].desc : 0);
+
 
 	/* Symlinks planted at the names an old writer used, and at the file itself's temp names. */
 	{

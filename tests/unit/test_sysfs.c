@@ -49,7 +49,7 @@ static void test_read_and_list(void)
 	ssize_t r;
 
 	if (!mkdtemp(dir)) {
-		TAP_OK(0, "mkdtemp");
+		TAP_OK(0, "mkdtemp: %s", strerror(errno));
 		return;
 	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -75,7 +75,8 @@ static void test_read_and_list(void)
 	ASSERT_EQ_STR(buf, "  7", "value kept");
 	ASSERT_EQ_INT(sysfs_read_str(dfd, "big", buf, sizeof(buf)), -EFBIG, "too long is EFBIG");
 	ASSERT_EQ_INT(sysfs_read_str(dfd, "sub", buf, sizeof(buf)), -EISDIR, "directory is refused");
-	TAP_OK(sysfs_read_str(dfd, "fifo", buf, sizeof(buf)) <= 0 && !buf[0], "fifo reads as nothing, without hanging");
+	r = sysfs_read_str(dfd, "fifo", buf, sizeof(buf));
+	TAP_OK(r <= 0 && !buf[0], "fifo reads as nothing, without hanging (rc %zd, %zu bytes)", r, strlen(buf));
 	ASSERT_EQ_INT(sysfs_read_str(dfd, "missing", buf, sizeof(buf)), -ENOENT, "missing is ENOENT");
 	n = sysfs_list(dfd, "n", &names, 100);
 	ASSERT_EQ_INT(n, 12, "list count");
@@ -93,8 +94,11 @@ static void test_read_and_list(void)
 		char cmd[64];
 
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd))
-			TAP_OK(0, "cleanup");
+		int status = system(cmd);
+
+		if (status)
+			TAP_OK(0, "cleanup: %s gave status %d", cmd, status);
+
 	}
 }
 

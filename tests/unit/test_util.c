@@ -16,6 +16,7 @@ int main(void)
 	static const char *const bad_guids[] = { "", "0x", "g000", "0002:c903:0031:78f0:0", "12 34", "12\n\n" };
 	uint64_t v = 42, t0, t1;
 	double d;
+	int rc;
 
 	ASSERT_EQ_INT(util_parse_u64("7174", 10, 65535, &v), 0, "a port");
 	ASSERT_EQ_U64(v, 7174, "its value");
@@ -26,22 +27,24 @@ int main(void)
 	ASSERT_EQ_INT(util_parse_u64("0x1f", 10, 0xbfff, &v), -1, "base 10 does not");
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad_nums); i++) {
 		v = 42;
-		TAP_OK(util_parse_u64(bad_nums[i], 0, UINT64_MAX, &v) == -1 && v == 42,
-		       "'%s' is refused and the output untouched", bad_nums[i]);
+		rc = util_parse_u64(bad_nums[i], 0, UINT64_MAX, &v);
+		TAP_OK(rc == -1 && v == 42, "'%s' is refused and the output untouched (rc %d, v %" PRIu64 ")",
+		       bad_nums[i], rc, v);
 	}
-	TAP_OK(util_parse_u64(NULL, 10, 1, &v) == -1, "NULL is refused");
+	ASSERT_EQ_INT(util_parse_u64(NULL, 10, 1, &v), -1, "NULL is refused");
 
 	ASSERT_EQ_INT(util_parse_double("0.5", 0.1, 3600, &d), 0, "half a second");
-	TAP_OK(d == 0.5, "is 0.5 (got %g)", d);
+	ASSERT_EQ_DBL(d, 0.5, "is 0.5");
 	ASSERT_EQ_INT(util_parse_double("3600", 0.1, 3600, &d), 0, "the maximum is in range");
 	ASSERT_EQ_INT(util_parse_double("1e1", 0.1, 3600, &d), 0, "an exponent");
-	TAP_OK(d == 10, "1e1 is 10 (got %g)", d);
+	ASSERT_EQ_DBL(d, 10, "1e1 is 10");
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad_secs); i++) {
 		d = 42;
-		TAP_OK(util_parse_double(bad_secs[i], 0.1, 3600, &d) == -1 && d == 42,
-		       "seconds '%s' are refused and the output untouched", bad_secs[i]);
+		rc = util_parse_double(bad_secs[i], 0.1, 3600, &d);
+		TAP_OK(rc == -1 && d == 42, "seconds '%s' are refused and the output untouched (rc %d, d %g)",
+		       bad_secs[i], rc, d);
 	}
-	TAP_OK(util_parse_double(NULL, 0, 1, &d) == -1, "NULL seconds are refused");
+	ASSERT_EQ_INT(util_parse_double(NULL, 0, 1, &d), -1, "NULL seconds are refused");
 
 	ASSERT_EQ_INT(util_parse_guid("0002:c903:0031:78f0", &v), 0, "the kernel's spelling");
 	ASSERT_EQ_U64(v, 0x0002c903003178f0ull, "its value");
@@ -51,17 +54,19 @@ int main(void)
 	ASSERT_EQ_U64(v, 0x0002c903003178f0ull, "the same value");
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad_guids); i++) {
 		v = 42;
-		TAP_OK(util_parse_guid(bad_guids[i], &v) == -1 && v == 42, "GUID '%s' is refused", bad_guids[i]);
+		rc = util_parse_guid(bad_guids[i], &v);
+		TAP_OK(rc == -1 && v == 42, "GUID '%s' is refused (rc %d, v %#" PRIx64 ")", bad_guids[i], rc, v);
 	}
 
-	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), 3, "?"), "three"), "a name by index");
-	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), 2, "?"), "?"), "a hole is the default");
-	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), 4, "?"), "?"), "past the end is the default");
-	TAP_OK(!strcmp(util_name(names, ARRAY_SIZE(names), -1, "?"), "?"), "-1 (an unknown enum) is the default");
-	TAP_OK(util_name(names, ARRAY_SIZE(names), 0, NULL) == NULL, "the default may be NULL");
+	ASSERT_EQ_STR(util_name(names, ARRAY_SIZE(names), 3, "?"), "three", "a name by index");
+	ASSERT_EQ_STR(util_name(names, ARRAY_SIZE(names), 2, "?"), "?", "a hole is the default");
+	ASSERT_EQ_STR(util_name(names, ARRAY_SIZE(names), 4, "?"), "?", "past the end is the default");
+	ASSERT_EQ_STR(util_name(names, ARRAY_SIZE(names), -1, "?"), "?", "-1 (an unknown enum) is the default");
+	ASSERT_NULL(util_name(names, ARRAY_SIZE(names), 0, NULL), "the default may be NULL");
 
 	t0 = util_now_ns();
 	t1 = util_now_ns();
-	TAP_OK(t0 > 0 && t1 >= t0, "the clock runs forwards");
+	TAP_OK(t0 > 0 && t1 >= t0, "the clock runs forwards (%" PRIu64 " then %" PRIu64 ")", t0, t1);
+
 	return tap_done();
 }
