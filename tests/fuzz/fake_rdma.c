@@ -1355,7 +1355,8 @@ int fake_peer_sq_complete(struct fake_peer *fp, const void *data, size_t len)
 		if (!mr_by_lkey(w.lkey))
 			die("an RDMA READ landed in MR 0x%x, deregistered while it was posted", w.lkey);
 		memset(dst, 0, w.len);
-		memcpy(dst, data, len < w.len ? len : w.len);
+		if (data && len)
+			memcpy(dst, data, len < w.len ? len : w.len);
 	}
 	if (w.signaled)
 		cq_push(q->scq, w.wr_id, IBV_WC_SUCCESS, wc_opcode(w.op),
