@@ -71,6 +71,11 @@ seeds = {
     # probe_stop() with clients in every state and nobody answering the DREQs
     "stop-busy": opts(max_conns=3) + rping_connect() + hello(2, 0, 1, 16, 0) + hello(1, 1, 16, 65536, 0) +
         bytes([ESTABLISHED, 1, SEND, 1, 3, 5, ESTABLISHED, 0, STOP, SEND, 0, 3, 2, SLEEP, 1]),
+    # --max-conns 1: A is evicted for B (A still closing), then B for C while A is still
+    # closing: no slot is left, so C is refused as busy and B was dropped for nothing
+    # (an open server bug: FUZZ_SERVER_STRICT=1 makes this input abort)
+    "evict-no-room": opts(idle_ms=1600, timeout_ms=800) + rping_connect() + bytes([ESTABLISHED, 0,
+        SLEEP | NO_HANDLE, 4]) + rping_connect() + bytes([ESTABLISHED, 1, SLEEP | NO_HANDLE, 4]) + rping_connect(),
 }
 
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "data", "fuzz", "server")
