@@ -4,11 +4,37 @@
 # its seed corpus (tests/data/fuzz/NAME) and fails on any crash, keeping the
 # input in fuzz-crashes/.
 FUZZERS = tests/fuzz/fuzz_wire tests/fuzz/fuzz_netlink tests/fuzz/fuzz_mad \
-	tests/fuzz/fuzz_text tests/fuzz/fuzz_settings tests/fuzz/fuzz_prom
+	tests/fuzz/fuzz_text tests/fuzz/fuzz_settings tests/fuzz/fuzz_prom \
+	tests/fuzz/fuzz_server
 FUZZ_SRCS = tests/fuzz/fuzz_wire.c tests/fuzz/fuzz_netlink.c tests/fuzz/fuzz_mad.c \
-	tests/fuzz/fuzz_text.c tests/fuzz/fuzz_settings.c tests/fuzz/fuzz_prom.c
+	tests/fuzz/fuzz_text.c tests/fuzz/fuzz_settings.c tests/fuzz/fuzz_prom.c \
+	tests/fuzz/fuzz_server.c tests/fuzz/fake_rdma.c tests/fuzz/fake_rdma.h tests/fuzz/replay.c
 EXTRA_DIST += $(FUZZ_SRCS) tests/data/fuzz
 FUZZ_SECONDS = 30
+
+# fuzz_server runs the real probe server over tests/fuzz/fake_rdma.c: every
+# rdma_* and ibv_* it calls (nm -u src/probe/*.o), and util_now_ns for a
+# clock the input moves, resolve to the fake's __wrap_NAME. ibv_post_send,
+# ibv_post_recv, ibv_poll_cq and ibv_req_notify_cq are static inlines
+# through ibv_context.ops: the fake's context carries its own.
+FAKE_RDMA_WRAP = -Wl,--wrap=rdma_create_event_channel,--wrap=rdma_destroy_event_channel \
+	-Wl,--wrap=rdma_create_id,--wrap=rdma_destroy_id,--wrap=rdma_bind_addr,--wrap=rdma_listen \
+	-Wl,--wrap=rdma_get_cm_event,--wrap=rdma_ack_cm_event,--wrap=rdma_accept,--wrap=rdma_reject \
+	-Wl,--wrap=rdma_disconnect,--wrap=rdma_create_qp,--wrap=rdma_destroy_qp \
+	-Wl,--wrap=rdma_resolve_addr,--wrap=rdma_resolve_route,--wrap=rdma_connect \
+	-Wl,--wrap=ibv_alloc_pd,--wrap=ibv_dealloc_pd,--wrap=ibv_create_comp_channel \
+	-Wl,--wrap=ibv_destroy_comp_channel,--wrap=ibv_create_cq,--wrap=ibv_destroy_cq \
+	-Wl,--wrap=ibv_get_cq_event,--wrap=ibv_ack_cq_events,--wrap=ibv_reg_mr,--wrap=ibv_reg_mr_iova2 \
+	-Wl,--wrap=ibv_dereg_mr,--wrap=util_now_ns
+FAKE_RDMA_SRCS = tests/fuzz/fuzz_server.c tests/fuzz/fake_rdma.c tests/fuzz/fake_rdma.h
+
+# The same harness under every build: `make check` replays its seeds (one TAP
+# line each), so the fake's invariants hold in every test run, not only in CI's fuzz step.
+check_PROGRAMS += tests/fuzz/replay_server
+TESTS += tests/fuzz/replay_server
+tests_fuzz_replay_server_SOURCES = tests/fuzz/replay.c $(FAKE_RDMA_SRCS)
+tests_fuzz_replay_server_LDADD = $(TEST_LDADD)
+tests_fuzz_replay_server_LDFLAGS = $(AM_LDFLAGS) $(FAKE_RDMA_WRAP)
 
 if FUZZING
 noinst_PROGRAMS = $(FUZZERS)
@@ -31,6 +57,9 @@ tests_fuzz_fuzz_settings_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_fuzz_prom_SOURCES = tests/fuzz/fuzz_prom.c
 tests_fuzz_fuzz_prom_LDADD = $(TEST_LDADD)
 tests_fuzz_fuzz_prom_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_server_SOURCES = $(FAKE_RDMA_SRCS)
+tests_fuzz_fuzz_server_LDADD = $(TEST_LDADD)
+tests_fuzz_fuzz_server_LDFLAGS = $(FUZZ_LINK) $(FAKE_RDMA_WRAP)
 
 # Each harness on a copy of its seeds (new inputs land in the copy, not the tree).
 fuzz: $(FUZZERS)
