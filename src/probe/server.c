@@ -162,9 +162,23 @@ static struct srv_conn *free_slot(struct probe *p, uint64_t now, const char *src
 				  char *text, size_t textlen)
 {
 	struct server *s = p->srv;
+	struct srv_conn *slot = NULL;
 	unsigned int i;
 	int v;
 
+	/*
+	 * An evicted connection holds its slot until it has closed: with every
+	 * slot taken by connections still closing, evicting one more would drop
+	 * it and admit nobody. The newcomer is refused first, no one evicted.
+	 */
+	for (i = 0; i < s->nslots && !slot; i++)
+		if (s->sc[i].state == SC_FREE)
+			slot = &s->sc[i];
+	if (!slot) {
+		*code = WIRE_REJ_BUSY;
+		snprintf(text, textlen, "connections still closing");
+		return NULL;
+	}
 	switch (fair_admit(fill_cand(s), s->nslots, now, src, p->o.max_conns, per_source(p), &v)) {
 	case FAIR_ADMIT:
 		break;
@@ -183,13 +197,7 @@ static struct srv_conn *free_slot(struct probe *p, uint64_t now, const char *src
 		snprintf(text, textlen, "%u connections working", p->o.max_conns);
 		return NULL;
 	}
-	for (i = 0; i < s->nslots; i++)
-		if (s->sc[i].state == SC_FREE)
-			return &s->sc[i];
-	/* every slot still closing after evictions: the newcomer waits for them */
-	*code = WIRE_REJ_BUSY;
-	snprintf(text, textlen, "connections still closing");
-	return NULL;
+	return slot;
 }
 
 /*
@@ -728,7 +736,7 @@ uint64_t server_deadline(const struct probe *p)
 void server_stop(struct probe *p, uint64_t now)
 {
 	struct server *s = p->srv;
-	unsigned int i;
+	unsigned int i, closing = n_active(s);	/* counted before they are all marked closing */
 
 	if (s->stopping)
 		return;
@@ -748,7 +756,7 @@ void server_stop(struct probe *p, uint64_t now)
 				sc->deadline = now;
 		}
 	}
-	probe_event_add(p, now, "STOPPED", 0, false, "server stopping: %u connections to close", n_active(s));
+	probe_event_add(p, now, "STOPPED", 0, false, "server stopping: %u connections to close", closing);
 }
 
 /* Busy-poll the running connections while completions keep coming (--spin-us), 50 ms at most. */

@@ -73,7 +73,7 @@ seeds = {
         bytes([ESTABLISHED, 1, SEND, 1, 3, 5, ESTABLISHED, 0, STOP, SEND, 0, 3, 2, SLEEP, 1]),
     # --max-conns 1: A is evicted for B (A still closing), then B for C while A is still
     # closing: no slot is left, so C is refused as busy and B was dropped for nothing
-    # (an open server bug: FUZZ_SERVER_STRICT=1 makes this input abort)
+    # (the server once evicted here and then refused the newcomer: a regression seed)
     "evict-no-room": opts(idle_ms=1600, timeout_ms=800) + rping_connect() + bytes([ESTABLISHED, 0,
         SLEEP | NO_HANDLE, 4]) + rping_connect() + bytes([ESTABLISHED, 1, SLEEP | NO_HANDLE, 4]) + rping_connect(),
 }
