@@ -125,22 +125,6 @@ static const struct cluster_port *port_of_key(const struct cluster *c, const cha
 	return NULL;
 }
 
-static int state_role(enum fab_port_state s)
-{
-	switch (s) {
-	case PORT_STATE_ACTIVE:
-	case PORT_STATE_ACTIVE_DEFER:
-		return ROLE_OK;
-	case PORT_STATE_INIT:
-	case PORT_STATE_ARMED:
-		return ROLE_WARN;
-	case PORT_STATE_DOWN:
-		return ROLE_BAD;
-	default:
-		return ROLE_DIM;
-	}
-}
-
 /* A Gb/s cell from bits per second; "-" when unknown. */
 static void gbps_cell(struct table_row *r, int col, double bits_per_s)
 {
@@ -172,7 +156,7 @@ static void cluster_build(struct ui *ui, struct table *t)
 		table_cell(r, C_DEV, 0, "%s", p->device);
 		table_cell(r, C_PORT, 0, "%s", p->port);
 		table_cell_num(r, C_PORT, strtod(p->port, NULL));
-		table_cell(r, C_STATE, state_role(p->state), "%s",
+		table_cell(r, C_STATE, views_port_state_role(p->state), "%s",
 			   p->state == PORT_STATE_UNKNOWN ? "?" : fab_port_state_str(p->state));
 		/* Sorted by state: the broken ones first in ascending order. */
 		table_cell_num(r, C_STATE, p->state == PORT_STATE_UNKNOWN ? NAN : p->state);

@@ -149,7 +149,12 @@ void views_origin(struct ui *ui, const struct fab_device *d, char *buf, size_t s
 
 int views_state_role(const struct fab_port *p)
 {
-	switch (p->state) {
+	return views_port_state_role(p->state);
+}
+
+int views_port_state_role(enum fab_port_state s)
+{
+	switch (s) {
 	case PORT_STATE_ACTIVE:
 	case PORT_STATE_ACTIVE_DEFER:
 		return ROLE_OK;

@@ -19,6 +19,8 @@ struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_de
 void views_origin(struct ui *ui, const struct fab_device *d, char *buf, size_t size);
 /* Theme role of a port state / physical state. */
 int views_state_role(const struct fab_port *p);
+/* The same for a state alone (ports another host reports: the Cluster pane). */
+int views_port_state_role(enum fab_port_state s);
 /* The role of a row whose error counters moved now (red) or recently (fading). */
 int views_err_role(struct ui *ui, const struct track_port *tp);
 /* Short flags of a port: "NO-SM", "NO-LINK", "SLOW", ... ("" when healthy). */
