@@ -21,7 +21,7 @@ int main(void)
 	r = cm_reason_reject(28);
 	ASSERT_EQ_STR(r ? r->name : NULL, "consumer defined", "reason 28 is consumer defined");
 	r = cm_reason_reject(12);
-	TAP_OK(r && strstr(r->meaning, "GID"), "reason 12 talks about the GID");
+	ASSERT_CONTAINS(r ? r->meaning : NULL, "GID", "reason 12 talks about the GID");
 	TAP_OK(cm_reason_reject(0) == NULL && cm_reason_reject(34) == NULL && cm_reason_reject(36) == NULL &&
 	       cm_reason_reject(-1) == NULL, "reasons outside Table 112 are unknown");
 	for (i = 1; i <= 35; i++) {
@@ -35,7 +35,7 @@ int main(void)
 	}
 	ASSERT_EQ_INT(n, 34, "Table 112: reasons 1-33 and 35");
 	ASSERT_EQ_INT(cm_reason_reject_count(), 34, "the table holds exactly those");
-	TAP_OK(sorted, "every reason has a name and a meaning");
+	TAP_OK(sorted, "every reason has a name and a meaning, in order (the last checked: %d)", prev);
 
 	ASSERT_EQ_STR(cm_reason_event_name(RDMA_CM_EVENT_ADDR_RESOLVED), "ADDR_RESOLVED", "event name");
 	ASSERT_EQ_STR(cm_reason_event_name(RDMA_CM_EVENT_REJECTED), "REJECTED", "event REJECTED");
@@ -50,13 +50,13 @@ int main(void)
 	ASSERT_EQ_INT(i, RDMA_CM_EVENT_TIMEWAIT_EXIT + 1, "names match librdmacm's rdma_event_str()");
 
 	r = cm_reason_errno(RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
-	TAP_OK(r && !strcmp(r->name, "ETIMEDOUT") && strstr(r->meaning, "never answered"),
-	       "UNREACHABLE -110: the peer never answered");
+	ASSERT_EQ_STR(r ? r->name : NULL, "ETIMEDOUT", "UNREACHABLE -110 is ETIMEDOUT");
+	ASSERT_CONTAINS(r ? r->meaning : NULL, "never answered", "UNREACHABLE -110: the peer never answered");
 	r = cm_reason_errno(RDMA_CM_EVENT_ADDR_ERROR, -ETIMEDOUT);
-	TAP_OK(r && strstr(r->meaning, "neighbour"), "ADDR_ERROR -110: no neighbour answer");
+	ASSERT_CONTAINS(r ? r->meaning : NULL, "neighbour", "ADDR_ERROR -110: no neighbour answer");
 	r = cm_reason_errno(RDMA_CM_EVENT_ESTABLISHED, -ENOMEM);
-	TAP_OK(r && strstr(r->meaning, "memory"), "generic errno fallback");
-	TAP_OK(cm_reason_errno(RDMA_CM_EVENT_ADDR_ERROR, -EDOM) == NULL, "errno not in the table");
+	ASSERT_CONTAINS(r ? r->meaning : NULL, "memory", "generic errno fallback");
+	ASSERT_NULL(cm_reason_errno(RDMA_CM_EVENT_ADDR_ERROR, -EDOM), "errno not in the table");
 
 	cm_reason_explain(buf, sizeof(buf), RDMA_CM_EVENT_REJECTED, 8);
 	ASSERT_EQ_STR(buf, "reason 8 (invalid service ID): nothing listens on that port (service ID) at the peer's address",
@@ -64,9 +64,9 @@ int main(void)
 	cm_reason_explain(buf, sizeof(buf), RDMA_CM_EVENT_REJECTED, 99);
 	ASSERT_EQ_STR(buf, "reason 99 (not in IBA Table 112)", "explain unknown reason");
 	cm_reason_explain(buf, sizeof(buf), RDMA_CM_EVENT_UNREACHABLE, -110);
-	TAP_OK(strstr(buf, "status -110 (ETIMEDOUT): the peer never answered") == buf, "explain UNREACHABLE -110");
+	TAP_OK(strstr(buf, "status -110 (ETIMEDOUT): the peer never answered") == buf, "explain UNREACHABLE -110: %s", buf);
 	cm_reason_explain(buf, sizeof(buf), RDMA_CM_EVENT_ADDR_ERROR, -EDOM);
-	TAP_OK(!strncmp(buf, "status -33 (", 12), "explain falls back to strerror");
+	TAP_OK(!strncmp(buf, "status -33 (", 12), "explain falls back to strerror: %s", buf);
 	cm_reason_explain(buf, 8, RDMA_CM_EVENT_REJECTED, 8);
 	ASSERT_EQ_INT(strlen(buf), 7, "explain truncates to the buffer");
 	cm_reason_explain(buf, sizeof(buf), RDMA_CM_EVENT_ESTABLISHED, 0);

@@ -13,10 +13,14 @@ static void test_names(void)
 {
 	enum probe_mode m;
 
-	TAP_OK(!probe_mode_parse("lat", &m) && m == PROBE_MODE_LAT, "mode lat");
-	TAP_OK(!probe_mode_parse("bw", &m) && m == PROBE_MODE_BW, "mode bw");
-	TAP_OK(!probe_mode_parse("rping", &m) && m == PROBE_MODE_RPING, "mode rping");
-	TAP_OK(probe_mode_parse("ping", &m) == -1 && probe_mode_parse("", &m) == -1, "unknown modes refused");
+	ASSERT_EQ_INT(probe_mode_parse("lat", &m), 0, "mode lat parses");
+	ASSERT_EQ_INT(m, PROBE_MODE_LAT, "mode lat");
+	ASSERT_EQ_INT(probe_mode_parse("bw", &m), 0, "mode bw parses");
+	ASSERT_EQ_INT(m, PROBE_MODE_BW, "mode bw");
+	ASSERT_EQ_INT(probe_mode_parse("rping", &m), 0, "mode rping parses");
+	ASSERT_EQ_INT(m, PROBE_MODE_RPING, "mode rping");
+	ASSERT_EQ_INT(probe_mode_parse("ping", &m), -1, "an unknown mode is refused");
+	ASSERT_EQ_INT(probe_mode_parse("", &m), -1, "an empty mode is refused");
 	ASSERT_EQ_STR(probe_state_name(PROBE_RESOLVING_ROUTE), "resolving route", "state name");
 	ASSERT_EQ_STR(probe_state_name((enum probe_state)77), "unknown", "state name out of range");
 	ASSERT_EQ_STR(probe_mode_name((enum probe_mode)5), "unknown", "mode name out of range");
@@ -38,7 +42,7 @@ static void test_bad_opts(void)
 	p = probe_start(&o);
 	st = probe_status(p);
 	ASSERT_EQ_INT(st->state, PROBE_FAILED, "rping size 10 fails");
-	TAP_OK(strstr(st->error, "rping size must be 26..65535 bytes, not 10") != NULL, "... saying why: %s", st->error);
+	ASSERT_CONTAINS(st->error, "rping size must be 26..65535 bytes, not 10", "... saying why");
 	ASSERT_EQ_INT(probe_fds(p, fds, 4), 0, "a failed probe has no fds");
 	ASSERT_EQ_INT(probe_timeout_ms(p, util_now_ns()), -1, "... and no deadline");
 	ASSERT_EQ_INT(probe_handle(p, util_now_ns()), 0, "... and stays ended");
@@ -77,13 +81,13 @@ static void test_bad_opts(void)
 	o.mode = PROBE_MODE_BW;
 	o.depth = 65;
 	p = probe_start(&o);
-	TAP_OK(probe_status(p)->state == PROBE_FAILED, "bw depth 65 fails");
+	ASSERT_EQ_STR(probe_state_name(probe_status(p)->state), "failed", "bw depth 65 fails");
 	probe_free(p);
 
 	probe_opts_init(&o);
 	o.peer = "";
 	p = probe_start(&o);
-	TAP_OK(probe_status(p)->state == PROBE_FAILED, "empty peer fails");
+	ASSERT_EQ_STR(probe_state_name(probe_status(p)->state), "failed", "empty peer fails");
 	probe_free(p);
 	probe_free(NULL);	/* a no-op, as free(NULL) */
 }
@@ -141,7 +145,8 @@ static void test_stats(void)
 
 	stats_init(&s, 1000);
 	stats_latency(&s, &l);
-	TAP_OK(l.n == 0 && l.p50_ns == 0, "no samples: zeros");
+	ASSERT_EQ_U64(l.n, 0, "no samples");
+	ASSERT_EQ_U64(l.p50_ns, 0, "no samples: p50 0");
 	stats_start(&s, t);
 	for (i = 1; i <= 100; i++)
 		stats_lat(&s, (uint64_t)i * 1000);

@@ -27,7 +27,8 @@ static void test_rping_info(void)
 	in.rkey = 0x11223344;
 	in.len = 0x55667788;
 	wire_rping_info_pack(&in, b);
-	TAP_OK(b[0] == 1 && b[7] == 8 && b[8] == 0x11 && b[15] == 0x88, "rping info: packs big-endian");
+	TAP_OK(b[0] == 1 && b[7] == 8 && b[8] == 0x11 && b[15] == 0x88, "rping info: packs big-endian (%02x %02x %02x %02x)",
+	       b[0], b[7], b[8], b[15]);
 	wire_rping_info_parse(b, 16, &out);
 	TAP_OK(!memcmp(&in, &out, sizeof(in)), "rping info: pack/parse round trip");
 }
@@ -49,7 +50,7 @@ static void test_rping_payload(void)
 	wire_rping_payload_fill(b, 100, 57);
 	ASSERT_EQ_INT(wire_rping_payload_check(b, 100, &ping), WIRE_OK, "payload: ping 57 (start z)");
 	wire_rping_payload_fill(b, 100, 58);
-	TAP_OK(b[14] == 'A', "payload: ping 58 starts at A again");
+	ASSERT_EQ_INT(b[14], 'A', "payload: ping 58 starts at A again");
 	wire_rping_payload_fill(b, 64, 3);
 	b[40] ^= 1;
 	ASSERT_EQ_INT(wire_rping_payload_check(b, 64, &ping), WIRE_BAD_PAYLOAD, "payload: one flipped byte is caught");
@@ -71,8 +72,10 @@ static void test_hello(void)
 
 	wire_hello_pack(&h, b);
 	ASSERT_EQ_INT(wire_hello_parse(b, 56, &o), WIRE_OK, "hello: round trip in 56 bytes of REQ data");
-	TAP_OK(o.mode == WIRE_MODE_BW && o.depth == 16 && o.size == 65536 && o.count == 123456789012ull,
-	       "hello: fields survive");
+	ASSERT_EQ_INT(o.mode, WIRE_MODE_BW, "hello: the mode survives");
+	ASSERT_EQ_U64(o.depth, 16, "hello: the depth survives");
+	ASSERT_EQ_U64(o.size, 65536, "hello: the size survives");
+	ASSERT_EQ_U64(o.count, 123456789012ull, "hello: the count survives");
 	memset(b, 0, sizeof(b));
 	ASSERT_EQ_INT(wire_hello_parse(b, 56, &o), WIRE_NOT_OURS, "hello: rping's zero private data is not ours");
 	ASSERT_EQ_INT(wire_hello_parse(b, 0, &o), WIRE_NOT_OURS, "hello: no private data is not ours");
@@ -88,7 +91,7 @@ static void test_hello(void)
 	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_BAD_FIELD, "hello: unknown flag refused");
 	b[6] = WIRE_HELLO_SEND;
 	ASSERT_EQ_INT(wire_hello_parse(b, 32, &o), WIRE_OK, "hello: bw with SENDs");
-	TAP_OK(o.flags == WIRE_HELLO_SEND, "hello: SEND flag kept");
+	ASSERT_EQ_INT(o.flags, WIRE_HELLO_SEND, "hello: SEND flag kept");
 	b[8] = 0x00;
 	b[9] = 0x02;	/* size 131072 > WIRE_MAX_SEND_SIZE */
 	b[10] = 0x00;
@@ -134,7 +137,9 @@ static void test_accept_reject(void)
 
 	wire_accept_pack(&a, b);
 	ASSERT_EQ_INT(wire_accept_parse(b, sizeof(b), &ao), WIRE_OK, "accept: round trip");
-	TAP_OK(ao.addr == a.addr && ao.rkey == 77 && ao.size == 4096, "accept: fields survive");
+	ASSERT_EQ_U64(ao.addr, a.addr, "accept: the address survives");
+	ASSERT_EQ_U64(ao.rkey, 77, "accept: the rkey survives");
+	ASSERT_EQ_U64(ao.size, 4096, "accept: the size survives");
 	ASSERT_EQ_INT(wire_accept_parse(b, 20, &ao), WIRE_SHORT, "accept: truncated");
 	memset(b, 0, sizeof(b));
 	ASSERT_EQ_INT(wire_accept_parse(b, sizeof(b), &ao), WIRE_NOT_OURS, "accept: rping's none");
@@ -150,7 +155,7 @@ static void test_accept_reject(void)
 	ASSERT_EQ_INT(strlen(r.text), WIRE_REJECT_TEXT, "reject: long text cut, still terminated");
 	b[8] = '\n';
 	wire_reject_parse(b, sizeof(b), &r);
-	TAP_OK(r.text[0] == '?', "reject: control characters from the peer are masked");
+	ASSERT_EQ_INT(r.text[0], '?', "reject: control characters from the peer are masked");
 	ASSERT_EQ_STR(wire_reject_code_str(200), "unknown reason", "reject: unknown code");
 }
 
