@@ -135,6 +135,11 @@ static void print_summary(struct outbuf *ob, const struct probe_status *st)
 	if (st->lat.n)
 		outbuf_printf(ob, "round trip (us): min %.1f  p50 %.1f  p99 %.1f  max %.1f  (%" PRIu64 " samples)\n",
 			      us(st->lat.min_ns), us(st->lat.p50_ns), us(st->lat.p99_ns), us(st->lat.max_ns), st->lat.n);
+	/* ib_send_lat reports half the round trip: the same, to compare like for like. */
+	if (st->lat.n && st->mode == PROBE_MODE_LAT)
+		outbuf_printf(ob, "one way (us, half the round trip, as ib_send_lat reports): min %.1f  p50 %.1f  "
+			      "p99 %.1f  max %.1f\n", us(st->lat.min_ns) / 2, us(st->lat.p50_ns) / 2,
+			      us(st->lat.p99_ns) / 2, us(st->lat.max_ns) / 2);
 }
 
 /* Long: the probe's JSON document, member by member in its documented order (doc/probe.md). */
@@ -224,6 +229,11 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 		json_double(&j, us(st->lat.p99_ns), 3);
 		json_key(&j, "max");
 		json_double(&j, us(st->lat.max_ns), 3);
+		/* half the round trip, as ib_send_lat reports it */
+		json_key(&j, "one_way_p50");
+		json_double(&j, us(st->lat.p50_ns) / 2, 3);
+		json_key(&j, "one_way_p99");
+		json_double(&j, us(st->lat.p99_ns) / 2, 3);
 		json_obj_end(&j);
 	} else {
 		json_null(&j);

@@ -168,6 +168,20 @@ t_measure fabtop_lat_event_p50_rtt_us "$(jq -r .latency_us.p50 $T/fl.log 2>/dev/
 t_measure fabtop_lat_event_p99_rtt_us "$(jq -r .latency_us.p99 $T/fl.log 2>/dev/null)"
 t_measure fabtop_lat_spin_p50_rtt_us "$(jq -r .latency_us.p50 $T/fl2.log 2>/dev/null)"
 t_measure fabtop_lat_spin_p99_rtt_us "$(jq -r .latency_us.p99 $T/fl2.log 2>/dev/null)"
+# Like for like: ib_send_lat's typical is one way (half its round trip), as fabtop's one_way_p50.
+ow=$(jq -r .latency_us.one_way_p50 $T/fl2.log 2>/dev/null)
+t_measure fabtop_lat_spin_one_way_p50_us "$ow"
+if [ -n "$il" ] && [ -n "$ow" ] && [ "$ow" != null ]; then
+	t_measure lat_one_way_ratio "$(echo "scale=3; $ow / $il" | bc)"
+	rt=$(jq -r .latency_us.p50 $T/fl2.log)
+	if [ "$(echo "$ow * 2 == $rt" | bc)" = 1 ] || [ "$(echo "d = $ow * 2 - $rt; d < 0.002 && d > -0.002" | bc)" = 1 ]; then
+		t_ok "lat reports the one-way estimate, half the round trip ($ow of $rt us)"
+	else
+		t_nok "lat's one-way estimate is half the round trip ($ow of $rt us)"
+	fi
+else
+	t_nok "lat one-way estimate measured against ib_send_lat ('$il', '$ow')"; show $T/fl2.log
+fi
 if jq -e '.ok and .latency_us.n == 1000' $T/fl2.log > /dev/null; then t_ok "lat mode, busy-polled: 1000 round trips"; else t_nok "lat mode, busy-polled"; show $T/fl2.log; fi
 
 # --- hostile clients against the running server, then a real client
