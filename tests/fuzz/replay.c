@@ -174,5 +174,9 @@ int main(int argc, char **argv)
 			}
 			free(files[d][i]);
 		}
+	for (d = 0; d < ndirs; d++)
+		free(files[d]);
+	/* LeakSanitizer reports at exit and _exits: nothing printed may wait in the buffer */
+	fflush(stdout);
 	return failed ? 1 : 0;
 }
