@@ -21,6 +21,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_probe(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_export(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_record(struct fab_ctx *ctx, int argc, char **argv);
 
 /*
  * fabtop probe --lid N | --guid G [-C COUNT] [--timeout MS] [--device CA] [--port N]

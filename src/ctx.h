@@ -9,6 +9,8 @@
  * Every system read goes through a root held here, never a hard-coded path,
  * so that fixture trees (--sysfs DIR, --proc DIR) replace the live system.
  */
+struct rec_reader;
+
 struct fab_ctx {
 	const char *sysfs_root;		/* "/sys" unless --sysfs */
 	const char *proc_root;		/* "/proc" unless --proc */
@@ -21,6 +23,10 @@ struct fab_ctx {
 	unsigned long seed;		/* --seed for the demo fabric */
 	bool live_sysfs;		/* sysfs_root is the real /sys: verbs may be used */
 	const char *prometheus_url;	/* --prometheus: the Cluster pane's server; NULL: fabtoprc's */
+	struct rec_reader *replay;	/* --replay: the recording, opened and checked by main(); NULL: none */
+	const char *replay_path;
+	const char *replay_at;		/* --at: where in it (NULL: the start for the monitor, the end for reports) */
+	size_t replay_pos;		/* the sample --at names, resolved by main() */
 };
 
 void ctx_init(struct fab_ctx *ctx);

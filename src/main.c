@@ -27,6 +27,8 @@ static const struct command commands[] = {
 			      "  fabtop probe --lid LID | --guid GUID    (ibping-style, over MADs)" },
 	{ "export", cmd_export, "export [--listen ADDR:PORT] [--textfile FILE [--no-http]] [--interval S] [--count N]\n"
 				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879)" },
+	{ "record", cmd_record, "record FILE [--interval S] [--duration D | --count N]\n"
+				"                   write what the monitor would show into FILE (see --replay)" },
 	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)" },
 };
 
@@ -52,6 +54,9 @@ static void usage(FILE *f)
 		   "  --json            machine-readable output\n"
 		   "  --no-color        no colours (also when NO_COLOR is set)\n"
 		   "  --prometheus URL  the Prometheus the monitor's Cluster pane asks (http://HOST:9090)\n"
+		   "  --replay FILE     a recording (fabtop record) instead of this host: the monitor\n"
+		   "                    plays it, reports show it as it was --at a time (default: its end)\n"
+		   "  --at TIME         where in the recording: HH:MM[:SS], +5m, -30s, #N, start, end\n"
 		   "  -h, --help        this help; fabtop COMMAND --help for a command's\n"
 		   "  -V, --version     print the version\n\n"
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error;\n"
@@ -142,6 +147,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "Try 'fabtop --help'.\n");
 	rc = EXIT_USAGE;
 out:
+	opts_free(&ctx);
 	free(rest);
 	return rc;
 }

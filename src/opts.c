@@ -8,7 +8,55 @@
 
 #include "commands.h"
 #include "opts.h"
+#include "record/reader.h"
+#include "record/when.h"
 #include "util.h"
+
+/* --replay and --at come in either order (and after the command word): the sample is resolved when both are known. */
+static int opts_replay_at(struct fab_ctx *ctx)
+{
+	char err[512];
+
+	if (!ctx->replay)
+		return 0;
+	ctx->replay_pos = ctx->replay->nsamples - 1;
+	if (ctx->replay_at && rec_when_parse(ctx->replay, ctx->replay_at, &ctx->replay_pos, err, sizeof(err))) {
+		fprintf(stderr, "fabtop: --at %s\n", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int opts_replay(struct fab_ctx *ctx, const char *path)
+{
+	struct rec_reader *r = calloc(1, sizeof(*r));
+	char err[768];
+
+	if (!r) {
+		fprintf(stderr, "fabtop: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (rec_reader_open(r, path, err, sizeof(err))) {
+		fprintf(stderr, "fabtop: --replay %s\n", err);
+		free(r);
+		return EXIT_RUNTIME;
+	}
+	if (r->note[0])
+		fprintf(stderr, "fabtop: warning: %s\n", r->note);
+	opts_free(ctx);
+	ctx->replay = r;
+	ctx->replay_path = path;
+	return opts_replay_at(ctx);
+}
+
+void opts_free(struct fab_ctx *ctx)
+{
+	if (ctx->replay) {
+		rec_reader_close(ctx->replay);
+		free(ctx->replay);
+		ctx->replay = NULL;
+	}
+}
 
 static const struct option global_options[] = {
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
@@ -22,6 +70,8 @@ static const struct option global_options[] = {
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 	{ "demo", no_argument, NULL, OPT_DEMO },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "at", required_argument, NULL, OPT_AT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -88,6 +138,11 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		}
 		ctx->prometheus_url = arg;
 		return 0;
+	case OPT_REPLAY:
+		return opts_replay(ctx, arg);
+	case OPT_AT:
+		ctx->replay_at = arg;
+		return opts_replay_at(ctx);
 	case 'V':
 		printf("fabtop %s\n", PACKAGE_VERSION);
 		return -1;

@@ -19,8 +19,13 @@ enum {
 	OPT_NO_COLOR,
 	OPT_DEMO,
 	OPT_PROMETHEUS,
+	OPT_REPLAY,
+	OPT_AT,
 	OPT_FIRST_OWN,		/* a command's own long-only options start here */
 };
+
+/* What the options opened (the recording of --replay). */
+void opts_free(struct fab_ctx *ctx);
 
 /* Room for a command's own options and the global ones, and the terminator. */
 #define OPTS_MAX 48

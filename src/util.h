@@ -14,6 +14,8 @@ const char *util_name(const char *const *tbl, size_t n, int64_t v, const char *d
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock of every deadline, sample and rate. */
 uint64_t util_now_ns(void);
+/* CLOCK_REALTIME in ns: when something happened, for people and recordings. */
+uint64_t util_wall_ns(void);
 
 /*
  * A whole string as an unsigned number no larger than max: digits only (base

@@ -25,7 +25,12 @@ struct source *source_open_ops(const struct fab_ctx *ctx, const struct source_op
 
 struct source *source_open(const struct fab_ctx *ctx)
 {
-	return source_open_ops(ctx, ctx->demo ? &source_demo_ops : &source_live_ops);
+	struct source *s;
+
+	if (ctx->replay)
+		return source_open_ops(ctx, &source_replay_ops);
+	s = source_open_ops(ctx, ctx->demo ? &source_demo_ops : &source_live_ops);
+	return s ? source_recorder_wrap(s) : NULL;
 }
 
 void source_close(struct source *s)
@@ -88,4 +93,39 @@ void source_describe(const struct source *s, char *buf, size_t size)
 bool source_has(const struct source *s, unsigned int flag)
 {
 	return (s->ops->flags & flag) == flag;
+}
+
+int source_record_start(struct source *s, const char *path, const struct fab_host *h, const struct net_state *st,
+			char *err, size_t errlen)
+{
+	if (!s || !s->ops->record_start) {
+		snprintf(err, errlen, "this source cannot be recorded");
+		return -EOPNOTSUPP;
+	}
+	return s->ops->record_start(s, path, h, st, err, errlen);
+}
+
+int source_record_stop(struct source *s)
+{
+	return s && s->ops->record_stop ? s->ops->record_stop(s) : -EOPNOTSUPP;
+}
+
+bool source_record_status(const struct source *s, struct source_record_status *st)
+{
+	return s && s->ops->record_status ? s->ops->record_status(s, st) : false;
+}
+
+int source_record_add(struct source *s, unsigned int type, const void *body, size_t len)
+{
+	return s && s->ops->record_add ? s->ops->record_add(s, type, body, len) : -EOPNOTSUPP;
+}
+
+bool source_timeline(const struct source *s, struct source_timeline *t)
+{
+	return s && s->ops->timeline ? s->ops->timeline(s, t) : false;
+}
+
+int source_seek(struct source *s, struct fab_host *h, enum source_seek how, int64_t arg)
+{
+	return s && s->ops->seek ? s->ops->seek(s, h, how, arg) : -EOPNOTSUPP;
 }

@@ -17,6 +17,30 @@
 
 struct ib_fabric;
 struct mad_fabric;
+
+/* What a recorder is writing. */
+struct source_record_status {
+	char path[4096];
+	uint64_t bytes, samples;
+	uint64_t started_ns;		/* CLOCK_MONOTONIC */
+	int error;			/* the first write error, -errno (recording then stopped) */
+};
+
+/* Where a recording's cursor is. */
+struct source_timeline {
+	size_t pos, n;			/* sample pos of n */
+	uint64_t wall_ns;		/* CLOCK_REALTIME when the sample was taken */
+	uint64_t start_wall_ns, end_wall_ns;
+	double interval_s;		/* as recorded */
+	bool ended;			/* the recorder closed the file (else it was killed or is still writing) */
+};
+
+enum source_seek {
+	SOURCE_SEEK_SAMPLE,		/* to sample arg */
+	SOURCE_SEEK_STEP,		/* arg samples on (negative: back) */
+	SOURCE_SEEK_WALL,		/* to the sample at or before CLOCK_REALTIME arg */
+	SOURCE_SEEK_WALL_REL,		/* arg ns on from the cursor's time (negative: back) */
+};
 struct mad_watch;
 struct net_state;
 struct source;
@@ -60,11 +84,27 @@ struct source_ops {
 	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */
 	void (*describe)(const struct source *s, char *buf, size_t size);
 	void (*close)(struct source *s);
+	/*
+	 * Recording what the source gives (the recorder around the live and
+	 * demo sources): start writing path with h and st (NULL: none yet) as
+	 * the first sample, stop, and what is being written. NULL ops: this
+	 * source cannot be recorded.
+	 */
+	int (*record_start)(struct source *s, const char *path, const struct fab_host *h,
+			    const struct net_state *st, char *err, size_t errlen);
+	int (*record_stop)(struct source *s);
+	bool (*record_status)(const struct source *s, struct source_record_status *st);
+	/* A recording's time: where the cursor is and moving it (h rebuilt). NULL: time moves by itself. */
+	bool (*timeline)(const struct source *s, struct source_timeline *t);
+	int (*seek)(struct source *s, struct fab_host *h, enum source_seek how, int64_t arg);
+	/* Records of kind type (REC_EVENT, ...) up to the cursor; NULL: none. */
+	int (*record_add)(struct source *s, unsigned int type, const void *body, size_t len);
 };
 
 /* What a source can do; what it cannot, the surfaces explain instead of trying. */
 #define SOURCE_SIMULATED	(1u << 0)	/* made-up devices: no verbs, no probe, no MADs */
 #define SOURCE_OWN_NETWORK	(1u << 1)	/* net() is this host's own network: --apply may change it */
+#define SOURCE_RECORDED		(1u << 2)	/* a recording: no verbs, no probe, no MADs; time moves by refresh() */
 
 struct source {
 	const struct source_ops *ops;
@@ -74,8 +114,13 @@ struct source {
 
 extern const struct source_ops source_live_ops;
 extern const struct source_ops source_demo_ops;
+extern const struct source_ops source_replay_ops;
 
-/* The source ctx asks for (--demo: the demo fabric, else the live system under ctx's roots). NULL: no memory. */
+/*
+ * The source ctx asks for (--replay: the recording; --demo: the demo
+ * fabric, else the live system under ctx's roots), the last two inside a
+ * recorder (source_record_start()). NULL: no memory.
+ */
 struct source *source_open(const struct fab_ctx *ctx);
 /* A source of the given kind. NULL: no memory or open() failed. */
 struct source *source_open_ops(const struct fab_ctx *ctx, const struct source_ops *ops);
@@ -95,5 +140,15 @@ bool source_events(struct source *s);
 struct mad_watch *source_mad_watch(struct source *s);
 void source_describe(const struct source *s, char *buf, size_t size);
 bool source_has(const struct source *s, unsigned int flag);
+/* Recording and a recording's time: see source_ops. -EOPNOTSUPP / false when the source has none. */
+int source_record_start(struct source *s, const char *path, const struct fab_host *h, const struct net_state *st,
+			char *err, size_t errlen);
+int source_record_stop(struct source *s);
+bool source_record_status(const struct source *s, struct source_record_status *st);
+int source_record_add(struct source *s, unsigned int type, const void *body, size_t len);
+bool source_timeline(const struct source *s, struct source_timeline *t);
+int source_seek(struct source *s, struct fab_host *h, enum source_seek how, int64_t arg);
+/* The recorder around inner (which it then owns). NULL: no memory (inner is closed). */
+struct source *source_recorder_wrap(struct source *inner);
 
 #endif

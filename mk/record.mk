@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Recordings: the file format (record/), the recorder around a source, the
+# replay source, fabtop record, and their tests and benchmark.
+src_libfabtop_a_SOURCES += src/record/codec.c src/record/codec.h \
+	src/record/schema.c src/record/schema.h \
+	src/record/sample.c src/record/sample.h \
+	src/record/file.h \
+	src/record/writer.c src/record/writer.h \
+	src/record/reader.c src/record/reader.h \
+	src/record/when.c src/record/when.h \
+	src/collect/source_record.c src/collect/source_replay.c \
+	src/cmd_record.c
+
+# The replay equals the live reports at every sample; cut and corrupted files.
+check_PROGRAMS += tests/record/test_record
+TESTS += tests/record/test_record
+tests_record_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_LDADD = $(TEST_LDADD)

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The recorder: a source around another that writes what it gives into a recording when asked. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/source.h"
+#include "record/writer.h"
+#include "util.h"
+
+/*
+ * Every op passes through to the inner source; collect, refresh and net
+ * also write what they return while a recording runs. The recording thus
+ * holds exactly what the snapshot held, when it held it, whoever drives
+ * the source (the monitor, `fabtop record`). Its ops are a copy of the
+ * inner ones, so what the inner source cannot do (a NULL op) stays so.
+ */
+struct recorder {
+	struct source_ops ops;
+	struct source *inner;
+	struct rec_writer *w;
+	uint64_t started_ns;
+	int error;			/* of the last recording, kept after it stopped */
+	char path[4096];
+};
+
+static struct source *inner_of(const struct source *s)
+{
+	return ((struct recorder *)s->priv)->inner;
+}
+
+/* A write error stops the recording; the source goes on (the monitor shows why). */
+static void note(struct recorder *r, int rc)
+{
+	if (!rc || !r->w)
+		return;
+	r->error = rc;
+	rec_writer_close(r->w);
+	r->w = NULL;
+}
+
+static int rec_collect(struct source *s, struct fab_host *h, unsigned int what)
+{
+	struct recorder *r = s->priv;
+	int rc = source_collect(r->inner, h, what);
+
+	if (!rc && r->w)
+		note(r, rec_writer_host(r->w, h, util_now_ns(), util_wall_ns()));
+	return rc;
+}
+
+static bool rec_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
+{
+	struct recorder *r = s->priv;
+	bool changed = source_refresh(r->inner, h, now_ns);
+
+	if (r->w)
+		note(r, changed ? rec_writer_host(r->w, h, now_ns, util_wall_ns())
+				: rec_writer_sample(r->w, h, now_ns, util_wall_ns()));
+	return changed;
+}
+
+static int rec_net(struct source *s, struct net_state *st)
+{
+	struct recorder *r = s->priv;
+	int rc = source_net(r->inner, st);
+
+	if (!rc && r->w)
+		note(r, rec_writer_net(r->w, st, util_now_ns(), util_wall_ns()));
+	return rc;
+}
+
+static int rec_fabric(struct source *s, struct ib_fabric *f, struct mad_fabric **vp)
+{
+	struct source *in = inner_of(s);
+
+	return in->ops->fabric(in, f, vp);
+}
+
+static int rec_event_fd(struct source *s)
+{
+	return source_event_fd(inner_of(s));
+}
+
+static bool rec_events(struct source *s)
+{
+	return source_events(inner_of(s));
+}
+
+static struct mad_watch *rec_mad_watch(struct source *s)
+{
+	return source_mad_watch(inner_of(s));
+}
+
+static bool rec_changed(struct source *s, const struct fab_host *h)
+{
+	return source_changed(inner_of(s), h);
+}
+
+static void rec_describe(const struct source *s, char *buf, size_t size)
+{
+	source_describe(inner_of(s), buf, size);
+}
+
+static void rec_close(struct source *s)
+{
+	struct recorder *r = s->priv;
+
+	if (!r)
+		return;
+	rec_writer_close(r->w);
+	source_close(r->inner);
+	free(r);
+}
+
+static int rec_start(struct source *s, const char *path, const struct fab_host *h, const struct net_state *st,
+		     char *err, size_t errlen)
+{
+	struct recorder *r = s->priv;
+	struct rec_info info = { 0 };
+	uint64_t mono = util_now_ns(), wall = util_wall_ns();
+	int rc = 0;
+
+	if (r->w) {
+		snprintf(err, errlen, "already recording to %s", rec_writer_path(r->w));
+		return -EBUSY;
+	}
+	snprintf(info.fabtop_version, sizeof(info.fabtop_version), "%s", PACKAGE_VERSION);
+	snprintf(info.hostname, sizeof(info.hostname), "%s", h ? h->hostname : "");
+	source_describe(r->inner, info.source, sizeof(info.source));
+	info.interval_s = s->ctx->interval_s;
+	info.start_mono_ns = mono;
+	info.start_wall_ns = wall;
+	r->w = rec_writer_open(path, &info, err, errlen);
+	if (!r->w)
+		return -EIO;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->error = 0;
+	r->started_ns = mono;
+	if (h)
+		rc = rec_writer_host(r->w, h, mono, wall);
+	if (!rc && st)
+		rc = rec_writer_net(r->w, st, mono, wall);
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		rec_writer_close(r->w);
+		r->w = NULL;
+	}
+	return rc;
+}
+
+static int rec_stop(struct source *s)
+{
+	struct recorder *r = s->priv;
+	int rc;
+
+	if (!r->w)
+		return 0;
+	rc = rec_writer_close(r->w);
+	r->w = NULL;
+	if (rc)
+		r->error = rc;
+	return rc;
+}
+
+static bool rec_status(const struct source *s, struct source_record_status *st)
+{
+	const struct recorder *r = s->priv;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->path, sizeof(st->path), "%s", r->path);
+	st->error = r->error;
+	if (!r->w)
+		return false;
+	st->bytes = rec_writer_bytes(r->w);
+	st->samples = rec_writer_samples(r->w);
+	st->started_ns = r->started_ns;
+	return true;
+}
+
+static int rec_add(struct source *s, unsigned int type, const void *body, size_t len)
+{
+	struct recorder *r = s->priv;
+
+	if (!r->w)
+		return 0;
+	note(r, rec_writer_record(r->w, (enum rec_record)type, body, len, util_now_ns(), util_wall_ns()));
+	return r->error;
+}
+
+struct source *source_recorder_wrap(struct source *inner)
+{
+	struct source *s = calloc(1, sizeof(*s));
+	struct recorder *r = calloc(1, sizeof(*r));
+	const struct source_ops *in;
+
+	if (!s || !r) {
+		free(s);
+		free(r);
+		source_close(inner);
+		return NULL;
+	}
+	in = inner->ops;
+	r->inner = inner;
+	r->ops = *in;
+	r->ops.open = NULL;
+	r->ops.collect = rec_collect;
+	r->ops.refresh = rec_refresh;
+	r->ops.net = rec_net;
+	r->ops.fabric = in->fabric ? rec_fabric : NULL;
+	r->ops.event_fd = in->event_fd ? rec_event_fd : NULL;
+	r->ops.events = in->events ? rec_events : NULL;
+	r->ops.mad_watch = in->mad_watch ? rec_mad_watch : NULL;
+	r->ops.changed = in->changed ? rec_changed : NULL;
+	r->ops.describe = rec_describe;
+	r->ops.close = rec_close;
+	r->ops.record_start = rec_start;
+	r->ops.record_stop = rec_stop;
+	r->ops.record_status = rec_status;
+	r->ops.record_add = rec_add;
+	s->ops = &r->ops;
+	s->ctx = inner->ctx;
+	s->priv = r;
+	return s;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Reading a recording: the whole stream checked and indexed at open, any sample rebuilt on demand. */
+#ifndef FABTOP_RECORD_READER_H
+#define FABTOP_RECORD_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/fabric.h"
+#include "model/net.h"
+#include "record/file.h"
+
+struct rec_reader {
+	char *path;
+	struct rec_info info;
+	uint8_t *data;			/* the decompressed stream */
+	size_t len;
+	struct rec_entry *recs;		/* every record after the header, in order */
+	size_t nrecs;
+	size_t *samples;		/* indexes into recs of HOST, VALUES and SAMPLE records */
+	size_t nsamples;
+	bool ended;			/* the recorder closed the file (an END record) */
+	char note[320];			/* why the tail was left out (killed recorder), "" if nothing */
+};
+
+/* The largest decompressed stream a reader takes (a clear error past it, never an exhausted host). */
+#define REC_READER_MAX_STREAM	(2ull << 30)
+
+/*
+ * Open, decompress, check and index path. 0, or -1 with err saying what
+ * is wrong and where ("byte N: expected ..."). A tail cut inside a record
+ * (the recorder was killed) is not an error: the samples before it read,
+ * and r->note says what was left out.
+ */
+int rec_reader_open(struct rec_reader *r, const char *path, char *err, size_t errlen);
+/* The same from the file's bytes in memory (name for messages); data is not kept. */
+int rec_reader_parse(struct rec_reader *r, const char *name, const uint8_t *data, size_t len, char *err,
+		     size_t errlen);
+void rec_reader_close(struct rec_reader *r);
+
+/* h (freed first when it holds a host) becomes the host at sample i. 0, -ENOMEM or -EINVAL (err). */
+int rec_reader_host_at(const struct rec_reader *r, size_t i, struct fab_host *h, char *err, size_t errlen);
+/*
+ * h holds sample i - 1: move it to sample i, in place when the structure
+ * stays (*structure false), rebuilt when a host record comes (*structure true).
+ */
+int rec_reader_step(const struct rec_reader *r, size_t i, struct fab_host *h, bool *structure,
+		    char *err, size_t errlen);
+/* The network state in force at sample i (st zeroed or freed). 0, -ENOENT (none recorded), -ENOMEM, -EINVAL. */
+int rec_reader_net_at(const struct rec_reader *r, size_t i, struct net_state *st, char *err, size_t errlen);
+/* The index of the last NET record at or before sample i, or (size_t)-1: tells when the network changed. */
+size_t rec_reader_net_record(const struct rec_reader *r, size_t i);
+/* The sample at or before wall time t (the first one when t is earlier). */
+size_t rec_reader_sample_at_wall(const struct rec_reader *r, uint64_t wall_ns);
+/* A record's body (the REC_F_BODY field), for records of other kinds (events). false: none. */
+bool rec_reader_body(const struct rec_reader *r, size_t rec, const uint8_t **body, size_t *len);
+
+#endif
