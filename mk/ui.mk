@@ -58,3 +58,4 @@ src_libfabtop_a_SOURCES += src/ui/mad_ui.c src/ui/mad_ui.h
 TESTS += tests/tui/ibsim.sh
 EXTRA_DIST += tests/tui/ibsim.sh
 # --- end far end ---
+src_libfabtop_a_SOURCES += src/ui/replay_ui.c src/ui/replay_ui.h

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collect/source.h"
 
@@ -112,6 +113,7 @@ int source_record_stop(struct source *s)
 
 bool source_record_status(const struct source *s, struct source_record_status *st)
 {
+	memset(st, 0, sizeof(*st));
 	return s && s->ops->record_status ? s->ops->record_status(s, st) : false;
 }
 

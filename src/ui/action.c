@@ -10,6 +10,7 @@
 #include "derive/counters.h"
 #include "ui/keys.h"
 #include "ui/mad_ui.h"
+#include "ui/replay_ui.h"
 #include "ui/views.h"
 #include "util.h"
 
@@ -225,6 +226,20 @@ void ui_do(struct ui *ui, int action, int arg)
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
+	case ACT_STEP_BACK:
+	case ACT_STEP_FWD:
+		replay_ui_step(ui, action == ACT_STEP_BACK ? -1 : 1);
+		break;
+	case ACT_JUMP_BACK:
+	case ACT_JUMP_FWD:
+		replay_ui_jump(ui, (action == ACT_JUMP_BACK ? -60 : 60) * 1000000000ll);
+		break;
+	case ACT_GOTO:
+		replay_ui_goto_prompt(ui);
+		break;
+	case ACT_RECORD:
+		replay_ui_record_toggle(ui);
+		break;
 	}
 }
 
@@ -272,6 +287,8 @@ void ui_key(struct ui *ui, int ch)
 		filter_key(ui, ch);
 		return;
 	}
+	if (replay_ui_edit_key(ui, ch))
+		return;
 	if (!ui->help && !ui->details && ui->views[ui->pane]->key) {
 		switch (ui->views[ui->pane]->key(ui, ui->pane_state[ui->pane], ch)) {
 		case UI_KEY_IGNORED:

@@ -49,6 +49,14 @@ const struct key_binding key_bindings[] = {
 	{ KEY_F(2),	ACT_SAVE,	0, NULL,	NULL },
 	{ 'd',		ACT_DEMO,	0, "d",		"start the demo fabric (when no RDMA device is found)" },
 	{ CTRL('l'),	ACT_REDRAW,	0, "Ctrl-L",	"redraw the screen" },
+	{ 'R',		ACT_RECORD,	0, "R",		"record what is shown to fabtop-HOST-TIME.ftrec / stop (doc/recording.md)" },
+	{ '<',		ACT_STEP_BACK,	0, "< >",	"replay: one sample back / on (p pauses, + - change the speed)" },
+	{ ',',		ACT_STEP_BACK,	0, NULL,	NULL },
+	{ '>',		ACT_STEP_FWD,	0, NULL,	NULL },
+	{ '.',		ACT_STEP_FWD,	0, NULL,	NULL },
+	{ '[',		ACT_JUMP_BACK,	0, "[ ]",	"replay: one minute back / on" },
+	{ ']',		ACT_JUMP_FWD,	0, NULL,	NULL },
+	{ 'g',		ACT_GOTO,	0, "g",		"replay: go to a time (13:05:10, +5m, -30s, #120, start, end)" },
 };
 
 const size_t key_nbindings = ARRAY_SIZE(key_bindings);

@@ -31,6 +31,12 @@ enum ui_action {
 	ACT_SAVE,
 	ACT_DEMO,
 	ACT_REDRAW,
+	ACT_STEP_BACK,		/* a recording: one sample back */
+	ACT_STEP_FWD,
+	ACT_JUMP_BACK,		/* a recording: one minute back */
+	ACT_JUMP_FWD,
+	ACT_GOTO,		/* a recording: go to a time */
+	ACT_RECORD,		/* start / stop recording */
 };
 
 struct key_binding {

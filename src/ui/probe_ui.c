@@ -91,7 +91,7 @@ bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 	if (st->state == PROBE_FAILED && !pu->explained) {
 		pu->explained = true;
 		memset(&pu->why, 0, sizeof(pu->why));
-		if (!ui_simulated(ui))
+		if (!ui_simulated(ui) && !ui_recorded(ui))
 			explain_failure(ui->ctx, &pu->opts, st, &pu->why);
 	}
 	if (was_active && probe_active(pu->p) && now - pu->last_draw_ns < PROBE_DRAW_NS)

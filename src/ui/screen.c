@@ -9,6 +9,7 @@
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "ui/keys.h"
+#include "ui/replay_ui.h"
 #include "ui/views.h"
 #include "warn.h"
 #include "util.h"
@@ -131,7 +132,7 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 
 static void draw_title(struct ui *ui, WINDOW *w, int W)
 {
-	char buf[512], in[32], out[32], find[32];
+	char buf[640], in[32], out[32], find[32], rec[96];
 	size_t up = 0, down = 0;
 	double tin = 0, tout = 0;
 	bool kin = false, kout = false;
@@ -157,18 +158,20 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 			}
 		}
 	warn_list(&nwarn);
+	replay_ui_record_tag(ui, rec, sizeof(rec));
 	if (ui->findings >= 0)
 		snprintf(find, sizeof(find), "%d", ui->findings);
 	else
 		snprintf(find, sizeof(find), "n/a");
 	snprintf(buf, sizeof(buf),
-		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s",
-		 ui->host.hostname[0] ? ui->host.hostname : "", ui_simulated(ui) ? " DEMO " : " ",
+		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s%s",
+		 ui->host.hostname[0] ? ui->host.hostname : "",
+		 ui_simulated(ui) ? " DEMO " : ui_recorded(ui) ? " RECORDED " : " ",
 		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
 		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
 		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",
 		 find, ui->interval_s, ui->paused ? " | PAUSED" : "",
-		 nwarn ? " | warnings (F1)" : "");
+		 nwarn ? " | warnings (F1)" : "", rec);
 	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));
 	ui_puts(w, 0, 0, W, theme_attr(ROLE_TITLE), buf);
 }
@@ -238,6 +241,8 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 	ui->fbar = (struct ui_rect){ y, 0, 1, W };
 	ui->nfbar = 0;
 	ui_fill(w, y, 0, W, theme_attr(ROLE_FLABEL));
+	if (replay_ui_draw_edit(ui, w, y, W))
+		return;
 	if (ui->filter_edit) {
 		char buf[TABLE_FILTER_LEN + 64];
 
@@ -285,6 +290,8 @@ void screen_draw(struct ui *ui, WINDOW *w)
 	ui->nfbar = 0;
 	if (H >= 3)
 		draw_title(ui, w, W), y++;
+	if (H >= 6)
+		y += replay_ui_draw(ui, w, y, W);
 	if (H >= 5)
 		draw_tabs(ui, w, y++, W);
 	bottom = H >= 2 ? H - 1 : H;

@@ -15,6 +15,7 @@
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "derive/doctor.h"
+#include "record/reader.h"
 #include "report/net.h"
 #include "ui/mad_ui.h"
 #include "ui/probe_ui.h"
@@ -134,6 +135,17 @@ static void ui_sample(struct ui *ui)
 	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
 	mad_ui_open(ui, ui->mad);
 	screen_rebuild(ui);
+	ui->dirty = true;
+}
+
+void ui_after_jump(struct ui *ui)
+{
+	track_free(&ui->track);
+	ui->last_sample_ns = model_now(&ui->host, util_now_ns());
+	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
+	ui_net_refresh(ui);
+	screen_rebuild(ui);
+	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
 	ui->dirty = true;
 }
 
@@ -367,6 +379,11 @@ bool ui_simulated(const struct ui *ui)
 	return ui->src ? source_has(ui->src, SOURCE_SIMULATED) : ui->ctx->demo;
 }
 
+bool ui_recorded(const struct ui *ui)
+{
+	return ui->src && source_has(ui->src, SOURCE_RECORDED);
+}
+
 void *ui_pane_state(struct ui *ui, const struct ui_view *v)
 {
 	for (size_t i = 0; i < ui->nviews; i++)
@@ -408,13 +425,20 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		}
 		ui->pane = (size_t)p;
 	}
+	/* A recording plays from its start unless --at says where; its interval is its speed 1x. */
+	if (ctx->replay) {
+		if (!ctx->replay_at)
+			ctx->replay_pos = 0;
+		if (ctx->interval_s == 1.0 && ctx->replay->info.interval_s >= 0.1 && ctx->replay->info.interval_s <= 3600)
+			ctx->interval_s = ui->interval_s = ctx->replay->info.interval_s;
+	}
 	rc = ui_open_source(ui);
 	if (rc) {
 		snprintf(msg, (size_t)msgsize, "cannot collect the RDMA devices: %s", strerror(-rc));
 		goto out;
 	}
 	/* Nothing to show: start where the explanation and the demo offer are. */
-	if (!ui->host.ndevs && !ui_simulated(ui) && !pane)
+	if (!ui->host.ndevs && !ui_simulated(ui) && !ui_recorded(ui) && !pane)
 		ui->pane = 0;
 	screen_rebuild(ui);
 	if (term_start(msg, msgsize)) {

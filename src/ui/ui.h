@@ -114,6 +114,8 @@ struct ui {
 	char details_title[3 * TABLE_CELL_LEN];	/* the row's first cells, for the overlay's title */
 	size_t details_top;
 	bool filter_edit;		/* '/' line editing in progress */
+	bool goto_edit;			/* 'g' line editing in progress (replay) */
+	char goto_buf[64];
 
 	char status[160];		/* transient message, bottom line */
 	unsigned int nwarn_seen;	/* warnings already announced in the status line */
@@ -152,6 +154,9 @@ static inline struct table *ui_table(struct ui *ui)
 {
 	return &ui->tables[ui->pane];
 }
+
+/* The cursor of a recording moved (ui.c): history, network, doctor and tables follow. */
+void ui_after_jump(struct ui *ui);
 
 /* Frame drawing (screen.c). */
 void screen_draw(struct ui *ui, WINDOW *w);
@@ -194,6 +199,8 @@ void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *con
 void ui_free(struct ui *ui);
 /* The source is simulated (the demo): no probe, no MADs, no real paths to show. */
 bool ui_simulated(const struct ui *ui);
+/* The monitor shows a recording (--replay): nothing to probe or ask, the time is the recording's. */
+bool ui_recorded(const struct ui *ui);
 /* The state a pane's create() made (NULL when it has none). */
 void *ui_pane_state(struct ui *ui, const struct ui_view *v);
 

@@ -93,7 +93,7 @@ static void gids_details(struct ui *ui, const char *key, struct text *out)
 		return;
 	}
 	views_origin(ui, d, origin, sizeof(origin));
-	snprintf(porig, sizeof(porig), "%s/ports/%u", ui_simulated(ui) ? d->name : origin, p->num);
+	snprintf(porig, sizeof(porig), "%s/ports/%u", ui_simulated(ui) || ui_recorded(ui) ? d->name : origin, p->num);
 	text_add(out, ROLE_HEADING, "GID %s/%u index %u", d->name, p->num, g->index);
 	text_add(out, 0, "  %-10s %-40s %s/gids/%u", "gid", g->gid, porig, g->index);
 	text_add(out, 0, "  %-10s %-40s %s/gid_attrs/types/%u", "type", fab_gid_type_str(g->type), porig, g->index);

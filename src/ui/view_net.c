@@ -181,6 +181,8 @@ static void net_details(struct ui *ui, const char *key, struct text *out)
 	text_add(out, ROLE_HEADING, "%s", key);
 	if (ui_simulated(ui))
 		text_add(out, ROLE_DIM, "  from the demo fabric's simulated network (demo_net())");
+	else if (ui_recorded(ui))
+		text_add(out, ROLE_DIM, "  from the recording (the network state as it was recorded)");
 	else
 		text_add(out, ROLE_DIM, "  from rtnetlink (links, addresses, routes, rules) and %s/sys/net/ipv4/conf/",
 			 ui->ctx->proc_root);

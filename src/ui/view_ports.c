@@ -127,7 +127,7 @@ static void ports_details(struct ui *ui, const char *key, struct text *out)
 		return;
 	}
 	views_origin(ui, d, origin, sizeof(origin));
-	snprintf(porig, sizeof(porig), "%s/ports/%u", ui_simulated(ui) ? d->name : origin, p->num);
+	snprintf(porig, sizeof(porig), "%s/ports/%u", ui_simulated(ui) || ui_recorded(ui) ? d->name : origin, p->num);
 	text_add(out, ROLE_HEADING, "Port %s/%u", d->name, p->num);
 	text_add(out, ROLE_DIM, "  from %s", origin);
 	text_add(out, 0, "  %-16s %-22s %s", "ATTRIBUTE", "VALUE (raw)", "SOURCE");

@@ -42,6 +42,10 @@ static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
 		ui_status(ui, "the demo fabric is simulated: the probe needs real RDMA devices");
 		return;
 	}
+	if (ui_recorded(ui)) {
+		ui_status(ui, "this is a recording: the probe needs the live host");
+		return;
+	}
 	if (!pu->peer[0]) {
 		ui_status(ui, "type a peer first (e)");
 		return;
@@ -178,6 +182,11 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 		} else if (pu->whatif_ok) {
 			line(w, r, &y, ROLE_DIM, "What-if: no RDMA source address to ask about.");
 		}
+	}
+	if (ui_recorded(ui)) {
+		y++;
+		line(w, r, &y, ROLE_WARN, "This is a recording: a probe needs the live host and a real peer.");
+		return;
 	}
 	if (ui_simulated(ui)) {
 		y++;

@@ -139,7 +139,7 @@ void views_origin(struct ui *ui, const struct fab_device *d, char *buf, size_t s
 {
 	char from[PATH_MAX];
 
-	if (ui_simulated(ui) && ui->src) {
+	if ((ui_simulated(ui) || ui_recorded(ui)) && ui->src) {
 		source_describe(ui->src, from, sizeof(from));
 		snprintf(buf, size, "%s: %s", from, d->name);
 	} else {
@@ -191,6 +191,8 @@ const char *views_no_devices(struct ui *ui)
 
 	if (ui_simulated(ui))
 		return "The demo fabric has no devices.";
+	if (ui_recorded(ui))
+		return "The recording has no RDMA devices at this time.";
 	snprintf(msg, sizeof(msg),
 		 "No RDMA devices found: %s/class/infiniband %s. "
 		 "Load an RDMA driver (mlx5_ib, rdma_rxe, siw, ...) or press d to run the demo fabric; q quits.",
