@@ -16,3 +16,5 @@ check_PROGRAMS += tests/record/test_record
 TESTS += tests/record/test_record
 tests_record_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_LDADD = $(TEST_LDADD)
+TESTS += tests/record/record.sh
+EXTRA_DIST += tests/record/record.sh

@@ -118,12 +118,16 @@ static const struct show_section sections[] = {
 static void show_usage(FILE *f)
 {
 	fprintf(f, "Usage: fabtop show [SECTION] [--json] [--sysfs DIR] [--interval S --count N]\n"
+		   "                   [--replay FILE [--at TIME]]\n"
 		   "Sections:");
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, " %s", sections[i].name);
 	fprintf(f, " all (default: all)\n"
 		   "With --count N, 'counters' samples N+1 times, --interval seconds apart,\n"
-		   "and prints rates and error deltas between samples.\n");
+		   "and prints rates and error deltas between samples.\n"
+		   "With --replay, the report is of the recording as it was --at TIME (default: its\n"
+		   "end; TIME: HH:MM[:SS], +5m, -30s, #N, start, end); --count N then plays the N\n"
+		   "samples after it.\n");
 }
 
 static void sleep_s(double s)
@@ -138,7 +142,9 @@ static void sleep_s(double s)
 static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, struct fab_host *h)
 {
 	for (long s = 1; s <= ctx->count; s++) {
-		sleep_s(ctx->interval_s);
+		/* a recording's samples are there already: no waiting */
+		if (!source_has(src, SOURCE_RECORDED))
+			sleep_s(ctx->interval_s);
 		source_refresh(src, h, util_now_ns());
 		if (ctx->json) {
 			struct json j;
@@ -232,7 +238,15 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (snap.host.sysfs_missing && !ctx->json)
+	if (ctx->replay && !ctx->json) {
+		struct source_timeline t;
+		char when[64];
+
+		source_timeline(src, &t);
+		fprintf(stderr, "fabtop: from the recording %s as at %s (sample #%zu of %zu)\n", ctx->replay_path,
+			util_wall_str(t.wall_ns, when, sizeof(when)), t.pos, t.n);
+	}
+	if (snap.host.sysfs_missing && !ctx->json && !ctx->replay)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
 

@@ -45,6 +45,9 @@ static int opts_replay(struct fab_ctx *ctx, const char *path)
 		fprintf(stderr, "fabtop: warning: %s\n", r->note);
 	opts_free(ctx);
 	ctx->replay = r;
+	/* the recorded interval is the replay's 1x, unless --interval said otherwise */
+	if (ctx->interval_s == 1.0 && r->info.interval_s >= 0.1 && r->info.interval_s <= 3600)
+		ctx->interval_s = r->info.interval_s;
 	ctx->replay_path = path;
 	return opts_replay_at(ctx);
 }
@@ -147,7 +150,7 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		printf("fabtop %s\n", PACKAGE_VERSION);
 		return -1;
 	default:
-		return 1;
+		return OPTS_NOT_GLOBAL;
 	}
 }
 
@@ -178,12 +181,16 @@ int opts_next(struct fab_ctx *ctx, const char *cmd, int argc, char **argv, const
 			return -1;
 		}
 		rc = opts_global(ctx, c, optarg);
-		if (rc == 1)
+		if (rc == OPTS_NOT_GLOBAL)
 			return c;	/* the command's own */
 		if (rc) {
 			*stop = rc < 0 ? EXIT_OK : rc;
 			return -1;
 		}
+	}
+	if (ctx->replay_at && !ctx->replay) {
+		fprintf(stderr, "fabtop%s%s: --at goes with --replay FILE\n", cmd ? " " : "", cmd ? cmd : "");
+		*stop = EXIT_USAGE;
 	}
 	return -1;
 }

@@ -35,10 +35,12 @@ void opts_merge(struct option *out, const struct option *own);
 
 /*
  * A global option getopt_long returned (c) with its argument: applied to
- * ctx. Returns 0; EXIT_USAGE with the message printed (a bad value); -1
- * when it was --version and the version is printed (exit 0); 1 when c is
- * not a global option at all.
+ * ctx. Returns 0; EXIT_USAGE with the message printed (a bad value);
+ * EXIT_RUNTIME with the message printed (a --replay file that cannot be
+ * read); -1 when it was --version and the version is printed (exit 0);
+ * OPTS_NOT_GLOBAL when c is not a global option at all.
  */
+#define OPTS_NOT_GLOBAL 64
 int opts_global(struct fab_ctx *ctx, int c, const char *arg);
 
 /*

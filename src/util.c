@@ -2,6 +2,9 @@
 /* The shared helpers of util.h. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,16 @@ uint64_t util_wall_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+const char *util_wall_str(uint64_t wall_ns, char *buf, size_t size)
+{
+	time_t t = (time_t)(wall_ns / 1000000000u);
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, size, "@%" PRIu64, wall_ns / 1000000000u);
+	return buf;
 }
 
 int util_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)

@@ -16,6 +16,8 @@ const char *util_name(const char *const *tbl, size_t n, int64_t v, const char *d
 uint64_t util_now_ns(void);
 /* CLOCK_REALTIME in ns: when something happened, for people and recordings. */
 uint64_t util_wall_ns(void);
+/* "2026-11-24 13:05:10" (local time) of a CLOCK_REALTIME time. Returns buf. */
+const char *util_wall_str(uint64_t wall_ns, char *buf, size_t size);
 
 /*
  * A whole string as an unsigned number no larger than max: digits only (base

@@ -23,16 +23,6 @@ bool replay_ui_active(const struct ui *ui)
 	return source_timeline(ui->src, &t);
 }
 
-static const char *wall_str(uint64_t wall_ns, char *buf, size_t size)
-{
-	time_t t = (time_t)(wall_ns / 1000000000u);
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
-	return buf;
-}
-
 int replay_ui_draw(struct ui *ui, WINDOW *w, int y, int W)
 {
 	struct source_timeline t;
@@ -44,7 +34,7 @@ int replay_ui_draw(struct ui *ui, WINDOW *w, int y, int W)
 		return 0;
 	speed = ui->interval_s > 0 && t.interval_s > 0 ? t.interval_s / ui->interval_s : 1;
 	len = snprintf(line, sizeof(line), " %s %s  #%zu/%zu  %.3gx%s ", ui->paused ? "PAUSED" : "REPLAY",
-		       wall_str(t.wall_ns, when, sizeof(when)), t.pos, t.n - 1, speed,
+		       util_wall_str(t.wall_ns, when, sizeof(when)), t.pos, t.n - 1, speed,
 		       t.pos + 1 == t.n ? (t.ended ? "  end" : "  end (not closed)") : "");
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
 	ui_puts(w, y, 0, W, theme_attr(ROLE_TAB_ACTIVE), line);
