@@ -5,10 +5,11 @@
 # input in fuzz-crashes/.
 FUZZERS = tests/fuzz/fuzz_wire tests/fuzz/fuzz_netlink tests/fuzz/fuzz_mad \
 	tests/fuzz/fuzz_text tests/fuzz/fuzz_settings tests/fuzz/fuzz_prom \
-	tests/fuzz/fuzz_server
+	tests/fuzz/fuzz_server tests/fuzz/fuzz_record
 FUZZ_SRCS = tests/fuzz/fuzz_wire.c tests/fuzz/fuzz_netlink.c tests/fuzz/fuzz_mad.c \
 	tests/fuzz/fuzz_text.c tests/fuzz/fuzz_settings.c tests/fuzz/fuzz_prom.c \
-	tests/fuzz/fuzz_server.c tests/fuzz/fake_rdma.c tests/fuzz/fake_rdma.h tests/fuzz/replay.c
+	tests/fuzz/fuzz_server.c tests/fuzz/fake_rdma.c tests/fuzz/fake_rdma.h tests/fuzz/replay.c \
+	tests/fuzz/fuzz_record.c tests/fuzz/record_seeds.sh
 EXTRA_DIST += $(FUZZ_SRCS) tests/data/fuzz
 FUZZ_SECONDS = 30
 
@@ -36,8 +37,17 @@ tests_fuzz_replay_server_SOURCES = tests/fuzz/replay.c $(FAKE_RDMA_SRCS)
 tests_fuzz_replay_server_LDADD = $(TEST_LDADD)
 tests_fuzz_replay_server_LDFLAGS = $(AM_LDFLAGS) $(FAKE_RDMA_WRAP)
 
+# The recording reader's seeds, replayed in every test run.
+check_PROGRAMS += tests/fuzz/replay_record
+TESTS += tests/fuzz/replay_record
+tests_fuzz_replay_record_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_record.c
+tests_fuzz_replay_record_LDADD = $(TEST_LDADD)
+
 if FUZZING
 noinst_PROGRAMS = $(FUZZERS)
+tests_fuzz_fuzz_record_SOURCES = tests/fuzz/fuzz_record.c
+tests_fuzz_fuzz_record_LDADD = $(TEST_LDADD)
+tests_fuzz_fuzz_record_LDFLAGS = $(FUZZ_LINK)
 FUZZ_LINK = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_wire_SOURCES = tests/fuzz/fuzz_wire.c
 tests_fuzz_fuzz_wire_LDADD = $(TEST_LDADD)
