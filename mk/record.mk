@@ -18,3 +18,10 @@ tests_record_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_LDADD = $(TEST_LDADD)
 TESTS += tests/record/record.sh
 EXTRA_DIST += tests/record/record.sh
+
+# make bench: size and CPU of recording (built with the check programs so distcheck compiles it).
+check_PROGRAMS += tests/bench/bench_record
+tests_bench_bench_record_LDADD = $(TEST_LDADD)
+BENCHES += tests/bench/record.sh
+EXTRA_DIST += tests/bench/record.sh
+bench: tests/bench/bench_record

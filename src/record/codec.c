@@ -131,6 +131,13 @@ void rec_put_end(struct rec_buf *b, size_t mark)
 
 void rec_cur_init(struct rec_cur *c, const void *p, size_t n, const void *base)
 {
+	static const uint8_t none;
+
+	/* an empty message may come with no bytes at all: never arithmetic on NULL */
+	if (!p) {
+		p = &none;
+		n = 0;
+	}
 	c->p = p;
 	c->end = c->p + n;
 	c->base = base ? base : p;
