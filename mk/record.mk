@@ -16,8 +16,8 @@ check_PROGRAMS += tests/record/test_record
 TESTS += tests/record/test_record
 tests_record_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_LDADD = $(TEST_LDADD)
-TESTS += tests/record/record.sh
-EXTRA_DIST += tests/record/record.sh
+TESTS += tests/record/record.sh tests/record/tui.sh
+EXTRA_DIST += tests/record/record.sh tests/record/tui.sh
 
 # make bench: size and CPU of recording (built with the check programs so distcheck compiles it).
 check_PROGRAMS += tests/bench/bench_record

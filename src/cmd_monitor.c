@@ -16,16 +16,20 @@ static void monitor_usage(FILE *f)
 	char panes[128];
 
 	views_names(panes, sizeof(panes));
-	fprintf(f, "Usage: fabtop [monitor] [--pane NAME] [--demo] [--sysfs DIR] [--interval SECS] [--no-color]\n\n"
+	fprintf(f, "Usage: fabtop [monitor] [--pane NAME] [--record FILE] [--demo] [--sysfs DIR] [--interval SECS]\n"
+		   "                [--no-color] [--replay FILE [--at TIME]]\n\n"
 		   "The interactive monitor. Panes: %s.\n"
+		   "--record FILE records the session from its first sample (R starts and stops one\n"
+		   "later); --replay FILE plays a recording (doc/recording.md).\n"
 		   "Press F1 or ? inside for the keys. Settings: $XDG_CONFIG_HOME/fabtop/fabtoprc (W saves).\n"
 		   "Without RDMA devices it says so and offers the demo fabric (press d).\n", panes);
 }
 
-enum { OPT_PANE = OPT_FIRST_OWN };
+enum { OPT_PANE = OPT_FIRST_OWN, OPT_RECORD };
 
 static const struct option own[] = {
 	{ "pane", required_argument, NULL, OPT_PANE },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -43,7 +47,10 @@ int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv)
 			monitor_usage(stdout);
 			return EXIT_OK;
 		}
-		pane = optarg;		/* OPT_PANE */
+		if (c == OPT_RECORD)
+			ctx->record_path = optarg;
+		else
+			pane = optarg;		/* OPT_PANE */
 	}
 	if (stop >= 0) {
 		if (stop == EXIT_USAGE)

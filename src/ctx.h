@@ -27,6 +27,7 @@ struct fab_ctx {
 	const char *replay_path;
 	const char *replay_at;		/* --at: where in it (NULL: the start for the monitor, the end for reports) */
 	size_t replay_pos;		/* the sample --at names, resolved by main() */
+	const char *record_path;	/* the monitor's --record: record from the first sample */
 };
 
 void ctx_init(struct fab_ctx *ctx);

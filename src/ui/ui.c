@@ -437,6 +437,16 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		snprintf(msg, (size_t)msgsize, "cannot collect the RDMA devices: %s", strerror(-rc));
 		goto out;
 	}
+	if (ctx->record_path) {
+		char err[512];
+
+		if (source_record_start(ui->src, ctx->record_path, &ui->host, ui->net_ok ? &ui->net : NULL, err,
+					sizeof(err))) {
+			snprintf(msg, (size_t)msgsize, "--record: %s", err);
+			rc = -EIO;
+			goto out;
+		}
+	}
 	/* Nothing to show: start where the explanation and the demo offer are. */
 	if (!ui->host.ndevs && !ui_simulated(ui) && !ui_recorded(ui) && !pane)
 		ui->pane = 0;

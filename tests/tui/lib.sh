@@ -30,7 +30,7 @@ tui_start() {
 	_tui_n=$((_tui_n + 1))
 	TUI_SOCK="fabtop-$$-$_tui_n"
 	cleanup_add "tmux -L $TUI_SOCK kill-server >/dev/null 2>&1"
-	tui new-session -d -s fab -x "$_w" -y "$_h" \
+	tui new-session -d -s fab -x "$_w" -y "$_h" -c "${TUI_CWD:-$PWD}" \
 		"env $_env ${TUI_WRAP:-} $FABTOP $*; echo FABTOP-EXIT=\$?; sleep 600"
 }
 
