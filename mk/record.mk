@@ -17,7 +17,9 @@ TESTS += tests/record/test_record
 tests_record_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_LDADD = $(TEST_LDADD)
 TESTS += tests/record/record.sh tests/record/tui.sh
-EXTRA_DIST += tests/record/record.sh tests/record/tui.sh
+# Soft-RoCE (make check-vm): rxe0 recorded going down and up, replayed here.
+VM_TESTS += tests/record/vm-record.sh
+EXTRA_DIST += tests/record/record.sh tests/record/tui.sh tests/record/vm-record.sh tests/record/vm-record.guest
 
 # make bench: size and CPU of recording (built with the check programs so distcheck compiles it).
 check_PROGRAMS += tests/bench/bench_record

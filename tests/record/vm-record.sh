@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Real Soft-RoCE: the monitor records rxe0 in a VM while its netdev goes down
+# and up; the recording holds the port's states; replayed here, on a host
+# without RDMA, the monitor shows the same panes as the guest's live monitor.
+. "$TOP_SRCDIR/tests/setup.sh"
+slow_scenario
+. "$TOP_SRCDIR/tests/vm/lib.sh"
+vm_require
+. "$TOP_SRCDIR/tests/tui/lib.sh"
+cp "$TOP_SRCDIR/tests/record/vm-record.guest" "$T/guest.sh"
+cp "$TOP_SRCDIR/tests/vm/guest/lib.inc" "$T/"
+vm_run record 300 "$T/guest.sh" "$FABTOP"
+vm_tap "$T/record.out"
+assert_eq "VM ran to the end" 0 "$vm_rc"
+S="$T/run-record"
+f="$S/vm.ftrec"
+if [ -s "$f" ]; then ok "the guest's recording came out"; else not_ok "the guest's recording came out"; done_testing; exit; fi
+
+tui_start 130 41 -- --replay "$f"
+tui_expect "it replays here, where there is no RDMA" "REPLAY "
+tui_expect "to its end" " end " 60
+tui_keys p
+tui_expect "paused" "PAUSED 20"
+sleep 0.3
+for p in 1 2 3 4 5; do
+	tui_keys "$p"
+	sleep 0.3
+	tui_screen | sed -n '3,$p' >"$T/replay$p"
+	# the title (line 1) and the function bar's transient message aside
+	sed 's/  *[a-z][a-z :]*$//' "$S/live$p" >"$T/live$p"
+	sed -i 's/  *[a-z][a-z :]*$//' "$T/replay$p"
+	assert_file_eq "pane $p replayed on the host is the guest's live pane $p" "$T/live$p" "$T/replay$p"
+done
+tui_quit
+done_testing
