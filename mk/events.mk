@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build and test fragment for events: the log, what derives them, the Events pane, show events.
+src_libfabtop_a_SOURCES += \
+	src/model/events.c src/model/events.h \
+	src/derive/events.c src/derive/events.h
+
+# The log (ring, since, seen mark, hook) and every derived kind on hand-made samples.
+check_PROGRAMS += tests/unit/test_events
+TESTS += tests/unit/test_events
+tests_unit_test_events_LDADD = $(TEST_LDADD)
