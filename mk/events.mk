@@ -2,7 +2,8 @@
 # Build and test fragment for events: the log, what derives them, the Events pane, show events.
 src_libfabtop_a_SOURCES += \
 	src/model/events.c src/model/events.h \
-	src/derive/events.c src/derive/events.h
+	src/derive/events.c src/derive/events.h \
+	src/collect/async.c src/collect/async.h
 
 # The log (ring, since, seen mark, hook) and every derived kind on hand-made samples.
 check_PROGRAMS += tests/unit/test_events
