@@ -3,7 +3,9 @@
 src_libfabtop_a_SOURCES += \
 	src/model/events.c src/model/events.h \
 	src/derive/events.c src/derive/events.h \
-	src/collect/async.c src/collect/async.h
+	src/collect/async.c src/collect/async.h \
+	src/report/events.c src/report/events.h \
+	src/cmd_show_events.c
 
 # The log (ring, since, seen mark, hook) and every derived kind on hand-made samples.
 check_PROGRAMS += tests/unit/test_events
