@@ -11,3 +11,9 @@ src_libfabtop_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_events
 TESTS += tests/unit/test_events
 tests_unit_test_events_LDADD = $(TEST_LDADD)
+
+# The demo fabric's flapping port and error bursts as events, against the expected text.
+check_PROGRAMS += tests/demo/test_demo_events
+TESTS += tests/demo/test_demo_events
+tests_demo_test_demo_events_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/data/demo/seed7-events.txt

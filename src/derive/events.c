@@ -278,7 +278,7 @@ static int port_counters(const struct events_input *in, struct event_log *log, s
 			ev_port(&ev, d->name, p->num);
 			event_set_what(&ev, "%s errors: +%" PRIu64, c->name, delta);
 			event_set_evidence(&ev, "%s %" PRIu64 " -> %" PRIu64 " (+%" PRIu64 ") since the previous sample; "
-					   "still in the one before", c->name, old->value, c->value, delta);
+					   "it had not moved in the sample before", c->name, old->value, c->value, delta);
 			event_log_append(log, &ev);
 		}
 	}
