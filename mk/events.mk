@@ -18,3 +18,7 @@ check_PROGRAMS += tests/demo/test_demo_events
 TESTS += tests/demo/test_demo_events
 tests_demo_test_demo_events_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/demo/seed7-events.txt
+
+# Real Soft-RoCE (tests/vm harness): device notifications and derived flaps of rxe.
+TESTS += tests/core/vm-events.sh
+EXTRA_DIST += tests/core/vm-events.sh tests/core/vm-events.guest

@@ -118,8 +118,8 @@ static void watch_sample(struct show_watch *w)
 		watch_net(w, now);
 		net = true;
 	}
-	if (changed)		/* devices may have come or gone: follow their notifications */
-		w->async_fd = source_async_fd(w->src, &w->snap.host);
+	/* Devices may have come or gone: their notifications follow (and contexts are renewed). */
+	w->async_fd = source_async_fd(w->src, &w->snap.host);
 	watch_derive(w, true, net);
 }
 

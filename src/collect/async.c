@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <infiniband/verbs.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,20 @@
 struct async_dev {
 	char name[FAB_NAME_LEN];
 	struct ibv_context *vctx;	/* NULL: closed (died, or gone from the host) */
+	uint64_t opened_ns;		/* CLOCK_MONOTONIC of the open */
 };
+
+/*
+ * For a driver without ucontext disassociation the kernel's uverbs removal
+ * waits, when the device goes (`rdma link delete`, a driver unload), until
+ * every open context is closed: a watcher holding one for hours would hold
+ * the removal as long. Which drivers disassociate is not visible from user
+ * space, so every context is closed and opened again this often (when
+ * nothing is pending on it): a removal waits at most this long, and a
+ * notification in the microseconds between close and open is the price.
+ * Drivers that disassociate send DEVICE_FATAL instead.
+ */
+#define ASYNC_REOPEN_NS	(5ull * 1000000000ull)
 
 struct async_watch {
 	int epfd;
@@ -124,6 +138,7 @@ static bool async_dev_open(struct async_watch *w, struct async_dev *d, struct ib
 		d->vctx = ibv_open_device(list[i]);
 		if (!d->vctx)
 			return false;
+		d->opened_ns = util_now_ns();
 		fl = fcntl(d->vctx->async_fd, F_GETFL);
 		ee.data.ptr = d;
 		if (fl < 0 || fcntl(d->vctx->async_fd, F_SETFL, fl | O_NONBLOCK) ||
@@ -137,8 +152,18 @@ static bool async_dev_open(struct async_watch *w, struct async_dev *d, struct ib
 	return false;
 }
 
+/* Nothing pending on d's fd now (so closing it loses no notification already queued). */
+static bool async_dev_idle(const struct async_dev *d)
+{
+	struct pollfd p = { .fd = d->vctx->async_fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
 int async_watch_sync(struct async_watch *w, const struct fab_host *h)
 {
+	uint64_t now = util_now_ns();
+
 	struct ibv_device **list = NULL;
 	struct async_dev *nd;
 	size_t n = 0, open = 0;
@@ -163,14 +188,23 @@ int async_watch_sync(struct async_watch *w, const struct fab_host *h)
 			if (!strcmp(w->devs[j].name, h->devs[i].name))
 				old = &w->devs[j];
 		snprintf(nd[n].name, sizeof(nd[n].name), "%s", h->devs[i].name);
+		bool due = !old || now - old->opened_ns >= ASYNC_REOPEN_NS;
+
+		if (old && old->vctx && due && async_dev_idle(old))
+			async_dev_close(w, old);	/* its time is up: let a pending removal through */
 		if (old && old->vctx) {
 			nd[n].vctx = old->vctx;
+			nd[n].opened_ns = old->opened_ns;
 			old->vctx = NULL;
-		} else {
+		} else if (due) {
+			/* A device that could not be opened is tried again as often as one is renewed. */
+			nd[n].opened_ns = now;
 			if (!list)
 				list = ibv_get_device_list(&nlist);
 			if (list)
 				async_dev_open(w, &nd[n], list, nlist);
+		} else {
+			nd[n].opened_ns = old->opened_ns;
 		}
 		n++;
 	}

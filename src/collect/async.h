@@ -20,7 +20,9 @@ struct async_watch;
 /* NULL: out of memory. */
 struct async_watch *async_watch_new(void);
 /*
- * Follow the devices of h: open the new ones, close the gone ones. Returns
+ * Follow the devices of h: open the new ones, close the gone ones, and
+ * reopen those open for a while (see async.c: a removal must not wait on
+ * us); call it after every sample. Returns
  * the fd to poll (the same one every time), or -errno: -ENODEV when no
  * device could be opened (no verbs, no permission), -ENOMEM.
  */

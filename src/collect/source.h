@@ -58,7 +58,9 @@ struct source_ops {
 	 * The devices' own notifications (port up/down, GID/LID/SM changes,
 	 * fatal errors), seen even when they come and go between two samples:
 	 * an fd that becomes readable when one is pending, following the
-	 * devices of h (call again after a re-collection), -errno when none.
+	 * devices of h (call again after every sample: the devices are
+	 * followed, and contexts renewed so that no removal waits on them),
+	 * -errno when none.
 	 * async_events() reads and acks what is pending without blocking and
 	 * appends it to log; returns how many. NULL ops: the source has none
 	 * (its changes show through the derived events alone).

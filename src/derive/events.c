@@ -440,8 +440,9 @@ static void net_changed(void *arg, const char *key, bool added)
 		sscanf(key, "%15s", ev.iface);
 	else if (dev)
 		sscanf(dev + 5, "%15s", ev.iface);
-	event_set_what(&ev, "%s %s", nd->noun, added ? "added" : "removed");
-	event_set_evidence(&ev, "%s", key);
+	event_set_what(&ev, "%s %s: %s", nd->noun, added ? "added" : "removed", key);
+	event_set_evidence(&ev, "%s: %s in this network read", key,
+			   added ? "not in the previous one, there" : "in the previous one, gone");
 	event_log_append(nd->log, &ev);
 }
 

@@ -86,7 +86,7 @@ static void ui_events_derive(struct ui *ui, bool host, bool net)
 		ui_status(ui, "out of memory deriving events: some changes may go unreported");
 }
 
-/* The devices' notifications follow the devices (a re-collection may have changed them). */
+/* The devices' notifications follow the devices (a re-collection may have changed them) after every sample. */
 static void ui_async_open(struct ui *ui)
 {
 	int fd = source_async_fd(ui->src, &ui->host);
@@ -164,8 +164,7 @@ static void ui_sample(struct ui *ui)
 		ui_net_refresh(ui);
 	}
 	ui_events_derive(ui, true, false);
-	if (changed)
-		ui_async_open(ui);
+	ui_async_open(ui);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
 	mad_ui_open(ui, ui->mad);

@@ -287,7 +287,7 @@ static void test_net(void)
 	st.nrules = 2;
 	events_derive(&m, &in, &l);
 	ASSERT_EQ_U64(count_kind(&l, 0, EVENT_RULE, &e), 1, "a rule added");
-	ASSERT_EQ_STR(e ? e->evidence : "", "100: from 172.16.34.1 lookup 100", "the rule as ip rule says it");
+	ASSERT_EQ_STR(e ? e->what : "", "rule added: 100: from 172.16.34.1 lookup 100", "the rule as ip rule says it");
 
 	st.nroutes = 1;		/* eth0's route goes: not an RDMA netdev, no event */
 	st.naddrs = 1;
@@ -302,10 +302,10 @@ static void test_net(void)
 	ASSERT_EQ_U64(count_kind(&l, 0, EVENT_NETDEV, &e), 1, "ib0 lost carrier");
 	ASSERT_EQ_STR(e ? e->what : "", "ib0 carrier lost", "what of the netdev");
 	ASSERT_EQ_U64(count_kind(&l, 0, EVENT_ROUTE, &e), 1, "ib0's route removed");
-	ASSERT_EQ_STR(e ? e->evidence : "", "table main 172.16.0.0/16 dev ib0", "the route");
+	ASSERT_EQ_STR(e ? e->what : "", "route removed: table main 172.16.0.0/16 dev ib0", "the route");
 	ASSERT_EQ_STR(e ? e->iface : "", "ib0", "its netdev");
 	ASSERT_EQ_U64(count_kind(&l, 0, EVENT_ADDRESS, &e), 1, "ib0's address removed");
-	ASSERT_EQ_STR(e ? e->evidence : "", "ib0 172.16.34.1/16", "the address");
+	ASSERT_EQ_STR(e ? e->what : "", "address removed: ib0 172.16.34.1/16", "the address");
 
 	links[0].mtu = 4092;
 	events_derive(&m, &in, &l);
