@@ -18,6 +18,7 @@
 #include "collect/source.h"
 #include "commands.h"
 #include "derive/doctor.h"
+#include "derive/events.h"
 #include "export/httpd.h"
 #include "export/probe_runs.h"
 #include "export/textfile.h"
@@ -60,7 +61,14 @@ struct exporter {
 	bool net_wanted;
 	int nl_fd, sig_fd;
 	char last_error[256];		/* said once, until it changes */
+	/* Events are only counted here (fabtop_events_total): a small log, its totals per kind. */
+	struct events_memory ev_mem;
+	struct event_log events;
+	int async_fd;			/* the devices' notifications, -1: none */
 };
+
+/* Events kept: the exporter serves their counts, not the events themselves. */
+#define EXPORT_EVENT_LOG	64
 
 static void export_usage(FILE *f)
 {
@@ -118,6 +126,28 @@ static void export_error(struct exporter *e, const char *fmt, ...)
 	}
 }
 
+static uint64_t real_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* What changed since the previous look, counted by kind. */
+static void export_events(struct exporter *e, bool host, bool net)
+{
+	struct events_input in = {
+		.host = host ? &e->host : NULL,
+		.net = net && e->net_ok ? &e->net : NULL,
+		.doctor = net && e->doctor_ok ? &e->doctor : NULL,
+		.real_ns = real_now_ns(), .mono_ns = util_now_ns(),
+	};
+
+	if (events_derive(&e->ev_mem, &in, &e->events))
+		export_error(e, "out of memory deriving events: some go uncounted");
+}
+
 /* The network state again, and the doctor over it; a failure leaves no stale findings. */
 static void export_net(struct exporter *e, uint64_t now)
 {
@@ -145,6 +175,7 @@ static void export_net(struct exporter *e, uint64_t now)
 		e->doctor_ok = true;
 	else
 		export_error(e, "the doctor ran out of memory (findings left out)");
+	export_events(e, false, true);
 }
 
 /* A new sample: counters, or the whole host when its structure changed (the monitor's policy). */
@@ -158,6 +189,8 @@ static void export_collect(struct exporter *e, uint64_t now)
 	/* Sysctls have no notifications: the network is read with the structure. */
 	if (changed || e->net_wanted || now - e->last_net_ns >= SNAPSHOT_RESCAN_NS)
 		export_net(e, now);
+	export_events(e, true, false);
+	e->async_fd = source_async_fd(e->src, &e->host);
 	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
 	if (e->mad)
 		mad_watch_open(e->mad, &e->host, e->ctx->interval_s, now);
@@ -175,6 +208,7 @@ static int export_render(const struct exporter *e, enum openmetrics_format fmt, 
 	struct openmetrics_input in = {
 		.host = &e->host, .doctor = e->doctor_ok ? &e->doctor : NULL, .ib = export_ib(e),
 		.probes = probe_runs_results((struct probe_runs *)&e->probes), .nprobes = e->probes.n,
+		.event_totals = e->events.total,
 	};
 	FILE *f = open_memstream(text, len);
 
@@ -265,13 +299,17 @@ static int export_loop(struct exporter *e)
 	while (!e->ctx->count || done < e->ctx->count) {
 		struct pollfd fds[EXPORT_MAX_POLLFDS];
 		uint64_t now = util_now_ns();
-		int nfds = 0, timeout, nl = -1, n;
+		int nfds = 0, timeout, nl = -1, as = -1, n;
 
 		timeout = next > now ? (int)((next - now + 999999) / 1000000) : 0;
 		fds[nfds++] = (struct pollfd){ .fd = e->sig_fd, .events = POLLIN };
 		if (e->nl_fd >= 0) {
 			nl = nfds;
 			fds[nfds++] = (struct pollfd){ .fd = e->nl_fd, .events = POLLIN };
+		}
+		if (e->async_fd >= 0) {
+			as = nfds;
+			fds[nfds++] = (struct pollfd){ .fd = e->async_fd, .events = POLLIN };
 		}
 		if (e->mad)
 			nfds += mad_watch_fds(e->mad, false, fds + nfds, EXPORT_MAX_POLLFDS - nfds, &timeout, now);
@@ -286,6 +324,9 @@ static int export_loop(struct exporter *e)
 		/* A network change: the structure and the doctor at the next sample, at most every NET_GAP. */
 		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(e->src))
 			e->clock.rescan_wanted = e->net_wanted = true;
+		/* The devices' notifications count as they come (a flap between two collections). */
+		if (n > 0 && as >= 0 && fds[as].revents)
+			source_async_events(e->src, &e->events);
 		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
 		if (e->mad)
 			mad_watch_handle(e->mad, false, e->ctx->interval_s, util_now_ns());
@@ -313,6 +354,8 @@ static void export_free(struct exporter *e)
 		net_state_free(&e->net);
 	fab_host_free(&e->host);
 	source_close(e->src);
+	events_memory_free(&e->ev_mem);
+	event_log_free(&e->events);
 	if (e->sig_fd >= 0)
 		close(e->sig_fd);
 }
@@ -387,13 +430,14 @@ static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **
 
 int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 {
-	struct exporter e = { .ctx = ctx, .nl_fd = -1, .sig_fd = -1 };
+	struct exporter e = { .ctx = ctx, .nl_fd = -1, .sig_fd = -1, .async_fd = -1 };
 	const char *listen = NULL;
 	bool no_http = false;
 	char err[512], where[96], from[256];
 	int rc;
 
 	probe_runs_init(&e.probes);
+	events_memory_init(&e.ev_mem);
 	rc = export_args(ctx, argc, argv, &listen, &e.textfile, &no_http, &e.probes);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
@@ -404,7 +448,7 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	e.src = source_open(ctx);
-	if (!e.src || source_collect(e.src, &e.host, COLLECT_ALL)) {
+	if (!e.src || event_log_init(&e.events, EXPORT_EVENT_LOG) || source_collect(e.src, &e.host, COLLECT_ALL)) {
 		fprintf(stderr, "fabtop export: cannot collect the RDMA devices: out of memory\n");
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -420,6 +464,8 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 			"(no RDMA driver loaded?); serving the exporter's own metrics\n", ctx->sysfs_root);
 	e.clock.last_rescan_ns = e.clock.last_watch_ns = util_now_ns();
 	export_net(&e, e.clock.last_rescan_ns);
+	export_events(&e, true, false);		/* the first look: compared with from now on */
+	e.async_fd = source_async_fd(e.src, &e.host);
 	e.nl_fd = source_event_fd(e.src);
 	if (e.nl_fd < 0) {
 		if (e.nl_fd != -EOPNOTSUPP)

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "report/escape.h"
+#include "report/events.h"
 #include "report/ibfabric.h"
 #include "report/json.h"
 #include "report/net.h"
@@ -111,6 +112,8 @@ static const struct show_section sections[] = {
 	{ "gids", true, 0, show_gids_text, show_gids_json, NULL, NULL },
 	{ "net", false, SNAPSHOT_NET, NULL, NULL, net_text, net_json },
 	{ "fabric", false, SNAPSHOT_FABRIC, NULL, NULL, fabric_sec_text, fabric_sec_json },
+	/* A watch over time, not one snapshot: show_events_watch() (cmd_show_events.c). */
+	{ "events", false, 0, NULL, NULL, NULL, NULL },
 };
 
 #define NSECTIONS (ARRAY_SIZE(sections))
@@ -119,6 +122,7 @@ static void show_usage(FILE *f)
 {
 	fprintf(f, "Usage: fabtop show [SECTION] [--json] [--sysfs DIR] [--interval S --count N]\n"
 		   "                   [--replay FILE [--at TIME]]\n"
+		   "       fabtop show events [--since T] [--duration D] [--interval S] [--json]\n"
 		   "Sections:");
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, " %s", sections[i].name);
@@ -127,7 +131,11 @@ static void show_usage(FILE *f)
 		   "and prints rates and error deltas between samples.\n"
 		   "With --replay, the report is of the recording as it was --at TIME (default: its\n"
 		   "end; TIME: HH:MM[:SS], +5m, -30s, #N, start, end); --count N then plays the N\n"
-		   "samples after it.\n");
+		   "samples after it.\n"
+		   "'events' watches for D seconds (default: until Ctrl-C), sampling every\n"
+		   "--interval, and prints each event as it happens (--json: one document at the\n"
+		   "end); --since T keeps those at or after T: 90s, 5m, 2h, 1d ago, @UNIXTIME, or\n"
+		   "'YYYY-MM-DD HH:MM[:SS]' local time. doc/events.md lists the events.\n");
 }
 
 static void sleep_s(double s)
@@ -190,6 +198,22 @@ static int select_section(int argc, char **argv, const struct show_section **onl
 	return 0;
 }
 
+enum { OPT_SINCE = OPT_FIRST_OWN, OPT_DURATION };
+
+static const struct option show_own[] = {
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static uint64_t real_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Long: options, the section, the snapshot parts it needs, and the text or JSON walk over the sections. */
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
@@ -198,12 +222,28 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	struct source *src;
 	struct option longopts[OPTS_MAX];
 	struct snapshot snap;
+	const char *since = NULL;
+	double duration_s = 0;
+	uint64_t since_ns = 0;
 	int rc = EXIT_OK, c, stop;
 
-	opts_merge(longopts, NULL);
+	opts_merge(longopts, show_own);
 	while ((c = opts_next(ctx, "show", argc, argv, ":hV", longopts, &stop)) != -1) {
-		show_usage(stdout);	/* 'h': the only option of its own */
-		return EXIT_OK;
+		switch (c) {
+		case OPT_SINCE:
+			since = optarg;
+			break;
+		case OPT_DURATION:
+			if (util_parse_double(optarg, 0.1, 31 * 86400.0, &duration_s)) {
+				fprintf(stderr, "fabtop show: --duration wants seconds from 0.1 to 2678400, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		default:	/* 'h' */
+			show_usage(stdout);
+			return EXIT_OK;
+		}
 	}
 	if (stop >= 0) {
 		if (stop == EXIT_USAGE)
@@ -213,6 +253,22 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	rc = select_section(argc, argv, &only);
 	if (rc)
 		return rc;
+	if ((since || duration_s > 0) && (!only || strcmp(only->name, "events"))) {
+		fprintf(stderr, "fabtop show: --since and --duration go with 'show events'\n");
+		return EXIT_USAGE;
+	}
+	if (only && !strcmp(only->name, "events")) {
+		if (ctx->count) {
+			fprintf(stderr, "fabtop show events: --count has no meaning here (use --duration)\n");
+			return EXIT_USAGE;
+		}
+		if (since && events_parse_since(since, real_now_ns(), &since_ns)) {
+			fprintf(stderr, "fabtop show events: --since wants 90s, 5m, 2h, 1d (ago), @UNIXTIME or "
+				"'YYYY-MM-DD HH:MM[:SS]', not '%s'\n", since);
+			return EXIT_USAGE;
+		}
+		return show_events_watch(ctx, duration_s, since_ns);
+	}
 	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric")))) {
 		fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
 		return EXIT_USAGE;

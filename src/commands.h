@@ -4,6 +4,7 @@
 #define FABTOP_COMMANDS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "ctx.h"
 
@@ -22,6 +23,14 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_export(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_record(struct fab_ctx *ctx, int argc, char **argv);
+
+/*
+ * fabtop show events, live (cmd_show_events.c): watch the source for
+ * duration_s seconds (0: until SIGINT/SIGTERM) and print the events at or
+ * after since_ns (CLOCK_REALTIME) as they come, or with ctx->json one
+ * document at the end. Returns an exit code.
+ */
+int show_events_watch(const struct fab_ctx *ctx, double duration_s, uint64_t since_ns);
 
 /*
  * fabtop probe --lid N | --guid G [-C COUNT] [--timeout MS] [--device CA] [--port N]

@@ -78,6 +78,16 @@ bool source_events(struct source *s)
 	return s && s->ops->events ? s->ops->events(s) : false;
 }
 
+int source_async_fd(struct source *s, const struct fab_host *h)
+{
+	return s && s->ops->async_fd ? s->ops->async_fd(s, h) : -EOPNOTSUPP;
+}
+
+unsigned int source_async_events(struct source *s, struct event_log *log)
+{
+	return s && s->ops->async_events ? s->ops->async_events(s, log) : 0;
+}
+
 struct mad_watch *source_mad_watch(struct source *s)
 {
 	return s && s->ops->mad_watch ? s->ops->mad_watch(s) : NULL;

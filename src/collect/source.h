@@ -15,6 +15,7 @@
 #define COLLECT_NETDEVS		(1u << 2)
 #define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS)
 
+struct event_log;
 struct ib_fabric;
 struct mad_fabric;
 
@@ -77,6 +78,19 @@ struct source_ops {
 	 */
 	int (*event_fd)(struct source *s);
 	bool (*events)(struct source *s);
+	/*
+	 * The devices' own notifications (port up/down, GID/LID/SM changes,
+	 * fatal errors), seen even when they come and go between two samples:
+	 * an fd that becomes readable when one is pending, following the
+	 * devices of h (call again after every sample: the devices are
+	 * followed, and contexts renewed so that no removal waits on them),
+	 * -errno when none.
+	 * async_events() reads and acks what is pending without blocking and
+	 * appends it to log; returns how many. NULL ops: the source has none
+	 * (its changes show through the derived events alone).
+	 */
+	int (*async_fd)(struct source *s, const struct fab_host *h);
+	unsigned int (*async_events)(struct source *s, struct event_log *log);
 	/* The MAD view kept open under a poll loop (the monitor). NULL op or result: none. */
 	struct mad_watch *(*mad_watch)(struct source *s);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
@@ -136,6 +150,9 @@ bool source_watched(const struct source *s);
 /* The network-change fd (-errno: none) and its draining: see source_ops. */
 int source_event_fd(struct source *s);
 bool source_events(struct source *s);
+/* The device-notification fd (-errno: none) and its draining: see source_ops. */
+int source_async_fd(struct source *s, const struct fab_host *h);
+unsigned int source_async_events(struct source *s, struct event_log *log);
 /* A new MAD watch for the monitor (free it with mad_watch_free()); NULL: none or no memory. */
 struct mad_watch *source_mad_watch(struct source *s);
 void source_describe(const struct source *s, char *buf, size_t size);

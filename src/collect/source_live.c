@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "collect/async.h"
 #include "collect/host.h"
 #include "collect/mad_fabric.h"
 #include "collect/mad_watch.h"
@@ -14,9 +15,10 @@
 #include "collect/watch.h"
 #include "util.h"
 
-/* The live source's own state: the rtnetlink change monitor, once opened. */
+/* The live source's own state: the rtnetlink change monitor and the device notifications, once opened. */
 struct live_source {
 	int nl_fd;			/* -1: not open */
+	struct async_watch *async;	/* NULL: not asked for yet */
 };
 
 static int live_open(struct source *s)
@@ -36,6 +38,8 @@ static void live_close(struct source *s)
 
 	if (ls && ls->nl_fd >= 0)
 		netlink_monitor_close(ls->nl_fd);
+	if (ls)
+		async_watch_free(ls->async);
 	free(ls);
 }
 
@@ -54,6 +58,27 @@ static bool live_events(struct source *s)
 	struct live_source *ls = s->priv;
 
 	return ls->nl_fd >= 0 && netlink_monitor_drain(ls->nl_fd);
+}
+
+/* Verbs only on the real /sys: a tree under --sysfs has no devices behind it. */
+static int live_async_fd(struct source *s, const struct fab_host *h)
+{
+	struct live_source *ls = s->priv;
+
+	if (!s->ctx->live_sysfs)
+		return -EOPNOTSUPP;
+	if (!ls->async)
+		ls->async = async_watch_new();
+	if (!ls->async)
+		return -ENOMEM;
+	return async_watch_sync(ls->async, h);
+}
+
+static unsigned int live_async_events(struct source *s, struct event_log *log)
+{
+	struct live_source *ls = s->priv;
+
+	return async_watch_drain(ls->async, log);
 }
 
 static int live_collect(struct source *s, struct fab_host *h, unsigned int what)
@@ -103,6 +128,8 @@ const struct source_ops source_live_ops = {
 	.close = live_close,
 	.event_fd = live_event_fd,
 	.events = live_events,
+	.async_fd = live_async_fd,
+	.async_events = live_async_events,
 	.collect = live_collect,
 	.refresh = live_refresh,
 	.net = live_net,

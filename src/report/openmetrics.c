@@ -10,6 +10,7 @@
 
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
+#include "model/events.h"
 #include "report/openmetrics.h"
 #include "util.h"
 
@@ -611,6 +612,19 @@ static void probes(struct om *o, const struct openmetrics_probe *pr, size_t n)
 			OM_SAMPLE(o, om_double, pr[i].rtt_s[k], PROBE_ID(&pr[i]), { "stat", stat[k] });
 }
 
+static const struct om_family
+	fam_events = { "fabtop_events", OM_COUNTER, NULL,
+		       "Events derived since the exporter started, by kind (doc/events.md): flaps, state changes, bursts." };
+
+static void events_totals(struct om *o, const uint64_t *totals)
+{
+	if (!totals)
+		return;
+	om_family(o, &fam_events);
+	for (unsigned int k = 0; k < EVENT_KIND_COUNT; k++)
+		OM_SAMPLE(o, om_u64, totals[k], { "kind", event_kind_str(k) });
+}
+
 /* Long: one family after another, in the order doc/export.md lists them. */
 size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in)
 {
@@ -647,6 +661,7 @@ size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct
 	host_family(&o, &fam_gid, h, port_gids);
 	doctor_findings(&o, in->doctor);
 	probes(&o, in->probes, in->nprobes);
+	events_totals(&o, in->event_totals);
 	return o.samples;
 }
 

@@ -39,6 +39,7 @@ struct openmetrics_input {
 	const struct ib_fabric *ib;		/* the MAD view: partners, SM, partner PMA; NULL: none */
 	const struct openmetrics_probe *probes;	/* [nprobes] */
 	size_t nprobes;
+	const uint64_t *event_totals;		/* [EVENT_KIND_COUNT] events derived per kind; NULL: none */
 };
 
 /* fabtop's own cost and activity (changes per scrape, so written apart from the host). */

@@ -2,9 +2,11 @@
 /* The probe under the monitor's poll loop: start/stop from the pane, fds and deadlines, failure explained. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ui/probe_ui.h"
 #include "ui/ui.h"
@@ -75,6 +77,31 @@ int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_
 	return n < 0 ? 0 : n;
 }
 
+/* A probe run that ended is an event: what it connected to, and how it went. */
+static void probe_ui_event(struct ui *ui, const struct ui_probe *pu, const struct probe_status *st)
+{
+	struct fab_event ev = { .kind = EVENT_PROBE };
+	struct timespec ts;
+	bool ok = st->state == PROBE_DONE;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ev.real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	ev.mono_ns = util_now_ns();
+	ev.severity = ok ? EVENT_INFO : EVENT_ERROR;
+	snprintf(ev.device, sizeof(ev.device), "%s", st->device);
+	ev.port = st->port_num;
+	snprintf(ev.iface, sizeof(ev.iface), "%s", pu->from_ifname);
+	event_set_what(&ev, "probe %s %s -> %s: %s", probe_mode_name(st->mode), st->local[0] ? st->local : "?",
+		       pu->peer, ok ? "connected and done" : "failed");
+	if (ok)
+		event_set_evidence(&ev, "%" PRIu64 " messages, %" PRIu64 " bytes, %.3g Gb/s average; round trip "
+				   "p50 %.1f us, p99 %.1f us", st->msgs, st->bytes, st->avg_gbps,
+				   (double)st->lat.p50_ns / 1e3, (double)st->lat.p99_ns / 1e3);
+	else
+		event_set_evidence(&ev, "%s", st->error[0] ? st->error : "no reason given");
+	event_log_append(&ui->events, &ev);
+}
+
 bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 {
 	const struct probe_status *st;
@@ -94,6 +121,8 @@ bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 		if (!ui_simulated(ui) && !ui_recorded(ui))
 			explain_failure(ui->ctx, &pu->opts, st, &pu->why);
 	}
+	if (was_active && !probe_active(pu->p))
+		probe_ui_event(ui, pu, st);
 	if (was_active && probe_active(pu->p) && now - pu->last_draw_ns < PROBE_DRAW_NS)
 		return false;
 	pu->last_draw_ns = now;

@@ -2,6 +2,7 @@
 /* The frame: summary header, tabs, the pane's body, and the function bar. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -132,7 +133,7 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 
 static void draw_title(struct ui *ui, WINDOW *w, int W)
 {
-	char buf[640], in[32], out[32], find[32], rec[96];
+	char buf[704], in[32], out[32], find[32], rec[96], evs[40];
 	size_t up = 0, down = 0;
 	double tin = 0, tout = 0;
 	bool kin = false, kout = false;
@@ -163,11 +164,15 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 		snprintf(find, sizeof(find), "%d", ui->findings);
 	else
 		snprintf(find, sizeof(find), "n/a");
+	/* What happened since the Events pane was last looked at. */
+	evs[0] = '\0';
+	if (event_log_unseen(&ui->events))
+		snprintf(evs, sizeof(evs), " | events +%" PRIu64, event_log_unseen(&ui->events));
 	snprintf(buf, sizeof(buf),
-		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s%s",
+		 " fabtop %s%s| %zu device%s, ports %zu up %zu down%s | in %s out %s | findings %s | %gs%s%s%s",
 		 ui->host.hostname[0] ? ui->host.hostname : "",
 		 ui_simulated(ui) ? " DEMO " : ui_recorded(ui) ? " RECORDED " : " ",
-		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
+		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down, evs,
 		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
 		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",
 		 find, ui->interval_s, ui->paused ? " | PAUSED" : "",

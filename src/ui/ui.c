@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collect/snapshot.h"
@@ -63,6 +64,37 @@ static void ui_net_text(struct ui *ui)
 	free(buf);
 }
 
+static uint64_t real_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Compare the parts just read with the previous look: what changed becomes events. */
+static void ui_events_derive(struct ui *ui, bool host, bool net)
+{
+	struct events_input in = {
+		.host = host ? &ui->host : NULL,
+		.net = net && ui->net_ok ? &ui->net : NULL,
+		.doctor = net && ui->doctor_ok ? &ui->doctor : NULL,
+		.real_ns = real_now_ns(),
+		.mono_ns = ui->last_sample_ns ? ui->last_sample_ns : util_now_ns(),
+	};
+
+	if (events_derive(&ui->ev_mem, &in, &ui->events))
+		ui_status(ui, "out of memory deriving events: some changes may go unreported");
+}
+
+/* The devices' notifications follow the devices (a re-collection may have changed them) after every sample. */
+static void ui_async_open(struct ui *ui)
+{
+	int fd = source_async_fd(ui->src, &ui->host);
+
+	ui->async_fd = fd >= 0 ? fd : -1;
+}
+
 void ui_net_set(struct ui *ui, struct net_state *st, int err)
 {
 	struct doctor_input in;
@@ -95,6 +127,7 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err)
 				ui->findings++;
 	}
 	ui_net_text(ui);
+	ui_events_derive(ui, false, true);
 	for (size_t i = 0; i < ui->nviews; i++)
 		if (ui->views[i]->net_changed)
 			ui->views[i]->net_changed(ui, ui->pane_state[i]);
@@ -131,6 +164,8 @@ static void ui_sample(struct ui *ui)
 		ui->net_wanted = false;
 		ui_net_refresh(ui);
 	}
+	ui_events_derive(ui, true, false);
+	ui_async_open(ui);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
 	mad_ui_open(ui, ui->mad);
@@ -164,6 +199,9 @@ static int ui_open_source(struct ui *ui)
 	ui->last_sample_ns = model_now(&ui->host, ui->clock.last_rescan_ns);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	ui_net_refresh(ui);
+	/* The first look of this source: what later ones are compared with. */
+	ui_events_derive(ui, true, false);
+	ui_async_open(ui);
 	screen_rebuild(ui);
 	return 0;
 }
@@ -186,6 +224,9 @@ void ui_start_demo(struct ui *ui)
 	fab_host_free(&ui->host);
 	source_close(ui->src);
 	track_free(&ui->track);
+	/* Another host: the log stays, the comparison starts again. */
+	events_memory_free(&ui->ev_mem);
+	ui->async_fd = -1;		/* the old source's, closed with it */
 	ui->ctx->demo = true;
 	if (ui_open_source(ui)) {
 		ui_status(ui, "cannot start the demo: out of memory");
@@ -265,7 +306,7 @@ static void ui_loop(struct ui *ui)
 	ui->dirty = true;
 	while (!ui->quit) {
 		uint64_t now = util_now_ns();
-		int nfds = 0, n, ch, nl, timeout;
+		int nfds = 0, n, ch, nl, as, timeout;
 
 		if (!ui->paused && now >= ui->next_sample_ns) {
 			ui_sample(ui);
@@ -292,6 +333,11 @@ static void ui_loop(struct ui *ui)
 			nl = nfds;
 			fds[nfds++] = (struct pollfd){ .fd = ui->nl_fd, .events = POLLIN };
 		}
+		as = -1;
+		if (ui->async_fd >= 0) {
+			as = nfds;
+			fds[nfds++] = (struct pollfd){ .fd = ui->async_fd, .events = POLLIN };
+		}
 		timeout = ui_wait_ms(ui, util_now_ns());
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->fds)
@@ -311,6 +357,11 @@ static void ui_loop(struct ui *ui)
 				ui->dirty = true;
 		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
 		if (mad_ui_handle(ui, ui->mad)) {
+			screen_rebuild(ui);
+			ui->dirty = true;
+		}
+		/* A device's notification (a flap shorter than the interval) is logged as it comes. */
+		if (n > 0 && as >= 0 && fds[as].revents && source_async_events(ui->src, &ui->events)) {
 			screen_rebuild(ui);
 			ui->dirty = true;
 		}
@@ -348,6 +399,10 @@ void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *con
 	ui->ctx = ctx;
 	ui->findings = -1;
 	ui->nl_fd = -1;
+	ui->async_fd = -1;
+	/* Out of memory leaves a log of no room: appends are then dropped, nothing breaks. */
+	event_log_init(&ui->events, 0);
+	events_memory_init(&ui->ev_mem);
 	ui->interval_s = ctx->interval_s;
 	ui->color = ctx->color;
 	ui->mad = mad_ui_new();
@@ -358,6 +413,9 @@ void ui_free(struct ui *ui)
 {
 	views_free(ui);
 	ui->nl_fd = -1;		/* the source's, closed with it */
+	ui->async_fd = -1;
+	events_memory_free(&ui->ev_mem);
+	event_log_free(&ui->events);
 	if (ui->net_ok)
 		net_state_free(&ui->net);
 	ui->net_ok = false;

@@ -12,6 +12,8 @@
 #include "collect/snapshot.h"
 #include "ctx.h"
 #include "derive/doctor.h"
+#include "derive/events.h"
+#include "model/events.h"
 #include "model/fabric.h"
 #include "model/net.h"
 #include "ui/settings.h"
@@ -146,6 +148,11 @@ struct ui {
 	size_t nviews;
 	void *pane_state[UI_MAX_VIEWS];	/* each pane's own, from its create() */
 	struct ui_mad *mad;		/* link partners and the SM through MADs (mad_ui.c) */
+
+	/* What happened: derived from each sample and network read, and the devices' own notifications. */
+	struct event_log events;
+	struct events_memory ev_mem;	/* what the previous look showed */
+	int async_fd;			/* the source's device-notification fd, -1 if none */
 
 	struct settings settings;
 };

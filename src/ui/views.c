@@ -21,6 +21,7 @@ const struct ui_view *const ui_default_views[] = {
 	&view_net,
 	&view_doctor,
 	&view_probe,
+	&view_events,
 	&view_cluster,
 };
 

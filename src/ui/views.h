@@ -11,6 +11,7 @@ extern const struct ui_view view_gids;
 extern const struct ui_view view_net;
 extern const struct ui_view view_doctor;
 extern const struct ui_view view_probe;
+extern const struct ui_view view_events;
 extern const struct ui_view view_cluster;
 
 /* Find the port of a "dev/port" row key; NULL when it is gone. */

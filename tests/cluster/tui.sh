@@ -55,8 +55,8 @@ tui_expect "the server stopped: the pane says so" "cannot be reached"
 tui_expect "and keeps the earlier rows, marked" "The rows below are from"
 tui_keys 1
 tui_expect "the monitor still takes keys (1: Ports)" "PHYSICAL"
-tui_keys 7
-tui_expect "and back (7: Cluster)" "cannot be reached"
+tui_keys 8
+tui_expect "and back (8: Cluster)" "cannot be reached"
 
 # Same port, never answering: the loop must keep running while the request waits.
 fake_start --hang || { not_ok "the hanging fake restarts on port $PORT"; diag "$(cat "$T/fake.err")"; }
@@ -64,7 +64,7 @@ tui_keys r
 tui_expect "r: asking now" "asking $URL now" 3
 tui_keys 3
 tui_expect "a request in flight to a silent server blocks no key (3: GIDs, within 3 s)" "IPV4" 3
-tui_keys 7
+tui_keys 8
 tui_expect "the silent server times out (5 s)" "no answer within 5 s" 15
 fake_stop
 

@@ -42,6 +42,8 @@ tui_keys e 1 7 2 . 1 6 . 1 6 . 1 Enter
 tui_expect "Probe pane: what-if from ib0 leaves by ib0" "(ib0): leaves by ib0"
 tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged" "(ib1): leaves by ib0, src 172.16.34.2, table main  <- not by its own interface"
 tui_keys Tab
+tui_expect "Tab: 7 is the Events pane" "WHAT HAPPENED"
+tui_keys Tab
 tui_expect "Tab: the Cluster pane says how to set a Prometheus" "No Prometheus is set"
 tui_keys Tab
 tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"

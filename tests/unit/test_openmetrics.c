@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "derive/counters.h"
+#include "model/events.h"
 #include "report/openmetrics.h"
 #include "tap.h"
 
@@ -36,7 +37,8 @@ static char *render(enum openmetrics_format fmt, uint64_t value, bool saturated)
 			      .counters = &c, .ncounters = 1 };
 	struct fab_device d = { .name = "mlx5_0", .ports = &p, .nports = 1 };
 	struct fab_host h = { .devs = &d, .ndevs = 1 };
-	struct openmetrics_input in = { .host = &h };
+	uint64_t totals[EVENT_KIND_COUNT] = { [EVENT_LINK_FLAP] = 3 };
+	struct openmetrics_input in = { .host = &h, .event_totals = totals };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -70,6 +72,8 @@ int main(void)
 	ASSERT_NOT_CONTAINS(s, "# UNIT", "0.0.4 has no UNIT");
 	ASSERT_NOT_CONTAINS(s, "# EOF", "and no EOF");
 	ASSERT_CONTAINS(s, "# TYPE fabtop_port_info gauge\n", "0.0.4 has no info type");
+	ASSERT_CONTAINS(s, "fabtop_events_total{kind=\"link-flap\"} 3\n", "events counted by kind");
+	ASSERT_CONTAINS(s, "fabtop_events_total{kind=\"async\"} 0\n", "every kind, zero too");
 	free(s);
 
 	s = render(OPENMETRICS_1_0, 5, false);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 
 #include "derive/counters.h"
@@ -330,6 +331,24 @@ int main(void)
 	ui_net_set(&ui, &st, 0);
 
 	ASSERT_CMP_INT(ui.findings, >=, 1, "the doctor finds the same-subnet mistake in the fixed net state");
+	/* Two events at fixed times for the Events pane (and the header's counter until it is shown). */
+	setenv("TZ", "UTC", 1);
+	tzset();
+	{
+		struct fab_event ev = { .kind = EVENT_LINK_FLAP, .severity = EVENT_WARNING, .port = 2,
+					.real_ns = UINT64_C(1767225600000000000) + S(100), .mono_ns = S(100) };
+
+		snprintf(ev.device, sizeof(ev.device), "mlx5_0");
+		event_set_what(&ev, "link went down 1 time and came back between samples");
+		event_set_evidence(&ev, "link_downed 2 -> 3 (+1) since the previous sample");
+		event_log_append(&ui.events, &ev);
+		ev = (struct fab_event){ .kind = EVENT_ASYNC, .severity = EVENT_ERROR, .port = 1,
+					 .real_ns = UINT64_C(1767225600000000000) + S(101), .mono_ns = S(101) };
+		snprintf(ev.device, sizeof(ev.device), "rxe0");
+		event_set_what(&ev, "port left ACTIVE (device notification)");
+		event_set_evidence(&ev, "ibv_get_async_event: port error (10)");
+		event_log_append(&ui.events, &ev);
+	}
 
 	for (size_t i = 0; i < ui.nviews; i++)
 		TAP_OK(ui.views[i]->ncols <= TABLE_MAX_COLS, "%s: %d columns fit a table row (%d)",

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fabtop show events: watch the source and print what happens, as it happens. */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collect/snapshot.h"
+#include "collect/source.h"
+#include "commands.h"
+#include "derive/doctor.h"
+#include "derive/events.h"
+#include "report/events.h"
+#include "util.h"
+
+/*
+ * A live host has no past to show: nothing on it keeps one. So the live
+ * `show events` watches: it samples the source every --interval (the
+ * monitor's policy: counters, the structure when it changes, the network
+ * on rtnetlink news), runs the doctor with each network read, listens to
+ * the devices' own notifications between samples, and prints each event
+ * as it is derived, for --duration seconds or until SIGINT/SIGTERM. With
+ * --json the log is printed as one document at the end. A recording
+ * brings its own past: the same printers take its log (report/events.h).
+ */
+struct show_watch {
+	const struct fab_ctx *ctx;
+	struct source *src;
+	struct snapshot snap;
+	bool net_ok;
+	struct doctor_report doctor;
+	bool doctor_ok;
+	struct snapshot_clock clock;
+	struct events_memory mem;
+	struct event_log log;
+	uint64_t last_net_ns;
+	bool net_wanted;
+	int nl_fd, async_fd;
+	uint64_t printed_seq;		/* text: the events up to here are out */
+};
+
+static volatile sig_atomic_t show_stop;
+
+static void show_on_signal(int sig)
+{
+	(void)sig;
+	show_stop = 1;
+}
+
+static uint64_t real_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Model time of the latest sample: the demo's simulated clock, CLOCK_MONOTONIC otherwise. */
+static uint64_t model_now(const struct fab_host *h, uint64_t fallback)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++)
+			if (h->devs[i].ports[j].sample_ns > t)
+				t = h->devs[i].ports[j].sample_ns;
+	return t ? t : fallback;
+}
+
+/* The network again and the doctor over it; NULL parts when they could not be had. */
+static void watch_net(struct show_watch *w, uint64_t now)
+{
+	struct net_state st;
+	struct doctor_input in;
+
+	w->last_net_ns = now;
+	w->net_wanted = false;
+	if (w->doctor_ok)
+		doctor_report_free(&w->doctor);
+	if (w->net_ok)
+		net_state_free(&w->snap.net);
+	w->doctor_ok = w->net_ok = false;
+	if (snapshot_net(w->src, &w->snap.host, &st))
+		return;
+	w->snap.net = st;
+	w->net_ok = true;
+	memset(&w->doctor, 0, sizeof(w->doctor));
+	in = (struct doctor_input){ .host = &w->snap.host, .net = &w->snap.net, .routes = snapshot_routes(&w->snap.net) };
+	w->doctor_ok = doctor_run(&in, NULL, &w->doctor) == 0;
+}
+
+static void watch_derive(struct show_watch *w, bool host, bool net)
+{
+	struct events_input in = {
+		.host = host ? &w->snap.host : NULL,
+		.net = net && w->net_ok ? &w->snap.net : NULL,
+		.doctor = net && w->doctor_ok ? &w->doctor : NULL,
+		.real_ns = real_now_ns(),
+		.mono_ns = model_now(&w->snap.host, util_now_ns()),
+	};
+
+	if (events_derive(&w->mem, &in, &w->log))
+		fprintf(stderr, "fabtop show events: out of memory: some changes may go unreported\n");
+}
+
+static void watch_sample(struct show_watch *w)
+{
+	uint64_t now = util_now_ns();
+	bool changed, nomem, net = false;
+
+	changed = snapshot_host_sample(w->src, &w->snap.host, &w->clock, now, NULL, &nomem);
+	if (changed || w->net_wanted || now - w->last_net_ns >= SNAPSHOT_RESCAN_NS) {
+		watch_net(w, now);
+		net = true;
+	}
+	/* Devices may have come or gone: their notifications follow (and contexts are renewed). */
+	w->async_fd = source_async_fd(w->src, &w->snap.host);
+	watch_derive(w, true, net);
+}
+
+/* Text: what arrived since the last print, filtered by --since. */
+static void watch_print(struct show_watch *w, uint64_t since_ns)
+{
+	size_t n = event_log_count(&w->log), i = n;
+	struct event_log tail;
+
+	while (i > 0 && event_log_at(&w->log, i - 1)->seq > w->printed_seq)
+		i--;
+	if (i == n)
+		return;
+	/* A view of the new ones only: the ring indices are the log's own. */
+	tail = w->log;
+	tail.first = (w->log.first + i) % w->log.cap;
+	tail.n = n - i;
+	events_report_text(stdout, &tail, since_ns);
+	fflush(stdout);
+	w->printed_seq = event_log_at(&w->log, n - 1)->seq;
+}
+
+static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns)
+{
+	uint64_t step = (uint64_t)(w->ctx->interval_s * 1e9), start = util_now_ns(), next = start + step;
+	uint64_t end = duration_s > 0 ? start + (uint64_t)(duration_s * 1e9) : UINT64_MAX;
+
+	while (!show_stop) {
+		struct pollfd fds[2];
+		uint64_t now = util_now_ns(), wake = next < end ? next : end;
+		int nfds = 0, nl = -1, as = -1, n;
+
+		if (now >= end)
+			break;
+		if (w->nl_fd >= 0) {
+			nl = nfds;
+			fds[nfds++] = (struct pollfd){ .fd = w->nl_fd, .events = POLLIN };
+		}
+		if (w->async_fd >= 0) {
+			as = nfds;
+			fds[nfds++] = (struct pollfd){ .fd = w->async_fd, .events = POLLIN };
+		}
+		n = poll(fds, (nfds_t)nfds, wake > now ? (int)((wake - now + 999999) / 1000000) : 0);
+		if (n < 0 && errno != EINTR) {
+			fprintf(stderr, "fabtop show events: poll: %s\n", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		if (n > 0 && as >= 0 && fds[as].revents)
+			source_async_events(w->src, &w->log);
+		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(w->src))
+			w->clock.rescan_wanted = w->net_wanted = true;
+		/* A network change is read at most every NET_GAP, not only at the next sample. */
+		now = util_now_ns();
+		if (w->net_wanted && now - w->last_net_ns >= SNAPSHOT_NET_GAP_NS) {
+			watch_net(w, now);
+			watch_derive(w, false, true);
+		}
+		if (now >= next) {
+			watch_sample(w);
+			next += step;
+			if (next <= now)
+				next = now + step;
+		}
+		if (!w->ctx->json)
+			watch_print(w, since_ns);
+	}
+	return EXIT_OK;
+}
+
+int show_events_watch(const struct fab_ctx *ctx, double duration_s, uint64_t since_ns)
+{
+	struct show_watch w = { .ctx = ctx, .nl_fd = -1, .async_fd = -1 };
+	struct sigaction sa = { .sa_handler = show_on_signal };
+	int rc;
+
+	events_memory_init(&w.mem);
+	if (event_log_init(&w.log, 0)) {
+		fprintf(stderr, "fabtop show events: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	w.src = source_open(ctx);
+	if (!w.src || snapshot_take(w.src, &w.snap, COLLECT_ALL)) {
+		fprintf(stderr, "fabtop show events: out of memory while reading the RDMA devices\n");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (w.snap.host.sysfs_missing)
+		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
+			"(no RDMA driver loaded?); watching for them\n", ctx->sysfs_root);
+	w.clock.last_rescan_ns = w.clock.last_watch_ns = util_now_ns();
+	watch_net(&w, w.clock.last_rescan_ns);
+	/* The first look is what later ones are compared with: it derives nothing by itself. */
+	watch_derive(&w, true, true);
+	w.nl_fd = source_event_fd(w.src);
+	w.async_fd = source_async_fd(w.src, &w.snap.host);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = watch_loop(&w, duration_s, since_ns);
+	/* Notifications that came with the last moments still count. */
+	if (w.async_fd >= 0)
+		source_async_events(w.src, &w.log);
+	if (ctx->json)
+		events_report_json(stdout, &w.log, since_ns);
+	else
+		watch_print(&w, since_ns);
+out:
+	if (w.doctor_ok)
+		doctor_report_free(&w.doctor);
+	if (!w.net_ok)
+		memset(&w.snap.net, 0, sizeof(w.snap.net));
+	snapshot_free(&w.snap);
+	source_close(w.src);
+	events_memory_free(&w.mem);
+	event_log_free(&w.log);
+	return rc;
+}
