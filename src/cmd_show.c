@@ -14,6 +14,8 @@
 #include "commands.h"
 #include "opts.h"
 #include "report/escape.h"
+#include "record/reader.h"
+#include "record/when.h"
 #include "report/events.h"
 #include "report/ibfabric.h"
 #include "report/json.h"
@@ -123,6 +125,7 @@ static void show_usage(FILE *f)
 	fprintf(f, "Usage: fabtop show [SECTION] [--json] [--sysfs DIR] [--interval S --count N]\n"
 		   "                   [--replay FILE [--at TIME]]\n"
 		   "       fabtop show events [--since T] [--duration D] [--interval S] [--json]\n"
+		   "       fabtop show events --replay FILE [--since T] [--at T] [--json]\n"
 		   "Sections:");
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, " %s", sections[i].name);
@@ -173,6 +176,48 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, str
 		fflush(stdout);
 	}
 	return EXIT_OK;
+}
+
+/*
+ * A recording's events up to --at (default: all of them), --since any time
+ * form --at takes, or a duration before the recording's end ("90s"). The
+ * printers are those of the live watch.
+ */
+static int show_events_recorded(const struct fab_ctx *ctx, const char *since, double duration_s)
+{
+	const struct rec_reader *r = ctx->replay;
+	struct event_log log;
+	uint64_t since_ns = 0, end = r->recs[r->samples[r->nsamples - 1]].wall_ns;
+	size_t from = 0;
+	char err[512];
+	int rc = EXIT_OK;
+
+	if (duration_s > 0) {
+		fprintf(stderr, "fabtop show events: --duration watches a live host; a recording has its own\n");
+		return EXIT_USAGE;
+	}
+	if (since && rec_when_wall(r, since, &since_ns, err, sizeof(err)) &&
+	    events_parse_since(since, end, &since_ns)) {
+		fprintf(stderr, "fabtop show events: --since %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (event_log_init(&log, 1u << 20)) {
+		fprintf(stderr, "fabtop show events: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (rec_reader_events(r, ctx->replay_pos, &from, &log, err, sizeof(err))) {
+		fprintf(stderr, "fabtop show events: %s\n", err);
+		rc = EXIT_RUNTIME;
+	} else if (ctx->json) {
+		events_report_json(stdout, &log, since_ns);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		events_report_text(esc ? esc : stdout, &log, since_ns);
+		escape_close(esc);
+	}
+	event_log_free(&log);
+	return rc;
 }
 
 /* The section named after the options (NULL: all); 0 or EXIT_USAGE with the message printed. */
@@ -262,6 +307,8 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			fprintf(stderr, "fabtop show events: --count has no meaning here (use --duration)\n");
 			return EXIT_USAGE;
 		}
+		if (ctx->replay)
+			return show_events_recorded(ctx, since, duration_s);
 		if (since && events_parse_since(since, real_now_ns(), &since_ns)) {
 			fprintf(stderr, "fabtop show events: --since wants 90s, 5m, 2h, 1d (ago), @UNIXTIME or "
 				"'YYYY-MM-DD HH:MM[:SS]', not '%s'\n", since);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ struct show_watch {
 	bool net_wanted;
 	int nl_fd, async_fd;
 	uint64_t printed_seq;		/* text: the events up to here are out */
+	const struct events_watch_opts *o;
 };
 
 static volatile sig_atomic_t show_stop;
@@ -146,8 +148,10 @@ static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns
 {
 	uint64_t step = (uint64_t)(w->ctx->interval_s * 1e9), start = util_now_ns(), next = start + step;
 	uint64_t end = duration_s > 0 ? start + (uint64_t)(duration_s * 1e9) : UINT64_MAX;
+	long samples = 1;	/* the first look came before the loop */
+	struct source_record_status st;
 
-	while (!show_stop) {
+	while (!show_stop && (!w->o->count || samples < w->o->count)) {
 		struct pollfd fds[2];
 		uint64_t now = util_now_ns(), wake = next < end ? next : end;
 		int nfds = 0, nl = -1, as = -1, n;
@@ -179,11 +183,18 @@ static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns
 		}
 		if (now >= next) {
 			watch_sample(w);
+			samples++;
+			/* a recording that cannot be written ends the watch (a full disk) */
+			if (w->o->record_path && !source_record_status(w->src, &st)) {
+				fprintf(stderr, "fabtop %s: writing %s failed: %s\n", w->o->who, w->o->record_path,
+					strerror(-st.error));
+				return EXIT_RUNTIME;
+			}
 			next += step;
 			if (next <= now)
 				next = now + step;
 		}
-		if (!w->ctx->json)
+		if (w->o->print && !w->ctx->json)
 			watch_print(w, since_ns);
 	}
 	return EXIT_OK;
@@ -191,7 +202,19 @@ static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns
 
 int show_events_watch(const struct fab_ctx *ctx, double duration_s, uint64_t since_ns)
 {
-	struct show_watch w = { .ctx = ctx, .nl_fd = -1, .async_fd = -1 };
+	struct events_watch_opts o = { .duration_s = duration_s, .since_ns = since_ns, .print = true,
+				       .who = "show events" };
+
+	return events_watch(ctx, &o);
+}
+
+int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
+{
+	struct show_watch w = { .ctx = ctx, .nl_fd = -1, .async_fd = -1, .o = o };
+	double duration_s = o->duration_s;
+	uint64_t since_ns = o->since_ns;
+	struct source_record_status st;
+	char err[512];
 	struct sigaction sa = { .sa_handler = show_on_signal };
 	int rc;
 
@@ -213,18 +236,40 @@ int show_events_watch(const struct fab_ctx *ctx, double duration_s, uint64_t sin
 	watch_net(&w, w.clock.last_rescan_ns);
 	/* The first look is what later ones are compared with: it derives nothing by itself. */
 	watch_derive(&w, true, true);
+	if (o->record_path) {
+		/* the first look is the recording's first sample; every event after it goes in too */
+		if (source_record_start(w.src, o->record_path, &w.snap.host, w.net_ok ? &w.snap.net : NULL, err,
+					sizeof(err))) {
+			fprintf(stderr, "fabtop %s: %s\n", o->who, err);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		event_log_set_hook(&w.log, source_record_event_hook, w.src);
+	}
 	w.nl_fd = source_event_fd(w.src);
 	w.async_fd = source_async_fd(w.src, &w.snap.host);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	rc = watch_loop(&w, duration_s, since_ns);
 	/* Notifications that came with the last moments still count. */
 	if (w.async_fd >= 0)
 		source_async_events(w.src, &w.log);
-	if (ctx->json)
+	if (o->print && ctx->json)
 		events_report_json(stdout, &w.log, since_ns);
-	else
+	else if (o->print)
 		watch_print(&w, since_ns);
+	if (o->record_path) {
+		source_record_status(w.src, &st);
+		if (source_record_stop(w.src)) {
+			source_record_status(w.src, &st);
+			fprintf(stderr, "fabtop %s: writing %s failed: %s\n", o->who, o->record_path, strerror(-st.error));
+			rc = EXIT_RUNTIME;
+		} else if (rc == EXIT_OK) {
+			fprintf(stderr, "fabtop %s: %" PRIu64 " samples, %" PRIu64 " bytes in %s\n", o->who, st.samples,
+				st.bytes, o->record_path);
+		}
+	}
 out:
 	if (w.doctor_ok)
 		doctor_report_free(&w.doctor);

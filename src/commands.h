@@ -33,6 +33,22 @@ int cmd_record(struct fab_ctx *ctx, int argc, char **argv);
 int show_events_watch(const struct fab_ctx *ctx, double duration_s, uint64_t since_ns);
 
 /*
+ * The watch behind `show events` and `fabtop record`: sample the source as
+ * the monitor does, derive events, drain the devices' notifications; print
+ * them (print), and/or record everything into record_path; until
+ * duration_s, count samples, or SIGINT/SIGTERM/SIGHUP.
+ */
+struct events_watch_opts {
+	double duration_s;		/* 0: no limit */
+	long count;			/* samples, the first look included; 0: no limit */
+	uint64_t since_ns;		/* printed events: those at or after (CLOCK_REALTIME) */
+	const char *record_path;	/* NULL: no recording */
+	bool print;
+	const char *who;		/* "show events", "record": for messages */
+};
+int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o);
+
+/*
  * fabtop probe --lid N | --guid G [-C COUNT] [--timeout MS] [--device CA] [--port N]
  * (cmd_probe_mad.c): pings the ibping server (ibping -S) at the destination
  * with vendor MADs (class 0x32, OUI 0x001405) and prints round-trip times.

@@ -141,3 +141,8 @@ int source_seek(struct source *s, struct fab_host *h, enum source_seek how, int6
 {
 	return s && s->ops->seek ? s->ops->seek(s, h, how, arg) : -EOPNOTSUPP;
 }
+
+size_t source_recorded_events(struct source *s, struct event_log *log, bool again)
+{
+	return s && s->ops->recorded_events ? s->ops->recorded_events(s, log, again) : 0;
+}

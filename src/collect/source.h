@@ -41,7 +41,10 @@ enum source_seek {
 	SOURCE_SEEK_STEP,		/* arg samples on (negative: back) */
 	SOURCE_SEEK_WALL,		/* to the sample at or before CLOCK_REALTIME arg */
 	SOURCE_SEEK_WALL_REL,		/* arg ns on from the cursor's time (negative: back) */
+	SOURCE_SEEK_NEXT_EVENT,		/* to the next sample that has events (arg unused) */
 };
+struct event_log;
+struct fab_event;
 struct mad_watch;
 struct net_state;
 struct source;
@@ -111,8 +114,14 @@ struct source_ops {
 	/* A recording's time: where the cursor is and moving it (h rebuilt). NULL: time moves by itself. */
 	bool (*timeline)(const struct source *s, struct source_timeline *t);
 	int (*seek)(struct source *s, struct fab_host *h, enum source_seek how, int64_t arg);
-	/* Records of kind type (REC_EVENT, ...) up to the cursor; NULL: none. */
+	/* Write a record of kind type (REC_EVENT, ...) while recording; NULL: cannot record. */
 	int (*record_add)(struct source *s, unsigned int type, const void *body, size_t len);
+	/*
+	 * A recording's events up to the cursor into log: those not given yet,
+	 * or all of them again when the caller emptied its log (again: after a
+	 * jump). Returns how many were appended. NULL: events are derived live.
+	 */
+	size_t (*recorded_events)(struct source *s, struct event_log *log, bool again);
 };
 
 /* What a source can do; what it cannot, the surfaces explain instead of trying. */
@@ -163,6 +172,9 @@ int source_record_start(struct source *s, const char *path, const struct fab_hos
 int source_record_stop(struct source *s);
 bool source_record_status(const struct source *s, struct source_record_status *st);
 int source_record_add(struct source *s, unsigned int type, const void *body, size_t len);
+/* An event_log hook (model/events.h): every event appended is written while src records. */
+void source_record_event_hook(const struct fab_event *ev, void *src);
+size_t source_recorded_events(struct source *s, struct event_log *log, bool again);
 bool source_timeline(const struct source *s, struct source_timeline *t);
 int source_seek(struct source *s, struct fab_host *h, enum source_seek how, int64_t arg);
 /* The recorder around inner (which it then owns). NULL: no memory (inner is closed). */

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "collect/source.h"
+#include "record/codec.h"
+#include "record/schema.h"
 #include "record/writer.h"
 #include "util.h"
 
@@ -93,6 +95,16 @@ static bool rec_events(struct source *s)
 static struct mad_watch *rec_mad_watch(struct source *s)
 {
 	return source_mad_watch(inner_of(s));
+}
+
+static int rec_async_fd(struct source *s, const struct fab_host *h)
+{
+	return source_async_fd(inner_of(s), h);
+}
+
+static unsigned int rec_async_events(struct source *s, struct event_log *log)
+{
+	return source_async_events(inner_of(s), log);
 }
 
 static bool rec_changed(struct source *s, const struct fab_host *h)
@@ -191,6 +203,19 @@ static int rec_add(struct source *s, unsigned int type, const void *body, size_t
 	return r->error;
 }
 
+void source_record_event_hook(const struct fab_event *ev, void *src)
+{
+	struct source_record_status st;
+	struct rec_buf b = { 0 };
+
+	if (!source_record_status(src, &st))
+		return;
+	rec_encode_event(&b, ev);
+	if (!b.oom)
+		source_record_add(src, REC_EVENT, b.data, b.len);
+	rec_buf_free(&b);
+}
+
 struct source *source_recorder_wrap(struct source *inner)
 {
 	struct source *s = calloc(1, sizeof(*s));
@@ -205,8 +230,13 @@ struct source *source_recorder_wrap(struct source *inner)
 	}
 	in = inner->ops;
 	r->inner = inner;
-	r->ops = *in;
-	r->ops.open = NULL;
+	/*
+	 * Built op by op, never copied whole: an op added to source_ops must be
+	 * forwarded here (with the inner source as its argument) to exist
+	 * behind the recorder; until it is, the recorded source simply lacks it.
+	 */
+	r->ops.name = in->name;
+	r->ops.flags = in->flags;
 	r->ops.collect = rec_collect;
 	r->ops.refresh = rec_refresh;
 	r->ops.net = rec_net;
@@ -215,6 +245,8 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.events = in->events ? rec_events : NULL;
 	r->ops.mad_watch = in->mad_watch ? rec_mad_watch : NULL;
 	r->ops.changed = in->changed ? rec_changed : NULL;
+	r->ops.async_fd = in->async_fd ? rec_async_fd : NULL;
+	r->ops.async_events = in->async_events ? rec_async_events : NULL;
 	r->ops.describe = rec_describe;
 	r->ops.close = rec_close;
 	r->ops.record_start = rec_start;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "collect/source.h"
+#include "model/events.h"
 #include "record/reader.h"
 #include "util.h"
 #include "warn.h"
@@ -26,6 +27,7 @@ struct replay {
 	const struct rec_reader *r;
 	size_t pos;			/* the sample the caller's host shows */
 	size_t net_rec;			/* the network record in force at pos */
+	size_t events_from;		/* the first record whose events are not given yet */
 };
 
 static int replay_open(struct source *s)
@@ -145,6 +147,11 @@ static int replay_seek(struct source *s, struct fab_host *h, enum source_seek ho
 	case SOURCE_SEEK_WALL:
 		to = (int64_t)rec_reader_sample_at_wall(r, (uint64_t)arg);
 		break;
+	case SOURCE_SEEK_NEXT_EVENT:
+		to = (int64_t)rec_reader_next_event_sample(r, rp->pos);
+		if (to == (int64_t)rp->pos)
+			return -ENOENT;
+		break;
 	case SOURCE_SEEK_WALL_REL:
 		to = (int64_t)rec_reader_sample_at_wall(r, arg < 0 && (uint64_t)-arg > wall ? 0 : wall + (uint64_t)arg);
 		/* a jump forward lands on a later sample even when samples are further apart than the jump */
@@ -165,6 +172,19 @@ static int replay_seek(struct source *s, struct fab_host *h, enum source_seek ho
 	return replay_build(rp, h);
 }
 
+static size_t replay_events(struct source *s, struct event_log *log, bool again)
+{
+	struct replay *rp = s->priv;
+	size_t before = event_log_count(log);
+	char err[512];
+
+	if (again)
+		rp->events_from = 0;
+	if (rec_reader_events(rp->r, rp->pos, &rp->events_from, log, err, sizeof(err)))
+		warn_once("%s", err);
+	return event_log_count(log) - before;
+}
+
 static void replay_close(struct source *s)
 {
 	free(s->priv);
@@ -181,4 +201,5 @@ const struct source_ops source_replay_ops = {
 	.close = replay_close,
 	.timeline = replay_timeline,
 	.seek = replay_seek,
+	.recorded_events = replay_events,
 };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "model/events.h"
 #include "record/codec.h"
 #include "record/reader.h"
 #include "record/sample.h"
@@ -497,4 +498,40 @@ bool rec_reader_body(const struct rec_reader *r, size_t rec, const uint8_t **bod
 		}
 	}
 	return false;
+}
+
+/* The record index where sample i's records end (the next sample's, or the end). */
+static size_t sample_end(const struct rec_reader *r, size_t i)
+{
+	return i + 1 < r->nsamples ? r->samples[i + 1] : r->nrecs;
+}
+
+int rec_reader_events(const struct rec_reader *r, size_t i, size_t *from, struct event_log *log, char *err,
+		      size_t errlen)
+{
+	size_t end = i < r->nsamples ? sample_end(r, i) : r->nrecs;
+
+	for (; *from < end; (*from)++) {
+		const uint8_t *body;
+		size_t len;
+		struct rec_cur c;
+		struct fab_event ev;
+
+		if (r->recs[*from].type != REC_EVENT || !rec_reader_body(r, *from, &body, &len))
+			continue;
+		rec_cur_init(&c, body, len, r->data);
+		if (rec_decode_event(&c, &ev))
+			return body_error(r, &r->recs[*from], &c, -EINVAL, err, errlen);
+		event_log_append(log, &ev);
+	}
+	return 0;
+}
+
+size_t rec_reader_next_event_sample(const struct rec_reader *r, size_t i)
+{
+	for (size_t k = i + 1; k < r->nsamples; k++)
+		for (size_t e = r->samples[k]; e < sample_end(r, k); e++)
+			if (r->recs[e].type == REC_EVENT)
+				return k;
+	return i;
 }

@@ -53,6 +53,16 @@ int rec_reader_net_at(const struct rec_reader *r, size_t i, struct net_state *st
 size_t rec_reader_net_record(const struct rec_reader *r, size_t i);
 /* The sample at or before wall time t (the first one when t is earlier). */
 size_t rec_reader_sample_at_wall(const struct rec_reader *r, uint64_t wall_ns);
+/*
+ * The events recorded up to sample i (those written after it and before the
+ * next sample belong to it) appended to log, from record index *from on
+ * (0: the start); *from is moved past them. 0, or -EINVAL with err.
+ */
+struct event_log;
+int rec_reader_events(const struct rec_reader *r, size_t i, size_t *from, struct event_log *log, char *err,
+		      size_t errlen);
+/* The first sample after i that has events of its own; i itself when none. */
+size_t rec_reader_next_event_sample(const struct rec_reader *r, size_t i);
 /* A record's body (the REC_F_BODY field), for records of other kinds (events). false: none. */
 bool rec_reader_body(const struct rec_reader *r, size_t rec, const uint8_t **body, size_t *len);
 

@@ -172,6 +172,19 @@ static const struct rec_desc neigh_f[] = {
 	D(6, struct net_neigh, lladdr_len, RT_UINT),
 };
 
+static const struct rec_desc event_f[] = {
+	D(1, struct fab_event, seq, RT_UINT),
+	D(2, struct fab_event, real_ns, RT_UINT),
+	D(3, struct fab_event, mono_ns, RT_UINT),
+	D(4, struct fab_event, kind, RT_UINT),
+	D(5, struct fab_event, severity, RT_UINT),
+	D(6, struct fab_event, device, RT_STR),
+	D(7, struct fab_event, port, RT_UINT),
+	D(8, struct fab_event, iface, RT_STR),
+	D(9, struct fab_event, what, RT_STR),
+	D(10, struct fab_event, evidence, RT_STR),
+};
+
 /* One interface's sysctls: the name, then each setting as a message of four optional ints. */
 static const struct rec_desc sysctl_f[] = {
 	D(1, struct net_if_sysctls, ifname, RT_STR),
@@ -191,11 +204,12 @@ TABLE(rec_route_table, "route", route_f);
 TABLE(rec_rule_table, "rule", rule_f);
 TABLE(rec_neigh_table, "neigh", neigh_f);
 TABLE(rec_sysctl_table, "sysctls", sysctl_f);
+TABLE(rec_event_table, "event", event_f);
 
 const struct rec_table *const rec_tables[] = {
 	&rec_device_table, &rec_port_table, &rec_port_time_table, &rec_counter_table, &rec_counter_state_table,
 	&rec_gid_table, &rec_netdev_table, &rec_link_table, &rec_addr_table, &rec_route_table,
-	&rec_rule_table, &rec_neigh_table, &rec_sysctl_table,
+	&rec_rule_table, &rec_neigh_table, &rec_sysctl_table, &rec_event_table,
 };
 const size_t rec_ntables = ARRAY_SIZE(rec_tables);
 
@@ -800,5 +814,21 @@ int rec_decode_net(struct rec_cur *c, struct net_state *st)
 	for (size_t i = 0; i < st->nneighs; i++)
 		if (st->neighs[i].lladdr_len > NET_HWADDR_MAX)
 			st->neighs[i].lladdr_len = NET_HWADDR_MAX;
+	return c->err ? -EINVAL : 0;
+}
+
+void rec_encode_event(struct rec_buf *b, const struct fab_event *ev)
+{
+	rec_encode(b, &rec_event_table, ev);
+}
+
+int rec_decode_event(struct rec_cur *c, struct fab_event *ev)
+{
+	struct rec_field f;
+
+	memset(ev, 0, sizeof(*ev));
+	while (rec_next(c, &f))
+		rec_decode_field(c, &rec_event_table, ev, &f);
+	/* a kind this version does not know is kept as it is: its name prints as unknown */
 	return c->err ? -EINVAL : 0;
 }

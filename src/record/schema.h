@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/events.h"
 #include "model/fabric.h"
 #include "model/net.h"
 #include "record/codec.h"
@@ -59,7 +60,7 @@ void rec_decode_msg(struct rec_cur *c, const struct rec_field *f, const struct r
 extern const struct rec_table rec_port_time_table, rec_counter_state_table;
 extern const struct rec_table rec_device_table, rec_port_table, rec_counter_table, rec_gid_table,
 	rec_netdev_table, rec_link_table, rec_addr_table, rec_route_table, rec_rule_table,
-	rec_neigh_table, rec_sysctl_table;
+	rec_neigh_table, rec_sysctl_table, rec_event_table;
 
 /* Whole parts of the model as messages (the structure and the network state). */
 void rec_encode_host(struct rec_buf *b, const struct fab_host *h);
@@ -67,6 +68,10 @@ void rec_encode_host(struct rec_buf *b, const struct fab_host *h);
 int rec_decode_host(struct rec_cur *c, struct fab_host *h);
 void rec_encode_net(struct rec_buf *b, const struct net_state *st);
 int rec_decode_net(struct rec_cur *c, struct net_state *st);
+
+/* An event (model/events.h) as an event record's body, and back (kind and severity kept as numbers). */
+void rec_encode_event(struct rec_buf *b, const struct fab_event *ev);
+int rec_decode_event(struct rec_cur *c, struct fab_event *ev);
 
 /* The full state of one counter sample (values, previous and first), shared by keyframes and samples. */
 struct rec_counter_state {

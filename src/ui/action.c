@@ -237,6 +237,9 @@ void ui_do(struct ui *ui, int action, int arg)
 	case ACT_GOTO:
 		replay_ui_goto_prompt(ui);
 		break;
+	case ACT_NEXT_EVENT:
+		replay_ui_next_event(ui);
+		break;
 	case ACT_RECORD:
 		replay_ui_record_toggle(ui);
 		break;

@@ -56,6 +56,7 @@ const struct key_binding key_bindings[] = {
 	{ '.',		ACT_STEP_FWD,	0, NULL,	NULL },
 	{ '[',		ACT_JUMP_BACK,	0, "[ ]",	"replay: one minute back / on" },
 	{ ']',		ACT_JUMP_FWD,	0, NULL,	NULL },
+	{ 'n',		ACT_NEXT_EVENT,	0, "n",		"replay: the next sample with events (the Events pane lists them)" },
 	{ 'g',		ACT_GOTO,	0, "g",		"replay: go to a time (13:05:10, +5m, -30s, #120, start, end)" },
 };
 

@@ -36,6 +36,7 @@ enum ui_action {
 	ACT_JUMP_BACK,		/* a recording: one minute back */
 	ACT_JUMP_FWD,
 	ACT_GOTO,		/* a recording: go to a time */
+	ACT_NEXT_EVENT,		/* a recording: the next sample with events */
 	ACT_RECORD,		/* start / stop recording */
 };
 

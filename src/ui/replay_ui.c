@@ -39,7 +39,7 @@ int replay_ui_draw(struct ui *ui, WINDOW *w, int y, int W)
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
 	ui_puts(w, y, 0, W, theme_attr(ROLE_TAB_ACTIVE), line);
 	/* The bar: where the cursor is between the first and the last sample. */
-	bw = W - len - 2 - 30;
+	bw = W - len - 2 - 38;
 	if (bw >= 10) {
 		if (bw > (int)sizeof(bar) - 1)
 			bw = (int)sizeof(bar) - 1;
@@ -48,7 +48,7 @@ int replay_ui_draw(struct ui *ui, WINDOW *w, int y, int W)
 			bar[i] = i < n ? '=' : i == n ? '|' : '-';
 		bar[bw] = '\0';
 		ui_puts(w, y, len + 1, bw, theme_attr(ROLE_TAB), bar);
-		ui_puts(w, y, len + 2 + bw, W - len - 2 - bw, theme_attr(ROLE_TAB), "< > step  [ ] 1 min  g go");
+		ui_puts(w, y, len + 2 + bw, W - len - 2 - bw, theme_attr(ROLE_TAB), "< > step  [ ] 1 min  g go  n event");
 	}
 	return 1;
 }
@@ -79,6 +79,21 @@ void replay_ui_jump(struct ui *ui, long long ns)
 		return;
 	}
 	moved(ui, source_seek(ui->src, &ui->host, SOURCE_SEEK_WALL_REL, ns));
+}
+
+void replay_ui_next_event(struct ui *ui)
+{
+	int rc;
+
+	if (!replay_ui_active(ui)) {
+		ui_status(ui, "< > [ ] g n move in a recording (fabtop --replay FILE)");
+		return;
+	}
+	rc = source_seek(ui->src, &ui->host, SOURCE_SEEK_NEXT_EVENT, 0);
+	if (rc == -ENOENT)
+		ui_status(ui, "no event after this sample");
+	else
+		moved(ui, rc);
 }
 
 void replay_ui_goto_prompt(struct ui *ui)

@@ -20,6 +20,7 @@ bool replay_ui_draw_edit(struct ui *ui, WINDOW *w, int y, int W);
 void replay_ui_step(struct ui *ui, int samples);
 void replay_ui_jump(struct ui *ui, long long ns);
 void replay_ui_goto_prompt(struct ui *ui);
+void replay_ui_next_event(struct ui *ui);
 void replay_ui_record_toggle(struct ui *ui);
 /* " REC 1:05 64 KiB" while recording (into buf), "" otherwise. */
 const char *replay_ui_record_tag(struct ui *ui, char *buf, size_t size);

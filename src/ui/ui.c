@@ -83,6 +83,11 @@ static void ui_events_derive(struct ui *ui, bool host, bool net)
 		.mono_ns = ui->last_sample_ns ? ui->last_sample_ns : util_now_ns(),
 	};
 
+	/* A recording brings the events that were seen live (the devices' own among them): none are derived again. */
+	if (ui_recorded(ui)) {
+		source_recorded_events(ui->src, &ui->events, false);
+		return;
+	}
 	if (events_derive(&ui->ev_mem, &in, &ui->events))
 		ui_status(ui, "out of memory deriving events: some changes may go unreported");
 }
@@ -175,6 +180,10 @@ static void ui_sample(struct ui *ui)
 
 void ui_after_jump(struct ui *ui)
 {
+	/* the events up to the new cursor, no more */
+	event_log_free(&ui->events);
+	event_log_init(&ui->events, 0);
+	source_recorded_events(ui->src, &ui->events, true);
 	track_free(&ui->track);
 	ui->last_sample_ns = model_now(&ui->host, util_now_ns());
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
@@ -190,6 +199,8 @@ static int ui_open_source(struct ui *ui)
 	int rc;
 
 	ui->src = source_open(ui->ctx);
+	if (ui->src)
+		event_log_set_hook(&ui->events, source_record_event_hook, ui->src);
 	if (!ui->src)
 		return -ENOMEM;
 	rc = source_collect(ui->src, &ui->host, COLLECT_ALL);
