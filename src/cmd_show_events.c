@@ -217,6 +217,18 @@ int show_events_watch(const struct fab_ctx *ctx, double duration_s, uint64_t sin
 	w.async_fd = source_async_fd(w.src, &w.snap.host);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* The baseline is taken: from here on every change is told (scripts wait for this line). */
+	{
+		char from[256];
+
+		source_describe(w.src, from, sizeof(from));
+		if (duration_s > 0)
+			fprintf(stderr, "fabtop show events: watching %s every %g s for %g s%s\n", from, ctx->interval_s,
+				duration_s, w.async_fd >= 0 ? ", with the devices' notifications" : "");
+		else
+			fprintf(stderr, "fabtop show events: watching %s every %g s until interrupted%s\n", from,
+				ctx->interval_s, w.async_fd >= 0 ? ", with the devices' notifications" : "");
+	}
 	rc = watch_loop(&w, duration_s, since_ns);
 	/* Notifications that came with the last moments still count. */
 	if (w.async_fd >= 0)

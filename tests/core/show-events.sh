@@ -4,7 +4,7 @@
 . "$TOP_SRCDIR/tests/setup.sh"
 
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
-plan 14
+plan 15
 
 run_rc "$FABTOP" --demo show events --duration 0.5 --interval 0.1 --json
 assert_eq "a short watch of the demo exits 0" 0 "$rc"
@@ -15,6 +15,8 @@ assert_eq "nothing happened in half a second: no event, none dropped" "0 0" "$(j
 run_rc "$FABTOP" --demo show events --duration 0.3 --since 5m
 assert_eq "text, --since 5m: exit 0" 0 "$rc"
 assert_eq "no events, no output" "" "$(cat "$T/out")"
+assert_eq "stderr says what it watches (the baseline is taken)" \
+	"fabtop show events: watching demo fabric (simulated, seed 1) every 1 s for 0.3 s" "$(cat "$T/err")"
 
 run_rc "$FABTOP" --demo show events --since "2026-13-01 00:00"
 assert_eq "--since: a bad date is a usage error" 2 "$rc"
