@@ -22,3 +22,13 @@ EXTRA_DIST += tests/data/demo/seed7-events.txt
 # Real Soft-RoCE (tests/vm harness): device notifications and derived flaps of rxe.
 TESTS += tests/core/vm-events.sh
 EXTRA_DIST += tests/core/vm-events.sh tests/core/vm-events.guest
+
+# The text harness's seeds (--since values and events of any bytes among them) replay in make check.
+check_PROGRAMS += tests/fuzz/replay_text
+TESTS += tests/fuzz/replay_text
+tests_fuzz_replay_text_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_text.c
+tests_fuzz_replay_text_LDADD = $(TEST_LDADD)
+
+# The command's options, usage errors, JSON document and clean stop.
+TESTS += tests/core/show-events.sh
+EXTRA_DIST += tests/core/show-events.sh

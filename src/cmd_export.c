@@ -328,8 +328,10 @@ static int export_loop(struct exporter *e)
 		if (n > 0 && as >= 0 && fds[as].revents)
 			source_async_events(e->src, &e->events);
 		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
-		if (e->mad)
-			mad_watch_handle(e->mad, false, e->ctx->interval_s, util_now_ns());
+		if (e->mad && mad_watch_handle(e->mad, false, e->ctx->interval_s, util_now_ns()) == MAD_WATCH_REQUERIED &&
+		    events_derive_far_end(&e->ev_mem, e->mad->f.ports, e->mad->f.nports, real_now_ns(), util_now_ns(),
+					  &e->events))
+			export_error(e, "out of memory deriving events: some go uncounted");
 		probe_runs_handle(&e->probes, util_now_ns());
 		now = util_now_ns();
 		if (now >= next) {

@@ -251,6 +251,18 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* The baseline is taken: from here on every change is told (scripts wait for this line). */
+	{
+		char from[256];
+
+		source_describe(w.src, from, sizeof(from));
+		if (duration_s > 0)
+			fprintf(stderr, "fabtop %s: watching %s every %g s for %g s%s\n", o->who, from,
+				ctx->interval_s, duration_s, w.async_fd >= 0 ? ", with the devices' notifications" : "");
+		else
+			fprintf(stderr, "fabtop %s: watching %s every %g s until interrupted%s\n", o->who,
+				from, ctx->interval_s, w.async_fd >= 0 ? ", with the devices' notifications" : "");
+	}
 	rc = watch_loop(&w, duration_s, since_ns);
 	/* Notifications that came with the last moments still count. */
 	if (w.async_fd >= 0)

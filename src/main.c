@@ -20,7 +20,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "show", cmd_show, "show [ports|counters|gids|net|fabric|all] [--json] [--interval S --count N]" },
+	{ "show", cmd_show, "show [ports|counters|gids|net|fabric|all] [--json] [--interval S --count N]\n"
+			    "  fabtop show events [--since T] [--duration D] [--json]   (what happens, as it happens)" },
 	{ "doctor", cmd_doctor, "doctor [PEER] [--from ADDR|IFACE] [--json] [--fix FORMAT] [--apply --yes]" },
 	{ "probe", cmd_probe, "probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE] [--mode rping|bw|lat]\n"
 			      "  fabtop probe --listen [ADDR] [-p PORT]\n"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "collect/mad_watch.h"
 #include "collect/source.h"
@@ -188,7 +189,15 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 	switch (mad_watch_handle(m->w, ui->paused, ui->interval_s, now)) {
 	case MAD_WATCH_NOTHING:
 		return false;
-	case MAD_WATCH_REQUERIED:
+	case MAD_WATCH_REQUERIED: {
+		struct timespec ts;
+
+		/* A partner replaced or an SM moved is an event (the Events pane). */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (events_derive_far_end(&ui->ev_mem, m->w->f.ports, m->w->f.nports,
+					  (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, now, &ui->events))
+			ui_status(ui, "out of memory deriving events: some changes may go unreported");
+	}
 		/* Another partner, or none: what was derived from the old one is not this cable's. */
 		for (size_t i = 0; i < m->w->f.nports; i++)
 			if (m->w->partner[i].changed) {

@@ -169,13 +169,13 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 	if (event_log_unseen(&ui->events))
 		snprintf(evs, sizeof(evs), " | events +%" PRIu64, event_log_unseen(&ui->events));
 	snprintf(buf, sizeof(buf),
-		 " fabtop %s%s| %zu device%s, ports %zu up %zu down%s | in %s out %s | findings %s | %gs%s%s%s",
+		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s%s%s",
 		 ui->host.hostname[0] ? ui->host.hostname : "",
 		 ui_simulated(ui) ? " DEMO " : ui_recorded(ui) ? " RECORDED " : " ",
-		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down, evs,
+		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
 		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
 		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",
-		 find, ui->interval_s, ui->paused ? " | PAUSED" : "",
+		 find, ui->interval_s, ui->paused ? " | PAUSED" : "", evs,
 		 nwarn ? " | warnings (F1)" : "", rec);
 	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));
 	ui_puts(w, 0, 0, W, theme_attr(ROLE_TITLE), buf);

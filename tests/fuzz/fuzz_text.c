@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer: text a hostile tree or user hands over: sysfs values, numbers, GUIDs, GIDs, report escaping. */
+/* libFuzzer: text a hostile tree or user hands over: sysfs values, numbers, GUIDs, GIDs, report escaping, --since, events. */
 #include "config.h"
 
 #include <stddef.h>
@@ -11,6 +11,8 @@
 #include "collect/host.h"
 #include "collect/sysfs.h"
 #include "derive/counters.h"
+#include "model/events.h"
+#include "report/events.h"
 #include "report/escape.h"
 #include "util.h"
 
@@ -35,9 +37,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, false);
 	collect_counter_text(&c, s);
 	collect_counter_text(&c, s);
+	events_parse_since(s, UINT64_C(1767225600000000000), &v);
 	null = fopen("/dev/null", "w");
 	if (null) {
+		struct event_log l;
+		struct fab_event ev;
+
 		escape_write(null, (const char *)data, size);
+		/* An event of any bytes (a recording's, say): kept, printed and JSON'd within its arrays. */
+		memset(&ev, 0, sizeof(ev));
+		memcpy(&ev, data, size < sizeof(ev) ? size : sizeof(ev));
+		if (!event_log_init(&l, 2)) {
+			event_log_append(&l, &ev);
+			event_log_append(&l, &ev);
+			event_log_append(&l, &ev);
+			events_report_text(null, &l, 0);
+			events_report_json(null, &l, ev.real_ns);
+			event_log_free(&l);
+		}
 		fclose(null);
 	}
 	free(s);

@@ -43,6 +43,9 @@ tui_expect "Probe pane: what-if from ib0 leaves by ib0" "(ib0): leaves by ib0"
 tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged" "(ib1): leaves by ib0, src 172.16.34.2, table main  <- not by its own interface"
 tui_keys Tab
 tui_expect "Tab: 7 is the Events pane" "WHAT HAPPENED"
+# The demo's cable "went bad" as it started: its error bursts are events within seconds.
+tui_expect "Events pane: the demo's error bursts" "error-burst" 30
+tui_expect "Events pane: the selected event's evidence below" "since the previous sample"
 tui_keys Tab
 tui_expect "Tab: the Cluster pane says how to set a Prometheus" "No Prometheus is set"
 tui_keys Tab
