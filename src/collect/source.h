@@ -19,6 +19,7 @@ struct ib_fabric;
 struct mad_fabric;
 struct mad_watch;
 struct net_state;
+struct res_state;
 struct source;
 
 /*
@@ -53,6 +54,12 @@ struct source_ops {
 	 */
 	int (*event_fd)(struct source *s);
 	bool (*events)(struct source *s);
+	/*
+	 * The RDMA resources (QPs, cm_ids, CQs, MRs, PDs) and who holds them.
+	 * 0 or -ENOMEM; what could not be read is said in rs->err. NULL op:
+	 * this source has no processes (the demo).
+	 */
+	int (*res)(struct source *s, struct res_state *rs);
 	/* The MAD view kept open under a poll loop (the monitor). NULL op or result: none. */
 	struct mad_watch *(*mad_watch)(struct source *s);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
