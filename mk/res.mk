@@ -39,3 +39,9 @@ tests_fuzz_fuzz_rdma_nl_SOURCES = tests/fuzz/fuzz_rdma_nl.c
 tests_fuzz_fuzz_rdma_nl_LDADD = $(TEST_LDADD)
 tests_fuzz_fuzz_rdma_nl_LDFLAGS = $(FUZZ_LINK)
 endif
+
+# The IB CM's counters: definitions, REJs since the first sample, doctor finding 7 (no root).
+check_PROGRAMS += tests/res/test_cm
+TESTS += tests/res/test_cm
+tests_res_test_cm_LDADD = $(TEST_LDADD)
+

@@ -2,6 +2,7 @@
 /* The frame: summary header, tabs, the pane's body, and the function bar. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,7 +132,8 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 
 static void draw_title(struct ui *ui, WINDOW *w, int W)
 {
-	char buf[512], in[32], out[32], find[32];
+	char buf[512], in[32], out[32], find[32], rej[64] = "";
+	uint64_t rej_tx, rej_rx;
 	size_t up = 0, down = 0;
 	double tin = 0, tout = 0;
 	bool kin = false, kout = false;
@@ -156,17 +158,20 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 				kout = true;
 			}
 		}
+	/* Connections refused since the monitor started (the CM's own counts): who, in the Doctor pane. */
+	if (host_cm_rejs(&ui->host, &rej_tx, &rej_rx))
+		snprintf(rej, sizeof(rej), " | REJ sent %" PRIu64 " received %" PRIu64, rej_tx, rej_rx);
 	warn_list(&nwarn);
 	if (ui->findings >= 0)
 		snprintf(find, sizeof(find), "%d", ui->findings);
 	else
 		snprintf(find, sizeof(find), "n/a");
 	snprintf(buf, sizeof(buf),
-		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s",
+		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s%s | findings %s | %gs%s%s",
 		 ui->host.hostname[0] ? ui->host.hostname : "", ui_simulated(ui) ? " DEMO " : " ",
 		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
 		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
-		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",
+		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a", rej,
 		 find, ui->interval_s, ui->paused ? " | PAUSED" : "",
 		 nwarn ? " | warnings (F1)" : "");
 	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));
