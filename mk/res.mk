@@ -45,3 +45,5 @@ check_PROGRAMS += tests/res/test_cm
 TESTS += tests/res/test_cm
 tests_res_test_cm_LDADD = $(TEST_LDADD)
 
+# The monitor's Connections pane (who holds QPs and cm_ids), in the pane table of src/ui/views.c.
+src_libfabtop_a_SOURCES += src/ui/view_conn.c

@@ -93,6 +93,8 @@ int source_collect(struct source *s, struct fab_host *h, unsigned int what);
 bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
 int source_net(struct source *s, struct net_state *st);
 bool source_changed(struct source *s, const struct fab_host *h);
+/* The RDMA resources and their holders (see source_ops.res); -EOPNOTSUPP when the source has none. */
+int source_res(struct source *s, struct res_state *rs);
 /* The structure can change without refresh() saying so: watch it with source_changed() and re-collect. */
 bool source_watched(const struct source *s);
 /* The network-change fd (-errno: none) and its draining: see source_ops. */

@@ -114,6 +114,73 @@ if jq -e '.res.restricted' $T/noadmin.json > /dev/null; then t_ok "--json says r
 t_run "show ports without CAP_NET_ADMIN still works" 0 'rxe0' $T/noadmin2.txt \
 	setpriv --inh-caps=-net_admin --bounding-set=-net_admin "$F" show ports
 
+# --- CM message counters: a connect nobody listens for is REJECTED; the
+# CM's REJ counters move, the monitor's header and Doctor pane say so
+t_run "show counters lists the CM's per-port counters" 0 'cm_tx_msgs/rej' $T/cnt.txt "$F" show counters
+rej0=$(cat $P/cm_tx_msgs/rej)
+tmux kill-server 2>/dev/null
+TERM=xterm tmux new-session -d -x 200 -y 50 -s fab "$F"
+if tui_wait fab 'Ports|Counters' 30; then
+	sleep 2		# a first sample with the old counts, so the REJ is a change
+	t_run "a probe to a port nothing listens on is REJECTED" 1 'REJECTED' $T/rej.log \
+		timeout 30 "$F" probe $A -p 9999 --timeout-ms 3000
+	rej1=$(cat $P/cm_tx_msgs/rej)
+	if [ "$rej1" -gt "$rej0" ]; then t_ok "cm_tx_msgs/rej moved ($rej0 -> $rej1)"; else
+		t_nok "cm_tx_msgs/rej moved ($rej0 -> $rej1)"; fi
+	if tui_wait fab 'REJ sent [1-9][0-9]* received [1-9]' 15; then
+		t_ok "the monitor's header shows REJ sent/received"
+	else
+		t_nok "the monitor's header shows REJ sent/received"; show /tmp/tui.txt | head -5
+	fi
+	tmux send-keys -t fab 5
+	if tui_wait fab 'connections refused' 15; then
+		t_ok "the Doctor pane explains the REJs (finding 7)"
+	else
+		t_nok "the Doctor pane explains the REJs (finding 7)"
+	fi
+	show /tmp/tui.txt | grep -v '^ *$' | head -30
+	tmux send-keys -t fab 2
+	tmux send-keys -t fab /
+	tmux send-keys -t fab -l 'rej'
+	tmux send-keys -t fab Enter
+	if tui_wait fab 'cm_tx_msgs/rej' 10; then t_ok "the Counters pane lists cm_tx_msgs/rej"; else
+		t_nok "the Counters pane lists cm_tx_msgs/rej"; fi
+	show /tmp/tui.txt | grep -v '^ *$' | head -20
+	# the Connections pane: one row per process or container, the probe as such, a peer filter, expansion
+	tmux send-keys -t fab 8
+	if tui_wait fab 'docker 3f2a1b4c5d6e' 15 && grep -q 'slurm job 42' /tmp/tui.txt && grep -q 'fabtop probe' /tmp/tui.txt &&
+		grep -q '\[ib_core\]' /tmp/tui.txt; then
+		t_ok "Connections pane: the container, the job, the probe and the kernel's QP each on a row"
+	else
+		t_nok "Connections pane rows"
+	fi
+	show /tmp/tui.txt | grep -v '^ *$' | head -20
+	peer=$(jq -r '.[] | select(.comm == "fabtop") | ."src-addr"' $T/cm.json)
+	tmux send-keys -t fab /
+	tmux send-keys -t fab -l "$peer"
+	tmux send-keys -t fab Enter
+	sleep 1.5
+	tmux capture-pane -p -t fab > /tmp/tui.txt
+	if grep -q "$peer" /tmp/tui.txt && grep -q ' rping ' /tmp/tui.txt && ! grep -q 'fabtop probe' /tmp/tui.txt; then
+		t_ok "filter by peer $peer: only the rping server the probe talks to"
+	else
+		t_nok "filter by peer $peer"
+	fi
+	show /tmp/tui.txt | grep -v '^ *$' | head -12
+	tmux send-keys -t fab x
+	if tui_wait fab "QP [0-9]+ RC .*$peer" 10; then
+		t_ok "x expands the server's row: the QP connected to that peer"
+	else
+		t_nok "x expands the server's row"
+	fi
+	show /tmp/tui.txt | grep -v '^ *$' | head -20
+	tmux send-keys -t fab q
+	sleep 0.5
+else
+	t_nok "the monitor did not start"; show /tmp/tui.txt
+fi
+tmux kill-server 2>/dev/null
+
 kill $fp $c1 $c2 $c3 $sp 2>/dev/null
 sleep 1
 kill -KILL $fp $c1 $c2 $c3 $sp 2>/dev/null
