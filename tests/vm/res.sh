@@ -10,7 +10,7 @@ vm_require
 REC="${TOP_BUILDDIR:-$(dirname "$FABTOP")/..}/tests/res/rdma_nl_record"
 [ -x "$REC" ] || REC=""
 start=$(date +%s)
-vm_run res 300 "$VM_HERE/guest/res.sh" "$FABTOP" "$REC"
+vm_run res 600 "$VM_HERE/guest/res.sh" "$FABTOP" "$REC"
 vm_tap "$T/res.out"
 wall=$(( $(date +%s) - start ))
 if [ "$vm_rc" = 0 ]; then
