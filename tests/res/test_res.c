@@ -240,7 +240,6 @@ static void test_handmade(void)
 		memcpy(sib, &ibfam, 2);
 		memcpy(sib + 24, &sid, 8);
 		memcpy(sshort, &fam, 2);
-		memset(&rs, 0, sizeof(rs));
 		res_state_free(&rs);
 		nlh = msg_begin(buf, RDMA_NLDEV_CMD_RES_CM_ID_GET);
 		t = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_CM_ID);

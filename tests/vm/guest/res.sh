@@ -19,13 +19,13 @@ mkdir -p /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup
 CG=/sys/fs/cgroup
 mkdir -p "$CG/system.slice/docker-$ID.scope" "$CG/slurm/uid_0/job_42/step_0"
 
-timeout 150 rping -s -a $A -P > $T/rs.log 2>&1 & sp=$!
+timeout 600 rping -s -a $A -P > $T/rs.log 2>&1 & sp=$!
 wait_listen 7174
-timeout 140 rping -c -a $A > /dev/null 2>&1 & c1=$!
+timeout 590 rping -c -a $A > /dev/null 2>&1 & c1=$!
 # the same client, started inside a docker scope and inside a Slurm job step
-timeout 140 sh -c "echo \$\$ > $CG/system.slice/docker-$ID.scope/cgroup.procs; exec rping -c -a $A" > /dev/null 2>&1 & c2=$!
-timeout 140 sh -c "echo \$\$ > $CG/slurm/uid_0/job_42/step_0/cgroup.procs; exec rping -c -a $A" > /dev/null 2>&1 & c3=$!
-timeout 140 "$F" probe $A -C 0 > $T/probe.log 2>&1 & fp=$!
+timeout 590 sh -c "echo \$\$ > $CG/system.slice/docker-$ID.scope/cgroup.procs; exec rping -c -a $A" > /dev/null 2>&1 & c2=$!
+timeout 590 sh -c "echo \$\$ > $CG/slurm/uid_0/job_42/step_0/cgroup.procs; exec rping -c -a $A" > /dev/null 2>&1 & c3=$!
+timeout 590 "$F" probe $A -C 0 > $T/probe.log 2>&1 & fp=$!
 # until four clients are connected: 4 RTS QPs on the client side and 4 on the server side
 n=0
 while [ "$(rdma res show qp 2>/dev/null | grep -c 'state RTS')" -lt 8 ] && [ $n -lt 300 ]; do sleep 0.2; n=$((n + 1)); done
@@ -156,7 +156,7 @@ if tui_wait fab 'Ports|Counters' 30; then
 		t_nok "Connections pane rows"
 	fi
 	show /tmp/tui.txt | grep -v '^ *$' | head -20
-	peer=$(jq -r '.[] | select(.comm == "fabtop") | ."src-addr"' $T/cm.json)
+	peer=$(jq -r '.res.cm_ids[] | select(.comm == "fabtop") | "\(.src_addr):\(.src_port)"' $T/res.json)
 	tmux send-keys -t fab /
 	tmux send-keys -t fab -l "$peer"
 	tmux send-keys -t fab Enter
