@@ -21,7 +21,7 @@ enum { C_WHO, C_PID, C_USER, C_QPS, C_CMS, C_STATES, C_PORTS, C_PEERS, NCOLS };
  * under it whatever the sort.
  */
 static const struct table_col conn_cols[NCOLS] = {
-	[C_WHO]    = { .title = "WHO",     .width = 24, .prio = 0, .numeric = true },
+	[C_WHO]    = { .title = "WHO",     .width = 30, .prio = 0, .numeric = true },
 	[C_PID]    = { .title = "PID",     .width = 7,  .prio = 1, .right = true, .numeric = true },
 	[C_USER]   = { .title = "USER",    .width = 8,  .prio = 3, .numeric = true },
 	[C_QPS]    = { .title = "QPS",     .width = 4,  .prio = 0, .right = true, .numeric = true },
@@ -79,7 +79,7 @@ static bool is_expanded(const struct conn_state *st, const char *key)
 	return false;
 }
 
-/* Append ", word" to a cell unless it is there already. */
+/* Append " word" to a cell unless it is there already. */
 static void cell_add(char *cell, const char *word)
 {
 	size_t n = strlen(cell);
@@ -87,6 +87,17 @@ static void cell_add(char *cell, const char *word)
 	if (strstr(cell, word))
 		return;
 	snprintf(cell + n, TABLE_CELL_LEN - n, "%s%s", n ? " " : "", word);
+}
+
+/* Put word first in the cell: a peer the filter asks for must not be cut off the end. */
+static void cell_add_first(char *cell, const char *word)
+{
+	char old[TABLE_CELL_LEN];
+
+	snprintf(old, sizeof(old), "%s", cell);
+	snprintf(cell, TABLE_CELL_LEN, "%.*s", TABLE_CELL_LEN - 1, word);
+	if (old[0])
+		cell_add(cell, old);
 }
 
 static void peer_str(const struct res_cm *c, char *buf, size_t size)
@@ -141,7 +152,7 @@ static void group_add_holder(struct conn_group *g, const struct res_state *rs, c
 }
 
 /* Fill the QP states, ports and peers of a group from the resources its holders hold. */
-static void group_resources(struct conn_group *g, const struct res_state *rs)
+static void group_resources(struct conn_group *g, const struct res_state *rs, const char *filter)
 {
 	static const char *const states[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
 	size_t count[ARRAY_SIZE(states)] = { 0 };
@@ -167,7 +178,9 @@ static void group_resources(struct conn_group *g, const struct res_state *rs)
 		if (strcmp(key, g->key))
 			continue;
 		peer_str(c, w, sizeof(w));
-		if (strcmp(w, "-"))
+		if (strcmp(w, "-") && filter[0] && strcasestr(w, filter))
+			cell_add_first(g->text[C_PEERS], w);
+		else if (strcmp(w, "-"))
 			cell_add(g->text[C_PEERS], w);
 		if (c->port) {
 			snprintf(w, sizeof(w), "%s/%u", c->dev, c->port);
@@ -185,7 +198,7 @@ static void group_resources(struct conn_group *g, const struct res_state *rs)
 }
 
 /* The groups of rs, their cells filled; NULL when there are none or no memory. */
-static struct conn_group *groups_build(const struct res_state *rs, size_t *n)
+static struct conn_group *groups_build(const struct res_state *rs, const char *filter, size_t *n)
 {
 	struct conn_group *g = calloc(rs->nprocs ? rs->nprocs : 1, sizeof(*g));
 	char key[TABLE_KEY_LEN];
@@ -208,7 +221,7 @@ static struct conn_group *groups_build(const struct res_state *rs, size_t *n)
 		group_add_holder(&g[k], rs, p);
 	}
 	for (size_t k = 0; k < *n; k++) {
-		group_resources(&g[k], rs);
+		group_resources(&g[k], rs, filter);
 		if (g[k].probe && !strstr(g[k].text[C_WHO], "fabtop probe"))
 			cell_add(g[k].text[C_WHO], "(fabtop probe)");
 		g[k].has_num[C_QPS] = g[k].has_num[C_CMS] = true;
@@ -324,7 +337,7 @@ static void conn_build(struct ui *ui, struct table *t)
 	if (!st)
 		return;
 	conn_refresh(ui, st, false);
-	g = groups_build(&st->rs, &n);
+	g = groups_build(&st->rs, t->filter, &n);
 	if (!g)
 		return;
 	rank_texts(g, n, C_WHO);
