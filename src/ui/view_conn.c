@@ -439,8 +439,10 @@ static const char *conn_empty(struct ui *ui)
 
 	if (ui_simulated(ui))
 		return "The demo fabric is simulated: it has no processes holding RDMA resources.";
+	if (st && st->err == -EOPNOTSUPP)
+		return "This source has no processes holding RDMA resources.";
 	if (st && st->err)
-		return "RDMA resources could not be read (out of memory).";
+		return "RDMA resources could not be read: out of memory.";
 	if (st && st->rs.err && !st->rs.ndevs)
 		return st->rs.why;
 	if (!ui->host.ndevs)
