@@ -20,6 +20,7 @@
 #include "report/ibfabric.h"
 #include "report/json.h"
 #include "report/net.h"
+#include "report/res.h"
 #include "report/show.h"
 #include "warn.h"
 #include "util.h"
@@ -108,6 +109,41 @@ static int fabric_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct
 	return rc;
 }
 
+/* 'show res qp|cm|proc': the one table asked for (RES_PART_ALL: every table). */
+static enum res_part res_part;
+
+/* Why there are no resources to show, on stderr; 0 when there are (maybe in part). */
+static int res_status(const struct snapshot *s)
+{
+	if (!s->has_res) {
+		fprintf(stderr, "fabtop show res: the demo fabric is simulated: it has no processes "
+			"holding RDMA resources (run it on a host with RDMA devices)\n");
+		return EXIT_RUNTIME;
+	}
+	if (s->res.err)
+		fprintf(stderr, "fabtop: %s\n", s->res.why);
+	/* Nothing could be listed at all (no RDMA netlink): a failure, not an empty list. */
+	return s->res.err && !s->res.ndevs ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int res_sec_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
+{
+	int rc = res_status(s);
+
+	if (s->has_res && (!s->res.err || s->res.ndevs))
+		res_report_text(f, &s->res, res_part);
+	return rc;
+}
+
+static int res_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
+{
+	int rc = res_status(s);
+
+	if (s->has_res)
+		res_report_json(j, &s->res, res_part);
+	return rc;
+}
+
 static const struct show_section sections[] = {
 	{ "ports", true, 0, show_ports_text, show_ports_json, NULL, NULL },
 	{ "counters", true, 0, show_counters_text, show_counters_json, NULL, NULL },
@@ -116,6 +152,7 @@ static const struct show_section sections[] = {
 	{ "fabric", false, SNAPSHOT_FABRIC, NULL, NULL, fabric_sec_text, fabric_sec_json },
 	/* A watch over time, not one snapshot: show_events_watch() (cmd_show_events.c). */
 	{ "events", false, 0, NULL, NULL, NULL, NULL },
+	{ "res", false, SNAPSHOT_RES, NULL, NULL, res_sec_text, res_sec_json },
 };
 
 #define NSECTIONS (ARRAY_SIZE(sections))
@@ -130,6 +167,7 @@ static void show_usage(FILE *f)
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, " %s", sections[i].name);
 	fprintf(f, " all (default: all)\n"
+		   "'res' takes one of qp, cm, proc to show only that table.\n"
 		   "With --count N, 'counters' samples N+1 times, --interval seconds apart,\n"
 		   "and prints rates and error deltas between samples.\n"
 		   "With --replay, the report is of the recording as it was --at TIME (default: its\n"
@@ -224,7 +262,18 @@ static int show_events_recorded(const struct fab_ctx *ctx, const char *since, do
 static int select_section(int argc, char **argv, const struct show_section **only)
 {
 	*only = NULL;
+	res_part = RES_PART_ALL;
 	for (int i = optind; i < argc; i++) {
+		int part;
+
+		if (*only && !strcmp((*only)->name, "res") && i == optind + 1 && (part = res_part_parse(argv[i])) > 0) {
+			res_part = (enum res_part)part;
+			continue;
+		}
+		if (*only && !strcmp((*only)->name, "res") && i == optind + 1) {
+			fprintf(stderr, "fabtop show res: unknown table '%s' (qp, cm or proc)\n", argv[i]);
+			return EXIT_USAGE;
+		}
 		if (*only || (i > optind && !strcmp(argv[optind], "all"))) {
 			fprintf(stderr, "fabtop show: one section at a time ('%s' is extra)\n", argv[i]);
 			return EXIT_USAGE;

@@ -221,6 +221,17 @@ static int take_counter_fd(struct fab_port *old, size_t pos, const struct fab_co
 	return fd;
 }
 
+/* The IB CM's per-port MAD counters (present once ib_cm is loaded). */
+static const struct {
+	const char *dir;
+	enum fab_counter_source src;
+} cm_dirs[] = {
+	{ "cm_tx_msgs", COUNTER_SRC_CM_TX_MSGS },
+	{ "cm_tx_retries", COUNTER_SRC_CM_TX_RETRIES },
+	{ "cm_rx_msgs", COUNTER_SRC_CM_RX_MSGS },
+	{ "cm_rx_duplicates", COUNTER_SRC_CM_RX_DUPLICATES },
+};
+
 static int collect_counter_dir(int pfd, const char *where, const char *dir,
 			       enum fab_counter_source src, struct fab_port *p, struct fab_port *old)
 {
@@ -265,6 +276,9 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 			continue;
 		}
 		counter_define(c, names[i], src, ext);
+		/* The CM's four directories name the same message types: the directory is part of the name. */
+		if (counter_is_cm(c))
+			snprintf(c->name, sizeof(c->name), "%s/%s", dir, names[i]);
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		fd = take_counter_fd(old, p->ncounters, c, buf, sizeof(buf), &len);
 		if (fd < 0) {
@@ -299,7 +313,7 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 			else
 				warn_once("%s/%s: not a counter value: '%s'", where, path, buf);
 		}
-		if (c->known && src != COUNTER_SRC_HW_COUNTERS)
+		if (c->known && (src == COUNTER_SRC_COUNTERS || src == COUNTER_SRC_COUNTERS_EXT))
 			p->has_pma = true;
 		p->ncounters++;
 	}
@@ -641,6 +655,8 @@ static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 			rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p, old);
 		if (!rc)
 			rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p, old);
+		for (size_t k = 0; !rc && k < ARRAY_SIZE(cm_dirs); k++)
+			rc = collect_counter_dir(pfd, where, cm_dirs[k].dir, cm_dirs[k].src, p, old);
 		p->sample_ns = p->first_sample_ns = util_now_ns();
 	}
 	if (!rc && (col->what & COLLECT_GIDS)) {
@@ -808,10 +824,16 @@ static ssize_t reread_counter(const struct fab_host *h, const struct fab_device 
 	ssize_t len;
 	int fd;
 
-	if ((unsigned int)c->source >= ARRAY_SIZE(dirs) || !h->root ||
-	    snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s/%s", h->root, d->name, p->num,
-		     dirs[c->source], c->name) >= (int)sizeof(path))
+	if (counter_is_cm(c)) {
+		/* the name is already "DIR/FILE" */
+		if (!h->root || snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s", h->root, d->name,
+					 p->num, c->name) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+	} else if ((unsigned int)c->source >= ARRAY_SIZE(dirs) || !dirs[c->source] || !h->root ||
+		   snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s/%s", h->root, d->name, p->num,
+			    dirs[c->source], c->name) >= (int)sizeof(path)) {
 		return -ENAMETOOLONG;
+	}
 	fd = sysfs_open_attr(AT_FDCWD, path);
 	if (fd < 0)
 		return fd;

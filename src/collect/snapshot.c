@@ -49,6 +49,14 @@ int snapshot_take(struct source *src, struct snapshot *s, unsigned int what)
 		s->has_net = !s->net_err;
 	}
 	s->routes = snapshot_routes(&s->net);
+	if ((what & SNAPSHOT_RES) && src->ops->res) {
+		s->has_res = true;
+		rc = src->ops->res(src, &s->res);
+		if (rc) {
+			snapshot_free(s);
+			return rc;
+		}
+	}
 	if ((what & SNAPSHOT_FABRIC) && src->ops->fabric) {
 		s->has_fabric = true;
 		rc = src->ops->fabric(src, &s->fabric, &s->mad);
@@ -101,6 +109,7 @@ void snapshot_free(struct snapshot *s)
 {
 	mad_fabric_close(s->mad);
 	ib_fabric_free(&s->fabric);
+	res_state_free(&s->res);
 	net_state_free(&s->net);
 	fab_host_free(&s->host);
 	memset(s, 0, sizeof(*s));

@@ -9,6 +9,7 @@
 #include "model/fabric.h"
 #include "model/ibfabric.h"
 #include "model/net.h"
+#include "model/res.h"
 #include "model/route.h"
 
 /*
@@ -25,6 +26,8 @@ struct snapshot {
 	const struct route_ops *routes;	/* the kernel on a live host, the model otherwise */
 	struct ib_fabric fabric;	/* the IB subnet through MADs (SNAPSHOT_FABRIC) */
 	struct mad_fabric *mad;		/* open for more PMA samples, NULL: none */
+	struct res_state res;		/* RDMA resources and holders (SNAPSHOT_RES) */
+	bool has_res;			/* the source could list resources (res.err may still say some failed) */
 	bool has_fabric;		/* the source could ask a subnet (f.error may still say none answered) */
 	uint64_t taken_ns;		/* CLOCK_MONOTONIC when it was taken */
 };
@@ -64,6 +67,7 @@ bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapsho
 /* What to take: COLLECT_* bits of collect/source.h for the host, and: */
 #define SNAPSHOT_NET	(1u << 16)	/* the network state too */
 #define SNAPSHOT_FABRIC	(1u << 17)	/* the IB subnet through MADs (seconds on a big fabric) */
+#define SNAPSHOT_RES	(1u << 18)	/* RDMA resources through RDMA netlink, and their holders */
 
 /*
  * Take s (zeroed or freed) from src. Returns 0 or -ENOMEM when the host

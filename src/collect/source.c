@@ -58,6 +58,11 @@ int source_net(struct source *s, struct net_state *st)
 	return s->ops->net(s, st);
 }
 
+int source_res(struct source *s, struct res_state *rs)
+{
+	return s->ops->res ? s->ops->res(s, rs) : -EOPNOTSUPP;
+}
+
 bool source_watched(const struct source *s)
 {
 	return s->ops->changed != NULL;

@@ -47,6 +47,7 @@ struct event_log;
 struct fab_event;
 struct mad_watch;
 struct net_state;
+struct res_state;
 struct source;
 
 /*
@@ -94,6 +95,12 @@ struct source_ops {
 	 */
 	int (*async_fd)(struct source *s, const struct fab_host *h);
 	unsigned int (*async_events)(struct source *s, struct event_log *log);
+	/*
+	 * The RDMA resources (QPs, cm_ids, CQs, MRs, PDs) and who holds them.
+	 * 0 or -ENOMEM; what could not be read is said in rs->err. NULL op:
+	 * this source has no processes (the demo).
+	 */
+	int (*res)(struct source *s, struct res_state *rs);
 	/* The MAD view kept open under a poll loop (the monitor). NULL op or result: none. */
 	struct mad_watch *(*mad_watch)(struct source *s);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
@@ -154,6 +161,8 @@ int source_collect(struct source *s, struct fab_host *h, unsigned int what);
 bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
 int source_net(struct source *s, struct net_state *st);
 bool source_changed(struct source *s, const struct fab_host *h);
+/* The RDMA resources and their holders (see source_ops.res); -EOPNOTSUPP when the source has none. */
+int source_res(struct source *s, struct res_state *rs);
 /* The structure can change without refresh() saying so: watch it with source_changed() and re-collect. */
 bool source_watched(const struct source *s);
 /* The network-change fd (-errno: none) and its draining: see source_ops. */

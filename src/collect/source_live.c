@@ -11,6 +11,8 @@
 #include "collect/mad_fabric.h"
 #include "collect/mad_watch.h"
 #include "collect/netlink.h"
+#include "collect/proc_attr.h"
+#include "collect/rdma_nl.h"
 #include "collect/source.h"
 #include "collect/watch.h"
 #include "util.h"
@@ -97,6 +99,21 @@ static int live_net(struct source *s, struct net_state *st)
 	return netlink_collect(s->ctx, st);
 }
 
+/* The resource tracker over RDMA netlink, each holder looked up under the proc root. */
+static int live_res(struct source *s, struct res_state *rs)
+{
+	int rc = rdma_nl_collect(rs);
+
+	if (!rc)
+		rc = res_procs_build(rs);
+	if (rc) {
+		res_state_free(rs);
+		return rc;
+	}
+	proc_attr_fill_all(s->ctx->proc_root, rs);
+	return 0;
+}
+
 /* All of `show fabric` (ports, SM, partners, sweep) ends within this. */
 #define LIVE_FABRIC_DEADLINE_NS (15ull * 1000000000ull)
 
@@ -134,6 +151,7 @@ const struct source_ops source_live_ops = {
 	.refresh = live_refresh,
 	.net = live_net,
 	.fabric = live_fabric,
+	.res = live_res,
 	.mad_watch = live_mad_watch,
 	.changed = live_changed,
 	.describe = live_describe,

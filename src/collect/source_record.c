@@ -107,6 +107,13 @@ static unsigned int rec_async_events(struct source *s, struct event_log *log)
 	return source_async_events(inner_of(s), log);
 }
 
+static int rec_res(struct source *s, struct res_state *rs)
+{
+	struct source *in = inner_of(s);
+
+	return in->ops->res(in, rs);
+}
+
 static bool rec_changed(struct source *s, const struct fab_host *h)
 {
 	return source_changed(inner_of(s), h);
@@ -247,6 +254,7 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.changed = in->changed ? rec_changed : NULL;
 	r->ops.async_fd = in->async_fd ? rec_async_fd : NULL;
 	r->ops.async_events = in->async_events ? rec_async_events : NULL;
+	r->ops.res = in->res ? rec_res : NULL;
 	r->ops.describe = rec_describe;
 	r->ops.close = rec_close;
 	r->ops.record_start = rec_start;

@@ -80,6 +80,43 @@ uint64_t counter_max(unsigned int bits)
 	return (UINT64_C(1) << bits) - 1;
 }
 
+bool counter_is_cm(const struct fab_counter *c)
+{
+	return c->source == COUNTER_SRC_CM_TX_MSGS || c->source == COUNTER_SRC_CM_TX_RETRIES ||
+	       c->source == COUNTER_SRC_CM_RX_MSGS || c->source == COUNTER_SRC_CM_RX_DUPLICATES;
+}
+
+bool counter_is_cm_rej(const struct fab_counter *c, enum fab_dir dir)
+{
+	const char *file = strrchr(c->name, '/');
+
+	if (!(dir == DIR_XMIT ? c->source == COUNTER_SRC_CM_TX_MSGS : c->source == COUNTER_SRC_CM_RX_MSGS))
+		return false;
+	return !strcmp(file ? file + 1 : c->name, "rej");
+}
+
+bool host_cm_rejs(const struct fab_host *h, uint64_t *sent, uint64_t *received)
+{
+	*sent = *received = 0;
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++) {
+			const struct fab_port *p = &h->devs[i].ports[j];
+
+			for (size_t k = 0; k < p->ncounters; k++) {
+				const struct fab_counter *c = &p->counters[k];
+				uint64_t d;
+
+				if (!counter_is_cm(c) || !counter_delta_since_start(c, &d))
+					continue;
+				if (counter_is_cm_rej(c, DIR_XMIT))
+					*sent += d;
+				else if (counter_is_cm_rej(c, DIR_RCV))
+					*received += d;
+			}
+		}
+	return *sent || *received;
+}
+
 void counter_define(struct fab_counter *c, const char *name,
 		    enum fab_counter_source src, bool ext_width)
 {
@@ -93,6 +130,17 @@ void counter_define(struct fab_counter *c, const char *name,
 	c->kind = COUNTER_KIND_OTHER;
 	c->dir = DIR_NONE;
 
+	if (counter_is_cm(c)) {
+		/*
+		 * atomic_long in the kernel: 64 bits here. A REJ, a resent MAD
+		 * (the peer did not answer in time) and a duplicate received (our
+		 * answer was late or lost) are worth attention; the rest is traffic.
+		 */
+		c->dir = src == COUNTER_SRC_CM_TX_MSGS || src == COUNTER_SRC_CM_TX_RETRIES ? DIR_XMIT : DIR_RCV;
+		if (!strcmp(name, "rej") || src == COUNTER_SRC_CM_TX_RETRIES || src == COUNTER_SRC_CM_RX_DUPLICATES)
+			c->kind = COUNTER_KIND_ERROR;
+		return;
+	}
 	if (src == COUNTER_SRC_HW_COUNTERS) {
 		/* Driver counters are u64 in the kernel; only names hint at meaning. */
 		for (i = 0; i < ARRAY_SIZE(hw_error_words); i++)

@@ -19,6 +19,18 @@
 void counter_define(struct fab_counter *c, const char *name,
 		    enum fab_counter_source src, bool ext_width);
 
+/* One of the IB CM's MAD counters (cm_tx_msgs/, cm_rx_msgs/, ...)? */
+bool counter_is_cm(const struct fab_counter *c);
+/* A REJ the CM sent (dir DIR_XMIT) or received (DIR_RCV)? */
+bool counter_is_cm_rej(const struct fab_counter *c, enum fab_dir dir);
+
+/*
+ * The CM REJs of a host since the first sample: sent and received, summed
+ * over ports. True when any moved (the monitor's header says so then).
+ */
+struct fab_host;
+bool host_cm_rejs(const struct fab_host *h, uint64_t *sent, uint64_t *received);
+
 /* All-ones of a width (bits 1..64). */
 uint64_t counter_max(unsigned int bits);
 

@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <linux/rtnetlink.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/counters.h"
 #include "derive/doctor.h"
 #include "derive/fix.h"
 #include "derive/port.h"
@@ -748,6 +750,75 @@ static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 	}
 }
 
+/* A port's REJs sent and received since the first sample, and the requests it saw. */
+static void port_cm_deltas(const struct fab_port *p, uint64_t *rej_tx, uint64_t *rej_rx, uint64_t *req_tx,
+			   uint64_t *req_rx)
+{
+	*rej_tx = *rej_rx = *req_tx = *req_rx = 0;
+	for (size_t k = 0; k < p->ncounters; k++) {
+		const struct fab_counter *c = &p->counters[k];
+		uint64_t v;
+
+		if (!counter_is_cm(c) || !counter_delta_since_start(c, &v))
+			continue;
+		if (counter_is_cm_rej(c, DIR_XMIT))
+			*rej_tx += v;
+		else if (counter_is_cm_rej(c, DIR_RCV))
+			*rej_rx += v;
+		else if (!strcmp(c->name, "cm_tx_msgs/req"))
+			*req_tx += v;
+		else if (!strcmp(c->name, "cm_rx_msgs/req"))
+			*req_rx += v;
+	}
+}
+
+/*
+ * Finding 7: the CM refused connections while we watched. Its counters
+ * say that and in which direction, not why: the finding names the causes
+ * a REJ has and where the reason can be read.
+ */
+static void check_cm_rejects(struct doc *d, struct rdma_addr *ra, size_t n)
+{
+	for (size_t i = 0; i < d->host->ndevs; i++) {
+		const struct fab_device *dev = &d->host->devs[i];
+
+		for (size_t j = 0; j < dev->nports; j++) {
+			const struct fab_port *p = &dev->ports[j];
+			uint64_t rej_tx, rej_rx, req_tx, req_rx;
+			struct doctor_finding *f;
+
+			port_cm_deltas(p, &rej_tx, &rej_rx, &req_tx, &req_rx);
+			if (!rej_tx && !rej_rx)
+				continue;
+			f = finding_add(d, DOCTOR_CM_REJECT, "cm-reject", DOCTOR_WARNING);
+			if (!f)
+				return;
+			snprintf(f->device, sizeof(f->device), "%s", dev->name);
+			f->port = p->num;
+			if (p->nnetdevs)
+				snprintf(f->ifname, sizeof(f->ifname), "%s", p->netdevs[0].name);
+			f_title(f, "%s port %u: connections refused (REJ sent %" PRIu64 ", received %" PRIu64 ")",
+				dev->name, p->num, rej_tx, rej_rx);
+			if (rej_tx)
+				f_cause(f, "This host's CM answered connection requests with a REJ: nothing listens on "
+					"the requested port here, the request reached this NIC although the address it "
+					"asked for is another's (see findings 1 to 3), or the local application "
+					"rejected it (consumer reject).");
+			else
+				f_cause(f, "Peers answered this host's connection requests with a REJ: nothing listens "
+					"on that port at the peer, the request reached the peer's other NIC, or the "
+					"peer's application rejected it (consumer reject).");
+			f_ev(f, "since fabtop started: cm_tx_msgs/rej +%" PRIu64 ", cm_rx_msgs/rej +%" PRIu64, rej_tx,
+			     rej_rx);
+			f_ev(f, "requests in that time: cm_tx_msgs/req +%" PRIu64 ", cm_rx_msgs/req +%" PRIu64, req_tx,
+			     req_rx);
+			f_fix(f, "who listens where: fabtop show res cm (or rdma res show cm_id)");
+			f_fix(f, "the REJ's reason from the side that connects: fabtop probe PEER");
+			f_fix(f, "the route the connection takes: fabtop doctor PEER");
+		}
+	}
+}
+
 /*
  * The checks, in the order their findings are listed. Each sees the RDMA
  * addresses (and whether each shares its subnet) and adds findings.
@@ -761,6 +832,7 @@ static const struct doctor_check {
 	{ "ports (4)", check_ports },
 	{ "RoCE GIDs (5)", check_roce },
 	{ "IPoIB and local peers (6)", check_ipoib },
+	{ "CM rejects (7)", check_cm_rejects },
 };
 
 /*

@@ -52,6 +52,10 @@ static const char *const counter_source_names[] = {
 	[COUNTER_SRC_HW_COUNTERS] = "hw_counters",
 	[COUNTER_SRC_PMA] = "pma",
 	[COUNTER_SRC_DEMO] = "demo",
+	[COUNTER_SRC_CM_TX_MSGS] = "cm_tx_msgs",
+	[COUNTER_SRC_CM_TX_RETRIES] = "cm_tx_retries",
+	[COUNTER_SRC_CM_RX_MSGS] = "cm_rx_msgs",
+	[COUNTER_SRC_CM_RX_DUPLICATES] = "cm_rx_duplicates",
 };
 
 const char *fab_port_state_str(enum fab_port_state s)

@@ -57,6 +57,16 @@ enum fab_counter_source {
 	COUNTER_SRC_HW_COUNTERS,	/* ports/N/hw_counters/ (driver-specific) */
 	COUNTER_SRC_PMA,		/* a MAD to the PMA (libibmad) */
 	COUNTER_SRC_DEMO,		/* the simulated demo fabric */
+	/*
+	 * The IB CM's own MAD counts per port (drivers/infiniband/core/cm.c):
+	 * ports/N/cm_tx_msgs/, cm_tx_retries/, cm_rx_msgs/, cm_rx_duplicates/,
+	 * one file per message type (req, mra, rej, rep, rtu, dreq, drep,
+	 * sidr_req, sidr_rep, lap, apr). The counter's name is "DIR/FILE".
+	 */
+	COUNTER_SRC_CM_TX_MSGS,
+	COUNTER_SRC_CM_TX_RETRIES,
+	COUNTER_SRC_CM_RX_MSGS,
+	COUNTER_SRC_CM_RX_DUPLICATES,
 };
 
 /* What a counter counts; decides units and how a rate is shown. */

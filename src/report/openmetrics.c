@@ -245,6 +245,8 @@ static const char *source_label(enum fab_counter_source s)
 		[COUNTER_SRC_COUNTERS] = "counters", [COUNTER_SRC_COUNTERS_EXT] = "counters_ext",
 		[COUNTER_SRC_HW_COUNTERS] = "hw_counters", [COUNTER_SRC_PMA] = "pma",
 		[COUNTER_SRC_DEMO] = "demo",
+		[COUNTER_SRC_CM_TX_MSGS] = "cm_tx_msgs", [COUNTER_SRC_CM_TX_RETRIES] = "cm_tx_retries",
+		[COUNTER_SRC_CM_RX_MSGS] = "cm_rx_msgs", [COUNTER_SRC_CM_RX_DUPLICATES] = "cm_rx_duplicates",
 	};
 
 	return util_name(names, ARRAY_SIZE(names), s, "unknown");

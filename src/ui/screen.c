@@ -133,7 +133,8 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 
 static void draw_title(struct ui *ui, WINDOW *w, int W)
 {
-	char buf[704], in[32], out[32], find[32], rec[96], evs[40];
+	char buf[768], in[32], out[32], find[32], rec[96], evs[40], rej[64] = "";
+	uint64_t rej_tx, rej_rx;
 	size_t up = 0, down = 0;
 	double tin = 0, tout = 0;
 	bool kin = false, kout = false;
@@ -158,6 +159,9 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 				kout = true;
 			}
 		}
+	/* Connections refused since the monitor started (the CM's own counts): who, in the Doctor pane. */
+	if (host_cm_rejs(&ui->host, &rej_tx, &rej_rx))
+		snprintf(rej, sizeof(rej), " | REJ sent %" PRIu64 " received %" PRIu64, rej_tx, rej_rx);
 	warn_list(&nwarn);
 	replay_ui_record_tag(ui, rec, sizeof(rec));
 	if (ui->findings >= 0)
@@ -169,12 +173,12 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 	if (event_log_unseen(&ui->events))
 		snprintf(evs, sizeof(evs), " | events +%" PRIu64, event_log_unseen(&ui->events));
 	snprintf(buf, sizeof(buf),
-		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s | findings %s | %gs%s%s%s%s",
+		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s%s | findings %s | %gs%s%s%s%s",
 		 ui->host.hostname[0] ? ui->host.hostname : "",
 		 ui_simulated(ui) ? " DEMO " : ui_recorded(ui) ? " RECORDED " : " ",
 		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
 		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
-		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a",
+		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a", rej,
 		 find, ui->interval_s, ui->paused ? " | PAUSED" : "", evs,
 		 nwarn ? " | warnings (F1)" : "", rec);
 	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));

@@ -15,6 +15,7 @@
 
 #include "collect/snapshot.h"
 #include "collect/source.h"
+#include "derive/counters.h"
 #include "derive/doctor.h"
 #include "record/reader.h"
 #include "report/net.h"
@@ -164,6 +165,16 @@ static void ui_sample(struct ui *ui)
 	if (nomem)
 		ui_status(ui, "out of memory while collecting: showing the previous snapshot");
 	ui->last_sample_ns = model_now(&ui->host, now);
+	/* REJs moved: the doctor's CM finding (7) must say so now, not at the next re-read. */
+	{
+		uint64_t tx, rx;
+
+		host_cm_rejs(&ui->host, &tx, &rx);
+		if (tx + rx != ui->cm_rejs) {
+			ui->cm_rejs = tx + rx;
+			ui->net_wanted = true;
+		}
+	}
 	/* Sysctls have no notifications: the network is read with the structure. */
 	if (changed || ui->net_wanted || now - ui->last_net_ns >= SNAPSHOT_RESCAN_NS) {
 		ui->net_wanted = false;

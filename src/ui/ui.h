@@ -84,7 +84,7 @@ extern const size_t ui_default_nviews;
 #define UI_NWINDOWS 3
 extern const unsigned int ui_windows_s[UI_NWINDOWS];
 
-#define UI_MAX_VIEWS 8
+#define UI_MAX_VIEWS 10
 
 struct source;
 
@@ -141,6 +141,7 @@ struct ui {
 	struct doctor_report doctor;
 	bool doctor_ok;
 	int findings;			/* warnings and errors; -1: unknown */
+	uint64_t cm_rejs;		/* CM REJs sent + received when the doctor last ran */
 	int nl_fd;			/* the source's network-change fd, -1 if none */
 	uint64_t last_net_ns;
 

@@ -376,7 +376,7 @@ static void counters_details(struct ui *ui, const char *key, struct text *out)
 	tp = track_find(&ui->track, d->name, p->num);
 	views_origin(ui, d, origin, sizeof(origin));
 	text_add(out, ROLE_HEADING, "Counters of %s/%u", d->name, p->num);
-	text_add(out, ROLE_DIM, "  from %s/ports/%u/{counters,counters_ext,hw_counters}/", origin, p->num);
+	text_add(out, ROLE_DIM, "  from %s/ports/%u/{counters,counters_ext,hw_counters,cm_*}/", origin, p->num);
 	text_add(out, ROLE_DIM, "  data counters count 4-octet words: bytes = value x 4 (whatever the link width)");
 	if (!p->has_pma)
 		text_add(out, ROLE_WARN, "  no PMA counters: traffic rates are unknown on this port");

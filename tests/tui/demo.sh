@@ -49,9 +49,11 @@ tui_expect "Events pane: the selected event's evidence below" "since the previou
 tui_keys Tab
 tui_expect "Tab: the Cluster pane says how to set a Prometheus" "No Prometheus is set"
 tui_keys Tab
+tui_expect "Tab: the Connections pane says the demo has no processes" "it has no processes holding RDMA resources"
+tui_keys Tab
 tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"
 tui_keys BTab
-tui_expect "Shift-Tab goes back to the last pane (Cluster)" "No Prometheus is set"
+tui_expect "Shift-Tab goes back to the last pane (Connections)" "it has no processes holding RDMA resources"
 tui_keys 1
 
 tui_keys F1
