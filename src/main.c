@@ -52,6 +52,8 @@ static void usage(FILE *f)
 		   "  --json            machine-readable output\n"
 		   "  --no-color        no colours (also when NO_COLOR is set)\n"
 		   "  --prometheus URL  the Prometheus the monitor's Cluster pane asks (http://HOST:9090)\n"
+		   "  --counters MODE   IB port counters from pma (two MADs per port), sysfs, or auto\n"
+		   "                    (default: pma when the umad device can be used, else sysfs)\n"
 		   "  -h, --help        this help; fabtop COMMAND --help for a command's\n"
 		   "  -V, --version     print the version\n\n"
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error;\n"

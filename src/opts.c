@@ -22,6 +22,7 @@ static const struct option global_options[] = {
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 	{ "demo", no_argument, NULL, OPT_DEMO },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -88,6 +89,17 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		}
 		ctx->prometheus_url = arg;
 		return 0;
+	case OPT_COUNTERS: {
+		int m = ctx_counters_mode(arg);
+
+		if (m < 0) {
+			fprintf(stderr, "fabtop: --counters wants pma, sysfs or auto, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		ctx->counters = (enum fab_counters_mode)m;
+		ctx->counters_given = true;
+		return 0;
+	}
 	case 'V':
 		printf("fabtop %s\n", PACKAGE_VERSION);
 		return -1;

@@ -19,6 +19,7 @@ enum {
 	OPT_NO_COLOR,
 	OPT_DEMO,
 	OPT_PROMETHEUS,
+	OPT_COUNTERS,
 	OPT_FIRST_OWN,		/* a command's own long-only options start here */
 };
 

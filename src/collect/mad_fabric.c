@@ -393,11 +393,11 @@ void mad_fabric_query_ports(struct mad_fabric *v, uint64_t now_ns)
 			mad_port_query(v->sess[i], &v->f->ports[i], now_ns);
 }
 
-void mad_fabric_pma_refresh(struct mad_fabric *v, uint64_t now_ns)
+void mad_fabric_pma_refresh(struct mad_fabric *v, unsigned int ends, uint64_t now_ns)
 {
 	for (size_t i = 0; i < v->f->nports; i++)
 		if (v->sess[i])
-			mad_port_pma_refresh(v->sess[i], &v->f->ports[i], now_ns);
+			mad_port_pma_refresh(v->sess[i], &v->f->ports[i], ends, now_ns);
 }
 
 int mad_fabric_step(struct mad_fabric *v, uint64_t now_ns)
@@ -575,13 +575,13 @@ int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned 
 /* Each later PMA sample (both ends of every port) ends within this. */
 #define MAD_SAMPLE_DEADLINE_NS (5ull * 1000000000ull)
 
-void mad_fabric_sample(struct mad_fabric *v, double interval_s)
+void mad_fabric_sample(struct mad_fabric *v, unsigned int ends, double interval_s)
 {
 	uint64_t ns = interval_s > 0 ? (uint64_t)(interval_s * 1e9) : 0;
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	mad_fabric_pma_refresh(v, util_now_ns());
+	mad_fabric_pma_refresh(v, ends, util_now_ns());
 	mad_fabric_run(v, util_now_ns() + MAD_SAMPLE_DEADLINE_NS);
 }

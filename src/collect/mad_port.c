@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect/mad_port.h"
 #include "derive/counters.h"
@@ -385,35 +386,67 @@ int mad_port_query(struct mad_session *s, struct ib_local_port *lp, uint64_t now
 	return rc;
 }
 
-int mad_port_pma_refresh(struct mad_session *s, struct ib_local_port *lp, uint64_t now_ns)
+int mad_port_pma_refresh(struct mad_session *s, struct ib_local_port *lp, unsigned int ends, uint64_t now_ns)
 {
-	struct ib_pma *ends[2] = { &lp->pma, &lp->peer_pma };
+	struct ib_pma *pmas[2] = { &lp->pma, &lp->peer_pma };
+	const unsigned int which[2] = { MAD_PMA_LOCAL, MAD_PMA_PEER };
 
 	for (int i = 0; i < 2; i++) {
-		if (!ends[i]->lid || ends[i]->state == IBQ_NONE || ends[i]->state == IBQ_PENDING)
+		struct ib_pma *pma = pmas[i];
+
+		if (!(ends & which[i]) || !pma->lid || pma->state == IBQ_NONE || pma->state == IBQ_PENDING)
 			continue;
-		if (!ends[i]->n)
-			pma_start(s, lp, ends[i], ends[i]->lid, ends[i]->port_select, now_ns);
+		if (!pma->n)
+			pma_start(s, lp, pma, pma->lid, pma->port_select, now_ns);
 		else
-			pma_start_sample(s, lp, ends[i], now_ns);
+			pma_start_sample(s, lp, pma, now_ns);
 	}
 	return 0;
 }
 
-int mad_port_append_pma(struct fab_host *h, const struct ib_local_port *lp)
+/* The sysfs files the PMA answers for: the kernel sends a MAD per read of each. */
+static bool from_sysfs_pma(const struct fab_counter *c)
 {
-	struct fab_port *p = fab_host_find_port(h, lp->ca, lp->port);
-	struct fab_counter *nc;
+	return c->source == COUNTER_SRC_COUNTERS || c->source == COUNTER_SRC_COUNTERS_EXT;
+}
 
-	if (!p || !lp->pma.n)
+int mad_port_apply_pma(struct fab_port *p, const struct ib_pma *pma)
+{
+	struct fab_counter *nc;
+	size_t kept = 0, dropped = 0;
+	bool any = false;
+
+	if (!pma->n)
 		return 0;
-	nc = realloc(p->counters, (p->ncounters + lp->pma.n) * sizeof(*nc));
-	if (!nc)
+	for (size_t i = 0; i < p->ncounters; i++) {
+		struct fab_counter *c = &p->counters[i];
+
+		if (from_sysfs_pma(c) || c->source == COUNTER_SRC_PMA) {
+			if (c->fd >= 0)
+				close(c->fd);
+			dropped += c->source != COUNTER_SRC_PMA;
+			continue;
+		}
+		p->counters[kept++] = *c;
+	}
+	nc = realloc(p->counters, (kept + pma->n) * sizeof(*nc));
+	if (!nc) {
+		p->ncounters = kept;
 		return -ENOMEM;
+	}
 	p->counters = nc;
-	memcpy(&p->counters[p->ncounters], lp->pma.c, lp->pma.n * sizeof(*nc));
-	p->ncounters += lp->pma.n;
-	return 0;
+	memcpy(&p->counters[kept], pma->c, pma->n * sizeof(*nc));
+	p->ncounters = kept + pma->n;
+	for (size_t i = 0; i < pma->n; i++) {
+		p->counters[kept + i].fd = -1;
+		p->counters[kept + i].reopen = false;
+		any |= pma->c[i].known;
+	}
+	p->has_pma = any;
+	/* Rates of the PMA's counters go by the PMA's own sample times. */
+	p->sample_ns = pma->sample_ns;
+	p->prev_sample_ns = pma->prev_sample_ns;
+	return (int)dropped;
 }
 
 void mad_port_explain(struct ib_local_port *lp)

@@ -200,6 +200,8 @@ static void ui_apply_settings(struct ui *ui)
 	/* --no-color and NO_COLOR always win; the file can only turn colours off. */
 	if (ui->settings.have_color && !ui->settings.color)
 		ui->ctx->color = false;
+	if (ui->settings.counters[0] && !ui->ctx->counters_given)
+		ui->ctx->counters = (enum fab_counters_mode)ctx_counters_mode(ui->settings.counters);
 	if (ui->settings.have_window)
 		for (unsigned int i = 0; i < UI_NWINDOWS; i++)
 			if (ui_windows_s[i] == ui->settings.window_s)

@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 		printf("waiting %ld\n", s);
 		fflush(stdout);
 		nanosleep(&ts, NULL);
-		mad_fabric_pma_refresh(v, util_now_ns());
+		mad_fabric_pma_refresh(v, MAD_PMA_LOCAL | MAD_PMA_PEER, util_now_ns());
 		run_until_idle(v, util_now_ns() + 5000000000ull);
 		for (size_t i = 0; i < f.nports; i++) {
 			print_end("local", &f.ports[i].pma, (unsigned int)s);
