@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/mad_port.h"
 #include "collect/mad_watch.h"
 #include "collect/source.h"
 #include "derive/mad_decode.h"
@@ -123,6 +124,19 @@ static void take_samples(struct ui_mad *m, uint64_t now)
 	}
 }
 
+void mad_ui_counters(struct ui *ui, struct ui_mad *m)
+{
+	if (!m || !m->w || !m->w->v || ui->ctx->counters == COUNTERS_SYSFS)
+		return;
+	for (size_t i = 0; i < m->w->f.nports; i++) {
+		const struct ib_local_port *lp = &m->w->f.ports[i];
+		struct fab_port *p = fab_host_find_port(&ui->host, lp->ca, lp->port);
+
+		if (p && lp->pma.state == IBQ_OK && lp->pma.n && mad_port_apply_pma(p, &lp->pma) < 0)
+			ui_status(ui, "out of memory taking the PMA counters of %s/%u", lp->ca, lp->port);
+	}
+}
+
 void mad_ui_open(struct ui *ui, struct ui_mad *m)
 {
 	if (!m)
@@ -199,6 +213,7 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 	case MAD_WATCH_SAMPLED:
 		break;
 	}
+	mad_ui_counters(ui, m);
 	take_samples(m, now);
 	return true;
 }

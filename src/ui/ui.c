@@ -124,6 +124,7 @@ static void ui_sample(struct ui *ui)
 	changed = snapshot_host_sample(ui->src, &ui->host, &ui->clock, now, track_carry, &nomem);
 	if (nomem)
 		ui_status(ui, "out of memory while collecting: showing the previous snapshot");
+	mad_ui_counters(ui, ui->mad);
 	ui->last_sample_ns = model_now(&ui->host, now);
 	/* Sysctls have no notifications: the network is read with the structure. */
 	if (changed || ui->net_wanted || now - ui->last_net_ns >= SNAPSHOT_RESCAN_NS) {
