@@ -54,6 +54,7 @@ void mad_fabric_close(struct mad_fabric *v);
 /* What mad_fabric_collect() does. */
 #define MADF_PORTS	(1u << 0)	/* local ports: self, SM, partner, PMA of both ends */
 #define MADF_SWEEP	(1u << 1)	/* the fabric reachable from the first active port */
+#define MADF_PMA	(1u << 2)	/* with MADF_SWEEP: the PMA counters of every port found */
 
 /*
  * The synchronous collector for the CLI: finds local IB ports, opens each,

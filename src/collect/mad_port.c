@@ -71,7 +71,8 @@ static int port_ask(struct mad_session *s, struct ib_local_port *lp, enum port_q
 /* The state a failed request leaves behind. */
 static enum ib_query_state fail_state(int status)
 {
-	return status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR;
+	/* Cancelled: the caller's deadline passed first, which is a timeout to it. */
+	return status == -ETIMEDOUT || status == -ECANCELED ? IBQ_TIMEOUT : IBQ_ERROR;
 }
 
 static void port_id_from(struct ib_port_id *p, const struct mad_port_info *pi, uint8_t num)
@@ -100,8 +101,7 @@ static void node_id_from(struct ib_node_id *n, const struct mad_node_info *ni)
 	n->device_id = ni->device_id;
 }
 
-/* Set up the counters of a PMA once its capabilities are known. */
-static void pma_define(struct ib_pma *pma)
+void mad_port_pma_define(struct ib_pma *pma)
 {
 	static const char *const names[] = {
 		"symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
@@ -161,6 +161,51 @@ static void pma_unknown(struct ib_pma *pma, bool ext_part)
 		if (!pma->ext || is_ext == ext_part)
 			counter_sample_value(c, false, 0);
 	}
+}
+
+/* A PortCounters (ext false) or PortCountersExtended answer in state st (data valid when IBQ_OK). */
+static void pma_answer(struct ib_pma *pma, bool ext, enum ib_query_state st, const uint8_t *data, size_t dlen,
+		       uint16_t status)
+{
+	struct mad_pma_counters pc;
+
+	if (st == IBQ_OK && (ext ? mad_decode_port_counters_ext(data, dlen, &pc)
+				 : mad_decode_port_counters(data, dlen, &pc)))
+		st = IBQ_BAD_REPLY;
+	if (st == IBQ_OK) {
+		pma_take(pma, &pc, !ext && pma->ext);
+	} else {
+		pma_unknown(pma, ext);
+		if (ext)
+			pma->ext_failed = true;
+	}
+	if (!ext) {
+		pma->state = st;
+		if (st == IBQ_STATUS)
+			pma->status = status;
+	}
+}
+
+void mad_port_pma_reply(struct ib_pma *pma, bool ext, int status, const uint8_t *mad, size_t len)
+{
+	enum ib_query_state st = IBQ_OK;
+	const uint8_t *data = NULL;
+	size_t dlen = 0;
+	struct mad_hdr h;
+	int rc;
+
+	memset(&h, 0, sizeof(h));
+	if (status) {
+		st = fail_state(status);
+	} else {
+		rc = mad_decode_reply_data(mad, len, ext ? MAD_ATTR_PORT_COUNTERS_EXT : MAD_ATTR_PORT_COUNTERS,
+					   &data, &dlen, &h);
+		if (rc > 0)
+			st = IBQ_STATUS;
+		else if (rc < 0)
+			st = IBQ_BAD_REPLY;
+	}
+	pma_answer(pma, ext, st, data, dlen, h.status);
 }
 
 static void pma_start_sample(struct mad_session *s, struct ib_local_port *lp, struct ib_pma *pma,
@@ -256,7 +301,6 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 	struct mad_port_info pi;
 	struct mad_sm_info si;
 	struct mad_class_port_info cpi;
-	struct mad_pma_counters pc;
 	int rc = 0;
 
 	if (status) {
@@ -340,7 +384,7 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 			q->pma->cap_mask = 0;
 		}
 		if (st == IBQ_OK || st == IBQ_STATUS) {
-			pma_define(q->pma);
+			mad_port_pma_define(q->pma);
 			pma_start_sample(s, lp, q->pma, q->now_ns);
 		} else {
 			q->pma->state = st;
@@ -348,24 +392,7 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 		break;
 	case PQ_PMA_PC:
 	case PQ_PMA_PCE:
-		if (st == IBQ_OK) {
-			rc = q->kind == PQ_PMA_PC ? mad_decode_port_counters(data, dlen, &pc)
-						  : mad_decode_port_counters_ext(data, dlen, &pc);
-			if (rc)
-				st = IBQ_BAD_REPLY;
-		}
-		if (st == IBQ_OK) {
-			pma_take(q->pma, &pc, q->kind == PQ_PMA_PC && q->pma->ext);
-		} else {
-			pma_unknown(q->pma, q->kind == PQ_PMA_PCE);
-			if (q->kind == PQ_PMA_PCE)
-				q->pma->ext_failed = true;
-		}
-		if (q->kind == PQ_PMA_PC) {
-			q->pma->state = st;
-			if (st == IBQ_STATUS)
-				q->pma->status = h.status;
-		}
+		pma_answer(q->pma, q->kind == PQ_PMA_PCE, st, data, dlen, h.status);
 		break;
 	}
 	free(q);

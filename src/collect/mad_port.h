@@ -40,6 +40,20 @@ int mad_port_pma_refresh(struct mad_session *s, struct ib_local_port *lp, unsign
  */
 int mad_port_apply_pma(struct fab_port *p, const struct ib_pma *pma);
 
+/*
+ * The counters of a PMA whose ClassPortInfo:CapabilityMask is in
+ * pma->cap_mask (0 when ClassPortInfo did not answer: PortCounters only):
+ * 64-bit data and packets when PortCountersExtended is advertised, and the
+ * unicast/multicast packets only with the IETF-compatible set.
+ */
+void mad_port_pma_define(struct ib_pma *pma);
+/*
+ * A PortCounters (ext false) or PortCountersExtended reply, as a mad_cb
+ * gets it, into pma's counters: the values, or unknown for this sample.
+ * PortCounters' answer sets pma->state.
+ */
+void mad_port_pma_reply(struct ib_pma *pma, bool ext, int status, const uint8_t *mad, size_t len);
+
 /* Fill lp->note from what is known (INIT without SM, no LID, ...). */
 void mad_port_explain(struct ib_local_port *lp);
 
