@@ -194,7 +194,10 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 		/* The reason, once; the panes keep showing it where the far end would be. */
 		if (m->w->reason[0] && !m->announced && mad_watch_host_has_ib(&ui->host)) {
 			m->announced = true;
-			ui_status(ui, "%s", m->w->reason);
+			if (ui->ctx->counters == COUNTERS_PMA)
+				ui_status(ui, "--counters pma, counters from sysfs: %s", m->w->reason);
+			else
+				ui_status(ui, "%s", m->w->reason);
 			return true;
 		}
 		return false;

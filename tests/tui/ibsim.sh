@@ -21,6 +21,9 @@ tui_expect "no MAD access: the port details say why there is no SM view" "SM vie
 tui_keys Escape
 tui_quit >/dev/null || :
 assert_match "no MAD access: a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+tui_start 160 40 -- --sysfs "$DATA/trees/ib-2port" --pane counters --counters pma
+tui_expect "--counters pma without MAD access: the status line says sysfs is read" "--counters pma, counters from sysfs"
+tui_quit >/dev/null || :
 
 # The rest needs the simulator; without it, say so (the part above still counts).
 why=
