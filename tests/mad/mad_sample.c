@@ -144,15 +144,20 @@ int main(int argc, char **argv)
 		       " total_ms=%.1f\n", f.nnodes, f.nlinks, f.truncated_nodes, f.truncated_time,
 		       (double)f.sweep_ns / 1e6, f.sweep_mads, f.mads_timeout, f.pma_ports, f.pma_answered,
 		       (double)f.pma_ns / 1e6, f.pma_mads, (double)(util_now_ns() - t0) / 1e6);
-		ib_fabric_free(&f);
 		/*
 		 * A sweep cut at its deadline leaves answers on their way; umad2sim's
 		 * exit handler then deadlocks joining its receiver thread (which
-		 * waits for a lock the handler holds). Nothing of ours is left to
-		 * flush or free: leave without the exit handlers.
+		 * waits for a lock the handler holds): leave without the exit
+		 * handlers. Only then: that handler also tells ibsim the client is
+		 * gone, and ibsim has room for a few clients only.
 		 */
-		fflush(stdout);
-		_exit(0);
+		if (f.truncated_time) {
+			ib_fabric_free(&f);
+			fflush(stdout);
+			_exit(0);
+		}
+		ib_fabric_free(&f);
+		return 0;
 	}
 	if (mad_fabric_open(&ctx, &f, &v) || !v) {
 		fprintf(stderr, "mad_sample: %s\n", f.error[0] ? f.error : "cannot open");
