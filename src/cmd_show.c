@@ -187,10 +187,13 @@ static void show_pma_open(const struct fab_ctx *ctx, struct show_pma *pm, struct
 	for (size_t i = 0; i < pm->f.nports; i++) {
 		const struct ib_local_port *lp = &pm->f.ports[i];
 
-		if (lp->pma.state != IBQ_OK && lp->self_state != IBQ_ERROR)
-			fprintf(stderr, "fabtop: --counters %s: %s/%u: no PMA answer (%s); counters from sysfs\n",
-				ctx_counters_mode_str(ctx->counters), lp->ca, lp->port,
-				lp->note[0] ? lp->note : ib_query_state_str(lp->pma.state));
+		/* auto stays quiet about a port with no LID yet (down, no SM): sysfs is all there is. */
+		if (lp->pma.state == IBQ_OK || lp->self_state == IBQ_ERROR ||
+		    (ctx->counters == COUNTERS_AUTO && lp->pma.state == IBQ_NONE))
+			continue;
+		fprintf(stderr, "fabtop: --counters %s: %s/%u: no PMA answer (%s); counters from sysfs\n",
+			ctx_counters_mode_str(ctx->counters), lp->ca, lp->port,
+			lp->note[0] ? lp->note : ib_query_state_str(lp->pma.state));
 	}
 	show_pma_apply(pm, h);
 }
