@@ -284,6 +284,37 @@ static void pma_json(struct json *j, const struct ib_pma *p)
 	json_obj_end(j);
 }
 
+/*
+ * A swept port's counters, compact (a fabric has thousands of ports): the
+ * values by name, null when unknown or saturated, and which are saturated.
+ */
+static void fport_pma_json(struct json *j, const struct ib_pma *p)
+{
+	json_obj_begin(j);
+	json_key(j, "state"); json_str(j, ib_query_state_str(p->state));
+	json_key(j, "lid"); json_u64(j, p->lid);
+	json_key(j, "extended"); json_bool(j, p->ext && !p->ext_failed);
+	json_key(j, "counters");
+	json_obj_begin(j);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fab_counter *c = &p->c[i];
+
+		json_key(j, c->name);
+		if (c->known && !c->saturated)
+			json_u64(j, c->value);
+		else
+			json_null(j);
+	}
+	json_obj_end(j);
+	json_key(j, "saturated");
+	json_arr_begin(j);
+	for (size_t i = 0; i < p->n; i++)
+		if (p->c[i].saturated)
+			json_str(j, p->c[i].name);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void local_port_json(struct json *j, const struct ib_local_port *lp)
 {
 	json_obj_begin(j);
@@ -361,7 +392,7 @@ void ibfabric_json_members(struct json *j, const struct ib_fabric *f)
 				json_key(j, "phys_state"); json_str(j, mad_phys_state_str(fp->pi.phys_state));
 			}
 			if (fp->pma) {
-				json_key(j, "pma"); pma_json(j, fp->pma);
+				json_key(j, "pma"); fport_pma_json(j, fp->pma);
 			}
 			json_obj_end(j);
 		}

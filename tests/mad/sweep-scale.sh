@@ -44,9 +44,9 @@ assert_eq "the nodes ibnetdiscover finds" "$(grep -Ec '^(Ca|Switch)' "$T/ibnd.ou
 assert_eq "the ports ibqueryerrors checks, every one answered" \
 	"$(sed -n 's/^## *\([0-9]*\) ports checked.*/\1/p' "$T/iqe.out") true" \
 	"$(jq -r '.fabric.sweep | "\(.pma_ports) \(.pma_answered == .pma_ports)"' "$J")"
-pc() {	# NODE_DESC PORT COUNTER: its value in the sweep
+pc() {	# NODE_DESC PORT COUNTER: its value in the sweep, and whether it is saturated
 	jq -r ".fabric.nodes[] | select(.node_desc == \"$1\") | .port_states[] | select(.port == $2) |
-		.pma.counters[] | select(.name == \"$3\") | \"\(.value) \(.saturated)\"" "$J"
+		.pma | \"\(.counters.$3) \(.saturated | index(\"$3\") != null)\"" "$J"
 }
 assert_eq "leaf3 port 2: symbol_error 5, as set" "5 false" "$(pc leaf3 2 symbol_error)"
 assert_match "ibqueryerrors reports it too" 'leaf3.*SymbolErrorCounter == 5' "$(tr '\n' ' ' <"$T/iqe.out")"
