@@ -26,10 +26,10 @@ for i in 1 2 3 4 5; do
 	fab h0_1 show fabric --json >"$T/fab.json" 2>"$T/fab.err" || { echo "bench-fabric: fabtop failed: $(cat "$T/fab.err")" >&2; exit 1; }
 	echo "fabtop $(ms_since "$t0") $(jq -r '.fabric | "\(.nodes | length) \(.sweep.pma_answered) \(.sweep.pma_ports) \(.sweep.elapsed_ms) \(.sweep.pma_elapsed_ms) \(.sweep.mads_sent)"' "$T/fab.json")" >>"$T/runs"
 	t0=$(date +%s%N)
-	sim h0_1 ibnetdiscover >"$T/ibnd.out" 2>&1 || { echo "bench-fabric: ibnetdiscover failed" >&2; exit 1; }
+	sim h0_1 ibnetdiscover >"$T/ibnd.out" 2>&1 || { echo "bench-fabric: ibnetdiscover failed: $(tail -5 "$T/ibnd.out")" >&2; exit 1; }
 	echo "ibnetdiscover $(ms_since "$t0") $(grep -c '^Ca\|^Switch' "$T/ibnd.out")" >>"$T/runs"
 	t0=$(date +%s%N)
-	sim h0_1 ibqueryerrors >"$T/iqe.out" 2>&1 || { echo "bench-fabric: ibqueryerrors failed" >&2; exit 1; }
+	sim h0_1 ibqueryerrors >"$T/iqe.out" 2>&1 || { echo "bench-fabric: ibqueryerrors failed: $(tail -5 "$T/iqe.out")" >&2; exit 1; }
 	echo "ibqueryerrors $(ms_since "$t0") $(sed -n 's/^## *\([0-9]*\) ports checked.*/\1/p' "$T/iqe.out")" >>"$T/runs"
 done
 
