@@ -151,9 +151,9 @@ int main(int argc, char **argv)
 		 * handlers. Only then: that handler also tells ibsim the client is
 		 * gone, and ibsim has room for a few clients only.
 		 */
+		fflush(stdout);	/* the figures are out even should umad2sim's exit handler hang */
 		if (f.truncated_time) {
 			ib_fabric_free(&f);
-			fflush(stdout);
 			_exit(0);
 		}
 		ib_fabric_free(&f);
