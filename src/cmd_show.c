@@ -9,6 +9,9 @@
 #include <time.h>
 
 #include "collect/host.h"
+#include "collect/mad_fabric.h"
+#include "collect/mad_watch.h"
+#include "collect/umad.h"
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
@@ -187,14 +190,86 @@ static void sleep_s(double s)
 		;
 }
 
+/* The PMA view of `show counters` (--counters pma|auto): local ports only. */
+struct show_pma {
+	struct ib_fabric f;
+	struct mad_fabric *v;		/* NULL: counters from sysfs */
+};
+
+/* How long the first answers (the port, ClassPortInfo, both counter sets) may take. */
+#define SHOW_PMA_DEADLINE_NS	(3ull * 1000000000ull)
+
+/* The local ports' latest PMA samples into h, in place of their counters/ files. */
+static void show_pma_apply(struct show_pma *pm, struct fab_host *h)
+{
+	for (size_t i = 0; pm->v && i < pm->f.nports; i++) {
+		const struct ib_local_port *lp = &pm->f.ports[i];
+		struct fab_port *p = fab_host_find_port(h, lp->ca, lp->port);
+
+		if (p && lp->pma.state == IBQ_OK && mad_port_apply_pma(p, &lp->pma) < 0)
+			fprintf(stderr, "fabtop: out of memory taking the PMA counters of %s/%u\n", lp->ca, lp->port);
+	}
+}
+
+/*
+ * --counters pma or auto on a host with InfiniBand ports: ask each local
+ * port's PMA (PortCounters, and PortCountersExtended when ClassPortInfo
+ * advertises it). A port whose PMA cannot be asked keeps its sysfs
+ * counters, and stderr says why (with pma; with auto only when some umad
+ * device exists but refused).
+ */
+static void show_pma_open(const struct fab_ctx *ctx, struct show_pma *pm, struct fab_host *h)
+{
+	struct fab_ctx c = *ctx;
+
+	memset(pm, 0, sizeof(*pm));
+	if (ctx->counters == COUNTERS_SYSFS || ctx->demo || !mad_watch_host_has_ib(h))
+		return;
+	if (!c.live_sysfs && umad_tree_is_live(&c))
+		c.live_sysfs = true;
+	if (mad_fabric_take(&c, &pm->f, MADF_PORTS, NULL, util_now_ns() + SHOW_PMA_DEADLINE_NS, &pm->v) < 0)
+		pm->v = NULL;
+	if (!pm->v || pm->f.error[0]) {
+		if (ctx->counters == COUNTERS_PMA || pm->f.nports)
+			fprintf(stderr, "fabtop: --counters %s: %s; counters from sysfs\n",
+				ctx_counters_mode_str(ctx->counters),
+				pm->f.error[0] ? pm->f.error : "the PMA cannot be asked");
+		if (!pm->v)
+			return;
+	}
+	for (size_t i = 0; i < pm->f.nports; i++) {
+		const struct ib_local_port *lp = &pm->f.ports[i];
+
+		/* auto stays quiet about a port with no LID yet (down, no SM): sysfs is all there is. */
+		if (lp->pma.state == IBQ_OK || lp->self_state == IBQ_ERROR ||
+		    (ctx->counters == COUNTERS_AUTO && lp->pma.state == IBQ_NONE))
+			continue;
+		fprintf(stderr, "fabtop: --counters %s: %s/%u: no PMA answer (%s); counters from sysfs\n",
+			ctx_counters_mode_str(ctx->counters), lp->ca, lp->port,
+			lp->note[0] ? lp->note : ib_query_state_str(lp->pma.state));
+	}
+	show_pma_apply(pm, h);
+}
+
+static void show_pma_close(struct show_pma *pm)
+{
+	mad_fabric_close(pm->v);
+	ib_fabric_free(&pm->f);
+}
+
 /* Repeated counter samples: rates between consecutive ones. */
-static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, struct fab_host *h)
+static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, struct fab_host *h,
+			      struct show_pma *pm)
 {
 	for (long s = 1; s <= ctx->count; s++) {
 		/* a recording's samples are there already: no waiting */
 		if (!source_has(src, SOURCE_RECORDED))
 			sleep_s(ctx->interval_s);
 		source_refresh(src, h, util_now_ns());
+		if (pm->v) {
+			mad_fabric_sample(pm->v, MAD_PMA_LOCAL, 0);
+			show_pma_apply(pm, h);
+		}
 		if (ctx->json) {
 			struct json j;
 
@@ -319,8 +394,10 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	const char *since = NULL;
 	double duration_s = 0;
 	uint64_t since_ns = 0;
+	struct show_pma pm;
 	int rc = EXIT_OK, c, stop;
 
+	memset(&pm, 0, sizeof(pm));
 	opts_merge(longopts, show_own);
 	while ((c = opts_next(ctx, "show", argc, argv, ":hV", longopts, &stop)) != -1) {
 		switch (c) {
@@ -401,9 +478,11 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	if (snap.host.sysfs_missing && !ctx->json && !ctx->replay)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
+	if (!only || !strcmp(only->name, "counters"))
+		show_pma_open(ctx, &pm, &snap.host);
 
 	if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
-		rc = show_counter_rates(ctx, src, &snap.host);
+		rc = show_counter_rates(ctx, src, &snap.host, &pm);
 	} else if (ctx->json) {
 		struct json j;
 
@@ -441,6 +520,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		}
 	}
 out:
+	show_pma_close(&pm);
 	snapshot_free(&snap);
 	source_close(src);
 	return rc;

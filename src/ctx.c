@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "util.h"
 
 void ctx_init(struct fab_ctx *ctx)
 {
@@ -19,4 +20,23 @@ void ctx_init(struct fab_ctx *ctx)
 	ctx->color = !(nc && *nc);
 	ctx->seed = 1;
 	ctx->live_sysfs = true;
+}
+
+static const char *const counters_modes[] = {
+	[COUNTERS_AUTO] = "auto",
+	[COUNTERS_SYSFS] = "sysfs",
+	[COUNTERS_PMA] = "pma",
+};
+
+int ctx_counters_mode(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(counters_modes); i++)
+		if (!strcmp(name, counters_modes[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *ctx_counters_mode_str(enum fab_counters_mode m)
+{
+	return (unsigned int)m < ARRAY_SIZE(counters_modes) ? counters_modes[m] : "?";
 }

@@ -5,6 +5,13 @@
 
 #include <stdbool.h>
 
+/* Where the counters of local InfiniBand ports come from (--counters). */
+enum fab_counters_mode {
+	COUNTERS_AUTO = 0,	/* the PMA by MAD when the umad device can be used, else sysfs */
+	COUNTERS_SYSFS,		/* the kernel's counters/ files (one firmware command per file) */
+	COUNTERS_PMA,		/* PortCounters + PortCountersExtended MADs; sysfs with a note when refused */
+};
+
 /*
  * Every system read goes through a root held here, never a hard-coded path,
  * so that fixture trees (--sysfs DIR, --proc DIR) replace the live system.
@@ -22,6 +29,8 @@ struct fab_ctx {
 	bool demo;			/* --demo: the built-in simulated fabric */
 	unsigned long seed;		/* --seed for the demo fabric */
 	bool live_sysfs;		/* sysfs_root is the real /sys: verbs may be used */
+	enum fab_counters_mode counters;	/* --counters; fabtoprc's counters= when not given */
+	bool counters_given;		/* --counters was on the command line */
 	const char *prometheus_url;	/* --prometheus: the Cluster pane's server; NULL: fabtoprc's */
 	struct rec_reader *replay;	/* --replay: the recording, opened and checked by main(); NULL: none */
 	const char *replay_path;
@@ -31,5 +40,8 @@ struct fab_ctx {
 };
 
 void ctx_init(struct fab_ctx *ctx);
+/* "auto", "sysfs", "pma" -> mode; -1 for anything else. */
+int ctx_counters_mode(const char *name);
+const char *ctx_counters_mode_str(enum fab_counters_mode m);
 
 #endif

@@ -58,6 +58,8 @@ static void usage(FILE *f)
 		   "  --replay FILE     a recording (fabtop record) instead of this host: the monitor\n"
 		   "                    plays it, reports show it as it was --at a time (default: its end)\n"
 		   "  --at TIME         where in the recording: HH:MM[:SS], +5m, -30s, #N, start, end\n"
+		   "  --counters MODE   IB port counters from pma (two MADs per port), sysfs, or auto\n"
+		   "                    (default: pma when the umad device can be used, else sysfs)\n"
 		   "  -h, --help        this help; fabtop COMMAND --help for a command's\n"
 		   "  -V, --version     print the version\n\n"
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error;\n"

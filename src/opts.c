@@ -75,6 +75,7 @@ static const struct option global_options[] = {
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "at", required_argument, NULL, OPT_AT },
+	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -146,6 +147,17 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 	case OPT_AT:
 		ctx->replay_at = arg;
 		return opts_replay_at(ctx);
+	case OPT_COUNTERS: {
+		int m = ctx_counters_mode(arg);
+
+		if (m < 0) {
+			fprintf(stderr, "fabtop: --counters wants pma, sysfs or auto, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		ctx->counters = (enum fab_counters_mode)m;
+		ctx->counters_given = true;
+		return 0;
+	}
 	case 'V':
 		printf("fabtop %s\n", PACKAGE_VERSION);
 		return -1;

@@ -21,6 +21,7 @@ enum {
 	OPT_PROMETHEUS,
 	OPT_REPLAY,
 	OPT_AT,
+	OPT_COUNTERS,
 	OPT_FIRST_OWN,		/* a command's own long-only options start here */
 };
 

@@ -166,6 +166,11 @@ void mad_session_set_opts(struct mad_session *s, const struct mad_opts *o)
 		s->opts.timeout_ms = 1;
 }
 
+const struct mad_opts *mad_session_get_opts(const struct mad_session *s)
+{
+	return &s->opts;
+}
+
 void mad_cancel_all(struct mad_session *s)
 {
 	/* Callbacks free their contexts; they may not queue more on -ECANCELED, but guard anyway. */

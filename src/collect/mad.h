@@ -60,6 +60,7 @@ struct mad_transport {
 };
 int mad_session_open_transport(struct mad_session **out, const struct mad_transport *tp);
 void mad_session_set_opts(struct mad_session *s, const struct mad_opts *o);
+const struct mad_opts *mad_session_get_opts(const struct mad_session *s);
 
 /*
  * The fd to poll for POLLIN, or -1 when the transport has no pollable fd

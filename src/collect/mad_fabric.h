@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "collect/mad.h"
+#include "collect/mad_port.h"
 #include "ctx.h"
 #include "model/ibfabric.h"
 
@@ -40,7 +41,8 @@ void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns);
 struct mad_fabric;
 int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_fabric **out);
 void mad_fabric_query_ports(struct mad_fabric *v, uint64_t now_ns);
-void mad_fabric_pma_refresh(struct mad_fabric *v, uint64_t now_ns);
+/* A PMA sample of the ends named (MAD_PMA_LOCAL, MAD_PMA_PEER of collect/mad_port.h) of every port. */
+void mad_fabric_pma_refresh(struct mad_fabric *v, unsigned int ends, uint64_t now_ns);
 int mad_fabric_step(struct mad_fabric *v, uint64_t now_ns);
 bool mad_fabric_idle(const struct mad_fabric *v);
 /* -1 when idle; short (2 ms) while a session has no pollable fd (ibsim). */
@@ -52,6 +54,7 @@ void mad_fabric_close(struct mad_fabric *v);
 /* What mad_fabric_collect() does. */
 #define MADF_PORTS	(1u << 0)	/* local ports: self, SM, partner, PMA of both ends */
 #define MADF_SWEEP	(1u << 1)	/* the fabric reachable from the first active port */
+#define MADF_PMA	(1u << 2)	/* with MADF_SWEEP: the PMA counters of every port found */
 
 /*
  * The synchronous collector for the CLI: finds local IB ports, opens each,
@@ -65,7 +68,7 @@ int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned 
 /* The same, leaving the view open in *vp (NULL when none) for more PMA samples; tallies f. */
 int mad_fabric_take(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
 		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_fabric **vp);
-/* Wait interval_s, then the next PMA sample of both ends of every port (bounded: 5 s). */
-void mad_fabric_sample(struct mad_fabric *v, double interval_s);
+/* Wait interval_s, then the next PMA sample of the ends named of every port (bounded: 5 s). */
+void mad_fabric_sample(struct mad_fabric *v, unsigned int ends, double interval_s);
 
 #endif

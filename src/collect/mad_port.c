@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect/mad_port.h"
 #include "derive/counters.h"
@@ -70,7 +71,8 @@ static int port_ask(struct mad_session *s, struct ib_local_port *lp, enum port_q
 /* The state a failed request leaves behind. */
 static enum ib_query_state fail_state(int status)
 {
-	return status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR;
+	/* Cancelled: the caller's deadline passed first, which is a timeout to it. */
+	return status == -ETIMEDOUT || status == -ECANCELED ? IBQ_TIMEOUT : IBQ_ERROR;
 }
 
 static void port_id_from(struct ib_port_id *p, const struct mad_port_info *pi, uint8_t num)
@@ -99,8 +101,7 @@ static void node_id_from(struct ib_node_id *n, const struct mad_node_info *ni)
 	n->device_id = ni->device_id;
 }
 
-/* Set up the counters of a PMA once its capabilities are known. */
-static void pma_define(struct ib_pma *pma)
+void mad_port_pma_define(struct ib_pma *pma)
 {
 	static const char *const names[] = {
 		"symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
@@ -160,6 +161,51 @@ static void pma_unknown(struct ib_pma *pma, bool ext_part)
 		if (!pma->ext || is_ext == ext_part)
 			counter_sample_value(c, false, 0);
 	}
+}
+
+/* A PortCounters (ext false) or PortCountersExtended answer in state st (data valid when IBQ_OK). */
+static void pma_answer(struct ib_pma *pma, bool ext, enum ib_query_state st, const uint8_t *data, size_t dlen,
+		       uint16_t status)
+{
+	struct mad_pma_counters pc;
+
+	if (st == IBQ_OK && (ext ? mad_decode_port_counters_ext(data, dlen, &pc)
+				 : mad_decode_port_counters(data, dlen, &pc)))
+		st = IBQ_BAD_REPLY;
+	if (st == IBQ_OK) {
+		pma_take(pma, &pc, !ext && pma->ext);
+	} else {
+		pma_unknown(pma, ext);
+		if (ext)
+			pma->ext_failed = true;
+	}
+	if (!ext) {
+		pma->state = st;
+		if (st == IBQ_STATUS)
+			pma->status = status;
+	}
+}
+
+void mad_port_pma_reply(struct ib_pma *pma, bool ext, int status, const uint8_t *mad, size_t len)
+{
+	enum ib_query_state st = IBQ_OK;
+	const uint8_t *data = NULL;
+	size_t dlen = 0;
+	struct mad_hdr h;
+	int rc;
+
+	memset(&h, 0, sizeof(h));
+	if (status) {
+		st = fail_state(status);
+	} else {
+		rc = mad_decode_reply_data(mad, len, ext ? MAD_ATTR_PORT_COUNTERS_EXT : MAD_ATTR_PORT_COUNTERS,
+					   &data, &dlen, &h);
+		if (rc > 0)
+			st = IBQ_STATUS;
+		else if (rc < 0)
+			st = IBQ_BAD_REPLY;
+	}
+	pma_answer(pma, ext, st, data, dlen, h.status);
 }
 
 static void pma_start_sample(struct mad_session *s, struct ib_local_port *lp, struct ib_pma *pma,
@@ -255,7 +301,6 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 	struct mad_port_info pi;
 	struct mad_sm_info si;
 	struct mad_class_port_info cpi;
-	struct mad_pma_counters pc;
 	int rc = 0;
 
 	if (status) {
@@ -339,7 +384,7 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 			q->pma->cap_mask = 0;
 		}
 		if (st == IBQ_OK || st == IBQ_STATUS) {
-			pma_define(q->pma);
+			mad_port_pma_define(q->pma);
 			pma_start_sample(s, lp, q->pma, q->now_ns);
 		} else {
 			q->pma->state = st;
@@ -347,24 +392,7 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 		break;
 	case PQ_PMA_PC:
 	case PQ_PMA_PCE:
-		if (st == IBQ_OK) {
-			rc = q->kind == PQ_PMA_PC ? mad_decode_port_counters(data, dlen, &pc)
-						  : mad_decode_port_counters_ext(data, dlen, &pc);
-			if (rc)
-				st = IBQ_BAD_REPLY;
-		}
-		if (st == IBQ_OK) {
-			pma_take(q->pma, &pc, q->kind == PQ_PMA_PC && q->pma->ext);
-		} else {
-			pma_unknown(q->pma, q->kind == PQ_PMA_PCE);
-			if (q->kind == PQ_PMA_PCE)
-				q->pma->ext_failed = true;
-		}
-		if (q->kind == PQ_PMA_PC) {
-			q->pma->state = st;
-			if (st == IBQ_STATUS)
-				q->pma->status = h.status;
-		}
+		pma_answer(q->pma, q->kind == PQ_PMA_PCE, st, data, dlen, h.status);
 		break;
 	}
 	free(q);
@@ -385,35 +413,67 @@ int mad_port_query(struct mad_session *s, struct ib_local_port *lp, uint64_t now
 	return rc;
 }
 
-int mad_port_pma_refresh(struct mad_session *s, struct ib_local_port *lp, uint64_t now_ns)
+int mad_port_pma_refresh(struct mad_session *s, struct ib_local_port *lp, unsigned int ends, uint64_t now_ns)
 {
-	struct ib_pma *ends[2] = { &lp->pma, &lp->peer_pma };
+	struct ib_pma *pmas[2] = { &lp->pma, &lp->peer_pma };
+	const unsigned int which[2] = { MAD_PMA_LOCAL, MAD_PMA_PEER };
 
 	for (int i = 0; i < 2; i++) {
-		if (!ends[i]->lid || ends[i]->state == IBQ_NONE || ends[i]->state == IBQ_PENDING)
+		struct ib_pma *pma = pmas[i];
+
+		if (!(ends & which[i]) || !pma->lid || pma->state == IBQ_NONE || pma->state == IBQ_PENDING)
 			continue;
-		if (!ends[i]->n)
-			pma_start(s, lp, ends[i], ends[i]->lid, ends[i]->port_select, now_ns);
+		if (!pma->n)
+			pma_start(s, lp, pma, pma->lid, pma->port_select, now_ns);
 		else
-			pma_start_sample(s, lp, ends[i], now_ns);
+			pma_start_sample(s, lp, pma, now_ns);
 	}
 	return 0;
 }
 
-int mad_port_append_pma(struct fab_host *h, const struct ib_local_port *lp)
+/* The sysfs files the PMA answers for: the kernel sends a MAD per read of each. */
+static bool from_sysfs_pma(const struct fab_counter *c)
 {
-	struct fab_port *p = fab_host_find_port(h, lp->ca, lp->port);
-	struct fab_counter *nc;
+	return c->source == COUNTER_SRC_COUNTERS || c->source == COUNTER_SRC_COUNTERS_EXT;
+}
 
-	if (!p || !lp->pma.n)
+int mad_port_apply_pma(struct fab_port *p, const struct ib_pma *pma)
+{
+	struct fab_counter *nc;
+	size_t kept = 0, dropped = 0;
+	bool any = false;
+
+	if (!pma->n)
 		return 0;
-	nc = realloc(p->counters, (p->ncounters + lp->pma.n) * sizeof(*nc));
-	if (!nc)
+	for (size_t i = 0; i < p->ncounters; i++) {
+		struct fab_counter *c = &p->counters[i];
+
+		if (from_sysfs_pma(c) || c->source == COUNTER_SRC_PMA) {
+			if (c->fd >= 0)
+				close(c->fd);
+			dropped += c->source != COUNTER_SRC_PMA;
+			continue;
+		}
+		p->counters[kept++] = *c;
+	}
+	nc = realloc(p->counters, (kept + pma->n) * sizeof(*nc));
+	if (!nc) {
+		p->ncounters = kept;
 		return -ENOMEM;
+	}
 	p->counters = nc;
-	memcpy(&p->counters[p->ncounters], lp->pma.c, lp->pma.n * sizeof(*nc));
-	p->ncounters += lp->pma.n;
-	return 0;
+	memcpy(&p->counters[kept], pma->c, pma->n * sizeof(*nc));
+	p->ncounters = kept + pma->n;
+	for (size_t i = 0; i < pma->n; i++) {
+		p->counters[kept + i].fd = -1;
+		p->counters[kept + i].reopen = false;
+		any |= pma->c[i].known;
+	}
+	p->has_pma = any;
+	/* Rates of the PMA's counters go by the PMA's own sample times. */
+	p->sample_ns = pma->sample_ns;
+	p->prev_sample_ns = pma->prev_sample_ns;
+	return (int)dropped;
 }
 
 void mad_port_explain(struct ib_local_port *lp)

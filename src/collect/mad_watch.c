@@ -16,6 +16,7 @@
 #include "collect/mad_fabric.h"
 #include "collect/mad_port.h"
 #include "collect/mad_watch.h"
+#include "collect/umad.h"
 #include "collect/sysfs.h"
 #include "derive/counters.h"
 #include "util.h"
@@ -61,42 +62,6 @@ bool mad_watch_host_has_ib(const struct fab_host *h)
 	return false;
 }
 
-/*
- * libibumad reads the system's own /sys. A --sysfs tree may be used with
- * MADs only when it describes the very devices libibumad sees (the
- * simulator's per-process tree does; a fixture tree does not): every CA
- * libibumad lists is in the tree with the same node GUID.
- */
-static bool tree_is_umads(const struct fab_ctx *ctx)
-{
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
-	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
-	int root;
-	bool same = n > 0;
-
-	if (n <= 0)
-		return false;
-	root = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
-	if (root < 0)
-		return false;
-	for (int i = 0; i < n && same; i++) {
-		umad_ca_t ca;
-		char path[128], buf[64];
-		uint64_t guid;
-
-		if (umad_get_ca(names[i], &ca) < 0) {
-			same = false;
-			break;
-		}
-		snprintf(path, sizeof(path), "class/infiniband/%.*s/node_guid", UMAD_CA_NAME_LEN, names[i]);
-		same = sysfs_read_str(root, path, buf, sizeof(buf)) > 0 && !util_parse_guid(buf, &guid) &&
-		       guid && guid == be64toh(ca.node_guid);
-		umad_release_ca(&ca);
-	}
-	close(root);
-	return same;
-}
-
 bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interval_s, uint64_t now)
 {
 	struct fab_ctx c = *w->ctx;
@@ -123,7 +88,7 @@ bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interv
 	w->tried = true;
 	w->last_try_ns = now;
 	watch_close(w);
-	if (!c.live_sysfs && tree_is_umads(&c))
+	if (!c.live_sysfs && umad_tree_is_live(&c))
 		c.live_sysfs = true;
 	rc = mad_fabric_open(&c, &w->f, &w->v);
 	if (rc) {
@@ -286,7 +251,7 @@ enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double in
 		requery_start(w, now);
 	} else if (now >= w->next_pma_ns) {
 		w->next_pma_ns = now + (uint64_t)(interval_s * 1e9);
-		mad_fabric_pma_refresh(w->v, now);
+		mad_fabric_pma_refresh(w->v, MAD_PMA_LOCAL | MAD_PMA_PEER, now);
 		w->sampling = true;
 	}
 	return news;

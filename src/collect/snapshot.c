@@ -102,7 +102,7 @@ bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapsho
 void snapshot_fabric_sample(struct snapshot *s, double interval_s)
 {
 	if (s->mad)
-		mad_fabric_sample(s->mad, interval_s);
+		mad_fabric_sample(s->mad, MAD_PMA_LOCAL | MAD_PMA_PEER, interval_s);
 }
 
 void snapshot_free(struct snapshot *s)

@@ -119,7 +119,7 @@ static int live_res(struct source *s, struct res_state *rs)
 
 static int live_fabric(struct source *s, struct ib_fabric *f, struct mad_fabric **vp)
 {
-	return mad_fabric_take(s->ctx, f, MADF_PORTS | MADF_SWEEP, NULL,
+	return mad_fabric_take(s->ctx, f, MADF_PORTS | MADF_SWEEP | MADF_PMA, NULL,
 			       util_now_ns() + LIVE_FABRIC_DEADLINE_NS, vp);
 }
 

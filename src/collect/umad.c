@@ -2,6 +2,7 @@
 /* Finding and opening local IB ports through libibumad, with advice when access is denied. */
 #include "config.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -16,6 +17,7 @@
 
 #include "collect/sysfs.h"
 #include "collect/umad.h"
+#include "util.h"
 
 /* The umadN node of ca/port, from <root>/class/infiniband_mad/umadN/{ibdev,port}. */
 static void umad_dev_of(const struct fab_ctx *ctx, const char *ca, unsigned int port,
@@ -175,4 +177,40 @@ int umad_open(const struct fab_ctx *ctx, const struct umad_local *p, const char 
 		err = EACCES;
 	umad_explain_open_error(node, err, why, whysz);
 	return -err;
+}
+
+/*
+ * libibumad reads the system's own /sys. A --sysfs tree may be used with
+ * MADs only when it describes the very devices libibumad sees (the
+ * simulator's per-process tree does; a fixture tree does not): every CA
+ * libibumad lists is in the tree with the same node GUID.
+ */
+bool umad_tree_is_live(const struct fab_ctx *ctx)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	int root;
+	bool same = n > 0;
+
+	if (n <= 0)
+		return false;
+	root = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
+	if (root < 0)
+		return false;
+	for (int i = 0; i < n && same; i++) {
+		umad_ca_t ca;
+		char path[128], buf[64];
+		uint64_t guid;
+
+		if (umad_get_ca(names[i], &ca) < 0) {
+			same = false;
+			break;
+		}
+		snprintf(path, sizeof(path), "class/infiniband/%.*s/node_guid", UMAD_CA_NAME_LEN, names[i]);
+		same = sysfs_read_str(root, path, buf, sizeof(buf)) > 0 && !util_parse_guid(buf, &guid) &&
+		       guid && guid == be64toh(ca.node_guid);
+		umad_release_ca(&ca);
+	}
+	close(root);
+	return same;
 }

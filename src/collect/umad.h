@@ -3,6 +3,7 @@
 #ifndef FABTOP_COLLECT_UMAD_H
 #define FABTOP_COLLECT_UMAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ctx.h"
@@ -38,5 +39,13 @@ int umad_open(const struct fab_ctx *ctx, const struct umad_local *p, const char 
  * formatting over stat(2) of the node, so tests can aim it at any file.
  */
 void umad_explain_open_error(const char *node, int err, char *why, size_t whysz);
+
+/*
+ * libibumad reads the system's own /sys. A --sysfs tree may be used with
+ * MADs only when it describes the very devices libibumad sees (the
+ * simulator's per-process tree does; a fixture tree does not): true when
+ * every CA libibumad lists is in ctx's tree with the same node GUID.
+ */
+bool umad_tree_is_live(const struct fab_ctx *ctx);
 
 #endif

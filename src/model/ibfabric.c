@@ -10,8 +10,11 @@
 
 void ib_fabric_free(struct ib_fabric *f)
 {
-	for (size_t i = 0; i < f->nnodes; i++)
+	for (size_t i = 0; i < f->nnodes; i++) {
+		for (size_t p = 0; f->nodes[i].ports && p <= f->nodes[i].id.num_ports; p++)
+			free(f->nodes[i].ports[p].pma);
 		free(f->nodes[i].ports);
+	}
 	free(f->nodes);
 	free(f->links);
 	free(f->ports);

@@ -100,6 +100,7 @@ struct ib_fport {
 	bool linked;			/* peer/peer_port name the other end */
 	size_t peer;			/* index into ib_fabric.nodes */
 	uint8_t peer_port;
+	struct ib_pma *pma;		/* its PMA counters (a sweep with counters); NULL: not asked */
 };
 
 /* A node found by the sweep, and the directed route that reached it. */
@@ -109,6 +110,7 @@ struct ib_fnode {
 	uint8_t path[64];		/* path[1..hops] egress ports from the local port */
 	uint8_t hops;
 	uint8_t entry_port;
+	size_t via;			/* index into ib_fabric.ports of the port that found it */
 	struct ib_fport *ports;		/* [0..num_ports]; port 0 is a switch's management port */
 };
 
@@ -134,6 +136,12 @@ struct ib_fabric {
 	uint64_t sweep_ns;
 	uint64_t sweep_mads;		/* MADs the sweep itself sent */
 	uint64_t mads_sent, mads_received, mads_timeout, mads_retried;
+	/* the PMA counters of every swept port (MADF_PMA) */
+	bool pma_swept;
+	uint64_t pma_ns;		/* from the first ClassPortInfo to the last answer */
+	uint64_t pma_mads;		/* MADs the counter sweep sent */
+	size_t pma_ports;		/* ports asked */
+	size_t pma_answered;		/* ports whose PortCounters answered */
 	char error[768];		/* why nothing could be asked at all ("" if fine) */
 };
 

@@ -133,9 +133,43 @@ static unsigned int fnode_port_lid(const struct ib_fnode *n, unsigned int port)
 	return n->lid;
 }
 
+/*
+ * What a swept port's PMA says, for the end of its line: the error counters
+ * above 0 (as ibqueryerrors lists them), or why there are no counters; ""
+ * when it was not asked or all is well.
+ */
+static void fport_pma_text(const struct ib_fport *fp, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (!fp->pma)
+		return;
+	if (fp->pma->state != IBQ_OK) {
+		snprintf(buf, size, "  [PMA %s]", ib_query_state_str(fp->pma->state));
+		return;
+	}
+	for (size_t i = 0; i < fp->pma->n && off < size; i++) {
+		const struct fab_counter *c = &fp->pma->c[i];
+		int k;
+
+		if (c->kind != COUNTER_KIND_ERROR || !c->known || (!c->value && !c->saturated))
+			continue;
+		if (c->saturated)
+			k = snprintf(buf + off, size - off, "%s%s=saturated", off ? ", " : "  [errors: ", c->name);
+		else
+			k = snprintf(buf + off, size - off, "%s%s=%" PRIu64, off ? ", " : "  [errors: ", c->name,
+				     c->value);
+		if (k > 0)
+			off += (size_t)k;
+	}
+	if (off && off + 1 < size)
+		snprintf(buf + off, size - off, "]");
+}
+
 static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnode *n)
 {
-	char g[24], l[96];
+	char g[24], l[96], e[256];
 
 	ibfabric_guid_str(n->id.node_guid, g, sizeof(g));
 	fprintf(out, "%s %s \"%s\" LID %u, %u ports, %u hops\n", mad_node_type_str(n->id.node_type), g,
@@ -148,15 +182,16 @@ static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnod
 			continue;
 		}
 		link_str(&fp->pi, l, sizeof(l));
+		fport_pma_text(fp, e, sizeof(e));
 		if (fp->linked) {
 			const struct ib_fnode *m = &f->nodes[fp->peer];
 
 			ibfabric_guid_str(m->id.node_guid, g, sizeof(g));
-			fprintf(out, "  %3u ==( %-28s )==> %s \"%s\" port %u, LID %u\n", p, l, g,
-				desc_or(m->id.desc), fp->peer_port, fnode_port_lid(m, fp->peer_port));
+			fprintf(out, "  %3u ==( %-28s )==> %s \"%s\" port %u, LID %u%s\n", p, l, g,
+				desc_or(m->id.desc), fp->peer_port, fnode_port_lid(m, fp->peer_port), e);
 		} else {
-			fprintf(out, "  %3u ==( %-28s )==>%s\n", p, l,
-				fp->pi.phys_state == PHYS_STATE_LINK_UP ? " (not explored)" : "");
+			fprintf(out, "  %3u ==( %-28s )==>%s%s\n", p, l,
+				fp->pi.phys_state == PHYS_STATE_LINK_UP ? " (not explored)" : "", e);
 		}
 	}
 }
@@ -180,6 +215,9 @@ void ibfabric_text(FILE *out, const struct ib_fabric *f)
 		(double)f->sweep_ns / 1e6, f->sweep_mads, f->mads_sent, f->mads_timeout,
 		f->truncated_nodes ? "; STOPPED at the node limit" : "",
 		f->truncated_time ? "; STOPPED at the time limit" : "");
+	if (f->pma_swept)
+		fprintf(out, "PMA counters of every port that is up: %zu ports, %zu answered; %.1f ms, %" PRIu64
+			" MADs\n", f->pma_ports, f->pma_answered, (double)f->pma_ns / 1e6, f->pma_mads);
 	for (size_t i = 0; i < f->nnodes; i++)
 		node_text(out, f, &f->nodes[i]);
 }
@@ -242,6 +280,37 @@ static void pma_json(struct json *j, const struct ib_pma *p)
 		json_key(j, "saturated"); json_bool(j, c->saturated);
 		json_obj_end(j);
 	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/*
+ * A swept port's counters, compact (a fabric has thousands of ports): the
+ * values by name, null when unknown or saturated, and which are saturated.
+ */
+static void fport_pma_json(struct json *j, const struct ib_pma *p)
+{
+	json_obj_begin(j);
+	json_key(j, "state"); json_str(j, ib_query_state_str(p->state));
+	json_key(j, "lid"); json_u64(j, p->lid);
+	json_key(j, "extended"); json_bool(j, p->ext && !p->ext_failed);
+	json_key(j, "counters");
+	json_obj_begin(j);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fab_counter *c = &p->c[i];
+
+		json_key(j, c->name);
+		if (c->known && !c->saturated)
+			json_u64(j, c->value);
+		else
+			json_null(j);
+	}
+	json_obj_end(j);
+	json_key(j, "saturated");
+	json_arr_begin(j);
+	for (size_t i = 0; i < p->n; i++)
+		if (p->c[i].saturated)
+			json_str(j, p->c[i].name);
 	json_arr_end(j);
 	json_obj_end(j);
 }
@@ -322,6 +391,9 @@ void ibfabric_json_members(struct json *j, const struct ib_fabric *f)
 				json_key(j, "state"); json_str(j, mad_port_state_str(fp->pi.state));
 				json_key(j, "phys_state"); json_str(j, mad_phys_state_str(fp->pi.phys_state));
 			}
+			if (fp->pma) {
+				json_key(j, "pma"); fport_pma_json(j, fp->pma);
+			}
 			json_obj_end(j);
 		}
 		json_arr_end(j);
@@ -371,6 +443,11 @@ void ibfabric_json_members(struct json *j, const struct ib_fabric *f)
 	json_key(j, "retries"); json_u64(j, f->mads_retried);
 	json_key(j, "truncated_nodes"); json_bool(j, f->truncated_nodes);
 	json_key(j, "truncated_time"); json_bool(j, f->truncated_time);
+	json_key(j, "pma_swept"); json_bool(j, f->pma_swept);
+	json_key(j, "pma_ports"); json_u64(j, f->pma_ports);
+	json_key(j, "pma_answered"); json_u64(j, f->pma_answered);
+	json_key(j, "pma_elapsed_ms"); json_double(j, (double)f->pma_ns / 1e6, 3);
+	json_key(j, "pma_mads"); json_u64(j, f->pma_mads);
 	json_obj_end(j);
 }
 

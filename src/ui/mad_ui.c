@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "collect/mad_port.h"
 #include "collect/mad_watch.h"
 #include "collect/source.h"
 #include "derive/mad_decode.h"
@@ -124,6 +125,19 @@ static void take_samples(struct ui_mad *m, uint64_t now)
 	}
 }
 
+void mad_ui_counters(struct ui *ui, struct ui_mad *m)
+{
+	if (!m || !m->w || !m->w->v || ui->ctx->counters == COUNTERS_SYSFS)
+		return;
+	for (size_t i = 0; i < m->w->f.nports; i++) {
+		const struct ib_local_port *lp = &m->w->f.ports[i];
+		struct fab_port *p = fab_host_find_port(&ui->host, lp->ca, lp->port);
+
+		if (p && lp->pma.state == IBQ_OK && lp->pma.n && mad_port_apply_pma(p, &lp->pma) < 0)
+			ui_status(ui, "out of memory taking the PMA counters of %s/%u", lp->ca, lp->port);
+	}
+}
+
 void mad_ui_open(struct ui *ui, struct ui_mad *m)
 {
 	if (!m)
@@ -181,7 +195,10 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 		/* The reason, once; the panes keep showing it where the far end would be. */
 		if (m->w->reason[0] && !m->announced && mad_watch_host_has_ib(&ui->host)) {
 			m->announced = true;
-			ui_status(ui, "%s", m->w->reason);
+			if (ui->ctx->counters == COUNTERS_PMA)
+				ui_status(ui, "--counters pma, counters from sysfs: %s", m->w->reason);
+			else
+				ui_status(ui, "%s", m->w->reason);
 			return true;
 		}
 		return false;
@@ -208,6 +225,7 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 	case MAD_WATCH_SAMPLED:
 		break;
 	}
+	mad_ui_counters(ui, m);
 	take_samples(m, now);
 	return true;
 }

@@ -52,6 +52,12 @@ void mad_ui_drop(struct ui_mad *m);
 int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int *timeout_ms);
 /* 'r': the far end's error deltas since start restart now, like the local ones. */
 void mad_ui_reset(struct ui_mad *m);
+/*
+ * --counters pma or auto: the local ports' latest PMA samples replace their
+ * counters/ files in ui->host (after every sysfs sample and PMA answer), so
+ * the monitor's local rows read the PMA and refreshes no longer read those files.
+ */
+void mad_ui_counters(struct ui *ui, struct ui_mad *m);
 /* Step the view (never blocks); true when something visible changed. */
 bool mad_ui_handle(struct ui *ui, struct ui_mad *m);
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ctx.h"
 #include "ui/settings.h"
 #include "warn.h"
 #include "util.h"
@@ -142,6 +143,10 @@ static const char *settings_line(struct settings *s, char *key, char *val)
 			return "window wants 60, 600 or 3600 (seconds)";
 		s->window_s = (unsigned int)v;
 		s->have_window = true;
+	} else if (!strcmp(key, "counters")) {
+		if (ctx_counters_mode(val) < 0)
+			return "counters wants pma, sysfs or auto";
+		snprintf(s->counters, sizeof(s->counters), "%s", val);
 	} else if (!strncmp(key, "sort.", 5)) {
 		char *dir = strchr(val, ',');
 		bool desc = false;
@@ -331,6 +336,8 @@ int settings_write(const struct settings *s, const char *path)
 		fprintf(f, "color=%s\n", s->color ? "yes" : "no");
 	if (s->have_window)
 		fprintf(f, "window=%u\n", s->window_s);
+	if (s->counters[0])
+		fprintf(f, "counters=%s\n", s->counters);
 	for (unsigned int i = 0; i < s->nsorts; i++)
 		fprintf(f, "sort.%s=%s,%s\n", s->sorts[i].view, s->sorts[i].column,
 			s->sorts[i].desc ? "desc" : "asc");

@@ -164,6 +164,7 @@ static void ui_sample(struct ui *ui)
 	changed = snapshot_host_sample(ui->src, &ui->host, &ui->clock, now, track_carry, &nomem);
 	if (nomem)
 		ui_status(ui, "out of memory while collecting: showing the previous snapshot");
+	mad_ui_counters(ui, ui->mad);
 	ui->last_sample_ns = model_now(&ui->host, now);
 	/* REJs moved: the doctor's CM finding (7) must say so now, not at the next re-read. */
 	{
@@ -275,6 +276,8 @@ static void ui_apply_settings(struct ui *ui)
 	/* --no-color and NO_COLOR always win; the file can only turn colours off. */
 	if (ui->settings.have_color && !ui->settings.color)
 		ui->ctx->color = false;
+	if (ui->settings.counters[0] && !ui->ctx->counters_given)
+		ui->ctx->counters = (enum fab_counters_mode)ctx_counters_mode(ui->settings.counters);
 	if (ui->settings.have_window)
 		for (unsigned int i = 0; i < UI_NWINDOWS; i++)
 			if (ui_windows_s[i] == ui->settings.window_s)

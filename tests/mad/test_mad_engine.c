@@ -13,6 +13,7 @@
 #include "collect/mad_fabric.h"
 #include "collect/mad_port.h"
 #include "derive/mad_decode.h"
+#include "util.h"
 
 #define MS 1000000ull
 
@@ -402,6 +403,43 @@ static void test_sweep_more(void)
 	ib_fabric_free(&f);
 }
 
+/*
+ * mad_run() against a fabric that never answers, on the real clock: 500
+ * PMA requests (the counters of a dead branch), a window of 64, 200 ms and
+ * a retry each, would take 2 s; the deadline of 150 ms ends it, every
+ * request gets its callback (cancelled), and the session is idle after.
+ */
+static void test_run_deadline(void)
+{
+	struct fake fk = { .drop_all = true };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct mad_opts o = { .timeout_ms = 200, .retries = 1, .window = 64 };
+	struct result r[500];
+	uint64_t t0, took;
+	int rc, called = 0, cancelled = 0;
+
+	memset(r, 0, sizeof(r));
+	mad_session_set_opts(s, &o);
+	for (int i = 0; i < 500; i++)
+		mad_get_pma(s, (uint16_t)(1 + i), MAD_ATTR_PORT_COUNTERS, 1, cb, &r[i]);
+	t0 = util_now_ns();
+	rc = mad_run(s, t0 + 150 * MS);
+	took = util_now_ns() - t0;
+	for (int i = 0; i < 500; i++) {
+		called += r[i].calls;
+		cancelled += r[i].status == -ECANCELED;
+	}
+	ASSERT_EQ_INT(rc, -ETIMEDOUT, "mad_run says the deadline came first");
+	TAP_OK(took >= 150 * MS && took < 250 * MS, "it returned at the 150 ms deadline (took %.1f ms)",
+	       (double)took / 1e6);
+	ASSERT_EQ_INT(called, 500, "every request got its callback");
+	ASSERT_EQ_INT(cancelled, 500, "... as cancelled");
+	ASSERT_EQ_INT(fk.nreq, 64, "only a window's worth was ever sent");
+	TAP_OK(mad_idle(s), "the session is idle after");
+	mad_session_close(s);
+}
+
 int main(void)
 {
 	test_retry();
@@ -411,5 +449,6 @@ int main(void)
 	test_nofd();
 	test_port_flows();
 	test_sweep_more();
+	test_run_deadline();
 	return tap_done();
 }

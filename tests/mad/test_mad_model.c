@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The IB model glue: PMA counters appended to the host model, rates across two samples, the notes for ports without an SM. */
+/* The IB model glue: PMA counters in place of the host model's sysfs ones, rates across two samples, the notes for ports without an SM. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -10,54 +10,56 @@
 #include "derive/counters.h"
 #include "model/ibfabric.h"
 
-static void test_append(void)
+static void test_apply(void)
 {
-	struct fab_host h;
-	struct fab_device dev;
 	struct fab_port port;
-	struct ib_local_port lp;
+	struct ib_pma pma;
 	struct fab_counter *c;
 	double bps;
 
-	memset(&h, 0, sizeof(h));
-	memset(&dev, 0, sizeof(dev));
 	memset(&port, 0, sizeof(port));
-	memset(&lp, 0, sizeof(lp));
-	snprintf(dev.name, sizeof(dev.name), "mlx5_0");
+	memset(&pma, 0, sizeof(pma));
 	port.num = 1;
-	port.counters = calloc(1, sizeof(*port.counters));
+	port.counters = calloc(3, sizeof(*port.counters));
 	counter_define(&port.counters[0], "port_xmit_data", COUNTER_SRC_COUNTERS, false);
-	port.ncounters = 1;
-	dev.ports = &port;
-	dev.nports = 1;
-	h.devs = &dev;
-	h.ndevs = 1;
+	counter_define(&port.counters[1], "rx_write_requests", COUNTER_SRC_HW_COUNTERS, false);
+	counter_define(&port.counters[2], "port_xmit_data_64", COUNTER_SRC_COUNTERS_EXT, false);
+	port.ncounters = 3;
+	port.sample_ns = 5;
 
-	snprintf(lp.ca, sizeof(lp.ca), "mlx5_0");
-	lp.port = 1;
-	counter_define(&lp.pma.c[0], "port_xmit_data", COUNTER_SRC_PMA, true);
-	counter_define(&lp.pma.c[1], "symbol_error", COUNTER_SRC_PMA, true);
-	lp.pma.n = 2;
-	counter_sample_value(&lp.pma.c[0], true, 1000);
-	counter_sample_value(&lp.pma.c[0], true, 1000 + 25000000);
-	counter_sample_value(&lp.pma.c[1], true, 65535);
+	counter_define(&pma.c[0], "port_xmit_data", COUNTER_SRC_PMA, true);
+	counter_define(&pma.c[1], "symbol_error", COUNTER_SRC_PMA, true);
+	pma.n = 2;
+	pma.prev_sample_ns = 1000000000ull;
+	pma.sample_ns = 1100000000ull;
+	counter_sample_value(&pma.c[0], true, 1000);
+	counter_sample_value(&pma.c[0], true, 1000 + 25000000);
+	counter_sample_value(&pma.c[1], true, 65535);
 
-	ASSERT_EQ_INT(mad_port_append_pma(&h, &lp), 0, "append succeeds");
-	ASSERT_EQ_INT(port.ncounters, 3, "sysfs counter kept, 2 PMA counters added");
+	ASSERT_EQ_INT(mad_port_apply_pma(&port, &pma), 2, "the counters/ and counters_ext/ entries dropped");
+	ASSERT_EQ_INT(port.ncounters, 3, "hw_counters kept, 2 PMA counters in");
+	ASSERT_EQ_STR(port.counters[0].name, "rx_write_requests", "the driver's counter first");
 	ASSERT_EQ_INT(port.counters[1].source, COUNTER_SRC_PMA, "source is PMA");
 	ASSERT_EQ_STR(fab_counter_source_str(port.counters[1].source), "pma", "named pma");
-	c = &port.counters[1];
+	ASSERT_EQ_U64(port.sample_ns - port.prev_sample_ns, 100000000ull, "the port's times are the PMA's");
+	c = port_data_counter(&port, DIR_XMIT);
+	TAP_OK(c == &port.counters[1], "the port's data counter is the PMA's");
 	bps = 0;
-	TAP_OK(counter_bytes_rate(c, 100000000ull, &bps) && bps == 1e9,
-	       "rate of the appended counter: 25M words in 0.1 s = 1 GB/s (got %.17g B/s)", bps);
-
+	TAP_OK(counter_bytes_rate(c, port.sample_ns - port.prev_sample_ns, &bps) && bps == 1e9,
+	       "rate of the PMA counter: 25M words in 0.1 s = 1 GB/s (got %.17g B/s)", bps);
 	ASSERT_EQ_INT(port.counters[2].saturated, 1, "16-bit symbol_error at 65535 is saturated");
 	ASSERT_EQ_INT(port.counters[2].fd, -1, "no fd to close");
+	ASSERT_EQ_INT(port.has_pma, 1, "the port has a PMA");
 
-	/* no matching port: nothing appended, no error */
-	snprintf(lp.ca, sizeof(lp.ca), "mlx5_9");
-	ASSERT_EQ_INT(mad_port_append_pma(&h, &lp), 0, "unknown device: 0");
-	ASSERT_EQ_INT(port.ncounters, 3, "... and nothing appended");
+	/* The next sample replaces the PMA counters, it does not add to them. */
+	counter_sample_value(&pma.c[0], true, 2000 + 25000000);
+	ASSERT_EQ_INT(mad_port_apply_pma(&port, &pma), 0, "nothing from sysfs left to drop");
+	ASSERT_EQ_INT(port.ncounters, 3, "still 3 counters");
+	ASSERT_EQ_U64(port.counters[1].value, 2000 + 25000000ull, "the new value");
+
+	pma.n = 0;
+	ASSERT_EQ_INT(mad_port_apply_pma(&port, &pma), 0, "no PMA sample: nothing done");
+	ASSERT_EQ_INT(port.ncounters, 3, "... and the counters kept");
 	free(port.counters);
 }
 
@@ -94,7 +96,7 @@ static void test_notes(void)
 
 int main(void)
 {
-	test_append();
+	test_apply();
 	test_notes();
 	return tap_done();
 }

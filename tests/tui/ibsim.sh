@@ -21,6 +21,9 @@ tui_expect "no MAD access: the port details say why there is no SM view" "SM vie
 tui_keys Escape
 tui_quit >/dev/null || :
 assert_match "no MAD access: a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+tui_start 160 40 -- --sysfs "$DATA/trees/ib-2port" --pane counters --counters pma
+tui_expect "--counters pma without MAD access: the status line says sysfs is read" "--counters pma, counters from sysfs"
+tui_quit >/dev/null || :
 
 # The rest needs the simulator; without it, say so (the part above still counts).
 why=
@@ -79,6 +82,10 @@ expect_re "the far end's PMA answers (a rate, not n/a)" "far end \\(PMA LID $SWA
 expect_re "the near end's PMA too" "near end ibsim0/1 \\(PMA LID [1-9][0-9]*\\) +in +[0-9.]+ [kMG]?b/s" 20
 tui_expect "the table's FAR END column names the partner" "spine-a/1" 5
 tui_expect "the SM is MASTER" "SM: LID $SM_LID, MASTER" 10
+# --counters auto (the default): the local row's counters are the PMA's, not counters/ files.
+tui_keys Enter
+expect_re "the local port's counters come from its PMA (--counters auto)" "port_xmit_data +pma +64" 10
+tui_keys Escape
 
 # An error counter on the switch side, changed through the ibsim console.
 ibsim_cmd 'PerformanceSet "SwA"[1] PortCounters.SymbolErrorCounter=17' "SymbolErrorCounter has been set to 17"

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The fabric sweep with the PMA counters of every port, on a generated fat
+# tree (tests/mad/gen-fattree.sh) under ibsim: the same nodes as
+# ibnetdiscover, the same ports as ibqueryerrors and the error counters it
+# reports; a branch that drops every MAD costs no more than the deadline.
+. "$TOP_SRCDIR/tests/setup.sh"
+slow_scenario
+. "$TOP_SRCDIR/tests/mad/ibsim-lib.sh"
+
+# ---- the generator ----
+GEN="$TOP_SRCDIR/tests/mad/gen-fattree.sh"
+sh "$GEN" >"$T/big.net"
+assert_eq "default tree: 48 leaves x 20 hosts + 8 spines" "1016 1344" \
+	"$(sed -n '1s/.*: \([0-9]*\) nodes, \([0-9]*\) links.*/\1 \2/p' "$T/big.net")"
+assert_eq "... one Hca or Switch block per node" 1016 "$(grep -Ec '^(Hca|Switch)' "$T/big.net")"
+run_rc sh "$GEN" 2 x 1
+assert_eq "a bad size: exit 2" 2 "$rc"
+run_rc sh "$GEN" 2 250 10
+assert_eq "more ports than an ibsim switch has: exit 2" 2 "$rc"
+
+ibsim_require
+command -v ibnetdiscover >/dev/null 2>&1 && command -v ibqueryerrors >/dev/null 2>&1 ||
+	skip_all "ibnetdiscover/ibqueryerrors missing (Debian: infiniband-diags)"
+SAMPLE="$TOP_BUILDDIR/tests/mad/mad_sample"
+[ -x "$SAMPLE" ] || skip_all "$SAMPLE is not built"
+
+# The full size: a sweep long enough to stop the simulator in the middle of.
+ibsim_start "$T/big.net"
+opensm_start h0_0
+# Every LID assigned and routed: opensm makes ports ACTIVE last, the last host included.
+port_active h0_1
+wait_for 120 _port_active h47_19 || { echo "$(basename "$0"): opensm never brought h47_19 up" >&2; exit 1; }
+ibsim_cmd 'PerformanceSet "leaf3"[2] PortCounters.SymbolErrorCounter=5' "SymbolErrorCounter has been set to 5"
+ibsim_cmd 'PerformanceSet "h7_4"[1] PortCounters.LinkDownedCounter=255' "LinkDownedCounter has been set to 255"
+
+run_rc fab h0_1 show fabric --json
+J="$T/out"
+cp "$J" "$T/fabric.json"
+assert_eq "show fabric: exit 0" 0 "$rc"
+sim h0_1 ibnetdiscover >"$T/ibnd.out"
+sim h0_1 ibqueryerrors >"$T/iqe.out" 2>&1 || :
+assert_eq "the nodes ibnetdiscover finds" "$(grep -Ec '^(Ca|Switch)' "$T/ibnd.out")" "$(jq '.fabric.nodes | length' "$J")"
+assert_eq "the ports ibqueryerrors checks, every one answered" \
+	"$(sed -n 's/^## *\([0-9]*\) ports checked.*/\1/p' "$T/iqe.out") true" \
+	"$(jq -r '.fabric.sweep | "\(.pma_ports) \(.pma_answered == .pma_ports)"' "$J")"
+pc() {	# NODE_DESC PORT COUNTER: its value in the sweep, and whether it is saturated
+	jq -r ".fabric.nodes[] | select(.node_desc == \"$1\") | .port_states[] | select(.port == $2) |
+		.pma | \"\(.counters.$3) \(.saturated | index(\"$3\") != null)\"" "$J"
+}
+assert_eq "leaf3 port 2: symbol_error 5, as set" "5 false" "$(pc leaf3 2 symbol_error)"
+assert_match "ibqueryerrors reports it too" 'leaf3.*SymbolErrorCounter == 5' "$(tr '\n' ' ' <"$T/iqe.out")"
+assert_eq "h7_4: link_downed at 255 is an 8-bit counter latched: no value" "null true" "$(pc h7_4 1 link_downed)"
+run_rc fab h0_1 show fabric
+assert_match "the text says how many ports' counters were read" \
+	'PMA counters of every port that is up: 2688 ports, 2688 answered' "$(cat "$T/out")"
+assert_match "... and lists the errors on the port's line" '2 ==\(.*\[errors: symbol_error=5\]' \
+	"$(grep -A3 '"leaf3"' "$T/out")"
+
+# ---- a branch that drops every MAD: spine0 ----
+ibsim_cmd 'Error "spine0" 100' 'sim>'
+# umad2sim's exit handler can deadlock after such traffic (its receiver
+# thread waits for a lock the handler holds): the figures are printed and
+# flushed first, and timeout ends the helper if its exit hangs.
+bounded_sweep() { (cd "$RUN" && SIM_HOST=h0_1 timeout -k 2 20 env LD_PRELOAD="$FAB_PRELOAD" "$SAMPLE" "$@"); }
+run_rc bounded_sweep sweep 4096 1000 pma
+diag "$(cat "$T/out")" "$(cat "$T/err")" "exit $rc"
+assert_match "spine0 silent: the rest of the fabric is found" 'nodes=1015 ' "$(cat "$T/out")"
+ms=$(sed -n 's/.*total_ms=\([0-9]*\).*/\1/p' "$T/out")
+check "spine0 silent: within the 1000 ms deadline (+300 ms to start and stop: $ms ms)" test "${ms:-99999}" -lt 1300
+ibsim_cmd 'Error "spine0" 0' 'sim>'
+
+# A simulator that stops answering altogether cannot be tested here: umad2sim
+# sends over a unix datagram socket whose queue (10 messages) fills, and its
+# write() then blocks until ibsim reads again, which the kernel's umad write
+# never does. The deadline over silent peers is tested in test_mad_engine.
+done_testing
