@@ -12,8 +12,10 @@
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
+#include "derive/gid_choice.h"
 #include "opts.h"
 #include "report/escape.h"
+#include "report/gid_advice.h"
 #include "report/ibfabric.h"
 #include "report/json.h"
 #include "report/net.h"
@@ -118,12 +120,40 @@ static const struct show_section sections[] = {
 static void show_usage(FILE *f)
 {
 	fprintf(f, "Usage: fabtop show [SECTION] [--json] [--sysfs DIR] [--interval S --count N]\n"
+		   "       fabtop show gids --for ADDR|IFACE [--json]\n"
 		   "Sections:");
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, " %s", sections[i].name);
 	fprintf(f, " all (default: all)\n"
 		   "With --count N, 'counters' samples N+1 times, --interval seconds apart,\n"
-		   "and prints rates and error deltas between samples.\n");
+		   "and prints rates and error deltas between samples.\n"
+		   "With --for, 'gids' names the GID index an application should use for that\n"
+		   "address or interface (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX, ib_write_bw -x).\n");
+}
+
+enum { OPT_FOR = OPT_FIRST_OWN };
+
+/* show gids --for: exit 0 with an index (or an InfiniBand port), 1 when nothing fits. */
+static int show_gid_choice(const struct fab_ctx *ctx, const struct fab_host *h, const struct gid_want *w)
+{
+	struct gid_choice c;
+
+	gid_choose(h, w, &c);
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		gid_advice_json(&j, w, &c);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		gid_advice_text(esc ? esc : stdout, w, &c);
+		escape_close(esc);
+	}
+	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
 }
 
 static void sleep_s(double s)
@@ -187,16 +217,26 @@ static int select_section(int argc, char **argv, const struct show_section **onl
 /* Long: options, the section, the snapshot parts it needs, and the text or JSON walk over the sections. */
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
+	static const struct option own[] = {
+		{ "for", required_argument, NULL, OPT_FOR },
+		{ 0 },
+	};
 	const struct show_section *only = NULL;
+	const char *for_arg = NULL;
+	struct gid_want want;
 	unsigned int what = COLLECT_ALL;
 	struct source *src;
 	struct option longopts[OPTS_MAX];
 	struct snapshot snap;
 	int rc = EXIT_OK, c, stop;
 
-	opts_merge(longopts, NULL);
+	opts_merge(longopts, own);
 	while ((c = opts_next(ctx, "show", argc, argv, ":hV", longopts, &stop)) != -1) {
-		show_usage(stdout);	/* 'h': the only option of its own */
+		if (c == OPT_FOR) {
+			for_arg = optarg;
+			continue;
+		}
+		show_usage(stdout);
 		return EXIT_OK;
 	}
 	if (stop >= 0) {
@@ -207,6 +247,25 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	rc = select_section(argc, argv, &only);
 	if (rc)
 		return rc;
+	if (for_arg) {
+		char why[160];
+
+		if (only && strcmp(only->name, "gids")) {
+			fprintf(stderr, "fabtop show: --for goes with 'show gids'\n");
+			return EXIT_USAGE;
+		}
+		if (!gid_want_parse(for_arg, &want, why, sizeof(why))) {
+			fprintf(stderr, "fabtop show gids: --for: %s\n", why);
+			return EXIT_USAGE;
+		}
+		for (size_t s = 0; s < NSECTIONS; s++)
+			if (!strcmp(sections[s].name, "gids"))
+				only = &sections[s];
+		if (ctx->count) {
+			fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
+			return EXIT_USAGE;
+		}
+	}
 	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric")))) {
 		fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
 		return EXIT_USAGE;
@@ -236,7 +295,9 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
 
-	if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
+	if (for_arg) {
+		rc = show_gid_choice(ctx, &snap.host, &want);
+	} else if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
 		rc = show_counter_rates(ctx, src, &snap.host);
 	} else if (ctx->json) {
 		struct json j;
