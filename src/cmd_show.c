@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,13 +13,16 @@
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
+#include "collect/roce.h"
 #include "derive/gid_choice.h"
+#include "derive/roce_check.h"
 #include "opts.h"
 #include "report/escape.h"
 #include "report/gid_advice.h"
 #include "report/ibfabric.h"
 #include "report/json.h"
 #include "report/net.h"
+#include "report/roce.h"
 #include "report/show.h"
 #include "warn.h"
 #include "util.h"
@@ -113,6 +117,7 @@ static const struct show_section sections[] = {
 	{ "gids", true, 0, show_gids_text, show_gids_json, NULL, NULL },
 	{ "net", false, SNAPSHOT_NET, NULL, NULL, net_text, net_json },
 	{ "fabric", false, SNAPSHOT_FABRIC, NULL, NULL, fabric_sec_text, fabric_sec_json },
+	{ "roce", false, 0, NULL, NULL, NULL, NULL },	/* show_roce(): it samples itself */
 };
 
 #define NSECTIONS (ARRAY_SIZE(sections))
@@ -127,11 +132,90 @@ static void show_usage(FILE *f)
 	fprintf(f, " all (default: all)\n"
 		   "With --count N, 'counters' samples N+1 times, --interval seconds apart,\n"
 		   "and prints rates and error deltas between samples.\n"
+		   "'roce' reads DCB (PFC, ETS, APP, trust) and the ethtool and RDMA congestion\n"
+		   "counters of each RoCE port; with --count N it samples N more times and adds\n"
+		   "rates and the rate findings (pause storm, ECN without CNP, ...).\n"
 		   "With --for, 'gids' names the GID index an application should use for that\n"
 		   "address or interface (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX, ib_write_bw -x).\n");
 }
 
 enum { OPT_FOR = OPT_FIRST_OWN };
+
+#define ROCE_MAX_FINDINGS 64
+
+static void sleep_s(double s);
+
+static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev, const struct roce_state *cur,
+		       unsigned int sample)
+{
+	struct doctor_finding *fs = calloc(ROCE_MAX_FINDINGS, sizeof(*fs));
+	size_t nfs = fs ? roce_check(prev, cur, fs, ROCE_MAX_FINDINGS) : 0;
+
+	if (nfs > ROCE_MAX_FINDINGS)
+		nfs = ROCE_MAX_FINDINGS;
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		if (sample) {
+			json_key(&j, "sample");
+			json_u64(&j, sample);
+		}
+		roce_report_json(&j, prev, cur, fs, nfs);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		if (sample)
+			fprintf(esc ? esc : stdout, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
+		roce_report_text(esc ? esc : stdout, prev, cur, fs, nfs);
+		escape_close(esc);
+	}
+	fflush(stdout);
+	free(fs);
+}
+
+/*
+ * show roce: one sample of every RoCE port's chain (live, or a fixture
+ * tree's recordings), then --count more --interval apart with rates. A
+ * fixture tree with a second recording gives its rates without --count.
+ */
+static int show_roce(const struct fab_ctx *ctx, struct source *src, struct fab_host *h)
+{
+	struct roce_state a, b;
+	bool live = !strcmp(ctx->sysfs_root, "/sys");
+
+	if (ctx->demo) {
+		fprintf(stderr, "fabtop show roce: the demo fabric simulates no DCB or ethtool statistics "
+			"(run it on a host with RoCE ports, or over a fixture tree with --sysfs)\n");
+		return EXIT_RUNTIME;
+	}
+	if (roce_collect(h, ctx->sysfs_root, &a)) {
+		fprintf(stderr, "fabtop: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (!live && !roce_collect_next(ctx->sysfs_root, &a, &b)) {
+		roce_print(ctx, &a, &b, 0);
+		roce_state_free(&b);
+	} else if (!ctx->count) {
+		roce_print(ctx, NULL, &a, 0);
+	}
+	for (long s = 1; s <= ctx->count; s++) {
+		sleep_s(ctx->interval_s);
+		source_refresh(src, h, util_now_ns());
+		if (roce_collect(h, ctx->sysfs_root, &b)) {
+			roce_state_free(&a);
+			return EXIT_RUNTIME;
+		}
+		roce_print(ctx, &a, &b, (unsigned int)s);
+		roce_state_free(&a);
+		a = b;
+	}
+	roce_state_free(&a);
+	return EXIT_OK;
+}
 
 /* show gids --for: exit 0 with an index (or an InfiniBand port), 1 when nothing fits. */
 static int show_gid_choice(const struct fab_ctx *ctx, const struct fab_host *h, const struct gid_want *w)
@@ -266,8 +350,9 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric")))) {
-		fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
+	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric") &&
+				     strcmp(only->name, "roce")))) {
+		fprintf(stderr, "fabtop show: --count goes with 'show counters', 'show fabric' or 'show roce'\n");
 		return EXIT_USAGE;
 	}
 
@@ -297,6 +382,8 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 
 	if (for_arg) {
 		rc = show_gid_choice(ctx, &snap.host, &want);
+	} else if (only && !strcmp(only->name, "roce")) {
+		rc = show_roce(ctx, src, &snap.host);
 	} else if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
 		rc = show_counter_rates(ctx, src, &snap.host);
 	} else if (ctx->json) {

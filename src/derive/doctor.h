@@ -24,6 +24,7 @@ enum doctor_id {
 	DOCTOR_PORT_STATE = 4,		/* port not ACTIVE, or slower than it can be */
 	DOCTOR_ROCE_GID = 5,		/* address without GID, GID netdev outside the netns, RoCE mode */
 	DOCTOR_IPOIB = 6,		/* IPoIB mode/MTU, accept_local for local-to-local probes */
+	DOCTOR_ROCE_CHAIN = 7,		/* the lossless chain: PFC, pause, ECN/CNP, buffers, TOS, mode (derive/roce_check.h) */
 };
 
 enum doctor_severity {
