@@ -10,11 +10,16 @@ src_libfabtop_a_SOURCES += \
 	src/collect/roce.c src/collect/roce.h \
 	src/derive/roce_ctr.c src/derive/roce_ctr.h \
 	src/derive/roce_check.c src/derive/roce_check.h \
-	src/report/roce.c src/report/roce.h
+	src/report/roce.c src/report/roce.h \
+	src/ui/view_roce.c
 
 check_PROGRAMS += tests/unit/test_dcb_parse tests/unit/test_ethtool_parse
-TESTS += tests/unit/test_dcb_parse tests/unit/test_ethtool_parse tests/core/roce-chain.sh
-EXTRA_DIST += tests/core/roce-chain.sh tests/core/roce-chain-tree.py
+TESTS += tests/unit/test_dcb_parse tests/unit/test_ethtool_parse tests/core/roce-chain.sh tests/tui/roce.sh
+EXTRA_DIST += tests/core/roce-chain.sh tests/core/roce-chain-tree.py tests/tui/roce.sh
+
+# The live path in the Soft-RoCE VM (tests/vm): veth ethtool statistics, dcbnl's "not supported".
+TESTS += tests/core/vm-roce.sh
+EXTRA_DIST += tests/core/vm-roce.sh tests/core/vm-roce.guest
 tests_unit_test_dcb_parse_LDADD = $(TEST_LDADD)
 tests_unit_test_ethtool_parse_LDADD = $(TEST_LDADD)
 

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collect/source.h"
+#include "model/roce.h"
 
 struct source *source_open_ops(const struct fab_ctx *ctx, const struct source_ops *ops)
 {
@@ -50,6 +52,12 @@ bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
 int source_net(struct source *s, struct net_state *st)
 {
 	return s->ops->net(s, st);
+}
+
+int source_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	return s->ops->roce ? s->ops->roce(s, h, st) : -EOPNOTSUPP;
 }
 
 bool source_watched(const struct source *s)

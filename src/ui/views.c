@@ -22,6 +22,7 @@ const struct ui_view *const ui_default_views[] = {
 	&view_doctor,
 	&view_probe,
 	&view_cluster,
+	&view_roce,
 };
 
 const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);
