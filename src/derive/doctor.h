@@ -81,10 +81,13 @@ struct doctor_report {
  * collected), and who answers route questions about it (the kernel on a
  * live host, the model otherwise: collect/route_query.h chooses).
  */
+struct roce_state;
+
 struct doctor_input {
 	const struct fab_host *host;
 	const struct net_state *net;
 	const struct route_ops *routes;
+	const struct roce_state *roce;	/* the RoCE chain (one sample) for finding 7; NULL: not looked at */
 };
 
 /*

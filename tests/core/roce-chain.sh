@@ -48,6 +48,14 @@ run_rc "$FABTOP" --sysfs "$T/one" --configfs "$T/one/config" show roce
 assert_eq "bad recordings: exit 0" 0 "$rc"
 assert_match "a cut answer is called malformed" "DCB: not available: the answer was malformed" "$(cat "$T/out")"
 assert_match "a missing one is said" "DCB: not available: no recorded answer" "$(cat "$T/out")"
+# fabtop doctor takes the configuration findings (one sample: no rates).
+run_rc "$FABTOP" --sysfs "$TREE" --configfs "$TREE/config" doctor --json
+assert_eq "doctor: problems, exit 1" 1 "$rc"
+assert_eq "doctor: the chain's configuration findings, as finding 7" \
+	'["roce-lossy","roce-pfc-unused","roce-lossy","roce-pfc-unused","roce-tos-unset","roce-v1-forced"]' \
+	"$(jq -c '[.findings[] | select(.id==7) | .code]' "$T/out")"
+run_rc "$FABTOP" --sysfs "$TREE" --configfs "$TREE/config" doctor
+assert_match "doctor text: the lossy finding with its fix" "dcb pfc set dev enp1s0f0 prio-pfc 3:on" "$(cat "$T/out")"
 run_rc "$FABTOP" --demo show roce
 assert_eq "demo: exit 1, no invented DCB" 1 "$rc"
 done_testing
