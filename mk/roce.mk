@@ -8,6 +8,7 @@ src_libfabtop_a_SOURCES += \
 	src/collect/ethtool_parse.c src/collect/ethtool_parse.h \
 	src/collect/ethtool.c src/collect/ethtool.h \
 	src/collect/roce.c src/collect/roce.h \
+	src/collect/demo_roce.c src/collect/demo_roce.h \
 	src/derive/roce_ctr.c src/derive/roce_ctr.h \
 	src/derive/roce_check.c src/derive/roce_check.h \
 	src/report/roce.c src/report/roce.h \
@@ -34,3 +35,8 @@ check_PROGRAMS += tests/fuzz/replay_roce
 TESTS += tests/fuzz/replay_roce
 tests_fuzz_replay_roce_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_roce.c
 tests_fuzz_replay_roce_LDADD = $(TEST_LDADD)
+
+# The demo fabric's RoCE port: PFC on priority 3, CNP traffic, the pause-storm episode.
+check_PROGRAMS += tests/demo/test_demo_roce
+TESTS += tests/demo/test_demo_roce
+tests_demo_test_demo_roce_LDADD = $(TEST_LDADD)

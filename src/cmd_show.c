@@ -187,16 +187,11 @@ static int show_roce(const struct fab_ctx *ctx, struct source *src, struct fab_h
 	struct roce_state a, b;
 	bool live = !strcmp(ctx->sysfs_root, "/sys");
 
-	if (ctx->demo) {
-		fprintf(stderr, "fabtop show roce: the demo fabric simulates no DCB or ethtool statistics "
-			"(run it on a host with RoCE ports, or over a fixture tree with --sysfs)\n");
-		return EXIT_RUNTIME;
-	}
-	if (roce_collect(h, ctx->sysfs_root, &a)) {
+	if (source_roce(src, h, &a) == -ENOMEM) {
 		fprintf(stderr, "fabtop: out of memory\n");
 		return EXIT_RUNTIME;
 	}
-	if (!live && !roce_collect_next(ctx->sysfs_root, &a, &b)) {
+	if (!live && !ctx->demo && !roce_collect_next(ctx->sysfs_root, &a, &b)) {
 		roce_print(ctx, &a, &b, 0);
 		roce_state_free(&b);
 	} else if (!ctx->count) {
@@ -205,7 +200,7 @@ static int show_roce(const struct fab_ctx *ctx, struct source *src, struct fab_h
 	for (long s = 1; s <= ctx->count; s++) {
 		sleep_s(ctx->interval_s);
 		source_refresh(src, h, util_now_ns());
-		if (roce_collect(h, ctx->sysfs_root, &b)) {
+		if (source_roce(src, h, &b) == -ENOMEM) {
 			roce_state_free(&a);
 			return EXIT_RUNTIME;
 		}

@@ -126,9 +126,10 @@ int roce_collect(const struct fab_host *h, const char *root, struct roce_state *
 
 	memset(st, 0, sizeof(*st));
 	st->t_ns = util_now_ns();
+	/* iWARP RNICs (node type 4) are Ethernet too, but no RoCE: no PFC chain of theirs to read. */
 	for (size_t i = 0; i < h->ndevs; i++)
 		for (size_t k = 0; k < h->devs[i].nports; k++)
-			n += h->devs[i].ports[k].link_layer == LINK_LAYER_ETHERNET;
+			n += h->devs[i].node_type_num != 4 && h->devs[i].ports[k].link_layer == LINK_LAYER_ETHERNET;
 	if (!n)
 		return 0;
 	st->ports = calloc(n, sizeof(*st->ports));
@@ -142,7 +143,7 @@ int roce_collect(const struct fab_host *h, const char *root, struct roce_state *
 			struct roce_port *rp;
 			const char *nd;
 
-			if (p->link_layer != LINK_LAYER_ETHERNET)
+			if (d->node_type_num == 4 || p->link_layer != LINK_LAYER_ETHERNET)
 				continue;
 			rp = &st->ports[st->nports++];
 			snprintf(rp->dev, sizeof(rp->dev), "%s", d->name);

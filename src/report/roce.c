@@ -105,9 +105,10 @@ static void port_text(FILE *f, const struct roce_port *a, const struct roce_port
 		const struct roce_ctr *A[ROCE_PRIO_NCTRS] = { 0 };
 		bool any = false;
 
+		/* priorities that carry nothing and matter to nothing are left out */
 		for (int k = 0; k < ROCE_PRIO_NCTRS; k++) {
 			A[k] = a ? &a->eth.prio[k][p] : NULL;
-			any |= b->eth.prio[k][p].known;
+			any |= b->eth.prio[k][p].known && b->eth.prio[k][p].value;
 		}
 		if (!any && !(b->dcb.has_pfc && (b->dcb.pfc_en & (1u << p))) && tc.prio != p)
 			continue;

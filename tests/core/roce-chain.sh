@@ -56,6 +56,7 @@ assert_eq "doctor: the chain's configuration findings, as finding 7" \
 	"$(jq -c '[.findings[] | select(.id==7) | .code]' "$T/out")"
 run_rc "$FABTOP" --sysfs "$TREE" --configfs "$TREE/config" doctor
 assert_match "doctor text: the lossy finding with its fix" "dcb pfc set dev enp1s0f0 prio-pfc 3:on" "$(cat "$T/out")"
-run_rc "$FABTOP" --demo show roce
-assert_eq "demo: exit 1, no invented DCB" 1 "$rc"
+run_rc "$FABTOP" --demo show roce --json
+assert_eq "demo: its RoCE port, PFC on priority 3, DSCP 26 lands there" '["mlx5_1",[3],26,3]' \
+	"$(jq -c '.roce_ports[0] | [.device, .dcb.pfc_enabled, .rdma_dscp, .rdma_priority]' "$T/out")"
 done_testing

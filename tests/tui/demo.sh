@@ -44,11 +44,11 @@ tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged" "(ib1): leaves 
 tui_keys Tab
 tui_expect "Tab: the Cluster pane says how to set a Prometheus" "No Prometheus is set"
 tui_keys Tab
-tui_expect "Tab: the RoCE pane says the demo has no RoCE chain" "simulates no DCB"
+tui_expect "Tab: the RoCE pane shows the demo's RoCE port" "enp65s0f0"
 tui_keys Tab
 tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"
 tui_keys BTab
-tui_expect "Shift-Tab goes back to the last pane (RoCE)" "simulates no DCB"
+tui_expect "Shift-Tab goes back to the last pane (RoCE)" "DSCP 26"
 tui_keys 1
 
 tui_keys F1

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The RoCE pane over the roce-chain fixture tree (recorded DCB and ethtool
-# answers): where RDMA lands, PFC, the details with the findings; the demo
-# says it has no RoCE chain; key 0 selects the tenth pane only when there is one.
+# answers): where RDMA lands, PFC, the details with the findings; the demo's
+# RoCE port; key 0 selects the tenth pane only when there is one.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/tui/lib.sh"
 TREE="$DATA/trees/roce-chain"
@@ -25,7 +25,7 @@ tui_keys 8
 tui_expect "8: back on the RoCE pane" "DSCP 26"
 tui_quit >/dev/null || :
 
-tui_start 120 30 -- --demo --pane roce
-tui_expect "demo: the pane says it has no RoCE chain" "simulates no DCB"
+tui_start 160 30 -- --demo --pane roce
+tui_expect "demo: its RoCE port, RDMA on priority 3 with PFC" "mlx5_1/1   enp65s0f0     3 on  DSCP 26"
 tui_quit >/dev/null || :
 done_testing
