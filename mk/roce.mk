@@ -7,6 +7,8 @@ src_libfabtop_a_SOURCES += \
 	src/collect/dcb.c src/collect/dcb.h \
 	src/collect/ethtool_parse.c src/collect/ethtool_parse.h \
 	src/collect/ethtool.c src/collect/ethtool.h \
+	src/collect/ethtool_nl_parse.c src/collect/ethtool_nl_parse.h \
+	src/collect/ethtool_nl.c src/collect/ethtool_nl.h \
 	src/collect/roce.c src/collect/roce.h \
 	src/collect/demo_roce.c src/collect/demo_roce.h \
 	src/derive/roce_ctr.c src/derive/roce_ctr.h \

@@ -82,7 +82,11 @@ static void fill_port(struct roce_port *rp, double t)
 	set(&e->port[ROCE_PORT_RX_DISCARDS_PHY], 0);
 	set(&e->port[ROCE_PORT_PAUSE_STORM_WARN], 0);
 	set(&e->port[ROCE_PORT_PAUSE_STORM_ERR], 0);
-	e->nmatched = 2 * ROCE_PRIOS + 4 + 4;
+	/* the simulated NIC pauses per priority (PFC), not the whole link */
+	e->pause_known = true;
+	set(&e->port[ROCE_PORT_GLOBAL_RX_PAUSE], 0);
+	set(&e->port[ROCE_PORT_GLOBAL_TX_PAUSE], 0);
+	e->nmatched = 2 * ROCE_PRIOS + 4 + 6;
 }
 
 int demo_roce(const struct demo *d, const struct fab_host *h, struct roce_state *st)

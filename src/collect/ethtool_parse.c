@@ -34,6 +34,8 @@ static const struct eth_name eth_names[] = {
 	{ "rx_discards_phy", "", false, ROCE_PORT_RX_DISCARDS_PHY },
 	{ "tx_pause_storm_warning_events", "", false, ROCE_PORT_PAUSE_STORM_WARN },
 	{ "tx_pause_storm_error_events", "", false, ROCE_PORT_PAUSE_STORM_ERR },
+	{ "rx_global_pause", "", false, ROCE_PORT_GLOBAL_RX_PAUSE },
+	{ "tx_global_pause", "", false, ROCE_PORT_GLOBAL_TX_PAUSE },
 	/* bnxt_en: drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c,
 	 * bnxt_port_stats_arr and BNXT_{RX,TX}_STATS_EXT_PFC_ENTRY. */
 	{ "rx_pfc_ena_frames_pri", "", true, ROCE_PRIO_RX_PAUSE },

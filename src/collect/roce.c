@@ -11,6 +11,8 @@
 #include "collect/dcb.h"
 #include "collect/dcb_parse.h"
 #include "collect/ethtool.h"
+#include "collect/ethtool_nl.h"
+#include "collect/ethtool_nl_parse.h"
 #include "collect/ethtool_parse.h"
 #include "collect/roce.h"
 #include "derive/roce_ctr.h"
@@ -56,6 +58,28 @@ int roce_replay_dcb(const char *path, struct roce_dcb *out)
 	if (rc)
 		return rc;
 	rc = dcb_parse_buf(buf, len, out);
+	free(buf);
+	return rc;
+}
+
+/* A PAUSE_GET answer recorded with its family id first (u16, host order, then 2 bytes of padding). */
+int roce_replay_pause(const char *path, struct roce_ethtool *out)
+{
+	void *buf;
+	size_t len;
+	uint16_t family;
+	int rc = slurp(path, &buf, &len);
+
+	if (rc)
+		return out->pause_err = rc;
+	if (len < 4) {
+		free(buf);
+		return out->pause_err = -EBADMSG;
+	}
+	memcpy(&family, buf, sizeof(family));
+	rc = ethtool_nl_parse_pause_buf((char *)buf + 4, len - 4, family, out);
+	if (rc)
+		out->pause_err = rc;
 	free(buf);
 	return rc;
 }
@@ -161,6 +185,7 @@ int roce_collect(const struct fab_host *h, const char *root, struct roce_state *
 				if (rc && !rp->dcb.err)
 					rp->dcb.err = rc;
 				ethtool_read(rp->netdev, &rp->eth);
+				ethtool_nl_pause(rp->netdev, &rp->eth);
 			} else {
 				char path[4096];
 				int rc;
@@ -172,6 +197,8 @@ int roce_collect(const struct fab_host *h, const char *root, struct roce_state *
 					rp->dcb.err = rc;
 				snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/ethtool.bin", root, rp->netdev);
 				roce_replay_ethtool(path, &rp->eth);
+				snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/pause.nl", root, rp->netdev);
+				roce_replay_pause(path, &rp->eth);
 			}
 		}
 	}
@@ -224,8 +251,20 @@ int roce_collect_next(const char *root, const struct roce_state *prev, struct ro
 		/* a port without a second recording keeps the first: its rates read 0 */
 		if (rp->netdev[0]) {
 			snprintf(path, sizeof(path), "%s/fabtop-recorded/next/%s/ethtool.bin", root, rp->netdev);
-			if (!stat(path, &sb))
+			if (!stat(path, &sb)) {
+				struct roce_ethtool keep = rp->eth;
+
 				roce_replay_ethtool(path, &rp->eth);
+				/* link pause has no second recording: the first one's settings and frames stay */
+				rp->eth.pause_err = keep.pause_err;
+				rp->eth.pause_known = keep.pause_known;
+				rp->eth.pause_autoneg = keep.pause_autoneg;
+				rp->eth.pause_rx = keep.pause_rx;
+				rp->eth.pause_tx = keep.pause_tx;
+				for (int k = ROCE_PORT_GLOBAL_RX_PAUSE; k <= ROCE_PORT_GLOBAL_TX_PAUSE; k++)
+					if (!rp->eth.port[k].known)
+						rp->eth.port[k] = keep.port[k];
+			}
 		}
 		snprintf(path, sizeof(path), "%s/fabtop-recorded/next/%s-%u.hw_counters", root, rp->dev, rp->port);
 		replay_cc(path, rp);

@@ -26,5 +26,6 @@ int roce_collect_next(const char *root, const struct roce_state *prev, struct ro
 /* Read a recording made in the format roce_collect() replays: 0 or -errno. */
 int roce_replay_dcb(const char *path, struct roce_dcb *out);
 int roce_replay_ethtool(const char *path, struct roce_ethtool *out);
+int roce_replay_pause(const char *path, struct roce_ethtool *out);
 
 #endif

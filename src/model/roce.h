@@ -63,6 +63,8 @@ enum roce_port_ctr {
 	ROCE_PORT_RX_DISCARDS_PHY,	/* dropped at the port: no buffer */
 	ROCE_PORT_PAUSE_STORM_WARN,	/* sending pauses for long */
 	ROCE_PORT_PAUSE_STORM_ERR,	/* ...so long that pause sending was stopped */
+	ROCE_PORT_GLOBAL_RX_PAUSE,	/* link-level (802.3x) pause frames received */
+	ROCE_PORT_GLOBAL_TX_PAUSE,	/* ...and sent */
 	ROCE_PORT_NCTRS,
 };
 
@@ -78,6 +80,10 @@ struct roce_ethtool {
 	unsigned int nmatched;		/* of them, known to fabtop */
 	struct roce_ctr prio[ROCE_PRIO_NCTRS][ROCE_PRIOS];
 	struct roce_ctr port[ROCE_PORT_NCTRS];
+	/* Link-level pause through ethtool netlink (ETHTOOL_MSG_PAUSE_GET), where the kernel has it. */
+	int pause_err;			/* 0: answered; -ENOENT: no ethtool netlink; -EOPNOTSUPP: no pause */
+	bool pause_known;
+	bool pause_autoneg, pause_rx, pause_tx;
 };
 
 /* One RoCE port (Ethernet link layer) and what its netdev says of the chain. */

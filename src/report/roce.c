@@ -23,6 +23,8 @@ static const char *const port_keys[ROCE_PORT_NCTRS] = {
 	[ROCE_PORT_RX_DISCARDS_PHY] = "rx_discards_phy",
 	[ROCE_PORT_PAUSE_STORM_WARN] = "pause_storm_warning_events",
 	[ROCE_PORT_PAUSE_STORM_ERR] = "pause_storm_error_events",
+	[ROCE_PORT_GLOBAL_RX_PAUSE] = "link_rx_pause_frames",
+	[ROCE_PORT_GLOBAL_TX_PAUSE] = "link_tx_pause_frames",
 };
 
 static const struct roce_port *match(const struct roce_state *s, const struct roce_port *rp)
@@ -75,6 +77,35 @@ static const char *dcb_state(const struct roce_port *rp, char *buf, size_t len)
 	return buf;
 }
 
+static const char *pause_err_str(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "not available (no ethtool netlink here, or no recording)";
+	case -EOPNOTSUPP:
+		return "the driver has no pause settings";
+	default:
+		return strerror(-err);
+	}
+}
+
+static void pause_text(FILE *f, const struct roce_port *a, const struct roce_port *b, double dt)
+{
+	char s1[32], s2[32];
+
+	if (!b->eth.pause_known) {
+		fprintf(f, "  link pause (ethtool netlink): %s\n", pause_err_str(b->eth.pause_err ? b->eth.pause_err : -ENOENT));
+		return;
+	}
+	fprintf(f, "  link pause (ethtool netlink): autoneg %s, rx %s, tx %s; pause frames rx %s tx %s%s\n",
+		b->eth.pause_autoneg ? "on" : "off", b->eth.pause_rx ? "on" : "off", b->eth.pause_tx ? "on" : "off",
+		ctr_str(s1, sizeof(s1), a ? &a->eth.port[ROCE_PORT_GLOBAL_RX_PAUSE] : NULL,
+			&b->eth.port[ROCE_PORT_GLOBAL_RX_PAUSE], dt),
+		ctr_str(s2, sizeof(s2), a ? &a->eth.port[ROCE_PORT_GLOBAL_TX_PAUSE] : NULL,
+			&b->eth.port[ROCE_PORT_GLOBAL_TX_PAUSE], dt),
+		a && dt > 0 ? " per second" : "");
+}
+
 static void port_text(FILE *f, const struct roce_port *a, const struct roce_port *b, double dt)
 {
 	struct roce_tc tc;
@@ -98,6 +129,7 @@ static void port_text(FILE *f, const struct roce_port *a, const struct roce_port
 			strerror(-b->eth.err));
 	else
 		fprintf(f, "  ethtool statistics: %u counters, %u of the chain\n", b->eth.nstats, b->eth.nmatched);
+	pause_text(f, a, b, dt);
 	fprintf(f, "  %-4s %-3s %-3s %-4s %-4s %12s %12s %9s %9s %12s %12s  (%s)\n", "PRIO", "PFC", "TC", "BW%",
 		"RDMA", "RX_PAUSE", "TX_PAUSE", "RX_PAUSED", "TX_PAUSED", "ECN_MARKED", "DISCARDS",
 		a && dt > 0 ? "per second" : "totals");
@@ -267,6 +299,18 @@ void roce_report_json(struct json *j, const struct roce_state *prev, const struc
 		json_key(j, "ethtool");
 		json_obj_begin(j);
 		json_key(j, "error"); json_str(j, b->eth.err ? strerror(-b->eth.err) : NULL);
+		json_key(j, "link_pause");
+		json_obj_begin(j);
+		json_key(j, "error");
+		json_str(j, b->eth.pause_known ? NULL : pause_err_str(b->eth.pause_err ? b->eth.pause_err : -ENOENT));
+		json_key(j, "errno"); json_i64(j, b->eth.pause_known ? 0 : -(b->eth.pause_err ? b->eth.pause_err : -ENOENT));
+		json_key(j, "autoneg");
+		if (b->eth.pause_known) json_bool(j, b->eth.pause_autoneg); else json_null(j);
+		json_key(j, "rx");
+		if (b->eth.pause_known) json_bool(j, b->eth.pause_rx); else json_null(j);
+		json_key(j, "tx");
+		if (b->eth.pause_known) json_bool(j, b->eth.pause_tx); else json_null(j);
+		json_obj_end(j);
 		json_key(j, "stats"); json_u64(j, b->eth.nstats);
 		json_key(j, "known"); json_u64(j, b->eth.nmatched);
 		json_key(j, "priorities");

@@ -42,6 +42,18 @@ def dcb_error(errno):
     return struct.pack("=IHHII", 36, 2, 0, 1, 0) + struct.pack("=i", -errno) + bytes(16)
 
 
+def pause_answer(family, autoneg, rx, tx, rx_frames, tx_frames):
+    # ETHTOOL_MSG_PAUSE_GET_REPLY (22 in linux/ethtool_netlink.h's reply enum), stats padded as the kernel does
+    stats = attr(1, b"") + attr(2, struct.pack("=Q", tx_frames)) + attr(3, struct.pack("=Q", rx_frames))
+    body = struct.pack("=BBH", 22, 1, 0) + attr(1 | 0x8000, attr(2, b"enp1s0f0\0")) + \
+        attr(2, bytes([autoneg])) + attr(3, bytes([rx])) + attr(4, bytes([tx])) + attr(5 | 0x8000, stats)
+    return struct.pack("=HH", family, 0) + struct.pack("=IHHII", 16 + len(body), family, 0, 2, 0) + body
+
+
+def pause_error(family, errno):
+    return struct.pack("=HH", family, 0) + struct.pack("=IHHII", 36, 2, 0, 2, 0) + struct.pack("=i", -errno) + bytes(16)
+
+
 def ethtool(counters):
     names = b"".join(n.encode().ljust(32, b"\0") for n, _ in counters)
     vals = struct.pack("=%dQ" % len(counters), *[v for _, v in counters])
@@ -90,6 +102,7 @@ R = "fabtop-recorded/"
 # mlx5_0: RDMA marked DSCP 26 -> priority 3, but PFC is on priority 4: lossy, and PFC unused.
 port("mlx5_0", "b859:9f03:00a1:0000", "enp1s0f0", "ba59:9fff:fea1:0000", "10.1.0.1", CC0, "RoCE v2", 104)
 w(R + "enp1s0f0/dcb.nl", dcb_answer("enp1s0f0", 1 << 4, [(26, 3), (48, 6)]))
+w(R + "enp1s0f0/pause.nl", pause_answer(27, 0, 1, 1, 7, 5))
 w(R + "enp1s0f0/ethtool.bin", ethtool(prio_stats(3, 0, 0, 0, 0) + prio_stats(4, 10, 0, 500, 0) +
                                       [("rx_out_of_buffer", 0), ("rx_packets", 123456)]))
 w(R + "next/enp1s0f0/ethtool.bin", ethtool(prio_stats(3, 0, 0, 0, 0) + prio_stats(4, 12, 0, 700, 0) +
@@ -113,3 +126,4 @@ w(R + "next/mlx5_2-1.hw_counters", "np_ecn_marked_roce_packets 1100\nnp_cnp_sent
 port("mlx5_3", "b859:9f03:00a1:0003", "enp4s0f0", "ba59:9fff:fea1:0003", "10.1.3.1", CC0, "IB/RoCE v1", 104)
 w(R + "enp4s0f0/dcb.nl", dcb_error(95))
 w(R + "enp4s0f0/ethtool.bin", ethtool([("rx_packets", 1)]))
+w(R + "enp4s0f0/pause.nl", pause_error(27, 95))

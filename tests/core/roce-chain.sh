@@ -32,6 +32,11 @@ assert_eq "PFC bits and trust order replayed" '[[3],["dscp","pcp"]]' "$(j '.roce
 assert_eq "pause duration as a rate (us per s)" '950000' \
 	"$(j '.roce_ports[1].ethtool.priorities[3].rx_pause_us.rate')"
 assert_eq "no DCB: said, with its errno" '[95,null]' "$(j '.roce_ports[3].dcb | [.errno, .pfc_enabled]')"
+assert_eq "link pause from the recorded PAUSE_GET reply" '[false,true,true]' \
+	"$(j '.roce_ports[0].ethtool.link_pause | [.autoneg, .rx, .tx]')"
+assert_eq "link pause frames (totals of the one recording)" '[7,5]' \
+	"$(j '.roce_ports[0].ethtool | [.link_rx_pause_frames.value, .link_tx_pause_frames.value]')"
+assert_eq "PAUSE_GET refused: errno 95" '95' "$(j '.roce_ports[3].ethtool.link_pause.errno')"
 
 # One sample only (no second recording): configuration findings, no rates.
 cp -r "$TREE" "$T/one"

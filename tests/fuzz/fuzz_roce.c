@@ -8,15 +8,18 @@
 #include <string.h>
 
 #include "collect/dcb_parse.h"
+#include "collect/ethtool_nl_parse.h"
 #include "collect/ethtool_parse.h"
+#include "collect/nl_parse.h"
 #include "model/roce.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
- * The first byte picks the parser: even, a netlink buffer for
- * dcb_parse_buf(); odd, ethtool statistics: a 16-bit count n (host
- * order), then names and values shared out of what is left.
+ * The first byte picks the parser, by its remainder of 3: 0, a netlink
+ * buffer for dcb_parse_buf(); 2, ethtool netlink (a PAUSE_GET answer of
+ * family 27, and a controller answer); 1, ethtool statistics: a 16-bit
+ * count n (host order), then names and values shared out of what is left.
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -31,9 +34,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
-	if (!(data[0] & 1)) {
+	if (data[0] % 3 == 0) {
 		if (!dcb_parse_buf(copy, size - 1, &d))
 			(void)roce_dcb_dscp_prio(&d, data[0] >> 2);
+	} else if (data[0] % 3 == 2) {
+		uint16_t id;
+
+		memset(&e, 0, sizeof(e));
+		(void)ethtool_nl_parse_pause_buf(copy, size - 1, 27, &e);
+		if (size - 1 >= sizeof(struct nlmsghdr) && nl_msg_ok(copy, size - 1))
+			(void)ethtool_nl_parse_family(copy, &id);
 	} else if (size >= 3) {
 		uint16_t n;
 		size_t rest = size - 3, names_len;

@@ -62,6 +62,10 @@ seeds = {
                                  "tx_pause_storm_warning_events", "rx_packets"]),
     "ethtool_bnxt_ice.bin": ethtool(["rx_pfc_ena_frames_pri3", "pfc_pri3_rx_duration_us",
                                      "rx_priority_3_xoff.nic", "tx_priority_3_xoff.nic"]),
+    "pause_reply.bin": bytes([2]) + msg(27, struct.pack("=BBH", 22, 1, 0) + attr(2, b"\0") + attr(3, b"\1") +
+                                        attr(4, b"\1") + attr(5 | 0x8000, attr(1, b"") + attr(2, struct.pack("=Q", 5)) +
+                                                               attr(3, struct.pack("=Q", 7)))),
+    "pause_eopnotsupp.bin": bytes([2]) + msg(NLMSG_ERROR, struct.pack("=i", -95) + bytes(16)),
     "ethtool_count_too_big.bin": bytes([1]) + struct.pack("=H", 500) + b"rx_prio3_pause".ljust(40, b"\0"),
 }
 os.makedirs(OUT, exist_ok=True)

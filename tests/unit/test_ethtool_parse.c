@@ -5,10 +5,104 @@
 #include <errno.h>
 #include <string.h>
 
+#include <libmnl/libmnl.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+
+#include "collect/ethtool_nl_parse.h"
 #include "collect/ethtool_parse.h"
 #include "tap.h"
 
 #define N 16
+#define FAMILY 27
+
+/* A PAUSE_GET reply as ethnl lays it out (shapes from linux/ethtool_netlink.h). */
+static struct nlmsghdr *pause_reply(char *buf, bool stats, bool unknown)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+	struct nlattr *h, *s;
+
+	nlh->nlmsg_type = FAMILY;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = ETHTOOL_MSG_PAUSE_GET_REPLY;
+	g->version = ETHTOOL_GENL_VERSION;
+	h = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, "eth0");
+	mnl_attr_nest_end(nlh, h);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_AUTONEG, 0);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 1);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_TX, 1);
+	if (unknown)
+		mnl_attr_put_u32(nlh, 40, 7);
+	if (stats) {
+		s = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
+		mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_TX_FRAMES, 5);
+		mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 7);
+		mnl_attr_nest_end(nlh, s);
+	}
+	return nlh;
+}
+
+static void nl_tests(void)
+{
+	static char buf[4096];
+	struct roce_ethtool e;
+	struct nlmsghdr *nlh;
+	struct nlmsgerr *err;
+	uint16_t id;
+	uint32_t full;
+	int rc, bad = 0, okp = 0;
+
+	memset(&e, 0, sizeof(e));
+	nlh = pause_reply(buf, true, true);
+	rc = ethtool_nl_parse_pause(nlh, FAMILY, &e);
+	TAP_OK(rc == 0 && e.pause_known && !e.pause_autoneg && e.pause_rx && e.pause_tx,
+	       "PAUSE_GET reply: autoneg off, rx and tx on (rc %d)", rc);
+	ASSERT_EQ_U64(e.port[ROCE_PORT_GLOBAL_TX_PAUSE].value, 5, "link pause frames sent");
+	ASSERT_EQ_U64(e.port[ROCE_PORT_GLOBAL_RX_PAUSE].value, 7, "link pause frames received");
+	memset(&e, 0, sizeof(e));
+	nlh = pause_reply(buf, false, false);
+	rc = ethtool_nl_parse_pause(nlh, FAMILY, &e);
+	TAP_OK(rc == 0 && e.pause_known && !e.port[ROCE_PORT_GLOBAL_RX_PAUSE].known,
+	       "a kernel without pause statistics: settings only (rc %d)", rc);
+	ASSERT_EQ_INT(ethtool_nl_parse_pause(nlh, FAMILY + 1, &e), -ENOENT, "another family is not ours");
+	nlh = pause_reply(buf, true, false);
+	full = nlh->nlmsg_len;
+	for (uint32_t n = NLMSG_HDRLEN; n < full; n++) {
+		memset(&e, 0, sizeof(e));
+		nlh->nlmsg_len = n;
+		rc = ethtool_nl_parse_pause(nlh, FAMILY, &e);
+		bad += rc == -EBADMSG;
+		okp += rc == 0;
+	}
+	TAP_OK(bad > 0 && bad + okp == (int)(full - NLMSG_HDRLEN), "every cut: rejected (%d) or a whole prefix (%d)", bad, okp);
+	nlh = pause_reply(buf, true, false);
+	((struct nlattr *)(void *)((char *)nlh + NLMSG_LENGTH(GENL_HDRLEN)))->nla_len = 0x7ff0;
+	memset(&e, 0, sizeof(e));
+	ASSERT_EQ_INT(ethtool_nl_parse_pause(nlh, FAMILY, &e), -EBADMSG, "attribute past the message rejected");
+	TAP_OK(!e.pause_known, "and nothing kept");
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	err = mnl_nlmsg_put_extra_header(nlh, sizeof(*err));
+	err->error = -EOPNOTSUPP;
+	memset(&e, 0, sizeof(e));
+	rc = ethtool_nl_parse_pause_buf(buf, nlh->nlmsg_len, FAMILY, &e);
+	TAP_OK(rc == 0 && e.pause_err == -EOPNOTSUPP && !e.pause_known, "EOPNOTSUPP: the driver has no pause (rc %d)", rc);
+	ASSERT_EQ_INT(ethtool_nl_parse_family(nlh, &id), -EOPNOTSUPP, "an error answer to GETFAMILY is its error");
+
+	/* The controller's answer. */
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	((struct genlmsghdr *)mnl_nlmsg_put_extra_header(nlh, sizeof(struct genlmsghdr)))->cmd = CTRL_CMD_NEWFAMILY;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ethtool");
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, FAMILY);
+	rc = ethtool_nl_parse_family(nlh, &id);
+	TAP_OK(rc == 0 && id == FAMILY, "family id from CTRL_CMD_NEWFAMILY (rc %d id %u)", rc, id);
+	nlh->nlmsg_len -= 4;	/* the id attribute's payload cut off */
+	ASSERT_EQ_INT(ethtool_nl_parse_family(nlh, &id), -EBADMSG, "a cut family answer rejected");
+}
 
 int main(void)
 {
@@ -67,5 +161,6 @@ int main(void)
 		      "fewer values than names");
 	ASSERT_EQ_INT(ethtool_stats_parse(strs, 0, vals, 0, 0, &e), 0, "no statistics is not an error");
 	ASSERT_EQ_INT(e.nstats, 0, "and counts none");
+	nl_tests();
 	return tap_done();
 }
