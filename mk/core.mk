@@ -12,25 +12,28 @@ src_libfabtop_a_SOURCES += \
 	src/derive/counters.c src/derive/counters.h \
 	src/derive/units.c src/derive/units.h \
 	src/derive/gid.c src/derive/gid.h \
+	src/derive/gid_choice.c src/derive/gid_choice.h \
+	src/report/gid_advice.c src/report/gid_advice.h \
 	src/derive/port.c src/derive/port.h \
 	src/report/json.c src/report/json.h \
 	src/report/escape.c src/report/escape.h \
 	src/report/show.c src/report/show.h \
 	src/cmd_show.c
 
-check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_tap
-TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_tap
+check_PROGRAMS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_tap
+TESTS += tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_tap
 tests_unit_test_handover_LDADD = $(TEST_LDADD)
 tests_unit_test_tap_LDADD = $(TEST_LDADD)
 tests_unit_test_escape_LDADD = $(TEST_LDADD)
 tests_unit_test_util_LDADD = $(TEST_LDADD)
 tests_unit_test_port_LDADD = $(TEST_LDADD)
 tests_unit_test_gid_LDADD = $(TEST_LDADD)
+tests_unit_test_gid_choice_LDADD = $(TEST_LDADD)
 tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
 
-TESTS += tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh
-EXTRA_DIST += tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh tests/data/trees tests/data/external
+TESTS += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh
+EXTRA_DIST += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh tests/data/trees tests/data/external
 
 # make bench: bench_collect is built with the check programs so distcheck compiles it.
 check_PROGRAMS += tests/bench/bench_collect

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "derive/doctor.h"
+#include "model/roce.h"
 #include "derive/fix.h"
 #include "report/doctor.h"
 #include "report/json.h"
@@ -224,6 +225,8 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	struct doctor_input in;
 	struct snapshot snap;
 	struct source *src;
+	struct roce_state roce = { 0 };
+	bool roce_ok = false;
 	int rc;
 
 	rc = parse_args(ctx, argc, argv, &o);
@@ -274,7 +277,11 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 
 	q.peer = o.peer;
 	q.from = o.from;
-	in = (struct doctor_input){ .host = &snap.host, .net = &snap.net, .routes = snap.routes };
+	/* The RoCE chain's configuration (a source that has none, the demo, leaves it out). */
+	if (source_roce(src, &snap.host, &roce) == 0)
+		roce_ok = true;
+	in = (struct doctor_input){ .host = &snap.host, .net = &snap.net, .routes = snap.routes,
+				    .roce = roce_ok ? &roce : NULL };
 	rc = doctor_run(&in, &q, &rep);
 	if (rc == -EINVAL && o.peer && o.from) {
 		fprintf(stderr, "fabtop doctor: '%s' is not an IP address, or PEER and --from differ in family\n", o.peer);
@@ -310,6 +317,7 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
 	doctor_report_free(&rep);
 out:
+	roce_state_free(&roce);
 	snapshot_free(&snap);
 	source_close(src);
 	return rc;

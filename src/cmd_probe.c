@@ -166,6 +166,13 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_str_or_null(&j, st->remote);
 	json_key(&j, "device");
 	json_str_or_null(&j, st->device);
+	json_key(&j, "gid_index");
+	if (st->sgid_index >= 0)
+		json_u64(&j, (uint64_t)st->sgid_index);
+	else
+		json_null(&j);
+	json_key(&j, "gid_type");
+	json_str_or_null(&j, st->sgid_type);
 	json_key(&j, "size");
 	json_u64(&j, st->size);
 	if (st->mode == PROBE_MODE_BW) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -15,15 +16,20 @@
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
+#include "collect/roce.h"
+#include "derive/gid_choice.h"
+#include "derive/roce_check.h"
 #include "opts.h"
 #include "report/escape.h"
 #include "record/reader.h"
 #include "record/when.h"
 #include "report/events.h"
+#include "report/gid_advice.h"
 #include "report/ibfabric.h"
 #include "report/json.h"
 #include "report/net.h"
 #include "report/res.h"
+#include "report/roce.h"
 #include "report/show.h"
 #include "warn.h"
 #include "util.h"
@@ -156,6 +162,7 @@ static const struct show_section sections[] = {
 	/* A watch over time, not one snapshot: show_events_watch() (cmd_show_events.c). */
 	{ "events", false, 0, NULL, NULL, NULL, NULL },
 	{ "res", false, SNAPSHOT_RES, NULL, NULL, res_sec_text, res_sec_json },
+	{ "roce", false, 0, NULL, NULL, NULL, NULL },	/* show_roce(): it samples itself */
 };
 
 #define NSECTIONS (ARRAY_SIZE(sections))
@@ -166,6 +173,7 @@ static void show_usage(FILE *f)
 		   "                   [--replay FILE [--at TIME]]\n"
 		   "       fabtop show events [--since T] [--duration D] [--interval S] [--json]\n"
 		   "       fabtop show events --replay FILE [--since T] [--at T] [--json]\n"
+		   "       fabtop show gids --for ADDR|IFACE [--json]\n"
 		   "Sections:");
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, " %s", sections[i].name);
@@ -179,7 +187,107 @@ static void show_usage(FILE *f)
 		   "'events' watches for D seconds (default: until Ctrl-C), sampling every\n"
 		   "--interval, and prints each event as it happens (--json: one document at the\n"
 		   "end); --since T keeps those at or after T: 90s, 5m, 2h, 1d ago, @UNIXTIME, or\n"
-		   "'YYYY-MM-DD HH:MM[:SS]' local time. doc/events.md lists the events.\n");
+		   "'YYYY-MM-DD HH:MM[:SS]' local time. doc/events.md lists the events.\n"
+		   "'roce' reads DCB (PFC, ETS, APP, trust) and the ethtool and RDMA congestion\n"
+		   "counters of each RoCE port; with --count N it samples N more times and adds\n"
+		   "rates and the rate findings (pause storm, ECN without CNP, ...).\n"
+		   "With --for, 'gids' names the GID index an application should use for that\n"
+		   "address or interface (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX, ib_write_bw -x).\n");
+}
+
+
+#define ROCE_MAX_FINDINGS 64
+
+static void sleep_s(double s);
+
+static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev, const struct roce_state *cur,
+		       unsigned int sample)
+{
+	struct doctor_finding *fs = calloc(ROCE_MAX_FINDINGS, sizeof(*fs));
+	size_t nfs = fs ? roce_check(prev, cur, fs, ROCE_MAX_FINDINGS) : 0;
+
+	if (nfs > ROCE_MAX_FINDINGS)
+		nfs = ROCE_MAX_FINDINGS;
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		if (sample) {
+			json_key(&j, "sample");
+			json_u64(&j, sample);
+		}
+		roce_report_json(&j, prev, cur, fs, nfs);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		if (sample)
+			fprintf(esc ? esc : stdout, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
+		roce_report_text(esc ? esc : stdout, prev, cur, fs, nfs);
+		escape_close(esc);
+	}
+	fflush(stdout);
+	free(fs);
+}
+
+/*
+ * show roce: one sample of every RoCE port's chain (live, or a fixture
+ * tree's recordings), then --count more --interval apart with rates. A
+ * fixture tree with a second recording gives its rates without --count.
+ */
+static int show_roce(const struct fab_ctx *ctx, struct source *src, struct fab_host *h)
+{
+	struct roce_state a, b;
+	bool live = !strcmp(ctx->sysfs_root, "/sys");
+
+	if (source_roce(src, h, &a) == -ENOMEM) {
+		fprintf(stderr, "fabtop: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (!live && !ctx->demo && !roce_collect_next(ctx->sysfs_root, &a, &b)) {
+		roce_print(ctx, &a, &b, 0);
+		roce_state_free(&b);
+	} else if (!ctx->count) {
+		roce_print(ctx, NULL, &a, 0);
+	}
+	for (long s = 1; s <= ctx->count; s++) {
+		sleep_s(ctx->interval_s);
+		source_refresh(src, h, util_now_ns());
+		if (source_roce(src, h, &b) == -ENOMEM) {
+			roce_state_free(&a);
+			return EXIT_RUNTIME;
+		}
+		roce_print(ctx, &a, &b, (unsigned int)s);
+		roce_state_free(&a);
+		a = b;
+	}
+	roce_state_free(&a);
+	return EXIT_OK;
+}
+
+/* show gids --for: exit 0 with an index (or an InfiniBand port), 1 when nothing fits. */
+static int show_gid_choice(const struct fab_ctx *ctx, const struct fab_host *h, const struct gid_want *w)
+{
+	struct gid_choice c;
+
+	gid_choose(h, w, &c);
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		gid_advice_json(&j, w, &c);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		gid_advice_text(esc ? esc : stdout, w, &c);
+		escape_close(esc);
+	}
+	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
 }
 
 static void sleep_s(double s)
@@ -367,11 +475,12 @@ static int select_section(int argc, char **argv, const struct show_section **onl
 	return 0;
 }
 
-enum { OPT_SINCE = OPT_FIRST_OWN, OPT_DURATION };
+enum { OPT_SINCE = OPT_FIRST_OWN, OPT_DURATION, OPT_FOR };
 
 static const struct option show_own[] = {
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "for", required_argument, NULL, OPT_FOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -387,6 +496,8 @@ static uint64_t real_now_ns(void)
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
 	const struct show_section *only = NULL;
+	const char *for_arg = NULL;
+	struct gid_want want;
 	unsigned int what = COLLECT_ALL;
 	struct source *src;
 	struct option longopts[OPTS_MAX];
@@ -403,6 +514,9 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case OPT_SINCE:
 			since = optarg;
+			break;
+		case OPT_FOR:
+			for_arg = optarg;
 			break;
 		case OPT_DURATION:
 			if (util_parse_double(optarg, 0.1, 31 * 86400.0, &duration_s)) {
@@ -442,8 +556,28 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		}
 		return show_events_watch(ctx, duration_s, since_ns);
 	}
-	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric")))) {
-		fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
+	if (for_arg) {
+		char why[160];
+
+		if (only && strcmp(only->name, "gids")) {
+			fprintf(stderr, "fabtop show: --for goes with 'show gids'\n");
+			return EXIT_USAGE;
+		}
+		if (!gid_want_parse(for_arg, &want, why, sizeof(why))) {
+			fprintf(stderr, "fabtop show gids: --for: %s\n", why);
+			return EXIT_USAGE;
+		}
+		for (size_t s = 0; s < NSECTIONS; s++)
+			if (!strcmp(sections[s].name, "gids"))
+				only = &sections[s];
+		if (ctx->count) {
+			fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric") &&
+				     strcmp(only->name, "roce")))) {
+		fprintf(stderr, "fabtop show: --count goes with 'show counters', 'show fabric' or 'show roce'\n");
 		return EXIT_USAGE;
 	}
 
@@ -481,7 +615,11 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	if (!only || !strcmp(only->name, "counters"))
 		show_pma_open(ctx, &pm, &snap.host);
 
-	if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
+	if (for_arg) {
+		rc = show_gid_choice(ctx, &snap.host, &want);
+	} else if (only && !strcmp(only->name, "roce")) {
+		rc = show_roce(ctx, src, &snap.host);
+	} else if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
 		rc = show_counter_rates(ctx, src, &snap.host, &pm);
 	} else if (ctx->json) {
 		struct json j;

@@ -622,6 +622,8 @@ static void collect_roce_mode(struct collector *col, struct fab_device *d, struc
 		return;
 	if (read_attr(fd, path, "default_roce_mode", buf, sizeof(buf)))
 		snprintf(p->default_roce_mode, sizeof(p->default_roce_mode), "%s", buf);
+	/* Linux 4.16+: the TOS the RDMA CM gives RoCE connections, 0 when unset. */
+	read_opt_u64(fd, path, "default_roce_tos", &p->default_roce_tos);
 	close(fd);
 }
 

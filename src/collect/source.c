@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "collect/source.h"
+#include "model/roce.h"
 
 struct source *source_open_ops(const struct fab_ctx *ctx, const struct source_ops *ops)
 {
@@ -61,6 +62,12 @@ int source_net(struct source *s, struct net_state *st)
 int source_res(struct source *s, struct res_state *rs)
 {
 	return s->ops->res ? s->ops->res(s, rs) : -EOPNOTSUPP;
+}
+
+int source_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	return s->ops->roce ? s->ops->roce(s, h, st) : -EOPNOTSUPP;
 }
 
 bool source_watched(const struct source *s)

@@ -48,6 +48,7 @@ struct fab_event;
 struct mad_watch;
 struct net_state;
 struct res_state;
+struct roce_state;
 struct source;
 
 /*
@@ -103,6 +104,12 @@ struct source_ops {
 	int (*res)(struct source *s, struct res_state *rs);
 	/* The MAD view kept open under a poll loop (the monitor). NULL op or result: none. */
 	struct mad_watch *(*mad_watch)(struct source *s);
+	/*
+	 * The RoCE chain of h's Ethernet ports (DCB, ethtool statistics, the
+	 * congestion hw_counters of h): a fresh *st (free it with
+	 * roce_state_free()). 0 or -errno; NULL op: -EOPNOTSUPP.
+	 */
+	int (*roce)(struct source *s, const struct fab_host *h, struct roce_state *st);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
 	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */
@@ -160,6 +167,7 @@ void source_close(struct source *s);
 int source_collect(struct source *s, struct fab_host *h, unsigned int what);
 bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
 int source_net(struct source *s, struct net_state *st);
+int source_roce(struct source *s, const struct fab_host *h, struct roce_state *st);
 bool source_changed(struct source *s, const struct fab_host *h);
 /* The RDMA resources and their holders (see source_ops.res); -EOPNOTSUPP when the source has none. */
 int source_res(struct source *s, struct res_state *rs);

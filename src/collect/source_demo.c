@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "collect/demo.h"
+#include "collect/demo_roce.h"
 #include "collect/host.h"
 #include "collect/source.h"
 #include "util.h"
@@ -81,6 +82,14 @@ static int demo_source_net(struct source *s, struct net_state *st)
 	return demo_net(ds->demo, st);
 }
 
+/* The demo's simulated RoCE chain, at the demo's time. */
+static int demo_source_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
+{
+	struct demo_source *ds = s->priv;
+
+	return demo_roce(ds->demo, h, st);
+}
+
 static void demo_source_describe(const struct source *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "demo fabric (simulated, seed %lu)", s->ctx->seed);
@@ -102,6 +111,7 @@ const struct source_ops source_demo_ops = {
 	.collect = demo_source_collect,
 	.refresh = demo_source_refresh,
 	.net = demo_source_net,
+	.roce = demo_source_roce,
 	.describe = demo_source_describe,
 	.close = demo_source_close,
 };

@@ -13,6 +13,7 @@
 #include "collect/netlink.h"
 #include "collect/proc_attr.h"
 #include "collect/rdma_nl.h"
+#include "collect/roce.h"
 #include "collect/source.h"
 #include "collect/watch.h"
 #include "util.h"
@@ -138,6 +139,11 @@ static void live_describe(const struct source *s, char *buf, size_t size)
 	snprintf(buf, size, "%s", s->ctx->sysfs_root);
 }
 
+static int live_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
+{
+	return roce_collect(h, s->ctx->sysfs_root, st);
+}
+
 const struct source_ops source_live_ops = {
 	.name = "live",
 	.flags = SOURCE_OWN_NETWORK,
@@ -152,6 +158,7 @@ const struct source_ops source_live_ops = {
 	.net = live_net,
 	.fabric = live_fabric,
 	.res = live_res,
+	.roce = live_roce,
 	.mad_watch = live_mad_watch,
 	.changed = live_changed,
 	.describe = live_describe,

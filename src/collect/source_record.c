@@ -114,6 +114,11 @@ static int rec_res(struct source *s, struct res_state *rs)
 	return in->ops->res(in, rs);
 }
 
+static int rec_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
+{
+	return source_roce(inner_of(s), h, st);
+}
+
 static bool rec_changed(struct source *s, const struct fab_host *h)
 {
 	return source_changed(inner_of(s), h);
@@ -255,6 +260,7 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.async_fd = in->async_fd ? rec_async_fd : NULL;
 	r->ops.async_events = in->async_events ? rec_async_events : NULL;
 	r->ops.res = in->res ? rec_res : NULL;
+	r->ops.roce = in->roce ? rec_roce : NULL;
 	r->ops.describe = rec_describe;
 	r->ops.close = rec_close;
 	r->ops.record_start = rec_start;

@@ -14,6 +14,7 @@
 
 #include "derive/counters.h"
 #include "derive/doctor.h"
+#include "derive/roce_check.h"
 #include "derive/fix.h"
 #include "derive/port.h"
 #include "util.h"
@@ -25,6 +26,7 @@
 #define IPOIB_MTU_CONNECTED	65520
 
 struct doc {
+	const struct roce_state *roce;
 	const struct fab_host *host;
 	const struct net_state *net;
 	const struct route_ops *routes;
@@ -819,6 +821,30 @@ static void check_cm_rejects(struct doc *d, struct rdma_addr *ra, size_t n)
 	}
 }
 
+/* The configuration findings of the RoCE lossless chain (derive/roce_check.c): one sample has no rates. */
+static void check_roce_chain(struct doc *d, struct rdma_addr *ra, size_t n)
+{
+	struct doctor_finding *fs;
+	size_t nfs;
+
+	if (!d->roce || !d->roce->nports)
+		return;
+	nfs = roce_check(NULL, d->roce, NULL, 0);
+	fs = nfs ? calloc(nfs, sizeof(*fs)) : NULL;
+	if (nfs && !fs) {
+		d->err = -ENOMEM;
+		return;
+	}
+	roce_check(NULL, d->roce, fs, nfs);
+	for (size_t i = 0; i < nfs; i++) {
+		struct doctor_finding *f = finding_add(d, fs[i].id, fs[i].code, fs[i].severity);
+
+		if (f)
+			*f = fs[i];
+	}
+	free(fs);
+}
+
 /*
  * The checks, in the order their findings are listed. Each sees the RDMA
  * addresses (and whether each shares its subnet) and adds findings.
@@ -833,6 +859,7 @@ static const struct doctor_check {
 	{ "RoCE GIDs (5)", check_roce },
 	{ "IPoIB and local peers (6)", check_ipoib },
 	{ "CM rejects (7)", check_cm_rejects },
+	{ "RoCE lossless chain (8)", check_roce_chain },
 };
 
 /*
@@ -942,7 +969,7 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out)
 {
 	const struct net_state *net = in->net;
-	struct doc d = { .host = in->host, .net = net, .routes = in->routes, .q = q, .out = out };
+	struct doc d = { .host = in->host, .net = net, .routes = in->routes, .q = q, .out = out, .roce = in->roce };
 	struct net_ip from_ip = { 0 };
 	int from_oif = 0;
 	struct rdma_addr *ra = NULL;

@@ -25,6 +25,7 @@ enum doctor_id {
 	DOCTOR_ROCE_GID = 5,		/* address without GID, GID netdev outside the netns, RoCE mode */
 	DOCTOR_IPOIB = 6,		/* IPoIB mode/MTU, accept_local for local-to-local probes */
 	DOCTOR_CM_REJECT = 7,		/* the CM's REJ counters moved while watched: connections refused */
+	DOCTOR_ROCE_CHAIN = 8,		/* the lossless chain: PFC, pause, ECN/CNP, buffers, TOS, mode (derive/roce_check.h) */
 };
 
 enum doctor_severity {
@@ -81,10 +82,13 @@ struct doctor_report {
  * collected), and who answers route questions about it (the kernel on a
  * live host, the model otherwise: collect/route_query.h chooses).
  */
+struct roce_state;
+
 struct doctor_input {
 	const struct fab_host *host;
 	const struct net_state *net;
 	const struct route_ops *routes;
+	const struct roce_state *roce;	/* the RoCE chain (one sample) for finding 7; NULL: not looked at */
 };
 
 /*

@@ -150,6 +150,7 @@ struct fab_port {
 	struct opt_u64 lid, sm_lid, lmc, sm_sl, cap_mask;
 	struct opt_u64 active_mtu, max_mtu;	/* bytes, from verbs when the device opens */
 	char default_roce_mode[FAB_NAME_LEN];	/* rdma_cm configfs, "" if unknown */
+	struct opt_u64 default_roce_tos;	/* rdma_cm configfs: the TOS byte (DSCP << 2) */
 	uint16_t pkeys[FAB_MAX_PKEYS];
 	unsigned int npkeys;
 

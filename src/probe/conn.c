@@ -173,6 +173,22 @@ void conn_teardown(struct conn *c)
 	memset(c, 0, sizeof(*c));
 }
 
+int conn_sgid_index(const struct conn *c, uint8_t port, char *type, size_t typelen)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+	struct ibv_gid_entry ge;
+
+	snprintf(type, typelen, "%s", "");
+	if (!c->have_qp || !c->id || !c->id->qp ||
+	    ibv_query_qp(c->id->qp, &a, IBV_QP_AV, &init) || !a.ah_attr.is_global)
+		return -1;
+	if (c->id->verbs && !ibv_query_gid_ex(c->id->verbs, port, a.ah_attr.grh.sgid_index, &ge, 0))
+		snprintf(type, typelen, "%s", ge.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
+			 ge.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB");
+	return a.ah_attr.grh.sgid_index;
+}
+
 int conn_fd(const struct conn *c)
 {
 	return c->ch ? c->ch->fd : -1;

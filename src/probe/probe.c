@@ -355,6 +355,7 @@ struct probe *probe_start(const struct probe_opts *o)
 	if (!p)
 		return NULL;
 	p->o = *o;
+	p->st.sgid_index = -1;
 	/* own copies: the caller's strings may not outlive the probe */
 	if (o->peer) {
 		snprintf(p->peer_buf, sizeof(p->peer_buf), "%s", o->peer);
@@ -844,6 +845,7 @@ static void on_route_resolved(struct probe *p, uint64_t now)
 
 static void on_established(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
 {
+	char gid[48] = "";
 	enum wire_err we;
 
 	if (p->o.mode == PROBE_MODE_BW) {
@@ -861,9 +863,13 @@ static void on_established(struct probe *p, uint64_t now, struct rdma_cm_event *
 			return;
 		}
 	}
-	probe_event_add(p, now, "ESTABLISHED", 0, false, "connected %s -> %s, %s mode%s, %u-byte messages",
+	p->st.sgid_index = conn_sgid_index(&p->conn, p->st.port_num, p->st.sgid_type, sizeof(p->st.sgid_type));
+	if (p->st.sgid_index >= 0)
+		snprintf(gid, sizeof(gid), ", GID index %d%s%s", p->st.sgid_index,
+			 p->st.sgid_type[0] ? " " : "", p->st.sgid_type);
+	probe_event_add(p, now, "ESTABLISHED", 0, false, "connected %s -> %s, %s mode%s, %u-byte messages%s",
 			p->st.local, p->st.remote, probe_mode_name(p->o.mode),
-			p->o.mode != PROBE_MODE_BW ? "" : p->o.bw_send ? " (SENDs)" : " (RDMA WRITEs)", p->o.size);
+			p->o.mode != PROBE_MODE_BW ? "" : p->o.bw_send ? " (SENDs)" : " (RDMA WRITEs)", p->o.size, gid);
 	p->state = PROBE_RUNNING;
 	data_begin(p, now);
 }

@@ -96,6 +96,9 @@ struct probe_status {
 	char remote[PROBE_ADDR_MAX];	/* peer address once known, else "" */
 	char device[64];		/* RDMA device carrying the connection, else "" */
 	uint8_t port_num;		/* its port, 0 unknown */
+	int sgid_index;			/* client: the source GID index in use once connected
+					 * (doc/roce.md), -1 unknown or no GRH */
+	char sgid_type[16];		/* its type, "RoCE v2", ..., or "" */
 	uint32_t size;			/* message size in use */
 	uint32_t depth;			/* bw: outstanding writes in use */
 	bool bw_send;			/* bw: SENDs instead of WRITEs */

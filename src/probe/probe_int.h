@@ -53,6 +53,12 @@ struct conn {
 int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *cp,
 	       char *err, size_t errlen);
 void conn_teardown(struct conn *c);
+/*
+ * The source GID index the connected QP's address vector uses (what the
+ * RDMA CM chose), and its type ("RoCE v2", ...). -1 when the QP has no GRH
+ * (an InfiniBand path routed by LID) or cannot be asked.
+ */
+int conn_sgid_index(const struct conn *c, uint8_t port, char *type, size_t typelen);
 int conn_fd(const struct conn *c);
 /* Re-arms notification and returns up to max completions (bookkeeping done). */
 int conn_poll(struct conn *c, struct ibv_wc *wc, int max);

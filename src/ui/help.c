@@ -10,15 +10,18 @@
 #include "ui/views.h"
 #include "warn.h"
 
-/* "1..6  Ports, Counters, ...": the number keys, from the pane table. */
+/* "1..6  Ports, Counters, ...": the number keys, from the pane table ('0' is the tenth). */
 static void help_panes(const struct ui *ui, struct text *out)
 {
 	char keys[8], titles[256];
 	size_t n = 0;
 
-	snprintf(keys, sizeof(keys), "1..%zu", ui->nviews < 9 ? ui->nviews : 9);
+	if (ui->nviews >= 10)
+		snprintf(keys, sizeof(keys), "1..9 0");
+	else
+		snprintf(keys, sizeof(keys), "1..%zu", ui->nviews);
 	titles[0] = '\0';
-	for (size_t i = 0; i < ui->nviews && i < 9 && n < sizeof(titles); i++)
+	for (size_t i = 0; i < ui->nviews && i < 10 && n < sizeof(titles); i++)
 		n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s%s", i ? ", " : "", ui->views[i]->title);
 	text_add(out, 0, "  %-12s %s", keys, titles);
 }

@@ -19,7 +19,7 @@ const struct key_binding key_bindings[] = {
 	{ KEY_BTAB,	ACT_PANE_PREV,	0, "Shift-Tab",	"previous pane" },
 	{ KEY_RIGHT,	ACT_PANE_NEXT,	0, "Right Left", "next / previous pane" },
 	{ KEY_LEFT,	ACT_PANE_PREV,	0, NULL,	NULL },
-	/* '1'..'9' pick the pane of that tab (keys_lookup()); the help names them from the pane table. */
+	/* '1'..'9' and '0' (the tenth) pick the pane of that tab (keys_lookup()); the help names them from the pane table. */
 	{ '1',		ACT_PANE,	0, "1..",	NULL },
 	{ KEY_UP,	ACT_UP,		0, "Up Down",	"select a row (also k j)" },
 	{ 'k',		ACT_UP,		0, NULL,	NULL },
@@ -66,6 +66,10 @@ enum ui_action keys_lookup(int key, int *arg)
 {
 	if (key >= '1' && key <= '9') {
 		*arg = key - '1';
+		return ACT_PANE;
+	}
+	if (key == '0') {	/* the tenth pane, as on a keyboard's number row */
+		*arg = 9;
 		return ACT_PANE;
 	}
 	for (size_t i = 0; i < key_nbindings; i++)

@@ -195,10 +195,10 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 		char label[48];
 		int len;
 
-		len = snprintf(label, sizeof(label), " %zu %s ", i + 1, ui->views[i]->title);
+		len = snprintf(label, sizeof(label), " %zu %s ", (i + 1) % 10, ui->views[i]->title);	/* key 0: the tenth */
 		/* Narrow screens: numbers only for the inactive tabs. */
 		if (W < 60 && i != ui->pane)
-			len = snprintf(label, sizeof(label), " %zu ", i + 1);
+			len = snprintf(label, sizeof(label), " %zu ", (i + 1) % 10);
 		ui->tab_x[i] = x;
 		ui_puts(w, y, x, W - x, theme_attr(i == ui->pane ? ROLE_TAB_ACTIVE : ROLE_TAB), label);
 		x += len;

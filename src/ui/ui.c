@@ -152,6 +152,16 @@ static void ui_net_refresh(struct ui *ui)
 	ui_net_set(ui, &st, rc);
 }
 
+/* The RoCE chain costs a netlink request and ioctls per port: read only while its pane shows. */
+static void ui_roce_sample(struct ui *ui)
+{
+	if (ui->pane >= ui->nviews || strcmp(ui->views[ui->pane]->id, "roce"))
+		return;
+	roce_state_free(&ui->roce_prev);
+	ui->roce_prev = ui->roce;
+	ui->roce_err = source_roce(ui->src, &ui->host, &ui->roce);
+}
+
 /* Sampling: collect or refresh, track, derive, rebuild the tables. */
 static void ui_sample(struct ui *ui)
 {
@@ -184,6 +194,7 @@ static void ui_sample(struct ui *ui)
 	ui_events_derive(ui, true, false);
 	ui_async_open(ui);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
+	ui_roce_sample(ui);
 	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
 	mad_ui_open(ui, ui->mad);
 	screen_rebuild(ui);
@@ -450,6 +461,8 @@ void ui_free(struct ui *ui)
 	text_free(&ui->net_text);
 	mad_ui_free(ui->mad);
 	ui->mad = NULL;
+	roce_state_free(&ui->roce);
+	roce_state_free(&ui->roce_prev);
 	track_free(&ui->track);
 	fab_host_free(&ui->host);
 	source_close(ui->src);

@@ -16,6 +16,7 @@
 #include "model/events.h"
 #include "model/fabric.h"
 #include "model/net.h"
+#include "model/roce.h"
 #include "ui/settings.h"
 #include "ui/table.h"
 #include "ui/text.h"
@@ -84,7 +85,7 @@ extern const size_t ui_default_nviews;
 #define UI_NWINDOWS 3
 extern const unsigned int ui_windows_s[UI_NWINDOWS];
 
-#define UI_MAX_VIEWS 10
+#define UI_MAX_VIEWS 10	/* the number keys reach ten: 1..9 and 0 */
 
 struct source;
 
@@ -149,6 +150,9 @@ struct ui {
 	size_t nviews;
 	void *pane_state[UI_MAX_VIEWS];	/* each pane's own, from its create() */
 	struct ui_mad *mad;		/* link partners and the SM through MADs (mad_ui.c) */
+	/* The RoCE chain, sampled only while the RoCE pane is shown (source_roce()). */
+	struct roce_state roce, roce_prev;
+	int roce_err;			/* 0, or why there is none (-EOPNOTSUPP: the demo) */
 
 	/* What happened: derived from each sample and network read, and the devices' own notifications. */
 	struct event_log events;

@@ -204,6 +204,10 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	line(w, r, &y, st->state == PROBE_FAILED ? ROLE_BAD : st->state == PROBE_DONE ? ROLE_OK : ROLE_WARN,
 	     "state %s   %s -> %s   %s%s", probe_state_name(st->state), st->local[0] ? st->local : "?",
 	     st->remote[0] ? st->remote : "?", st->device[0] ? st->device : "", st->error[0] ? "" : "");
+	if (st->sgid_index >= 0)
+		line(w, r, &y, 0, "  %s port %u, GID index %d%s%s (NCCL_IB_GID_INDEX=%d for the same path)",
+		     st->device, st->port_num, st->sgid_index, st->sgid_type[0] ? ", " : "", st->sgid_type,
+		     st->sgid_index);
 	if (st->error[0])
 		line(w, r, &y, ROLE_BAD, "  %s", st->error);
 	if (st->msgs || st->state == PROBE_RUNNING) {

@@ -24,6 +24,7 @@ const struct ui_view *const ui_default_views[] = {
 	&view_events,
 	&view_cluster,
 	&view_conn,
+	&view_roce,
 };
 
 const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);

@@ -10,7 +10,7 @@ cp "$TOP_SRCDIR/tests/core/vm-gids.guest" "$T/guest.sh"
 vm_run gids 240 "$T/guest.sh" "$FABTOP"
 vm_tap "$T/gids.out"
 assert_eq "VM ran to the end" 0 "$vm_rc"
-for k in gids_verbs_ms gids_sysfs_ms gids_verbs_syscalls gids_sysfs_syscalls; do
+for k in gids_verbs_ms gids_sysfs_ms gids_verbs_syscalls gids_sysfs_syscalls gid_index_before_readd gid_index_after_readd; do
 	diag "$k=$(vm_measure $k)"
 done
 done_testing

@@ -51,9 +51,11 @@ tui_expect "Tab: the Cluster pane says how to set a Prometheus" "No Prometheus i
 tui_keys Tab
 tui_expect "Tab: the Connections pane says the demo has no processes" "it has no processes holding RDMA resources"
 tui_keys Tab
+tui_expect "Tab: the RoCE pane shows the demo's RoCE port" "enp65s0f0"
+tui_keys Tab
 tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"
 tui_keys BTab
-tui_expect "Shift-Tab goes back to the last pane (Connections)" "it has no processes holding RDMA resources"
+tui_expect "Shift-Tab goes back to the last pane (RoCE)" "DSCP 26"
 tui_keys 1
 
 tui_keys F1

@@ -71,6 +71,15 @@ if jq -e '.events | map(.event) | index("ADDR_RESOLVED") < index("ROUTE_RESOLVED
 else
 	t_nok "--json: events in order, 50 round trips, p99 >= p50"; show $T/m4.log
 fi
+want=$("$F" show gids --for $A --json | jq -c '[.gid_choice.index, .gid_choice.ports[0].type]')
+got=$(jq -c '[.gid_index, .gid_type]' $T/m4.log)
+if [ "$got" = "$want" ] && [ "$want" != "[null,null]" ] &&
+	jq -e --argjson g "$(jq '.gid_index' $T/m4.log)" '.events[] | select(.event=="ESTABLISHED") | .text | test("GID index \($g) RoCE v2")' $T/m4.log >/dev/null; then
+	t_ok "probe reports the GID index it used, the one show gids --for $A names ($got)"
+else
+	t_nok "probe reports the GID index it used, the one show gids --for $A names (probe $got, show gids $want)"
+	grep ESTABLISHED $T/m4.log | head -3
+fi
 show $T/m1.log $T/m2.log $T/m3.log
 
 # --- streams longer than the server's idle limit, stopped by SIGINT (-C 0: until stopped)

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build and test fragment for the RoCE lossless chain (doc/roce.md): DCB over
+# rtnetlink, ethtool statistics, the congestion counters, the RoCE pane and findings.
+src_libfabtop_a_SOURCES += \
+	src/model/roce.c src/model/roce.h \
+	src/collect/dcb_parse.c src/collect/dcb_parse.h \
+	src/collect/dcb.c src/collect/dcb.h \
+	src/collect/ethtool_parse.c src/collect/ethtool_parse.h \
+	src/collect/ethtool.c src/collect/ethtool.h \
+	src/collect/ethtool_nl_parse.c src/collect/ethtool_nl_parse.h \
+	src/collect/ethtool_nl.c src/collect/ethtool_nl.h \
+	src/collect/roce.c src/collect/roce.h \
+	src/collect/demo_roce.c src/collect/demo_roce.h \
+	src/derive/roce_ctr.c src/derive/roce_ctr.h \
+	src/derive/roce_check.c src/derive/roce_check.h \
+	src/report/roce.c src/report/roce.h \
+	src/ui/view_roce.c
+
+check_PROGRAMS += tests/unit/test_dcb_parse tests/unit/test_ethtool_parse
+TESTS += tests/unit/test_dcb_parse tests/unit/test_ethtool_parse tests/core/roce-chain.sh tests/tui/roce.sh
+EXTRA_DIST += tests/core/roce-chain.sh tests/core/roce-chain-tree.py tests/tui/roce.sh
+
+# The live path in the Soft-RoCE VM (tests/vm): veth ethtool statistics, dcbnl's "not supported".
+TESTS += tests/core/vm-roce.sh
+EXTRA_DIST += tests/core/vm-roce.sh tests/core/vm-roce.guest
+tests_unit_test_dcb_parse_LDADD = $(TEST_LDADD)
+tests_unit_test_ethtool_parse_LDADD = $(TEST_LDADD)
+
+# fuzz_roce (mk/fuzz.mk runs it under --enable-fuzzing); make check replays
+# its seeds (tests/data/fuzz/roce, written by tests/fuzz/roce_seeds.py).
+FUZZERS += tests/fuzz/fuzz_roce
+FUZZ_SRCS += tests/fuzz/fuzz_roce.c tests/fuzz/roce_seeds.py
+tests_fuzz_fuzz_roce_SOURCES = tests/fuzz/fuzz_roce.c
+tests_fuzz_fuzz_roce_LDADD = $(TEST_LDADD)
+tests_fuzz_fuzz_roce_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+check_PROGRAMS += tests/fuzz/replay_roce
+TESTS += tests/fuzz/replay_roce
+tests_fuzz_replay_roce_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_roce.c
+tests_fuzz_replay_roce_LDADD = $(TEST_LDADD)
+
+# The demo fabric's RoCE port: PFC on priority 3, CNP traffic, the pause-storm episode.
+check_PROGRAMS += tests/demo/test_demo_roce
+TESTS += tests/demo/test_demo_roce
+tests_demo_test_demo_roce_LDADD = $(TEST_LDADD)

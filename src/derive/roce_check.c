@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Findings about the RoCE lossless chain: cause, evidence and fix as text, never applied. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "derive/roce_check.h"
+#include "derive/roce_ctr.h"
+
+struct rc_out {
+	struct doctor_finding *out;
+	size_t cap, n;
+	struct doctor_finding *cur;	/* the one being filled, NULL past cap */
+};
+
+static void add(struct rc_out *o, const struct roce_port *rp, const char *code, enum doctor_severity sev,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void add(struct rc_out *o, const struct roce_port *rp, const char *code, enum doctor_severity sev,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	o->cur = o->n < o->cap ? &o->out[o->n] : NULL;
+	o->n++;
+	if (!o->cur)
+		return;
+	memset(o->cur, 0, sizeof(*o->cur));
+	o->cur->id = DOCTOR_ROCE_CHAIN;
+	o->cur->code = code;
+	o->cur->severity = sev;
+	snprintf(o->cur->ifname, sizeof(o->cur->ifname), "%s", rp->netdev);
+	snprintf(o->cur->device, sizeof(o->cur->device), "%s", rp->dev);
+	o->cur->port = rp->port;
+	va_start(ap, fmt);
+	vsnprintf(o->cur->title, sizeof(o->cur->title), fmt, ap);
+	va_end(ap);
+}
+
+static void cause(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cause(struct rc_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!o->cur)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->cur->cause, sizeof(o->cur->cause), fmt, ap);
+	va_end(ap);
+}
+
+static void ev(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ev(struct rc_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!o->cur || o->cur->nevidence >= DOCTOR_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->cur->evidence[o->cur->nevidence++], DOCTOR_LINE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static void fix(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fix(struct rc_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!o->cur || o->cur->nfix >= DOCTOR_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->cur->fix[o->cur->nfix++], DOCTOR_LINE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+void roce_tc_of(const struct roce_port *rp, struct roce_tc *tc)
+{
+	tc->dscp = rp->tos.known ? (int)(rp->tos.value >> 2) : -1;
+	tc->prio = tc->dscp >= 0 && !rp->dcb.err ? roce_dcb_dscp_prio(&rp->dcb, (unsigned int)tc->dscp) : -1;
+	tc->dscp_trusted = false;
+	if (rp->dcb.err)
+		return;
+	if (rp->dcb.has_trust && rp->dcb.ntrust)
+		tc->dscp_trusted = rp->dcb.trust[0] == ROCE_APP_SEL_DSCP;
+	else
+		for (unsigned int i = 0; i < rp->dcb.napps && i < ROCE_MAX_APPS; i++)
+			if (rp->dcb.apps[i].selector == ROCE_APP_SEL_DSCP)
+				tc->dscp_trusted = true;
+}
+
+static void prio_list(char *buf, size_t len, uint8_t bits)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int p = 0; p < ROCE_PRIOS && o < len; p++)
+		if (bits & (1u << p))
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
+	if (!bits)
+		snprintf(buf, len, "none");
+}
+
+/* The configuration, one sample. */
+static void check_config(struct rc_out *o, const struct roce_port *rp)
+{
+	struct roce_tc tc;
+	char on[32];
+
+	roce_tc_of(rp, &tc);
+	if (!rp->dcb.err && rp->dcb.has_pfc)
+		prio_list(on, sizeof(on), rp->dcb.pfc_en);
+	else
+		snprintf(on, sizeof(on), "unknown");
+
+	if (tc.prio >= 0 && rp->dcb.has_pfc && !(rp->dcb.pfc_en & (1u << tc.prio))) {
+		add(o, rp, "roce-lossy", DOCTOR_ERROR, "RoCE traffic of %s port %u lands on priority %d, which has no PFC (lossy RoCE)",
+		    rp->dev, rp->port, tc.prio);
+		cause(o, "The RDMA CM marks connections with DSCP %d; %s maps that DSCP to priority %d, and PFC "
+		      "is not enabled there: under congestion the switch drops RoCE packets instead of pausing, "
+		      "and every drop costs a go-back-N retransmission.", tc.dscp, rp->netdev, tc.prio);
+		ev(o, "rdma_cm %s/ports/%u/default_roce_tos = %u (DSCP %d)", rp->dev, rp->port, rp->tos.value, tc.dscp);
+		ev(o, "APP table of %s: DSCP %d -> priority %d", rp->netdev, tc.dscp, tc.prio);
+		ev(o, "PFC enabled on priorities: %s", on);
+		fix(o, "dcb pfc set dev %s prio-pfc %d:on", rp->netdev, tc.prio);
+		fix(o, "or mark RDMA with a DSCP whose priority has PFC: echo TOS > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos",
+		    rp->dev, rp->port);
+		fix(o, "(the switch ports must pause the same priority)");
+	}
+	if (tc.prio >= 0 && rp->dcb.has_pfc && (rp->dcb.pfc_en & ~(1u << tc.prio))) {
+		char other[32];
+
+		prio_list(other, sizeof(other), rp->dcb.pfc_en & (uint8_t)~(1u << tc.prio));
+		add(o, rp, "roce-pfc-unused", DOCTOR_INFO, "PFC on priority %s of %s, which carries no RDMA traffic",
+		    other, rp->netdev);
+		cause(o, "PFC pauses a whole priority. On a priority that RDMA does not use, pauses hold up "
+		      "lossy traffic (TCP) that would rather drop, and a pause storm there can spread.");
+		ev(o, "RDMA lands on priority %d (DSCP %d); PFC enabled on priorities: %s", tc.prio, tc.dscp, on);
+		fix(o, "dcb pfc set dev %s prio-pfc %s:off   (if nothing lossless uses it)", rp->netdev, other);
+	}
+	if (rp->tos.known && rp->tos.value == 0 && tc.dscp_trusted) {
+		int p0 = roce_dcb_dscp_prio(&rp->dcb, 0);
+
+		add(o, rp, "roce-tos-unset", DOCTOR_WARNING,
+		    "default_roce_tos of %s port %u is unset while %s classifies by DSCP", rp->dev, rp->port, rp->netdev);
+		cause(o, "RDMA CM connections then carry DSCP 0, which lands on %s%d rather than on the "
+		      "lossless priority the network was set up for.", p0 >= 0 ? "priority " : "the default priority ",
+		      p0 >= 0 ? p0 : 0);
+		ev(o, "rdma_cm %s/ports/%u/default_roce_tos = 0", rp->dev, rp->port);
+		ev(o, "%s trusts DSCP (trust order or DSCP APP entries: %u APP entries)", rp->netdev, rp->dcb.napps);
+		fix(o, "echo TOS > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos   (TOS = DSCP * 4, e.g. 104 for DSCP 26)",
+		    rp->dev, rp->port);
+		fix(o, "(applications that set their own traffic class, e.g. NCCL_IB_TC, are not affected)");
+	}
+	if (!strcmp(rp->roce_mode, "IB/RoCE v1") && rp->has_v2_gids) {
+		add(o, rp, "roce-v1-forced", DOCTOR_WARNING, "RoCE v1 forced for RDMA CM on %s port %u", rp->dev, rp->port);
+		cause(o, "RoCE v1 is an Ethernet (layer 2) protocol: its packets do not cross an IP router, "
+		      "carry no DSCP and no ECN. Where the fabric routes (L3, leaf-spine), connections fail "
+		      "or lose congestion control; the port has RoCE v2 GIDs.");
+		ev(o, "rdma_cm %s/ports/%u/default_roce_mode = IB/RoCE v1", rp->dev, rp->port);
+		fix(o, "echo \"RoCE v2\" > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode", rp->dev, rp->port);
+	}
+}
+
+double roce_pause_share(const struct roce_ctr *a, const struct roce_ctr *b, double dt_s)
+{
+	if (!a->known || !b->known || dt_s <= 0 || b->value < a->value)
+		return -1;
+	return (double)(b->value - a->value) / (dt_s * 1e6);
+}
+
+static bool moved(const struct roce_ctr *a, const struct roce_ctr *b, uint64_t *d)
+{
+	if (!a->known || !b->known || b->value < a->value)
+		return false;
+	*d = b->value - a->value;
+	return *d > 0;
+}
+
+/* What two samples say: pause time, the ECN/CNP loop, buffers. */
+static void check_rates(struct rc_out *o, const struct roce_port *a, const struct roce_port *b, double dt)
+{
+	uint64_t d, d2;
+
+	for (int p = 0; p < ROCE_PRIOS; p++) {
+		double rx = roce_pause_share(&a->eth.prio[ROCE_PRIO_RX_PAUSE_US][p], &b->eth.prio[ROCE_PRIO_RX_PAUSE_US][p], dt);
+		double tx = roce_pause_share(&a->eth.prio[ROCE_PRIO_TX_PAUSE_US][p], &b->eth.prio[ROCE_PRIO_TX_PAUSE_US][p], dt);
+
+		if (rx < ROCE_PAUSE_STORM_SHARE && tx < ROCE_PAUSE_STORM_SHARE)
+			continue;
+		add(o, b, "roce-pause-storm", DOCTOR_ERROR, "Pause storm on %s priority %d: %s %.0f%% of %.1f s",
+		    b->netdev, p, rx >= tx ? "paused by the peer" : "pausing the peer", 100 * (rx >= tx ? rx : tx), dt);
+		cause(o, "A priority paused nearly all the time moves next to nothing: a receiver that cannot "
+		      "drain (a stuck host, a full buffer) holds the link, and pauses spread upstream to "
+		      "every sender of that priority.");
+		ev(o, "priority %d: rx pause %.0f%%, tx pause %.0f%% of the interval", p, rx < 0 ? 0 : 100 * rx,
+		   tx < 0 ? 0 : 100 * tx);
+		if (moved(&a->eth.port[ROCE_PORT_PAUSE_STORM_WARN], &b->eth.port[ROCE_PORT_PAUSE_STORM_WARN], &d))
+			ev(o, "tx_pause_storm_warning_events +%llu", (unsigned long long)d);
+		fix(o, "find the host or switch port that does not drain: rx pause comes from the peer, tx pause from this host");
+		fix(o, "check out_of_buffer and the receiving application; on mlx5 the PFC storm guard is "
+		    "ethtool --set-tunable %s pfc-prevention-tout MS", b->netdev);
+	}
+	if (moved(&a->cc[ROCE_CC_ECN_MARKED], &b->cc[ROCE_CC_ECN_MARKED], &d) &&
+	    b->cc[ROCE_CC_CNP_SENT].known && !moved(&a->cc[ROCE_CC_CNP_SENT], &b->cc[ROCE_CC_CNP_SENT], &d2)) {
+		add(o, b, "roce-ecn-no-cnp", DOCTOR_WARNING, "%s port %u receives ECN-marked packets but sends no CNPs",
+		    b->dev, b->port);
+		cause(o, "The notification point is off: the switches mark congestion, but this host does not "
+		      "tell the senders, so they never slow down and the switch queues go on to PFC or drops.");
+		ev(o, "ECN-marked RoCE packets +%llu, CNPs sent +0 in %.1f s", (unsigned long long)d, dt);
+		fix(o, "enable the notification point (r_roce_ecn_np) for the RDMA priority; MLNX_OFED's mlx5: "
+		    "echo 1 > /sys/class/net/%s/ecn/<protocol>/enable/PRIO (doc/roce.md)", b->netdev);
+	}
+	if (moved(&a->cc[ROCE_CC_CNP_IGNORED], &b->cc[ROCE_CC_CNP_IGNORED], &d)) {
+		add(o, b, "roce-cnp-ignored", DOCTOR_WARNING, "%s port %u receives CNPs and ignores them", b->dev, b->port);
+		cause(o, "The reaction point is off: peers report congestion, but this host does not lower its "
+		      "rate, so the congestion it causes persists.");
+		ev(o, "CNPs ignored +%llu in %.1f s", (unsigned long long)d, dt);
+		if (moved(&a->cc[ROCE_CC_CNP_HANDLED], &b->cc[ROCE_CC_CNP_HANDLED], &d2))
+			ev(o, "CNPs handled +%llu", (unsigned long long)d2);
+		fix(o, "enable the reaction point (r_roce_ecn_rp) for the RDMA priority; MLNX_OFED's mlx5: "
+		    "echo 1 > /sys/class/net/%s/ecn/<protocol>/enable/PRIO (doc/roce.md)", b->netdev);
+	}
+	if (moved(&a->cc[ROCE_CC_OUT_OF_BUFFER], &b->cc[ROCE_CC_OUT_OF_BUFFER], &d)) {
+		add(o, b, "roce-out-of-buffer", DOCTOR_WARNING, "%s port %u drops packets for want of receive buffers",
+		    b->dev, b->port);
+		cause(o, "out_of_buffer counts packets that arrived when the receive queue had no work request "
+		      "posted: the application posts receives too slowly (or too few), and the sender retries.");
+		ev(o, "out_of_buffer +%llu in %.1f s", (unsigned long long)d, dt);
+		fix(o, "post more receive WQEs (a larger RQ/SRQ), or consume completions faster");
+	}
+}
+
+size_t roce_check(const struct roce_state *prev, const struct roce_state *cur,
+		  struct doctor_finding *out, size_t cap)
+{
+	struct rc_out o = { .out = out, .cap = cap };
+	double dt = prev && cur->t_ns > prev->t_ns ? (double)(cur->t_ns - prev->t_ns) / 1e9 : 0;
+
+	for (size_t i = 0; i < cur->nports; i++) {
+		const struct roce_port *b = &cur->ports[i];
+
+		check_config(&o, b);
+		for (size_t k = 0; prev && dt > 0 && k < prev->nports; k++)
+			if (!strcmp(prev->ports[k].dev, b->dev) && prev->ports[k].port == b->port)
+				check_rates(&o, &prev->ports[k], b, dt);
+	}
+	return o.n;
+}

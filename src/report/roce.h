@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fabtop show roce: the lossless chain per RoCE port and priority, and its findings. */
+#ifndef FABTOP_REPORT_ROCE_H
+#define FABTOP_REPORT_ROCE_H
+
+#include <stdio.h>
+
+#include "derive/doctor.h"
+#include "model/roce.h"
+#include "report/json.h"
+
+/* cur, with rates against prev when prev is not NULL; then the findings. */
+void roce_report_text(FILE *f, const struct roce_state *prev, const struct roce_state *cur,
+		      const struct doctor_finding *fs, size_t nfs);
+/* The same as members "roce_ports" and "findings" of the open object. */
+void roce_report_json(struct json *j, const struct roce_state *prev, const struct roce_state *cur,
+		      const struct doctor_finding *fs, size_t nfs);
+
+#endif
