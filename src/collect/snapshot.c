@@ -60,10 +60,62 @@ int snapshot_take(struct source *src, struct snapshot *s, unsigned int what)
 	return 0;
 }
 
+/* A kept host's parts that are read later, when the source can fill them in (fill_port). */
+#define SNAPSHOT_LATER	(COLLECT_COUNTERS | COLLECT_GIDS)
+
+int snapshot_host_start(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns)
+{
+	int rc;
+
+	rc = source_collect(src, h, source_fills(src) ? COLLECT_ALL & ~SNAPSHOT_LATER : COLLECT_ALL);
+	k->last_rescan_ns = k->last_watch_ns = now_ns;
+	return rc;
+}
+
+/* What makes a port's GID table worth reading again after a re-collection. */
+static bool port_moved(const struct fab_port *np, const struct fab_port *op, bool roce_event)
+{
+	if (roce_event && np->link_layer == LINK_LAYER_ETHERNET)
+		return true;	/* RoCE GIDs follow the netdev's addresses */
+	return strcmp(np->state_raw, op->state_raw) || strcmp(np->phys_state_raw, op->phys_state_raw) ||
+	       strcmp(np->rate, op->rate) || strcmp(np->link_layer_raw, op->link_layer_raw) ||
+	       np->lid.known != op->lid.known || np->lid.value != op->lid.value;
+}
+
+/*
+ * A re-collection that costs a counter refresh and the port attributes:
+ * the GID tables (~3 reads an entry) are copied from the old host and read
+ * again later, port by port (snapshot_host_fill()): every port when
+ * `all` (the periodic re-collection), else only the ports that moved.
+ */
+static int host_recollect(struct source *src, struct fab_host *nh, struct fab_host *h, bool all, bool roce_event)
+{
+	unsigned int what = COLLECT_ALL;
+
+	if (source_fills(src))
+		what = (COLLECT_ALL & ~COLLECT_GIDS) | COLLECT_KEEP_GIDS;
+	memset(nh, 0, sizeof(*nh));
+	nh->handover = h;	/* its counter files move over instead of being opened twice */
+	if (source_collect(src, nh, what))
+		return -ENOMEM;
+	if (!(what & COLLECT_KEEP_GIDS))
+		return 0;
+	for (size_t i = 0; i < nh->ndevs; i++)
+		for (size_t j = 0; j < nh->devs[i].nports; j++) {
+			struct fab_port *np = &nh->devs[i].ports[j];
+			const struct fab_port *op = fab_host_find_port(h, nh->devs[i].name, np->num);
+
+			if (all || !op || port_moved(np, op, roce_event))
+				np->pending |= COLLECT_GIDS;
+		}
+	return 0;
+}
+
 bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns,
 			  void (*carry)(struct fab_host *nh, const struct fab_host *old), bool *nomem)
 {
 	struct fab_host nh;
+	bool all;
 
 	*nomem = false;
 	if (!source_watched(src))
@@ -73,22 +125,59 @@ bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapsho
 		k->last_watch_ns = now_ns;
 		k->rescan_wanted = now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS || source_changed(src, h);
 	}
-	if (!k->rescan_wanted)
-		return source_refresh(src, h, now_ns);
+	if (!k->rescan_wanted) {
+		bool changed = source_refresh(src, h, now_ns);
+
+		/* Without a loop of its own (the exporter), the pending parts fill in here. */
+		snapshot_host_fill(src, h, SNAPSHOT_FILL_NS);
+		return changed;
+	}
+	all = now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS;
 	k->last_rescan_ns = now_ns;
 	k->rescan_wanted = false;
-	memset(&nh, 0, sizeof(nh));
-	nh.handover = h;	/* its counter files move over instead of being opened twice */
-	if (source_collect(src, &nh, COLLECT_ALL)) {
+	if (host_recollect(src, &nh, h, all, k->roce_event)) {
 		*nomem = true;
 		source_refresh(src, h, now_ns);
 		return true;
 	}
+	k->roce_event = false;
 	if (carry)
 		carry(&nh, h);
 	fab_host_free(h);
 	*h = nh;
 	return true;
+}
+
+size_t snapshot_host_pending(const struct fab_host *h, unsigned int what, size_t *nports)
+{
+	size_t n = 0;
+
+	*nports = 0;
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++) {
+			(*nports)++;
+			n += (h->devs[i].ports[j].pending & what) != 0;
+		}
+	return n;
+}
+
+bool snapshot_host_fill(struct source *src, struct fab_host *h, uint64_t budget_ns)
+{
+	uint64_t end = util_now_ns() + budget_ns;
+	bool filled = false;
+
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++) {
+			if (!h->devs[i].ports[j].pending)
+				continue;
+			if (filled && util_now_ns() >= end)
+				return true;
+			filled = true;
+			/* Out of memory, or the deadline within the port: on at the next step. */
+			if (source_fill_port(src, h, i, j, COLLECT_ALL, end) || h->devs[i].ports[j].pending)
+				return true;
+		}
+	return filled;
 }
 
 void snapshot_fabric_sample(struct snapshot *s, double interval_s)

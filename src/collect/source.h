@@ -14,6 +14,8 @@
 #define COLLECT_COUNTERS	(1u << 1)
 #define COLLECT_NETDEVS		(1u << 2)
 #define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS)
+/* Without COLLECT_GIDS: keep the GID tables of h->handover's ports (see fill_port). */
+#define COLLECT_KEEP_GIDS	(1u << 3)
 
 struct ib_fabric;
 struct mad_fabric;
@@ -57,6 +59,15 @@ struct source_ops {
 	struct mad_watch *(*mad_watch)(struct source *s);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
+	/*
+	 * Read what collect() left out of one port (p->pending: COLLECT_GIDS,
+	 * COLLECT_COUNTERS), so a big host shows at once and fills in over
+	 * the loop's steps; past deadline_ns (CLOCK_MONOTONIC) it may stop
+	 * with the bits still pending and go on at the next call. 0 or -ENOMEM. NULL: collect() always reads
+	 * everything it is asked for, and re-collections read everything.
+	 */
+	int (*fill_port)(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+			 uint64_t deadline_ns);
 	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */
 	void (*describe)(const struct source *s, char *buf, size_t size);
 	void (*close)(struct source *s);
@@ -86,6 +97,10 @@ int source_collect(struct source *s, struct fab_host *h, unsigned int what);
 bool source_refresh(struct source *s, struct fab_host *h, uint64_t now_ns);
 int source_net(struct source *s, struct net_state *st);
 bool source_changed(struct source *s, const struct fab_host *h);
+/* A port's pending parts (see source_ops' fill_port); source_fills(): the source has that op. */
+int source_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+		     uint64_t deadline_ns);
+bool source_fills(const struct source *s);
 /* The structure can change without refresh() saying so: watch it with source_changed() and re-collect. */
 bool source_watched(const struct source *s);
 /* The network-change fd (-errno: none) and its draining: see source_ops. */

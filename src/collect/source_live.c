@@ -61,6 +61,12 @@ static int live_collect(struct source *s, struct fab_host *h, unsigned int what)
 	return collect_host(s->ctx, h, what);
 }
 
+static int live_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+			  uint64_t deadline_ns)
+{
+	return collect_port_fill(s->ctx, h, dev, port, what, deadline_ns);
+}
+
 static bool live_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
 {
 	collect_counters_refresh(h, now_ns);
@@ -109,5 +115,6 @@ const struct source_ops source_live_ops = {
 	.fabric = live_fabric,
 	.mad_watch = live_mad_watch,
 	.changed = live_changed,
+	.fill_port = live_fill_port,
 	.describe = live_describe,
 };

@@ -103,10 +103,20 @@ struct fab_counter *fab_port_find_counter(struct fab_port *p, const char *name)
 	return NULL;
 }
 
+void fab_port_gids_next_drop(struct fab_port *p, bool free_entries)
+{
+	if (free_entries)
+		free(p->gids_next);
+	p->gids_next = NULL;
+	p->ngids_next = p->gids_next_cap = 0;
+	p->gids_next_at = 0;
+}
+
 static void fab_port_free(struct fab_port *p)
 {
 	size_t i;
 
+	fab_port_gids_next_drop(p, true);
 	for (i = 0; i < p->ncounters; i++)
 		if (p->counters[i].fd >= 0)
 			close(p->counters[i].fd);
