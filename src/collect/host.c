@@ -574,7 +574,7 @@ static void collect_netdevs(struct collector *col, int devfd, struct fab_device 
 }
 
 /* The other direction: class/net/X/device/infiniband/DEV, for drivers without device/net. */
-static void collect_netdevs_reverse(struct collector *col, struct fab_host *h)
+static void collect_netdevs_reverse(struct collector *col, struct fab_device *devs, size_t ndevs)
 {
 	char **names;
 	int n, i;
@@ -585,8 +585,8 @@ static void collect_netdevs_reverse(struct collector *col, struct fab_host *h)
 	for (i = 0; i < n; i++) {
 		char path[300];
 
-		for (size_t k = 0; k < h->ndevs; k++) {
-			struct fab_device *d = &h->devs[k];
+		for (size_t k = 0; k < ndevs; k++) {
+			struct fab_device *d = &devs[k];
 			int nfd;
 
 			if (!d->nports)
@@ -850,7 +850,7 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 	if (n > 0)
 		sysfs_names_free(names, n);
 	if (!rc && (what & COLLECT_NETDEVS))
-		collect_netdevs_reverse(&col, h);
+		collect_netdevs_reverse(&col, h->devs, h->ndevs);
 	if (col.netfd >= 0)
 		close(col.netfd);
 	close(col.rootfd);
@@ -940,6 +940,29 @@ out:
 	if (devfd >= 0)
 		close(devfd);
 	close(col.rootfd);
+	return rc;
+}
+
+int collect_device_again(const struct fab_ctx *ctx, struct fab_host *h, size_t dev, unsigned int what,
+			 struct fab_device *nd)
+{
+	struct collector col = { .ctx = ctx, .netfd = -1, .what = what, .old = h };
+	int rc;
+
+	memset(nd, 0, sizeof(*nd));
+	sysfs_set_tree(!ctx->live_sysfs);
+	col.rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
+	if (col.rootfd < 0)
+		return 0;	/* an empty device: the next structure check collects the host */
+	col.netfd = sysfs_open_dir(col.rootfd, "class/net");
+	rc = collect_device(&col, h->devs[dev].name, nd);
+	if (!rc && (what & COLLECT_NETDEVS))
+		collect_netdevs_reverse(&col, nd, 1);
+	if (col.netfd >= 0)
+		close(col.netfd);
+	close(col.rootfd);
+	if (rc)
+		fab_device_free(nd);
 	return rc;
 }
 

@@ -35,6 +35,15 @@ int collect_port_fill(const struct fab_ctx *ctx, struct fab_host *h, size_t dev,
 		      uint64_t deadline_ns);
 
 /*
+ * Device `dev` of h read again into nd (zeroed here), as collect_host()
+ * would with h handed over: its open counter files move to nd (and with
+ * COLLECT_KEEP_GIDS its GID tables are copied). The caller swaps nd in and
+ * frees the old device (fab_device_free()). 0 or -ENOMEM (nd empty).
+ */
+int collect_device_again(const struct fab_ctx *ctx, struct fab_host *h, size_t dev, unsigned int what,
+			 struct fab_device *nd);
+
+/*
  * Take a new counter sample of every port: one pread per open counter file,
  * no allocation. now_ns is CLOCK_MONOTONIC (see util_now_ns()).
  */

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collect/host.h"
@@ -111,15 +112,136 @@ static int host_recollect(struct source *src, struct fab_host *nh, struct fab_ho
 	return 0;
 }
 
+/*
+ * Device i of h read again (counter files and GID tables kept, see
+ * host_recollect()) and swapped in. 1 when a port moved or came or went,
+ * 0 when not, -ENOMEM (h unchanged).
+ */
+static int device_recollect(struct source *src, struct fab_host *h, struct snapshot_clock *k, size_t i,
+			    void (*carry)(struct fab_host *nh, const struct fab_host *old), bool all, bool roce_event)
+{
+	unsigned int what = (COLLECT_ALL & ~COLLECT_GIDS) | COLLECT_KEEP_GIDS;
+	struct fab_device nd;
+	int moved;
+
+	if (source_collect_device(src, h, i, what, &nd))
+		return -ENOMEM;
+	moved = nd.nports != h->devs[i].nports;
+	for (size_t j = 0; j < nd.nports; j++) {
+		struct fab_port *np = &nd.ports[j];
+		const struct fab_port *op = fab_host_find_port(h, nd.name, np->num);
+
+		if (!op || port_moved(np, op, false))
+			moved = 1;
+		if (all || !op || port_moved(np, op, roce_event))
+			np->pending |= COLLECT_GIDS;
+	}
+	k->recollections++;
+	if (carry) {
+		struct fab_host nv = { .devs = &nd, .ndevs = 1 }, ov = { .devs = &h->devs[i], .ndevs = 1 };
+
+		carry(&nv, &ov);
+	}
+	fab_device_free(&h->devs[i]);
+	h->devs[i] = nd;
+	return moved;
+}
+
+/* The whole host again (devices came or went); see host_recollect(). */
+static bool host_replace(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns,
+			 bool all, void (*carry)(struct fab_host *nh, const struct fab_host *old), bool *nomem)
+{
+	struct fab_host nh;
+
+	k->last_rescan_ns = now_ns;
+	k->rescan_wanted = false;
+	k->roll_next = k->roll_end = 0;
+	if (host_recollect(src, &nh, h, all, k->roce_event)) {
+		*nomem = true;
+		source_refresh(src, h, now_ns);
+		return true;
+	}
+	k->roce_event = false;
+	k->recollections++;
+	if (carry)
+		carry(&nh, h);
+	fab_host_free(h);
+	*h = nh;
+	return true;
+}
+
+/*
+ * Device by device: the devices the structure check names at once, a
+ * whole pass (the periodic one, a key, a netlink event) spread over
+ * samples, SNAPSHOT_FILL_NS of them a sample.
+ */
+static bool host_sample_by_device(struct source *src, struct fab_host *h, struct snapshot_clock *k,
+				  uint64_t now_ns, void (*carry)(struct fab_host *nh, const struct fab_host *old),
+				  bool *nomem)
+{
+	uint64_t end = util_now_ns() + SNAPSHOT_FILL_NS;
+	bool moved = false, check = false, *devs;
+	int n;
+
+	if (now_ns - k->last_watch_ns >= SNAPSHOT_RESCAN_NS || k->rescan_wanted) {
+		k->last_watch_ns = now_ns;
+		check = true;
+	}
+	if (now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS || k->rescan_wanted) {
+		/* A pass over every device; the periodic one reads every GID table again. */
+		k->roll_all = now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS;
+		k->roll_roce = k->roce_event;
+		k->roll_next = 0;
+		k->roll_end = h->ndevs;
+		k->last_rescan_ns = now_ns;
+		k->rescan_wanted = k->roce_event = false;
+	}
+	if (check) {
+		devs = calloc(h->ndevs ? h->ndevs : 1, sizeof(*devs));
+		n = devs ? source_changed_devices(src, h, devs) : -1;
+		if (n < 0) {
+			free(devs);
+			return host_replace(src, h, k, now_ns, false, carry, nomem);
+		}
+		for (size_t i = 0; i < h->ndevs && n > 0; i++) {
+			int rc = devs[i] ? device_recollect(src, h, k, i, carry, false, false) : 0;
+
+			if (rc < 0) {
+				*nomem = true;
+				break;
+			}
+			moved |= devs[i];
+		}
+		free(devs);
+	}
+	while (k->roll_next < k->roll_end && k->roll_next < h->ndevs) {
+		int rc;
+
+		if (moved && util_now_ns() >= end)
+			break;
+		rc = device_recollect(src, h, k, k->roll_next, carry, k->roll_all, k->roll_roce);
+		if (rc < 0) {
+			*nomem = true;
+			break;
+		}
+		moved |= rc > 0;
+		k->roll_next++;
+		if (util_now_ns() >= end)
+			break;
+	}
+	source_refresh(src, h, now_ns);
+	snapshot_host_fill(src, h, SNAPSHOT_FILL_NS);
+	return moved;
+}
+
 bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns,
 			  void (*carry)(struct fab_host *nh, const struct fab_host *old), bool *nomem)
 {
-	struct fab_host nh;
-	bool all;
-
 	*nomem = false;
 	if (!source_watched(src))
 		return source_refresh(src, h, now_ns);
+	if (source_by_device(src) && source_fills(src))
+		return host_sample_by_device(src, h, k, now_ns, carry, nomem);
 	/* A few reads per port every SNAPSHOT_RESCAN_NS; everything on a change. */
 	if (!k->rescan_wanted && now_ns - k->last_watch_ns >= SNAPSHOT_RESCAN_NS) {
 		k->last_watch_ns = now_ns;
@@ -132,20 +254,7 @@ bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapsho
 		snapshot_host_fill(src, h, SNAPSHOT_FILL_NS);
 		return changed;
 	}
-	all = now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS;
-	k->last_rescan_ns = now_ns;
-	k->rescan_wanted = false;
-	if (host_recollect(src, &nh, h, all, k->roce_event)) {
-		*nomem = true;
-		source_refresh(src, h, now_ns);
-		return true;
-	}
-	k->roce_event = false;
-	if (carry)
-		carry(&nh, h);
-	fab_host_free(h);
-	*h = nh;
-	return true;
+	return host_replace(src, h, k, now_ns, now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS, carry, nomem);
 }
 
 size_t snapshot_host_pending(const struct fab_host *h, unsigned int what, size_t *nports)

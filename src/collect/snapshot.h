@@ -48,6 +48,11 @@ struct snapshot_clock {
 	uint64_t last_rescan_ns;	/* latest full collection */
 	bool rescan_wanted;		/* structure may have changed (a netlink event, a key): collect again */
 	bool roce_event;		/* a netlink event: read the RoCE ports' GID tables again */
+	/* A re-collection device by device, spread over samples: devices [roll_next, roll_end) still to read. */
+	size_t roll_next, roll_end;
+	bool roll_all;			/* ... every port's GID table again (the periodic one) */
+	bool roll_roce;			/* ... the RoCE ports' (a netlink event) */
+	uint64_t recollections;		/* devices or hosts read again so far (the frame log's mark) */
 };
 
 /*
@@ -66,8 +71,11 @@ int snapshot_host_start(struct source *src, struct fab_host *h, struct snapshot_
  * takes the open counter files and the GID tables over from the old host
  * and marks pending the GID tables to read again: every port's on the
  * periodic one, else those of the ports whose state, rate or LID moved
- * (and the RoCE ports' after k->roce_event), so it costs about a counter
- * refresh and never stalls a frame. Pending parts are filled in here
+ * (and the RoCE ports' after k->roce_event). A source that re-collects
+ * device by device (source_by_device()) reads again only the devices the
+ * structure check names, and spreads a whole pass (periodic, asked for)
+ * over samples, SNAPSHOT_FILL_NS of devices each; the whole host only when
+ * devices came or went. So a re-collection never stalls a frame. Pending parts are filled in here
  * within SNAPSHOT_FILL_NS (a loop may call snapshot_host_fill() more
  * often). A source that reports changes in refresh() (the demo) is never
  * re-collected. carry(new, old) runs before the old host is freed (what

@@ -77,6 +77,22 @@ bool source_fills(const struct source *s)
 	return s->ops->fill_port != NULL;
 }
 
+bool source_by_device(const struct source *s)
+{
+	return s->ops->changed_devices && s->ops->collect_device;
+}
+
+int source_changed_devices(struct source *s, const struct fab_host *h, bool *devs)
+{
+	return s->ops->changed_devices(s, h, devs);
+}
+
+int source_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			  struct fab_device *nd)
+{
+	return s->ops->collect_device(s, h, dev, what, nd);
+}
+
 int source_event_fd(struct source *s)
 {
 	return s && s->ops->event_fd ? s->ops->event_fd(s) : -EOPNOTSUPP;

@@ -68,6 +68,16 @@ struct source_ops {
 	 */
 	int (*fill_port)(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
 			 uint64_t deadline_ns);
+	/*
+	 * A re-collection device by device (both NULL: the whole host is
+	 * collected again). changed_devices() is changed() that names the
+	 * devices (marks devs[i], h->ndevs entries): how many, -1 when devices
+	 * came or went. collect_device() reads device `dev` of h again into nd
+	 * as collect() would with h handed over. 0 or -ENOMEM.
+	 */
+	int (*changed_devices)(struct source *s, const struct fab_host *h, bool *devs);
+	int (*collect_device)(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			      struct fab_device *nd);
 	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */
 	void (*describe)(const struct source *s, char *buf, size_t size);
 	void (*close)(struct source *s);
@@ -101,6 +111,11 @@ bool source_changed(struct source *s, const struct fab_host *h);
 int source_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
 		     uint64_t deadline_ns);
 bool source_fills(const struct source *s);
+/* Device by device re-collection (see source_ops), when the source has both ops. */
+bool source_by_device(const struct source *s);
+int source_changed_devices(struct source *s, const struct fab_host *h, bool *devs);
+int source_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			  struct fab_device *nd);
 /* The structure can change without refresh() saying so: watch it with source_changed() and re-collect. */
 bool source_watched(const struct source *s);
 /* The network-change fd (-errno: none) and its draining: see source_ops. */

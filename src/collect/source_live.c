@@ -97,6 +97,17 @@ static bool live_changed(struct source *s, const struct fab_host *h)
 	return watch_changed(s->ctx, h);
 }
 
+static int live_changed_devices(struct source *s, const struct fab_host *h, bool *devs)
+{
+	return watch_changed_devices(s->ctx, h, devs);
+}
+
+static int live_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			       struct fab_device *nd)
+{
+	return collect_device_again(s->ctx, h, dev, what, nd);
+}
+
 static void live_describe(const struct source *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s", s->ctx->sysfs_root);
@@ -116,5 +127,7 @@ const struct source_ops source_live_ops = {
 	.mad_watch = live_mad_watch,
 	.changed = live_changed,
 	.fill_port = live_fill_port,
+	.changed_devices = live_changed_devices,
+	.collect_device = live_collect_device,
 	.describe = live_describe,
 };

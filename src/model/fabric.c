@@ -127,15 +127,21 @@ static void fab_port_free(struct fab_port *p)
 	p->ncounters = p->ngids = 0;
 }
 
+void fab_device_free(struct fab_device *d)
+{
+	for (size_t j = 0; j < d->nports; j++)
+		fab_port_free(&d->ports[j]);
+	free(d->ports);
+	d->ports = NULL;
+	d->nports = 0;
+}
+
 void fab_host_free(struct fab_host *h)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < h->ndevs; i++) {
-		for (j = 0; j < h->devs[i].nports; j++)
-			fab_port_free(&h->devs[i].ports[j]);
-		free(h->devs[i].ports);
-	}
+	for (i = 0; i < h->ndevs; i++)
+		fab_device_free(&h->devs[i]);
 	free(h->devs);
 	memset(h, 0, sizeof(*h));
 }

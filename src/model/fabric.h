@@ -206,6 +206,8 @@ const char *fab_link_layer_str(enum fab_link_layer l);
 const char *fab_gid_type_str(enum fab_gid_type t);
 const char *fab_counter_source_str(enum fab_counter_source s);
 
+/* Close and free what a device holds (its ports' counter files, GIDs). */
+void fab_device_free(struct fab_device *d);
 /* Forget a GID table half read (free: its entries too; else they were taken). */
 void fab_port_gids_next_drop(struct fab_port *p, bool free_entries);
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port);

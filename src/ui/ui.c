@@ -303,7 +303,7 @@ static int ui_wait_ms(struct ui *ui, uint64_t now)
  * CLOCK_MONOTONIC when it was on screen, the loop's time outside poll()
  * since the frame before (keys, sampling, filling in, drawing: how long a
  * key could have waited), the process's CPU so far,
- * whether a re-collection ran, and what was still being read.
+ * whether a re-collection ran (of a device or the host), and what was still being read.
  */
 static void ui_frame_log(struct ui *ui, uint64_t busy_ns, bool rescan)
 {
@@ -327,7 +327,7 @@ static void ui_loop(struct ui *ui)
 	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
 	ui->dirty = true;
 	while (!ui->quit) {
-		uint64_t now = util_now_ns(), rescans = ui->clock.last_rescan_ns;
+		uint64_t now = util_now_ns(), rescans = ui->clock.recollections;
 		int nfds = 0, n, ch, nl, timeout;
 
 		if (!ui->paused && now >= ui->next_sample_ns) {
@@ -348,7 +348,7 @@ static void ui_loop(struct ui *ui)
 			doupdate();
 			ui->dirty = false;
 			if (ui->frame_log) {
-				ui_frame_log(ui, busy + util_now_ns() - woke, rescans != ui->clock.last_rescan_ns);
+				ui_frame_log(ui, busy + util_now_ns() - woke, rescans != ui->clock.recollections);
 				busy = 0;
 				woke = util_now_ns();
 			}

@@ -28,13 +28,16 @@ def fail(why):
 
 
 def frames():
+    """(on screen ns, busy ns, CPU so far ns, re-collection, still read, CPU of this frame ns)"""
     out = []
+    cpu = 0
     try:
         with open(log) as f:
             for line in f:
                 w = line.split(" ", 5)
                 if len(w) == 6 and w[0] == "frame" and line.endswith("\n"):
-                    out.append((int(w[1]), int(w[2]), int(w[3]), w[4] == "1", w[5].strip()))
+                    out.append((int(w[1]), int(w[2]), int(w[3]), w[4] == "1", w[5].strip(), int(w[3]) - cpu))
+                    cpu = int(w[3])
     except FileNotFoundError:
         pass
     return out
@@ -88,7 +91,8 @@ try:
     print("first_frame_text %s" % first[4])
     print("all_read_ms %.1f" % ((done[0] - t0) / 1e6))
     print("all_read_cpu_ms %.1f" % (done[2] / 1e6))
-    print("worst_frame_loading_ms %.1f" % max(x[1] / 1e6 for x in frames() if x[0] <= done[0]))
+    print("worst_frame_loading_ms %.1f" % max(x[1] / 1e6 for x in frames()[1:] if x[0] <= done[0]))
+    print("worst_frame_loading_cpu_ms %.1f" % max(x[5] / 1e6 for x in frames()[1:] if x[0] <= done[0]))
     print("keys %d" % len(waits))
     print("key_worst_ms %.1f" % (max(waits) if waits else -1))
 
@@ -106,6 +110,8 @@ try:
     print("periodic_after_s %.1f" % ((r[0] - t0) / 1e9))
     print("periodic_rescan_frame_ms %.1f" % (r[1] / 1e6))
     print("periodic_worst_ms %.1f" % max(x[1] / 1e6 for x in fr))
+    print("periodic_rescan_frame_cpu_ms %.1f" % (r[5] / 1e6))
+    print("periodic_worst_cpu_ms %.1f" % max(x[5] / 1e6 for x in fr))
     print("periodic_frames %d" % len(fr))
     print("periodic_spread_ms %.1f" % ((end[0] - r[0]) / 1e6))
 
@@ -117,6 +123,8 @@ try:
     r, end, fr = rescan_window(mark)
     print("change_rescan_frame_ms %.1f" % (r[1] / 1e6))
     print("change_worst_ms %.1f" % max(x[1] / 1e6 for x in fr))
+    print("change_rescan_frame_cpu_ms %.1f" % (r[5] / 1e6))
+    print("change_worst_cpu_ms %.1f" % max(x[5] / 1e6 for x in fr))
     print("change_frames %d" % len(fr))
     print("change_text %s" % r[4])
 finally:

@@ -23,15 +23,17 @@ python3 "$TOP_SRCDIR/tests/bench/monitor-frames.py" "$FABTOP" "$T/sys" 60 > "$T/
 	skip_all "the monitor could not be measured"
 m() { sed -n "s/^$1 //p" "$T/m"; }
 
-echo "tree: 64 ports, 65536 GID entries; main's approach (a full collection): $fw ms wall, $fc ms CPU"
-echo "process start alone (fabtop --version): $(( (v1 - v0) / 1000000 )) ms"
-echo "first frame: $(m first_frame_ms) ms after exec, $(m first_frame_cpu_ms) ms CPU (main: a full collection first, $fw ms)"
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "tree: 64 ports, 65536 GID entries; load average $load (wall times grow with it, CPU times much less)"
+echo "main's approach, a full collection (bench_collect): $fw ms wall, $fc ms CPU; process start alone (fabtop --version): $(( (v1 - v0) / 1000000 )) ms wall"
+echo "first frame: $(m first_frame_ms) ms after exec, $(m first_frame_cpu_ms) ms CPU (main: a full collection first, $fw ms wall, $fc ms CPU)"
 echo "  it says: $(m first_frame_text)"
-echo "  all read: $(m all_read_ms) ms after exec, $(m all_read_cpu_ms) ms CPU; worst frame meanwhile $(m worst_frame_loading_ms) ms"
+echo "  all read: $(m all_read_ms) ms after exec, $(m all_read_cpu_ms) ms CPU; worst frame meanwhile $(m worst_frame_loading_ms) ms wall, $(m worst_frame_loading_cpu_ms) ms CPU"
 echo "  $(m keys) keys while reading, answered within $(m key_worst_ms) ms at worst"
-echo "periodic re-collection (at $(m periodic_after_s) s): its frame $(m periodic_rescan_frame_ms) ms," \
-	"worst of $(m periodic_frames) frames $(m periodic_worst_ms) ms, GID tables read again over $(m periodic_spread_ms) ms (main: $fw ms in one frame)"
-echo "re-collection after a port change: its frame $(m change_rescan_frame_ms) ms, worst of $(m change_frames) frames $(m change_worst_ms) ms (main: $fw ms)"
+echo "periodic re-collection (at $(m periodic_after_s) s): its frame $(m periodic_rescan_frame_ms) ms wall, $(m periodic_rescan_frame_cpu_ms) ms CPU;" \
+	"worst of $(m periodic_frames) frames $(m periodic_worst_ms) ms wall, $(m periodic_worst_cpu_ms) ms CPU; GID tables read again over $(m periodic_spread_ms) ms (main: $fw ms in one frame)"
+echo "re-collection after a port change: its frame $(m change_rescan_frame_ms) ms wall, $(m change_rescan_frame_cpu_ms) ms CPU;" \
+	"worst of $(m change_frames) frames $(m change_worst_ms) ms wall, $(m change_worst_cpu_ms) ms CPU (main: $fw ms)"
 
 fail=0
 for k in first_frame_ms periodic_worst_ms change_worst_ms key_worst_ms; do
