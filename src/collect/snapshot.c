@@ -230,7 +230,8 @@ static bool host_sample_by_device(struct source *src, struct fab_host *h, struct
 			break;
 	}
 	source_refresh(src, h, now_ns);
-	snapshot_host_fill(src, h, SNAPSHOT_FILL_NS);
+	if (!k->fills_between)
+		snapshot_host_fill(src, h, SNAPSHOT_FILL_NS);
 	return moved;
 }
 
@@ -251,7 +252,8 @@ bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapsho
 		bool changed = source_refresh(src, h, now_ns);
 
 		/* Without a loop of its own (the exporter), the pending parts fill in here. */
-		snapshot_host_fill(src, h, SNAPSHOT_FILL_NS);
+		if (!k->fills_between)
+			snapshot_host_fill(src, h, SNAPSHOT_FILL_NS);
 		return changed;
 	}
 	return host_replace(src, h, k, now_ns, now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS, carry, nomem);

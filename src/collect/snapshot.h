@@ -53,6 +53,7 @@ struct snapshot_clock {
 	bool roll_all;			/* ... every port's GID table again (the periodic one) */
 	bool roll_roce;			/* ... the RoCE ports' (a netlink event) */
 	uint64_t recollections;		/* devices or hosts read again so far (the frame log's mark) */
+	bool fills_between;		/* the caller runs snapshot_host_fill() between samples (the monitor) */
 };
 
 /*

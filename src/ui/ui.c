@@ -195,6 +195,7 @@ static int ui_open_source(struct ui *ui)
 	ui->src = source_open(ui->ctx);
 	if (!ui->src)
 		return -ENOMEM;
+	ui->clock.fills_between = true;		/* ui_fill_step() */
 	rc = snapshot_host_start(ui->src, &ui->host, &ui->clock, util_now_ns());
 	if (rc)
 		return rc;
