@@ -311,7 +311,7 @@ int conn_poll(struct conn *c, struct ibv_wc *wc, int max)
 	if (!c->cq)
 		return 0;
 	/* drain the channel (non-blocking), re-arm, then poll: no completion is missed */
-	while (!c->spinning && ibv_get_cq_event(c->ch, &ev_cq, &ev_ctx) == 0) {
+	while (ibv_get_cq_event(c->ch, &ev_cq, &ev_ctx) == 0) {
 		if (++c->cq_unacked >= 16) {
 			ibv_ack_cq_events(c->cq, c->cq_unacked);
 			c->cq_unacked = 0;

@@ -968,7 +968,6 @@ static void client_spin(struct probe *p)
 	uint64_t t = util_now_ns(), end = t + SPIN_MAX_NS, until = t + p->o.spin_us * 1000ull;
 	uint64_t before;
 
-	p->conn.spinning = true;
 	while (p->state == PROBE_RUNNING && t < until && t < end) {
 		before = p->stats.msgs;
 		client_cq(p, t);
@@ -976,10 +975,6 @@ static void client_spin(struct probe *p)
 		if (p->stats.msgs != before)
 			until = t + p->o.spin_us * 1000ull;
 	}
-	/* Re-armed (and polled once more, so nothing lands unseen) before poll() sleeps. */
-	p->conn.spinning = false;
-	if (p->state == PROBE_RUNNING)
-		client_cq(p, t);
 }
 
 static void client_handle(struct probe *p, uint64_t now)

@@ -48,21 +48,13 @@ struct conn {
 	size_t buf_len[CONN_BUFS];
 	struct ibv_mr *mr[CONN_BUFS];
 	unsigned int rdma_inflight;	/* READ/WRITE posted, not completed */
-	/*
-	 * Busy-polling (--spin-us): conn_poll() leaves the completion channel
-	 * alone. An armed CQ makes the kernel signal every completion (on
-	 * Soft-RoCE in the completer's path) and draining the channel is a
-	 * syscall per poll; busy-pollers (perftest) arm nothing. Cleared, the
-	 * next conn_poll() re-arms before the caller sleeps again.
-	 */
-	bool spinning;
 };
 
 int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *cp,
 	       char *err, size_t errlen);
 void conn_teardown(struct conn *c);
 int conn_fd(const struct conn *c);
-/* Re-arms notification (unless spinning) and returns up to max completions (bookkeeping done). */
+/* Re-arms notification and returns up to max completions (bookkeeping done). */
 int conn_poll(struct conn *c, struct ibv_wc *wc, int max);
 int conn_post_recv(struct conn *c, unsigned int slot);
 uint8_t *conn_recv_slot(struct conn *c, unsigned int slot);

@@ -766,8 +766,6 @@ static void server_spin(struct probe *p)
 	uint64_t t = util_now_ns(), end = t + 50 * MS, until = t + p->o.spin_us * 1000ull, before;
 	unsigned int i;
 
-	for (i = 0; i < s->nslots; i++)
-		s->sc[i].c.spinning = true;
 	while (t < until && t < end && p->state == PROBE_LISTENING) {
 		before = p->stats.msgs;
 		for (i = 0; i < s->nslots; i++)
@@ -776,12 +774,6 @@ static void server_spin(struct probe *p)
 		t = util_now_ns();
 		if (p->stats.msgs != before)
 			until = t + p->o.spin_us * 1000ull;
-	}
-	/* Re-armed (and polled once more, so nothing lands unseen) before poll() sleeps. */
-	for (i = 0; i < s->nslots; i++) {
-		s->sc[i].c.spinning = false;
-		if (p->state == PROBE_LISTENING && (s->sc[i].state == SC_RUNNING || s->sc[i].state == SC_ACCEPTING))
-			sc_poll(p, &s->sc[i], t);
 	}
 }
 
