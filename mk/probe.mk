@@ -27,6 +27,11 @@ TESTS += $(VM_TESTS)
 EXTRA_DIST += $(VM_TESTS) doc/probe.md tests/vm/README tests/vm/prepare.sh tests/vm/init.sh \
 	tests/vm/run-vm.sh tests/vm/two-vm.sh tests/vm/lib.sh tests/vm/guest/lib.inc \
 	tests/vm/guest/single.sh tests/vm/guest/twonic-server.sh tests/vm/guest/twonic-client.sh
+
+# make bench: probe bw and lat against perftest in the VM, medians of 5
+# alternating runs (boots the VM: ~1.5 min under TCG).
+BENCHES += tests/vm/probe-perf.sh
+EXTRA_DIST += tests/vm/probe-perf.sh tests/vm/guest/perf.sh
 check-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) check-am TESTS='$(VM_TESTS)' FABTOP_VM_TESTS=1
 .PHONY: check-vm

@@ -34,9 +34,12 @@ TESTS += tests/unit/test_seams
 tests_unit_test_seams_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/render
 
-# make bench: the monitor's CPU per refresh on the large generated tree.
-BENCHES += tests/bench/ui.sh
-EXTRA_DIST += tests/bench/ui.sh
+# make bench: the monitor's CPU per refresh on the large generated tree, and
+# its frames from its frame log: the first one, keys while the host is read,
+# re-collections (bench_collect gives main's approach beside them).
+BENCHES += tests/bench/ui.sh tests/bench/monitor.sh
+EXTRA_DIST += tests/bench/ui.sh tests/bench/monitor.sh tests/bench/monitor-frames.py
+bench: tests/bench/bench_collect
 
 # Terminal tests drive the monitor in a private tmux server.
 TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh

@@ -432,10 +432,16 @@ static int collect_gids_verbs(struct collector *col, int pfd, const char *where,
 }
 #endif
 
-static int collect_gids_sysfs(struct collector *col, int pfd, const char *where, struct fab_port *p)
+/*
+ * The sysfs GID table from entry *at of the listing on, until deadline_ns
+ * (0: none) has passed: 0 when all is read (p->gid_tbl_len set), 1 when
+ * *at is where to go on, -ENOMEM. *cap is p->gids' allocated size.
+ */
+#define GID_DEADLINE_EVERY 8	/* entries between looks at the clock */
+static int collect_gids_sysfs(struct collector *col, int pfd, const char *where, struct fab_port *p,
+			      size_t *cap, unsigned int *at, uint64_t deadline_ns)
 {
 	char **names;
-	size_t cap = 0;
 	int n, i, rc = 0;
 
 	n = sysfs_list(pfd, "gids", &names, MAX_GIDS);
@@ -444,12 +450,16 @@ static int collect_gids_sysfs(struct collector *col, int pfd, const char *where,
 			warn_once("%s/gids: unreadable (%s)", where, strerror(-n));
 		return 0;
 	}
-	p->gid_tbl_len = (unsigned int)n;
-	for (i = 0; i < n; i++) {
+	for (i = (int)*at; i < n; i++) {
 		struct fab_gid g = { 0 };
 		char path[300], buf[64];
 		uint64_t idx;
 
+		if (deadline_ns && i > (int)*at && (i - (int)*at) % GID_DEADLINE_EVERY == 0 &&
+		    util_now_ns() >= deadline_ns) {
+			rc = 1;
+			break;
+		}
 		if (sysfs_parse_u64(names[i], &idx) || idx > 0xffffff)
 			continue;
 		snprintf(path, sizeof(path), "gids/%s", names[i]);
@@ -464,12 +474,16 @@ static int collect_gids_sysfs(struct collector *col, int pfd, const char *where,
 		g.index = (unsigned int)idx;
 		gid_format(&g);
 		gid_attrs(col, pfd, where, p, &g);
-		if (gid_append(p, &cap, &g)) {
+		if (gid_append(p, cap, &g)) {
 			rc = -ENOMEM;
 			break;
 		}
 	}
-	sysfs_names_free(names, n);
+	*at = (unsigned int)i;
+	if (!rc)
+		p->gid_tbl_len = (unsigned int)n;
+	if (n > 0)
+		sysfs_names_free(names, n);
 	return rc;
 }
 
@@ -574,7 +588,7 @@ static void collect_netdevs(struct collector *col, int devfd, struct fab_device 
 }
 
 /* The other direction: class/net/X/device/infiniband/DEV, for drivers without device/net. */
-static void collect_netdevs_reverse(struct collector *col, struct fab_host *h)
+static void collect_netdevs_reverse(struct collector *col, struct fab_device *devs, size_t ndevs)
 {
 	char **names;
 	int n, i;
@@ -585,8 +599,8 @@ static void collect_netdevs_reverse(struct collector *col, struct fab_host *h)
 	for (i = 0; i < n; i++) {
 		char path[300];
 
-		for (size_t k = 0; k < h->ndevs; k++) {
-			struct fab_device *d = &h->devs[k];
+		for (size_t k = 0; k < ndevs; k++) {
+			struct fab_device *d = &devs[k];
 			int nfd;
 
 			if (!d->nports)
@@ -627,6 +641,66 @@ static void collect_roce_mode(struct collector *col, struct fab_device *d, struc
 	close(fd);
 }
 
+/*
+ * The port's GID table: verbs where they answer (all at once), sysfs
+ * otherwise, from entry *at until deadline_ns (see collect_gids_sysfs()).
+ * 0 when all is read, 1 to go on at *at, -ENOMEM.
+ */
+static int collect_gids_from(struct collector *col, int pfd, const char *where, const char *devname,
+			     struct fab_port *p, size_t *cap, unsigned int *at, uint64_t deadline_ns)
+{
+#if HAVE_DECL_IBV_QUERY_GID_TABLE
+	if (!*at) {
+		if (collect_gids_verbs(col, pfd, where, devname, p) >= 0)
+			return 0;
+		free(p->gids);
+		p->gids = NULL;
+		p->ngids = 0;
+		*cap = 0;
+	}
+#else
+	(void)devname;
+#endif
+	return collect_gids_sysfs(col, pfd, where, p, cap, at, deadline_ns);
+}
+
+static int collect_gids(struct collector *col, int pfd, const char *where, const char *devname,
+			struct fab_port *p)
+{
+	size_t cap = 0;
+	unsigned int at = 0;
+
+	return collect_gids_from(col, pfd, where, devname, p, &cap, &at, 0);
+}
+
+/*
+ * Without COLLECT_GIDS: the table of the same port in the handed-over
+ * snapshot (COLLECT_KEEP_GIDS; copied, so a collection that fails leaves
+ * the old one whole), or none yet: p->pending says it is still to be read.
+ */
+static int keep_gids(struct collector *col, const struct fab_device *d, struct fab_port *p)
+{
+	const struct fab_port *old = NULL;
+
+	if ((col->what & COLLECT_KEEP_GIDS) && col->old)
+		old = fab_host_find_port(col->old, d->name, p->num);
+	if (!old || (old->pending & COLLECT_GIDS))
+		p->pending |= COLLECT_GIDS;	/* a table half read starts again */
+	if (!old)
+		return 0;
+	p->gid_tbl_len = old->gid_tbl_len;
+	p->active_mtu = old->active_mtu;	/* verbs give these with the GIDs */
+	p->max_mtu = old->max_mtu;
+	if (!old->ngids)
+		return 0;
+	p->gids = malloc(old->ngids * sizeof(*p->gids));
+	if (!p->gids)
+		return -ENOMEM;
+	memcpy(p->gids, old->gids, old->ngids * sizeof(*p->gids));
+	p->ngids = old->ngids;
+	return 0;
+}
+
 static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 			const char *pname, struct fab_port *p)
 {
@@ -661,18 +735,12 @@ static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 			rc = collect_counter_dir(pfd, where, cm_dirs[k].dir, cm_dirs[k].src, p, old);
 		p->sample_ns = p->first_sample_ns = util_now_ns();
 	}
-	if (!rc && (col->what & COLLECT_GIDS)) {
-#if HAVE_DECL_IBV_QUERY_GID_TABLE
-		if (collect_gids_verbs(col, pfd, where, d->name, p) < 0) {
-			free(p->gids);
-			p->gids = NULL;
-			p->ngids = 0;
-			rc = collect_gids_sysfs(col, pfd, where, p);
-		}
-#else
-		rc = collect_gids_sysfs(col, pfd, where, p);
-#endif
-	}
+	if (!(col->what & COLLECT_COUNTERS))
+		p->pending |= COLLECT_COUNTERS;
+	if (!rc && (col->what & COLLECT_GIDS))
+		rc = collect_gids(col, pfd, where, d->name, p);
+	else if (!rc)
+		rc = keep_gids(col, d, p);
 	collect_roce_mode(col, d, p);
 	close(pfd);
 	return rc;
@@ -800,12 +868,119 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 	if (n > 0)
 		sysfs_names_free(names, n);
 	if (!rc && (what & COLLECT_NETDEVS))
-		collect_netdevs_reverse(&col, h);
+		collect_netdevs_reverse(&col, h->devs, h->ndevs);
 	if (col.netfd >= 0)
 		close(col.netfd);
 	close(col.rootfd);
 	if (rc)
 		fab_host_free(h);
+	return rc;
+}
+
+int collect_port_fill(const struct fab_ctx *ctx, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+		      uint64_t deadline_ns)
+{
+	struct collector col = { .ctx = ctx, .netfd = -1, .what = what };
+	struct fab_device *d = &h->devs[dev];
+	struct fab_port *p = &d->ports[port], np;
+	char where[FAB_NAME_LEN + 32], path[300];
+	bool netdevs = what & COLLECT_NETDEVS;
+	int devfd, pfd, rc = 0;
+
+	what &= p->pending & (COLLECT_COUNTERS | COLLECT_GIDS);
+	p->pending &= ~what;
+	if (!what)
+		return 0;
+	snprintf(where, sizeof(where), "%s/ports/%u", d->name, p->num);
+	col.rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
+	if (col.rootfd < 0)
+		return 0;	/* gone: the next structure check notices */
+	snprintf(path, sizeof(path), "class/infiniband/%s", d->name);
+	devfd = sysfs_open_dir(col.rootfd, path);
+	snprintf(path, sizeof(path), "ports/%u", p->num);
+	pfd = devfd < 0 ? devfd : sysfs_open_dir(devfd, path);
+	if (pfd < 0)
+		goto out;
+	col.is_switch = d->node_type_num == 2;
+	col.is_rnic = d->node_type_num == 4;
+	if (what & COLLECT_COUNTERS) {
+		rc = collect_counter_dir(pfd, where, "counters", COUNTER_SRC_COUNTERS, p, NULL);
+		if (!rc)
+			rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p, NULL);
+		if (!rc)
+			rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p, NULL);
+		p->sample_ns = p->first_sample_ns = util_now_ns();
+		p->prev_sample_ns = 0;
+	}
+	if (!rc && (what & COLLECT_GIDS)) {
+		/*
+		 * Read aside over as many steps as the deadline needs, then
+		 * swapped in: until then (and after an allocation failure) the
+		 * old table stays on show.
+		 */
+		memset(&np, 0, sizeof(np));
+		np.num = p->num;
+		np.link_layer = p->link_layer;
+		np.active_mtu = p->active_mtu;
+		np.max_mtu = p->max_mtu;
+		np.gids = p->gids_next;
+		np.ngids = p->ngids_next;
+		col.netfd = sysfs_open_dir(col.rootfd, "class/net");
+		rc = collect_gids_from(&col, pfd, where, d->name, &np, &p->gids_next_cap, &p->gids_next_at,
+				       deadline_ns);
+		if (rc == 1) {
+			p->gids_next = np.gids;
+			p->ngids_next = np.ngids;
+			p->pending |= COLLECT_GIDS;
+			rc = 0;
+		} else if (!rc) {
+			free(p->gids);
+			p->gids = np.gids;
+			p->ngids = np.ngids;
+			p->gid_tbl_len = np.gid_tbl_len;
+			p->active_mtu = np.active_mtu;
+			p->max_mtu = np.max_mtu;
+			fab_port_gids_next_drop(p, false);
+			/* RoCE GIDs name the netdevs (VLANs, macvlans) traffic really uses. */
+			if (netdevs)
+				for (size_t k = 0; k < p->ngids; k++)
+					netdev_add(&col, p, p->gids[k].netdev);
+		} else {
+			free(np.gids);
+			fab_port_gids_next_drop(p, false);
+			p->pending |= COLLECT_GIDS;
+		}
+		if (col.netfd >= 0)
+			close(col.netfd);
+	}
+	close(pfd);
+out:
+	if (devfd >= 0)
+		close(devfd);
+	close(col.rootfd);
+	return rc;
+}
+
+int collect_device_again(const struct fab_ctx *ctx, struct fab_host *h, size_t dev, unsigned int what,
+			 struct fab_device *nd)
+{
+	struct collector col = { .ctx = ctx, .netfd = -1, .what = what, .old = h };
+	int rc;
+
+	memset(nd, 0, sizeof(*nd));
+	sysfs_set_tree(!ctx->live_sysfs);
+	col.rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
+	if (col.rootfd < 0)
+		return 0;	/* an empty device: the next structure check collects the host */
+	col.netfd = sysfs_open_dir(col.rootfd, "class/net");
+	rc = collect_device(&col, h->devs[dev].name, nd);
+	if (!rc && (what & COLLECT_NETDEVS))
+		collect_netdevs_reverse(&col, nd, 1);
+	if (col.netfd >= 0)
+		close(col.netfd);
+	close(col.rootfd);
+	if (rc)
+		fab_device_free(nd);
 	return rc;
 }
 

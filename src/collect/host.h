@@ -16,8 +16,32 @@
  * collect_counters_refresh(); the first sample is taken. Odd values are
  * marked unknown and warned about once; only allocation failure makes it
  * fail (-ENOMEM). A missing class/infiniband sets h->sysfs_missing.
+ * What is left out (COLLECT_COUNTERS, COLLECT_GIDS) is marked in each
+ * port's pending bits for collect_port_fill(); COLLECT_KEEP_GIDS copies the
+ * GID tables of h->handover's same ports instead of reading them.
  */
 int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int what);
+
+/*
+ * Read what collect_host() left out of port `port` of device `dev` of h
+ * (what: COLLECT_COUNTERS, COLLECT_GIDS, as far as p->pending still asks
+ * for them; with COLLECT_NETDEVS the netdevs the GIDs name are added).
+ * Clears those bits of p->pending. A GID table read from sysfs stops at
+ * deadline_ns (CLOCK_MONOTONIC; 0: none) and goes on at the next call, its
+ * bit still pending; the old table stays until the new one is whole.
+ * 0 or -ENOMEM (the bits stay pending).
+ */
+int collect_port_fill(const struct fab_ctx *ctx, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+		      uint64_t deadline_ns);
+
+/*
+ * Device `dev` of h read again into nd (zeroed here), as collect_host()
+ * would with h handed over: its open counter files move to nd (and with
+ * COLLECT_KEEP_GIDS its GID tables are copied). The caller swaps nd in and
+ * frees the old device (fab_device_free()). 0 or -ENOMEM (nd empty).
+ */
+int collect_device_again(const struct fab_ctx *ctx, struct fab_host *h, size_t dev, unsigned int what,
+			 struct fab_device *nd);
 
 /*
  * Take a new counter sample of every port: one pread per open counter file,

@@ -3,6 +3,7 @@
 #ifndef FABTOP_COLLECT_SNAPSHOT_H
 #define FABTOP_COLLECT_SNAPSHOT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "collect/source.h"
@@ -49,20 +50,58 @@ struct snapshot_clock {
 	uint64_t last_watch_ns;		/* latest cheap structure check */
 	uint64_t last_rescan_ns;	/* latest full collection */
 	bool rescan_wanted;		/* structure may have changed (a netlink event, a key): collect again */
+	bool roce_event;		/* a netlink event: read the RoCE ports' GID tables again */
+	/* A re-collection device by device, spread over samples: devices [roll_next, roll_end) still to read. */
+	size_t roll_next, roll_end;
+	bool roll_all;			/* ... every port's GID table again (the periodic one) */
+	bool roll_roce;			/* ... the RoCE ports' (a netlink event) */
+	uint64_t recollections;		/* devices or hosts read again so far (the frame log's mark) */
+	bool fills_between;		/* the caller runs snapshot_host_fill() between samples (the monitor) */
 };
 
 /*
+ * The first collection of a host kept under a loop (the monitor): when the
+ * source can fill parts in later (source_ops' fill_port), only devices,
+ * ports and netdevs are read now (a frame's worth: ~1 ms a port) and each
+ * port's counters and GID tables are left pending for snapshot_host_fill().
+ * 0 or -ENOMEM.
+ */
+int snapshot_host_start(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns);
+
+/*
  * One sample of a host kept under a loop (the monitor, the exporter): the
- * counters, or the whole host again when the source says its structure
- * changed, when k->rescan_wanted, or every SNAPSHOT_FULL_RESCAN_NS. A source
- * that reports changes in refresh() (the demo) is never re-collected.
- * carry(new, old) runs before the old host is freed (what the caller keeps
- * per port); NULL: nothing to carry. Returns true when the structure or port
- * states changed; *nomem tells a re-collection that ran out of memory (the
- * old host was refreshed instead).
+ * counters, or the host again when the source says its structure changed,
+ * when k->rescan_wanted, or every SNAPSHOT_FULL_RESCAN_NS. A re-collection
+ * takes the open counter files and the GID tables over from the old host
+ * and marks pending the GID tables to read again: every port's on the
+ * periodic one, else those of the ports whose state, rate or LID moved
+ * (and the RoCE ports' after k->roce_event). A source that re-collects
+ * device by device (source_by_device()) reads again only the devices the
+ * structure check names, and spreads a whole pass (periodic, asked for)
+ * over samples, SNAPSHOT_FILL_NS of devices each; the whole host only when
+ * devices came or went. So a re-collection never stalls a frame. Pending parts are filled in here
+ * within SNAPSHOT_FILL_NS (a loop may call snapshot_host_fill() more
+ * often). A source that reports changes in refresh() (the demo) is never
+ * re-collected. carry(new, old) runs before the old host is freed (what
+ * the caller keeps per port); NULL: nothing to carry. Returns true when
+ * the structure or port states changed; *nomem tells a re-collection that
+ * ran out of memory (the old host was refreshed instead).
  */
 bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapshot_clock *k, uint64_t now_ns,
 			  void (*carry)(struct fab_host *nh, const struct fab_host *old), bool *nomem);
+
+/* How long one fill step may take: well inside a frame. */
+#define SNAPSHOT_FILL_NS	(10ull * 1000000ull)
+
+/*
+ * Read pending parts of h's ports (see snapshot_host_start()), port by
+ * port, until budget_ns has passed (at least one port). True when anything
+ * was read.
+ */
+bool snapshot_host_fill(struct source *src, struct fab_host *h, uint64_t budget_ns);
+
+/* How many of h's ports (of *nports) still have any of what pending. */
+size_t snapshot_host_pending(const struct fab_host *h, unsigned int what, size_t *nports);
 
 /* What to take: COLLECT_* bits of collect/source.h for the host, and: */
 #define SNAPSHOT_NET	(1u << 16)	/* the network state too */

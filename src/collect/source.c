@@ -80,6 +80,37 @@ bool source_changed(struct source *s, const struct fab_host *h)
 	return s->ops->changed ? s->ops->changed(s, h) : false;
 }
 
+int source_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+		     uint64_t deadline_ns)
+{
+	if (!s->ops->fill_port) {
+		h->devs[dev].ports[port].pending = 0;
+		return 0;
+	}
+	return s->ops->fill_port(s, h, dev, port, what, deadline_ns);
+}
+
+bool source_fills(const struct source *s)
+{
+	return s->ops->fill_port != NULL;
+}
+
+bool source_by_device(const struct source *s)
+{
+	return s->ops->changed_devices && s->ops->collect_device;
+}
+
+int source_changed_devices(struct source *s, const struct fab_host *h, bool *devs)
+{
+	return s->ops->changed_devices(s, h, devs);
+}
+
+int source_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			  struct fab_device *nd)
+{
+	return s->ops->collect_device(s, h, dev, what, nd);
+}
+
 int source_event_fd(struct source *s)
 {
 	return s && s->ops->event_fd ? s->ops->event_fd(s) : -EOPNOTSUPP;

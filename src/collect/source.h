@@ -14,6 +14,8 @@
 #define COLLECT_COUNTERS	(1u << 1)
 #define COLLECT_NETDEVS		(1u << 2)
 #define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS)
+/* Without COLLECT_GIDS: keep the GID tables of h->handover's ports (see fill_port). */
+#define COLLECT_KEEP_GIDS	(1u << 3)
 
 struct event_log;
 struct ib_fabric;
@@ -112,6 +114,25 @@ struct source_ops {
 	int (*roce)(struct source *s, const struct fab_host *h, struct roce_state *st);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
+	/*
+	 * Read what collect() left out of one port (p->pending: COLLECT_GIDS,
+	 * COLLECT_COUNTERS), so a big host shows at once and fills in over
+	 * the loop's steps; past deadline_ns (CLOCK_MONOTONIC) it may stop
+	 * with the bits still pending and go on at the next call. 0 or -ENOMEM. NULL: collect() always reads
+	 * everything it is asked for, and re-collections read everything.
+	 */
+	int (*fill_port)(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+			 uint64_t deadline_ns);
+	/*
+	 * A re-collection device by device (both NULL: the whole host is
+	 * collected again). changed_devices() is changed() that names the
+	 * devices (marks devs[i], h->ndevs entries): how many, -1 when devices
+	 * came or went. collect_device() reads device `dev` of h again into nd
+	 * as collect() would with h handed over. 0 or -ENOMEM.
+	 */
+	int (*changed_devices)(struct source *s, const struct fab_host *h, bool *devs);
+	int (*collect_device)(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			      struct fab_device *nd);
 	/* Where the data comes from, for people: "/sys", "demo fabric (simulated, seed 7)". */
 	void (*describe)(const struct source *s, char *buf, size_t size);
 	void (*close)(struct source *s);
@@ -171,6 +192,15 @@ int source_roce(struct source *s, const struct fab_host *h, struct roce_state *s
 bool source_changed(struct source *s, const struct fab_host *h);
 /* The RDMA resources and their holders (see source_ops.res); -EOPNOTSUPP when the source has none. */
 int source_res(struct source *s, struct res_state *rs);
+/* A port's pending parts (see source_ops' fill_port); source_fills(): the source has that op. */
+int source_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+		     uint64_t deadline_ns);
+bool source_fills(const struct source *s);
+/* Device by device re-collection (see source_ops), when the source has both ops. */
+bool source_by_device(const struct source *s);
+int source_changed_devices(struct source *s, const struct fab_host *h, bool *devs);
+int source_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			  struct fab_device *nd);
 /* The structure can change without refresh() saying so: watch it with source_changed() and re-collect. */
 bool source_watched(const struct source *s);
 /* The network-change fd (-errno: none) and its draining: see source_ops. */

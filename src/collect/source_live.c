@@ -89,6 +89,12 @@ static int live_collect(struct source *s, struct fab_host *h, unsigned int what)
 	return collect_host(s->ctx, h, what);
 }
 
+static int live_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+			  uint64_t deadline_ns)
+{
+	return collect_port_fill(s->ctx, h, dev, port, what, deadline_ns);
+}
+
 static bool live_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
 {
 	collect_counters_refresh(h, now_ns);
@@ -134,6 +140,17 @@ static bool live_changed(struct source *s, const struct fab_host *h)
 	return watch_changed(s->ctx, h);
 }
 
+static int live_changed_devices(struct source *s, const struct fab_host *h, bool *devs)
+{
+	return watch_changed_devices(s->ctx, h, devs);
+}
+
+static int live_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			       struct fab_device *nd)
+{
+	return collect_device_again(s->ctx, h, dev, what, nd);
+}
+
 static void live_describe(const struct source *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s", s->ctx->sysfs_root);
@@ -161,5 +178,8 @@ const struct source_ops source_live_ops = {
 	.roce = live_roce,
 	.mad_watch = live_mad_watch,
 	.changed = live_changed,
+	.fill_port = live_fill_port,
+	.changed_devices = live_changed_devices,
+	.collect_device = live_collect_device,
 	.describe = live_describe,
 };

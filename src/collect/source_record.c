@@ -26,6 +26,7 @@ struct recorder {
 	struct rec_writer *w;
 	uint64_t started_ns;
 	int error;			/* of the last recording, kept after it stopped */
+	bool dirty;			/* parts of the host were read in place since the last host record */
 	char path[4096];
 };
 
@@ -60,8 +61,9 @@ static bool rec_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
 	bool changed = source_refresh(r->inner, h, now_ns);
 
 	if (r->w)
-		note(r, changed ? rec_writer_host(r->w, h, now_ns, util_wall_ns())
-				: rec_writer_sample(r->w, h, now_ns, util_wall_ns()));
+		note(r, changed || r->dirty ? rec_writer_host(r->w, h, now_ns, util_wall_ns())
+					    : rec_writer_sample(r->w, h, now_ns, util_wall_ns()));
+	r->dirty = false;
 	return changed;
 }
 
@@ -117,6 +119,30 @@ static int rec_res(struct source *s, struct res_state *rs)
 static int rec_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
 {
 	return source_roce(inner_of(s), h, st);
+}
+
+/* Parts read in place (a port filled in, a device read again): the next sample writes the whole host. */
+static int rec_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
+			 uint64_t deadline_ns)
+{
+	struct recorder *r = s->priv;
+
+	r->dirty = true;
+	return source_fill_port(r->inner, h, dev, port, what, deadline_ns);
+}
+
+static int rec_changed_devices(struct source *s, const struct fab_host *h, bool *devs)
+{
+	return source_changed_devices(inner_of(s), h, devs);
+}
+
+static int rec_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
+			      struct fab_device *nd)
+{
+	struct recorder *r = s->priv;
+
+	r->dirty = true;
+	return source_collect_device(r->inner, h, dev, what, nd);
 }
 
 static bool rec_changed(struct source *s, const struct fab_host *h)
@@ -261,6 +287,9 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.async_events = in->async_events ? rec_async_events : NULL;
 	r->ops.res = in->res ? rec_res : NULL;
 	r->ops.roce = in->roce ? rec_roce : NULL;
+	r->ops.fill_port = in->fill_port ? rec_fill_port : NULL;
+	r->ops.changed_devices = in->changed_devices ? rec_changed_devices : NULL;
+	r->ops.collect_device = in->collect_device ? rec_collect_device : NULL;
 	r->ops.describe = rec_describe;
 	r->ops.close = rec_close;
 	r->ops.record_start = rec_start;

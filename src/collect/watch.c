@@ -79,33 +79,49 @@ static bool device_differs(int rootfd, const char *name, const struct fab_device
 	return changed;
 }
 
-bool watch_changed(const struct fab_ctx *ctx, const struct fab_host *h)
+int watch_changed_devices(const struct fab_ctx *ctx, const struct fab_host *h, bool *devs)
 {
 	char **names;
-	bool changed = false;
-	int rootfd, n;
+	int rootfd, n, changed = 0;
 
 	rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
 	if (rootfd < 0)
-		return !h->sysfs_missing;
+		return h->sysfs_missing ? 0 : -1;
 	n = sysfs_list(rootfd, "class/infiniband", &names, WATCH_MAX_DEVICES);
 	if (n < 0) {
 		close(rootfd);
-		return !h->sysfs_missing || h->ndevs;
+		return !h->sysfs_missing || h->ndevs ? -1 : 0;
 	}
 	/* collect_host() keeps the listing's order, so devices compare one to one. */
 	if ((size_t)n != h->ndevs || h->sysfs_missing)
-		changed = true;
-	for (int i = 0; i < n && !changed; i++) {
+		changed = -1;
+	for (int i = 0; i < n && changed >= 0; i++) {
 		char shown[FAB_NAME_LEN];
 
 		/* The model keeps names printable (and cut to its size): compare likewise. */
 		snprintf(shown, sizeof(shown), "%s", names[i]);
 		sysfs_printable(shown);
-		changed = strcmp(shown, h->devs[i].name) || device_differs(rootfd, names[i], &h->devs[i]);
+		if (strcmp(shown, h->devs[i].name))
+			changed = -1;
+		else if (device_differs(rootfd, names[i], &h->devs[i])) {
+			/* A name the model had to make printable is read again by a full collection only. */
+			if (strcmp(shown, names[i])) {
+				changed = -1;
+				break;
+			}
+			changed++;
+			if (!devs)
+				break;
+			devs[i] = true;
+		}
 	}
 	if (n > 0)
 		sysfs_names_free(names, n);
 	close(rootfd);
 	return changed;
+}
+
+bool watch_changed(const struct fab_ctx *ctx, const struct fab_host *h)
+{
+	return watch_changed_devices(ctx, h, NULL) != 0;
 }

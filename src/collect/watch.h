@@ -16,4 +16,11 @@
  */
 bool watch_changed(const struct fab_ctx *ctx, const struct fab_host *h);
 
+/*
+ * The same, device by device: -1 when devices came, went or were renamed
+ * (collect the host again), else how many devices changed, each marked
+ * true in devs (h->ndevs entries; NULL: stop at the first).
+ */
+int watch_changed_devices(const struct fab_ctx *ctx, const struct fab_host *h, bool *devs);
+
 #endif

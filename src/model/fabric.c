@@ -107,10 +107,20 @@ struct fab_counter *fab_port_find_counter(struct fab_port *p, const char *name)
 	return NULL;
 }
 
+void fab_port_gids_next_drop(struct fab_port *p, bool free_entries)
+{
+	if (free_entries)
+		free(p->gids_next);
+	p->gids_next = NULL;
+	p->ngids_next = p->gids_next_cap = 0;
+	p->gids_next_at = 0;
+}
+
 static void fab_port_free(struct fab_port *p)
 {
 	size_t i;
 
+	fab_port_gids_next_drop(p, true);
 	for (i = 0; i < p->ncounters; i++)
 		if (p->counters[i].fd >= 0)
 			close(p->counters[i].fd);
@@ -121,15 +131,21 @@ static void fab_port_free(struct fab_port *p)
 	p->ncounters = p->ngids = 0;
 }
 
+void fab_device_free(struct fab_device *d)
+{
+	for (size_t j = 0; j < d->nports; j++)
+		fab_port_free(&d->ports[j]);
+	free(d->ports);
+	d->ports = NULL;
+	d->nports = 0;
+}
+
 void fab_host_free(struct fab_host *h)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < h->ndevs; i++) {
-		for (j = 0; j < h->devs[i].nports; j++)
-			fab_port_free(&h->devs[i].ports[j]);
-		free(h->devs[i].ports);
-	}
+	for (i = 0; i < h->ndevs; i++)
+		fab_device_free(&h->devs[i]);
 	free(h->devs);
 	memset(h, 0, sizeof(*h));
 }

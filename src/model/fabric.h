@@ -167,6 +167,15 @@ struct fab_port {
 	struct fab_gid *gids;		/* non-empty entries only */
 	size_t ngids;
 	unsigned int gid_tbl_len;	/* entries in the table, empty ones included */
+	/*
+	 * COLLECT_* bits (collect/source.h) not read yet: a big host is shown
+	 * first and filled port by port (collect/snapshot.h). 0: all read.
+	 */
+	unsigned int pending;
+	/* A GID table read over several steps: the entries so far (not shown yet), where to go on. */
+	struct fab_gid *gids_next;
+	size_t ngids_next, gids_next_cap;
+	unsigned int gids_next_at;
 };
 
 struct fab_device {
@@ -208,6 +217,10 @@ const char *fab_link_layer_str(enum fab_link_layer l);
 const char *fab_gid_type_str(enum fab_gid_type t);
 const char *fab_counter_source_str(enum fab_counter_source s);
 
+/* Close and free what a device holds (its ports' counter files, GIDs). */
+void fab_device_free(struct fab_device *d);
+/* Forget a GID table half read (free: its entries too; else they were taken). */
+void fab_port_gids_next_drop(struct fab_port *p, bool free_entries);
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port);
 /* InfiniBand, or unknown (an old kernel has no link_layer file: InfiniBand was all there was). */
 bool fab_port_maybe_ib(const struct fab_port *p);

@@ -427,6 +427,7 @@ static void rping_next(struct probe *p, uint64_t now)
 {
 	struct wire_rping_info info;
 	uint8_t msg[WIRE_RPING_INFO_LEN];
+	uint64_t t0;
 	int e;
 
 	wire_rping_payload_fill(p->conn.buf[0], p->o.size, p->iter);
@@ -434,12 +435,13 @@ static void rping_next(struct probe *p, uint64_t now)
 	info.rkey = p->conn.mr[0]->rkey;
 	info.len = p->o.size;
 	wire_rping_info_pack(&info, msg);
+	t0 = util_now_ns();	/* the caller's now may be stale by a batch */
 	e = conn_send(&p->conn, msg, sizeof(msg));
 	if (e) {
 		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
 		return;
 	}
-	p->msg_t0 = util_now_ns();	/* the caller's now may be stale by a batch */
+	p->msg_t0 = t0;
 	p->step = STEP_RPING_WAIT_GO;
 }
 
@@ -447,18 +449,25 @@ static void lat_next(struct probe *p, uint64_t now)
 {
 	struct wire_msg m = { .type = WIRE_MSG_PING, .len = p->o.size, .seq = p->iter };
 	uint8_t *b = p->conn.buf[0];
+	uint64_t t0;
 	uint32_t i;
 	int e;
 
 	wire_msg_pack(&m, b);
 	for (i = WIRE_MSG_HDR_LEN; i < p->o.size; i++)
 		b[i] = (uint8_t)(p->iter + i);
+	/*
+	 * The clock starts before the post, as ib_send_lat's does: the post
+	 * itself may carry the message all the way (Soft-RoCE runs the send
+	 * inline in the syscall), and that is part of the round trip.
+	 */
+	t0 = util_now_ns();
 	e = conn_send(&p->conn, b, p->o.size);
 	if (e) {
 		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
 		return;
 	}
-	p->msg_t0 = util_now_ns();	/* the caller's now may be stale by a batch */
+	p->msg_t0 = t0;
 	p->step = STEP_LAT_WAIT_PONG;
 }
 

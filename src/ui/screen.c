@@ -181,6 +181,12 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a", rej,
 		 find, ui->interval_s, ui->paused ? " | PAUSED" : "", evs,
 		 nwarn ? " | warnings (F1)" : "", rec);
+	/* A big host shows before all of it is read: say what is still coming. */
+	if (ui_loading(ui)) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, sizeof(buf) - len, " | %s", ui_loading(ui));
+	}
 	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));
 	ui_puts(w, 0, 0, W, theme_attr(ROLE_TITLE), buf);
 }

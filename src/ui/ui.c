@@ -4,6 +4,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -162,6 +163,49 @@ static void ui_roce_sample(struct ui *ui)
 	ui->roce_err = source_roce(ui->src, &ui->host, &ui->roce);
 }
 
+const char *ui_loading(const struct ui *ui)
+{
+	return ui->loading[0] ? ui->loading : NULL;
+}
+
+/* What is still being read, for the title bar and the panes that wait for it. */
+static void ui_loading_update(struct ui *ui)
+{
+	size_t nports, nctr = snapshot_host_pending(&ui->host, COLLECT_COUNTERS, &nports);
+	size_t ngid = snapshot_host_pending(&ui->host, COLLECT_GIDS, &nports);
+	int off = 0;
+
+	ui->loading[0] = '\0';
+	if (nctr)
+		off = snprintf(ui->loading, sizeof(ui->loading), "counters: reading %zu/%zu ports",
+			       nports - nctr, nports);
+	if (ngid && off >= 0 && (size_t)off < sizeof(ui->loading))
+		off += snprintf(ui->loading + off, sizeof(ui->loading) - (size_t)off, "%sGIDs: reading %zu/%zu ports",
+				off ? ", " : "", nports - ngid, nports);
+	if (ui->net_after_fill && off >= 0 && (size_t)off < sizeof(ui->loading))
+		snprintf(ui->loading + off, sizeof(ui->loading) - (size_t)off, "%snetwork next", off ? ", " : "");
+}
+
+/*
+ * One step of filling in the host (snapshot_host_fill()) between frames;
+ * the network follows the GID tables. True when the screen changed.
+ */
+static bool ui_fill_step(struct ui *ui)
+{
+	size_t nports;
+
+	if (!ui->src || !ui->loading[0])
+		return false;
+	snapshot_host_fill(ui->src, &ui->host, SNAPSHOT_FILL_NS);
+	if (ui->net_after_fill && !snapshot_host_pending(&ui->host, COLLECT_GIDS, &nports)) {
+		ui->net_after_fill = false;
+		ui_net_refresh(ui);
+	}
+	ui_loading_update(ui);
+	screen_rebuild(ui);
+	return true;
+}
+
 /* Sampling: collect or refresh, track, derive, rebuild the tables. */
 static void ui_sample(struct ui *ui)
 {
@@ -187,12 +231,13 @@ static void ui_sample(struct ui *ui)
 		}
 	}
 	/* Sysctls have no notifications: the network is read with the structure. */
-	if (changed || ui->net_wanted || now - ui->last_net_ns >= SNAPSHOT_RESCAN_NS) {
+	if (!ui->net_after_fill && (changed || ui->net_wanted || now - ui->last_net_ns >= SNAPSHOT_RESCAN_NS)) {
 		ui->net_wanted = false;
 		ui_net_refresh(ui);
 	}
 	ui_events_derive(ui, true, false);
 	ui_async_open(ui);
+	ui_loading_update(ui);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	ui_roce_sample(ui);
 	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
@@ -216,9 +261,13 @@ void ui_after_jump(struct ui *ui)
 	ui->dirty = true;
 }
 
-/* Open the source and take the first snapshot; -errno on failure. */
+/*
+ * Open the source and take the first snapshot: devices and ports now, the
+ * rest filled in by the loop (ui_fill()); -errno on failure.
+ */
 static int ui_open_source(struct ui *ui)
 {
+	size_t nports;
 	int rc;
 
 	ui->src = source_open(ui->ctx);
@@ -226,13 +275,17 @@ static int ui_open_source(struct ui *ui)
 		event_log_set_hook(&ui->events, source_record_event_hook, ui->src);
 	if (!ui->src)
 		return -ENOMEM;
-	rc = source_collect(ui->src, &ui->host, COLLECT_ALL);
+	ui->clock.fills_between = true;		/* ui_fill_step() */
+	rc = snapshot_host_start(ui->src, &ui->host, &ui->clock, util_now_ns());
 	if (rc)
 		return rc;
-	ui->clock.last_rescan_ns = ui->clock.last_watch_ns = util_now_ns();
 	ui->last_sample_ns = model_now(&ui->host, ui->clock.last_rescan_ns);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
-	ui_net_refresh(ui);
+	/* The doctor on half the GID tables would report netdevs as not RDMA's. */
+	ui->net_after_fill = snapshot_host_pending(&ui->host, COLLECT_GIDS, &nports) != 0;
+	if (!ui->net_after_fill)
+		ui_net_refresh(ui);
+	ui_loading_update(ui);
 	/* The first look of this source: what later ones are compared with. */
 	ui_events_derive(ui, true, false);
 	ui_async_open(ui);
@@ -334,14 +387,36 @@ static int ui_wait_ms(struct ui *ui, uint64_t now)
 	return (int)ms;
 }
 
+/*
+ * FABTOP_FRAME_LOG=FILE (the benchmarks, doc/architecture.md): per frame,
+ * CLOCK_MONOTONIC when it was on screen, the loop's time outside poll()
+ * since the frame before (keys, sampling, filling in, drawing: how long a
+ * key could have waited), the process's CPU so far,
+ * whether a re-collection ran (of a device or the host), and what was still being read.
+ */
+static void ui_frame_log(struct ui *ui, uint64_t busy_ns, bool rescan)
+{
+	struct timespec cpu = { 0 };
+	uint64_t now = util_now_ns();
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+	fprintf(ui->frame_log, "frame %" PRIu64 " %" PRIu64 " %" PRIu64 " %d %s\n", now, busy_ns,
+		(uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec, rescan,
+		ui->loading[0] ? ui->loading : "-");
+	fflush(ui->frame_log);
+}
+
 static void ui_loop(struct ui *ui)
 {
 	struct pollfd fds[MAX_POLLFDS];
 
+	/* Time outside poll() since the last frame: how long a key may wait (frame_log). */
+	uint64_t woke = util_now_ns(), busy = 0;
+
 	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
 	ui->dirty = true;
 	while (!ui->quit) {
-		uint64_t now = util_now_ns();
+		uint64_t now = util_now_ns(), rescans = ui->clock.recollections;
 		int nfds = 0, n, ch, nl, as, timeout;
 
 		if (!ui->paused && now >= ui->next_sample_ns) {
@@ -361,6 +436,18 @@ static void ui_loop(struct ui *ui)
 			wnoutrefresh(stdscr);
 			doupdate();
 			ui->dirty = false;
+			if (ui->frame_log) {
+				ui_frame_log(ui, busy + util_now_ns() - woke, rescans != ui->clock.recollections);
+				busy = 0;
+				woke = util_now_ns();
+			}
+		} else if (ui_fill_step(ui)) {
+			/*
+			 * After a frame is on screen, one step of reading what it
+			 * still lacks (even paused: it completes the picture, it
+			 * takes no new sample); poll() below only looks at the keys.
+			 */
+			ui->dirty = true;
 		}
 		fds[nfds++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		fds[nfds++] = (struct pollfd){ .fd = term_signal_fd(), .events = POLLIN };
@@ -379,7 +466,12 @@ static void ui_loop(struct ui *ui)
 			if (ui->views[i]->fds)
 				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		nfds += mad_ui_fds(ui, ui->mad, fds + nfds, MAX_POLLFDS - nfds, &timeout);
+		/* Parts still to read: look at the keys, then read on. */
+		if (ui->loading[0])
+			timeout = 0;
+		busy += util_now_ns() - woke;
 		n = poll(fds, (nfds_t)nfds, timeout);
+		woke = util_now_ns();
 		if (n < 0 && errno != EINTR)
 			break;
 		if (term_signal_take()) {
@@ -404,6 +496,7 @@ static void ui_loop(struct ui *ui)
 		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
 		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(ui->src)) {
 			ui->clock.rescan_wanted = true;
+			ui->clock.roce_event = true;
 			/* Paused means frozen: the change is read when sampling resumes. */
 			ui->net_wanted = true;
 		}
@@ -552,6 +645,12 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		goto out;
 	}
 	theme_init(ctx->color);
+	{
+		const char *log = getenv("FABTOP_FRAME_LOG");
+
+		if (log && log[0] && !(ui->frame_log = fopen(log, "we")))
+			warn_once("FABTOP_FRAME_LOG %s: %s", log, strerror(errno));
+	}
 	ui_netlink_open(ui);
 	mad_ui_open(ui, ui->mad);
 	ui_loop(ui);
@@ -563,6 +662,8 @@ out:
 		fprintf(stderr, "fabtop: warning: %s\n", warns[i]);
 	if (nwarn > 10)
 		fprintf(stderr, "fabtop: ... and %u more warnings\n", nwarn - 10);
+	if (ui->frame_log)
+		fclose(ui->frame_log);
 	ui_free(ui);
 	free(ui);
 	return rc;

@@ -145,6 +145,14 @@ struct ui {
 	uint64_t cm_rejs;		/* CM REJs sent + received when the doctor last ran */
 	int nl_fd;			/* the source's network-change fd, -1 if none */
 	uint64_t last_net_ns;
+	/*
+	 * A big host is shown before all of it is read: counters and GID
+	 * tables fill in port by port between frames, and the network (whose
+	 * RDMA netdevs the GIDs name) is read once they are in.
+	 */
+	bool net_after_fill;		/* the network waits for the pending GID tables */
+	char loading[96];		/* what is still being read, "" when nothing */
+	FILE *frame_log;		/* FABTOP_FRAME_LOG: one line per frame (the benchmarks) */
 
 	const struct ui_view *const *views;	/* the panes, in tab order (ui_default_views) */
 	size_t nviews;
@@ -196,6 +204,9 @@ void ui_mouse(struct ui *ui);
 
 /* Take st (RDMA netdevs marked, as snapshot_net() gives it) or the error err as the network state, and run the doctor on it. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
+
+/* What the screen still waits for ("GIDs: reading 12/64 ports"), NULL: nothing. */
+const char *ui_loading(const struct ui *ui);
 
 /* Switch to the demo fabric ('d' when no device is found). */
 void ui_start_demo(struct ui *ui);

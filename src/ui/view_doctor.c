@@ -150,6 +150,8 @@ static void doctor_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *doctor_empty(struct ui *ui)
 {
+	if (ui->net_after_fill)
+		return "The doctor runs once the GID tables and the network state are in (see the title bar).";
 	if (!ui->doctor_ok)
 		return ui->net_ok ? "The doctor could not run on this state." :
 				    "The doctor needs the network state, which could not be read (see the Network pane).";

@@ -219,6 +219,11 @@ static const char *net_empty(struct ui *ui)
 {
 	static char msg[256];
 
+	if (ui->net_after_fill) {
+		snprintf(msg, sizeof(msg), "The network state is read once the GID tables are in (%s).",
+			 ui_loading(ui) ? ui_loading(ui) : "");
+		return msg;
+	}
 	if (!ui->net_ok) {
 		snprintf(msg, sizeof(msg), "The network state could not be read: %s.",
 			 strerror(ui->net_err < 0 ? -ui->net_err : ui->net_err));

@@ -26,7 +26,7 @@ tui_expect "INIT + LinkUp is flagged NO-SM" "NO-SM"
 tui_keys 2
 tui_expect "Counters pane lists the error counters" "link_downed"
 tui_keys Enter
-tui_expect "counter details name the source directories" "{counters,counters_ext,hw_counters}"
+tui_expect "counter details name the source directories" "{counters,counters_ext,hw_counters,cm_*}"
 tui_keys Escape 3
 tui_expect "GIDs pane shows the IB GIDs" "fe80:0000:0000:0000:0002:c903:0031:78f1"
 tui_quit >/dev/null || :
