@@ -62,18 +62,6 @@ static uint64_t real_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Model time of the latest sample: the demo's simulated clock, CLOCK_MONOTONIC otherwise. */
-static uint64_t model_now(const struct fab_host *h, uint64_t fallback)
-{
-	uint64_t t = 0;
-
-	for (size_t i = 0; i < h->ndevs; i++)
-		for (size_t j = 0; j < h->devs[i].nports; j++)
-			if (h->devs[i].ports[j].sample_ns > t)
-				t = h->devs[i].ports[j].sample_ns;
-	return t ? t : fallback;
-}
-
 /* The network again and the doctor over it; NULL parts when they could not be had. */
 static void watch_net(struct show_watch *w, uint64_t now)
 {
@@ -103,7 +91,7 @@ static void watch_derive(struct show_watch *w, bool host, bool net)
 		.net = net && w->net_ok ? &w->snap.net : NULL,
 		.doctor = net && w->doctor_ok ? &w->doctor : NULL,
 		.real_ns = real_now_ns(),
-		.mono_ns = model_now(&w->snap.host, util_now_ns()),
+		.mono_ns = fab_host_model_now(&w->snap.host, util_now_ns()),
 	};
 
 	if (events_derive(&w->mem, &in, &w->log))

@@ -11,35 +11,6 @@
 #include "collect/dcb_parse.h"
 #include "collect/nl_parse.h"
 
-/*
- * Walk the attributes in [buf, buf+len): each must fit (trailing bytes
- * shorter than an attribute header are padding only if zero-length).
- * cb returns 0 to go on or an error to stop.
- */
-static int attrs_walk(const void *buf, size_t len,
-		      int (*cb)(const struct nlattr *a, void *arg), void *arg)
-{
-	const char *p = buf;
-
-	while (len >= sizeof(struct nlattr)) {
-		const struct nlattr *a = (const struct nlattr *)(const void *)p;
-		size_t step;
-		int rc;
-
-		if (!mnl_attr_ok(a, (int)len))
-			return -EBADMSG;
-		rc = cb(a, arg);
-		if (rc)
-			return rc;
-		step = MNL_ALIGN(a->nla_len);
-		if (step >= len)
-			return 0;
-		p += step;
-		len -= step;
-	}
-	return len ? -EBADMSG : 0;
-}
-
 static int app_cb(const struct nlattr *a, void *arg)
 {
 	struct roce_dcb *d = arg;
@@ -114,10 +85,10 @@ static int ieee_cb(const struct nlattr *a, void *arg)
 		return 0;
 	}
 	case DCB_ATTR_IEEE_APP_TABLE:
-		return attrs_walk(data, len, app_cb, d);
+		return nl_attrs_walk(data, len, app_cb, d);
 	case DCB_ATTR_DCB_APP_TRUST_TABLE_NUM:
 		d->has_trust = true;
-		return attrs_walk(data, len, trust_cb, d);
+		return nl_attrs_walk(data, len, trust_cb, d);
 	default:
 		d->unknown_attrs++;	/* peer ETS/PFC/APP, maxrate, QCN, buffer, rewrite... */
 		return 0;
@@ -132,7 +103,7 @@ static int top_cb(const struct nlattr *a, void *arg)
 	case DCB_ATTR_IFNAME:
 		return 0;
 	case DCB_ATTR_IEEE:
-		return attrs_walk(mnl_attr_get_payload(a), mnl_attr_get_payload_len(a), ieee_cb, d);
+		return nl_attrs_walk(mnl_attr_get_payload(a), mnl_attr_get_payload_len(a), ieee_cb, d);
 	case DCB_ATTR_DCBX:
 		if (mnl_attr_get_payload_len(a) < 1)
 			return -EBADMSG;
@@ -171,7 +142,7 @@ int dcb_parse_ieee(const struct nlmsghdr *nlh, struct roce_dcb *out)
 	if (dm->cmd != DCB_CMD_IEEE_GET)
 		return -ENOENT;
 	/* NLMSG_LENGTH(sizeof(struct dcbmsg)) is 4-aligned: the attributes start there */
-	rc = attrs_walk((const char *)nlh + hdr, nlh->nlmsg_len - hdr, top_cb, out);
+	rc = nl_attrs_walk((const char *)nlh + hdr, nlh->nlmsg_len - hdr, top_cb, out);
 	if (rc) {
 		memset(out, 0, sizeof(*out));
 		return rc;

@@ -11,30 +11,6 @@
 #include "collect/ethtool_nl_parse.h"
 #include "collect/nl_parse.h"
 
-/* Every attribute in [buf, buf+len) must fit; cb sees each; trailing bytes short of a header are refused. */
-static int walk(const void *buf, size_t len, int (*cb)(const struct nlattr *a, void *arg), void *arg)
-{
-	const char *p = buf;
-
-	while (len >= sizeof(struct nlattr)) {
-		const struct nlattr *a = (const struct nlattr *)(const void *)p;
-		size_t step;
-		int rc;
-
-		if (!mnl_attr_ok(a, (int)len))
-			return -EBADMSG;
-		rc = cb(a, arg);
-		if (rc)
-			return rc;
-		step = MNL_ALIGN(a->nla_len);
-		if (step >= len)
-			return 0;
-		p += step;
-		len -= step;
-	}
-	return len ? -EBADMSG : 0;
-}
-
 /* An NLMSG_ERROR's error (0 for an ACK), or 1 when nlh is no error message; -EBADMSG if cut. */
 static int nl_error(const struct nlmsghdr *nlh)
 {
@@ -72,7 +48,7 @@ int ethtool_nl_parse_family(const struct nlmsghdr *nlh, uint16_t *id)
 		return -ENOENT;
 	if (nlh->nlmsg_len < hdr)
 		return -EBADMSG;
-	rc = walk((const char *)nlh + hdr, nlh->nlmsg_len - hdr, family_cb, id);
+	rc = nl_attrs_walk((const char *)nlh + hdr, nlh->nlmsg_len - hdr, family_cb, id);
 	if (rc)
 		return rc;
 	return *id ? 0 : -EBADMSG;
@@ -120,7 +96,7 @@ static int pause_cb(const struct nlattr *a, void *arg)
 			out->pause_tx = mnl_attr_get_u8(a);
 		return 0;
 	case ETHTOOL_A_PAUSE_STATS:
-		return walk(mnl_attr_get_payload(a), mnl_attr_get_payload_len(a), stats_cb, out);
+		return nl_attrs_walk(mnl_attr_get_payload(a), mnl_attr_get_payload_len(a), stats_cb, out);
 	default:
 		return 0;	/* the header, and attributes newer than this fabtop */
 	}
@@ -150,7 +126,7 @@ int ethtool_nl_parse_pause(const struct nlmsghdr *nlh, uint16_t family, struct r
 	tmp = *out;
 	tmp.pause_known = false;
 	tmp.port[ROCE_PORT_GLOBAL_RX_PAUSE].known = tmp.port[ROCE_PORT_GLOBAL_TX_PAUSE].known = false;
-	rc = walk((const char *)nlh + hdr, nlh->nlmsg_len - hdr, pause_cb, &tmp);
+	rc = nl_attrs_walk((const char *)nlh + hdr, nlh->nlmsg_len - hdr, pause_cb, &tmp);
 	if (rc)
 		return rc;
 	tmp.pause_err = 0;

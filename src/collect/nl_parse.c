@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <libmnl/libmnl.h>
 #include <linux/fib_rules.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
@@ -447,6 +448,29 @@ int nl_parse_neigh(const struct nlmsghdr *nlh, struct net_neigh *out)
 		memcpy(out->lladdr, attr_data(tb[NDA_LLADDR]), out->lladdr_len);
 	}
 	return 0;
+}
+
+int nl_attrs_walk(const void *buf, size_t len, int (*cb)(const struct nlattr *a, void *arg), void *arg)
+{
+	const char *p = buf;
+
+	while (len >= sizeof(struct nlattr)) {
+		const struct nlattr *a = (const struct nlattr *)(const void *)p;
+		size_t step;
+		int rc;
+
+		if (!mnl_attr_ok(a, (int)len))
+			return -EBADMSG;
+		rc = cb(a, arg);
+		if (rc)
+			return rc;
+		step = MNL_ALIGN(a->nla_len);
+		if (step >= len)
+			return 0;
+		p += step;
+		len -= step;
+	}
+	return len ? -EBADMSG : 0;
 }
 
 int nl_msg_ok(const void *buf, size_t len)

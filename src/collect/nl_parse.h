@@ -27,6 +27,14 @@ int nl_parse_neigh(const struct nlmsghdr *nlh, struct net_neigh *out);
 
 /* Is there a whole, well-formed netlink message at buf (len bytes left)? */
 int nl_msg_ok(const void *buf, size_t len);
+/*
+ * Every attribute in [buf, buf + len) must fit (-EBADMSG otherwise, and for
+ * trailing bytes short of a header); cb sees each in turn and returns 0 to
+ * go on or an error to stop with. libmnl's own walk stops quietly at a
+ * truncated attribute, which would read a cut message as a shorter one.
+ */
+struct nlattr;
+int nl_attrs_walk(const void *buf, size_t len, int (*cb)(const struct nlattr *a, void *arg), void *arg);
 
 /*
  * Feed a buffer of one or more messages (one recv() of a dump, or a recorded

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "collect/nl_parse.h"
 #include "collect/rdma_nl_parse.h"
 #include "util.h"
 
@@ -392,13 +393,6 @@ int rdma_nl_parse_res(const struct nlmsghdr *nlh, struct res_state *rs)
 	return any ? 0 : -ENOENT;
 }
 
-static bool msg_ok(const void *buf, size_t len)
-{
-	const struct nlmsghdr *nlh = buf;
-
-	return len >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= len;
-}
-
 int rdma_nl_parse_buf(const void *buf, size_t len, struct res_state *rs, int *done)
 {
 	const char *p = buf;
@@ -409,7 +403,7 @@ int rdma_nl_parse_buf(const void *buf, size_t len, struct res_state *rs, int *do
 		size_t step;
 		int rc;
 
-		if (!msg_ok(p, len))
+		if (!nl_msg_ok(p, len))
 			return -EBADMSG;
 		if (nlh->nlmsg_type == NLMSG_DONE) {
 			if (done)

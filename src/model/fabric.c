@@ -154,3 +154,14 @@ bool fab_port_maybe_ib(const struct fab_port *p)
 {
 	return p->link_layer == LINK_LAYER_INFINIBAND || p->link_layer == LINK_LAYER_UNKNOWN;
 }
+
+uint64_t fab_host_model_now(const struct fab_host *h, uint64_t fallback)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t j = 0; j < h->devs[i].nports; j++)
+			if (h->devs[i].ports[j].sample_ns > t)
+				t = h->devs[i].ports[j].sample_ns;
+	return t ? t : fallback;
+}

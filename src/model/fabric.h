@@ -226,6 +226,9 @@ struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigne
 bool fab_port_maybe_ib(const struct fab_port *p);
 struct fab_counter *fab_port_find_counter(struct fab_port *p, const char *name);
 
+/* Model time of the latest sample: the demo's simulated clock, CLOCK_MONOTONIC otherwise; fallback when none. */
+uint64_t fab_host_model_now(const struct fab_host *h, uint64_t fallback);
+
 /* Release everything a collector allocated (closes counter fds). */
 void fab_host_free(struct fab_host *h);
 

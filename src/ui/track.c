@@ -175,7 +175,9 @@ static void track_port_sample(struct track_port *tp, struct fab_port *p, uint64_
 	uint64_t d;
 
 	port_rates(p, &tp->rates);
-	if (p->prev_sample_ns && p->sample_ns > p->prev_sample_ns) {
+	/* A paused replay or a source between samples shows the same sample again: it is in already. */
+	if (p->prev_sample_ns && p->sample_ns > p->prev_sample_ns && p->sample_ns != tp->hist_until_ns) {
+		tp->hist_until_ns = p->sample_ns;
 		/* Only measured rates enter the history; unknown stays a gap. */
 		if (tp->rates.rcv_known && tp->rates.xmit_known)
 			hist_add(&tp->hist, p->prev_sample_ns, p->sample_ns,

@@ -58,6 +58,7 @@ struct track_port {
 	bool present;			/* in the latest snapshot */
 	struct port_rates rates;
 	struct hist hist;
+	uint64_t hist_until_ns;		/* the latest sample in hist: a sample seen again is not added twice */
 	uint64_t err_moved_ns;		/* any error counter, 0: never */
 	uint64_t err_interval;		/* sum of error deltas in the last interval */
 	bool err_interval_known;

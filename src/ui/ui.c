@@ -30,18 +30,6 @@
 
 #define MAX_POLLFDS 16
 
-/* Model time of the latest sample: simulated in the demo, CLOCK_MONOTONIC otherwise. */
-static uint64_t model_now(const struct fab_host *h, uint64_t fallback)
-{
-	uint64_t t = 0;
-
-	for (size_t i = 0; i < h->ndevs; i++)
-		for (size_t j = 0; j < h->devs[i].nports; j++)
-			if (h->devs[i].ports[j].sample_ns > t)
-				t = h->devs[i].ports[j].sample_ns;
-	return t ? t : fallback;
-}
-
 /* The `show net` text of the state, line by line, for the Network pane. */
 static void ui_net_text(struct ui *ui)
 {
@@ -219,7 +207,7 @@ static void ui_sample(struct ui *ui)
 	if (nomem)
 		ui_status(ui, "out of memory while collecting: showing the previous snapshot");
 	mad_ui_counters(ui, ui->mad);
-	ui->last_sample_ns = model_now(&ui->host, now);
+	ui->last_sample_ns = fab_host_model_now(&ui->host, now);
 	/* REJs moved: the doctor's CM finding (7) must say so now, not at the next re-read. */
 	{
 		uint64_t tx, rx;
@@ -253,7 +241,7 @@ void ui_after_jump(struct ui *ui)
 	event_log_init(&ui->events, 0);
 	source_recorded_events(ui->src, &ui->events, true);
 	track_free(&ui->track);
-	ui->last_sample_ns = model_now(&ui->host, util_now_ns());
+	ui->last_sample_ns = fab_host_model_now(&ui->host, util_now_ns());
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	ui_net_refresh(ui);
 	screen_rebuild(ui);
@@ -279,7 +267,7 @@ static int ui_open_source(struct ui *ui)
 	rc = snapshot_host_start(ui->src, &ui->host, &ui->clock, util_now_ns());
 	if (rc)
 		return rc;
-	ui->last_sample_ns = model_now(&ui->host, ui->clock.last_rescan_ns);
+	ui->last_sample_ns = fab_host_model_now(&ui->host, ui->clock.last_rescan_ns);
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	/* The doctor on half the GID tables would report netdevs as not RDMA's. */
 	ui->net_after_fill = snapshot_host_pending(&ui->host, COLLECT_GIDS, &nports) != 0;

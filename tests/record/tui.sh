@@ -65,6 +65,13 @@ tui_keys '#' 0 Enter
 tui_expect "g #0 goes to the first sample" " #0/"
 tui_keys ']'
 tui_expect_gone "] jumps a minute on (past the end of a short recording: to the end)" " #0/"
+tui_keys g
+tui_keys '#' 0 Enter
+tui_expect "back to the first sample" " #0/"
+tui_keys n
+tui_expect_gone "n goes to the next sample with events (the demo's error bursts)" " #0/"
+tui_keys 7
+tui_expect "the Events pane shows the recorded events up to there" "error-burst"
 tui_keys 6
 tui_expect "the Probe pane says a recording cannot probe" "This is a recording"
 tui_quit
