@@ -129,6 +129,12 @@ int demo_roce(const struct demo *d, const struct fab_host *h, struct roce_state 
 					set(&rp->cc[r], c->value);
 			}
 			snprintf(rp->roce_mode, sizeof(rp->roce_mode), "%s", p->default_roce_mode);
+			/* DCQCN on where the demo's RDMA lands (priority 3): its CNP traffic needs both ends */
+			rp->ecn.known = true;
+			for (int q = 0; q < ROCE_PRIOS; q++) {
+				rp->ecn.np_known[q] = rp->ecn.rp_known[q] = true;
+				rp->ecn.np[q] = rp->ecn.rp[q] = q == 3;
+			}
 			for (size_t g = 0; g < p->ngids; g++)
 				if (p->gids[g].type == GID_TYPE_ROCE_V2)
 					rp->has_v2_gids = true;

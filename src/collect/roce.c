@@ -3,10 +3,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "collect/dcb.h"
 #include "collect/dcb_parse.h"
@@ -15,6 +17,7 @@
 #include "collect/ethtool_nl_parse.h"
 #include "collect/ethtool_parse.h"
 #include "collect/roce.h"
+#include "collect/sysfs.h"
 #include "derive/roce_ctr.h"
 #include "util.h"
 
@@ -110,6 +113,34 @@ int roce_replay_ethtool(const char *path, struct roce_ethtool *out)
 	return rc;
 }
 
+/* DCQCN's per-priority enables under ROOT/class/net/IF/ecn, where the driver has them (roce_port.ecn). */
+static void read_ecn(const char *root, const char *netdev, struct roce_ecn *e)
+{
+	char path[256];
+	int fd = open(root ? root : "/sys", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	memset(e, 0, sizeof(*e));
+	if (fd < 0)
+		return;
+	snprintf(path, sizeof(path), "class/net/%s/ecn", netdev);
+	e->known = sysfs_exists(fd, path) > 0;
+	for (int p = 0; e->known && p < ROCE_PRIOS; p++) {
+		uint64_t v;
+
+		snprintf(path, sizeof(path), "class/net/%s/ecn/roce_np/enable/%d", netdev, p);
+		if (!sysfs_read_u64(fd, path, &v)) {
+			e->np_known[p] = true;
+			e->np[p] = v != 0;
+		}
+		snprintf(path, sizeof(path), "class/net/%s/ecn/roce_rp/enable/%d", netdev, p);
+		if (!sysfs_read_u64(fd, path, &v)) {
+			e->rp_known[p] = true;
+			e->rp[p] = v != 0;
+		}
+	}
+	close(fd);
+}
+
 /* The netdev DCB lives on: the first one that is no VLAN, else a VLAN's parent. */
 static const char *lower_netdev(const struct fab_port *p)
 {
@@ -179,6 +210,7 @@ int roce_collect(const struct fab_host *h, const char *root, struct roce_state *
 				continue;
 			}
 			snprintf(rp->netdev, sizeof(rp->netdev), "%s", nd);
+			read_ecn(root, rp->netdev, &rp->ecn);
 			if (live) {
 				int rc = dcb_query(rp->netdev, &rp->dcb);
 

@@ -152,6 +152,32 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 		    rp->dev, rp->port);
 		fix(o, "(applications that set their own traffic class, e.g. NCCL_IB_TC, are not affected)");
 	}
+	/* DCQCN off where RDMA lands: marks are never turned into CNPs, or CNPs never slow the sender. */
+	if (tc.prio >= 0 && rp->ecn.known &&
+	    ((rp->ecn.np_known[tc.prio] && !rp->ecn.np[tc.prio]) || (rp->ecn.rp_known[tc.prio] && !rp->ecn.rp[tc.prio]))) {
+		bool np_off = rp->ecn.np_known[tc.prio] && !rp->ecn.np[tc.prio];
+		bool rp_off = rp->ecn.rp_known[tc.prio] && !rp->ecn.rp[tc.prio];
+
+		add(o, rp, "roce-ecn-off", DOCTOR_WARNING, "ECN congestion control (DCQCN) is off for RoCE's priority %d on %s: %s",
+		    tc.prio, rp->netdev, np_off && rp_off ? "notification and reaction points" :
+		    np_off ? "notification point" : "reaction point");
+		cause(o, "With the %s off, ECN marks from the switches %s: congestion on priority %d is handled "
+		      "by PFC pauses alone, which spread upstream, or by drops.",
+		      np_off && rp_off ? "notification and reaction points" : np_off ? "notification point" : "reaction point",
+		      np_off && rp_off ? "neither become CNPs nor slow anyone" :
+		      np_off ? "never become CNPs to the senders" : "reach this host as CNPs but never lower its rate",
+		      tc.prio);
+		if (rp->ecn.np_known[tc.prio])
+			ev(o, "/sys/class/net/%s/ecn/roce_np/enable/%d = %d", rp->netdev, tc.prio, rp->ecn.np[tc.prio]);
+		if (rp->ecn.rp_known[tc.prio])
+			ev(o, "/sys/class/net/%s/ecn/roce_rp/enable/%d = %d", rp->netdev, tc.prio, rp->ecn.rp[tc.prio]);
+		ev(o, "RDMA lands on priority %d (DSCP %d)", tc.prio, tc.dscp);
+		if (np_off)
+			fix(o, "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d", rp->netdev, tc.prio);
+		if (rp_off)
+			fix(o, "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d", rp->netdev, tc.prio);
+		fix(o, "(the switches must ECN-mark that priority for DCQCN to act)");
+	}
 	if (!strcmp(rp->roce_mode, "IB/RoCE v1") && rp->has_v2_gids) {
 		add(o, rp, "roce-v1-forced", DOCTOR_WARNING, "RoCE v1 forced for RDMA CM on %s port %u", rp->dev, rp->port);
 		cause(o, "RoCE v1 is an Ethernet (layer 2) protocol: its packets do not cross an IP router, "

@@ -101,6 +101,17 @@ struct roce_port {
 		unsigned int value;	/* rdma_cm default_roce_tos: DSCP << 2 | ECN */
 	} tos;
 	char roce_mode[64];		/* rdma_cm default_roce_mode, "" if unknown */
+	/*
+	 * DCQCN's notification point (np: CNPs sent for ECN marks received) and
+	 * reaction point (rp: the rate lowered for CNPs received) per priority,
+	 * where the driver shows them: MLNX_OFED's mlx5 under
+	 * /sys/class/net/IF/ecn/roce_np|roce_rp/enable/PRIO (doc/roce.md).
+	 */
+	struct roce_ecn {
+		bool known;		/* IF/ecn exists */
+		bool np_known[ROCE_PRIOS], np[ROCE_PRIOS];
+		bool rp_known[ROCE_PRIOS], rp[ROCE_PRIOS];
+	} ecn;
 	bool has_v2_gids;		/* the port has RoCE v2 GID entries */
 };
 

@@ -89,6 +89,22 @@ static const char *pause_err_str(int err)
 	}
 }
 
+/* "3,4", "none", or "unknown" when the driver showed no priority. */
+static void roce_ecn_prios(const bool *known, const bool *on, char *buf, size_t len)
+{
+	size_t o = 0;
+	bool any = false;
+
+	buf[0] = '\0';
+	for (int p = 0; p < ROCE_PRIOS && o < len; p++) {
+		any |= known[p];
+		if (known[p] && on[p])
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
+	}
+	if (!o)
+		snprintf(buf, len, "%s", any ? "none" : "unknown");
+}
+
 static void pause_text(FILE *f, const struct roce_port *a, const struct roce_port *b, double dt)
 {
 	char s1[32], s2[32];
@@ -124,6 +140,13 @@ static void port_text(FILE *f, const struct roce_port *a, const struct roce_port
 	else if (tc.dscp >= 0 && !b->dcb.err)
 		fprintf(f, " -> no APP entry for DSCP %d", tc.dscp);
 	fprintf(f, "; RoCE mode %s\n", b->roce_mode[0] ? b->roce_mode : "unknown");
+	if (b->ecn.known) {
+		char np[32], rp[32];
+
+		roce_ecn_prios(b->ecn.np_known, b->ecn.np, np, sizeof(np));
+		roce_ecn_prios(b->ecn.rp_known, b->ecn.rp, rp, sizeof(rp));
+		fprintf(f, "  ECN (DCQCN): notification point on priorities %s; reaction point on %s\n", np, rp);
+	}
 	if (b->eth.err)
 		fprintf(f, "  ethtool statistics: %s\n", b->eth.err == -EOPNOTSUPP ? "none (the driver has no statistics)" :
 			strerror(-b->eth.err));
@@ -296,6 +319,26 @@ void roce_report_json(struct json *j, const struct roce_state *prev, const struc
 		else
 			json_null(j);
 		json_key(j, "roce_mode"); json_str_or_null(j, b->roce_mode);
+		/* DCQCN's enables per priority (null where the driver does not show them) */
+		json_key(j, "ecn");
+		if (b->ecn.known) {
+			json_obj_begin(j);
+			json_key(j, "np_enabled");
+			json_arr_begin(j);
+			for (int p = 0; p < ROCE_PRIOS; p++)
+				if (b->ecn.np_known[p] && b->ecn.np[p])
+					json_u64(j, (uint64_t)p);
+			json_arr_end(j);
+			json_key(j, "rp_enabled");
+			json_arr_begin(j);
+			for (int p = 0; p < ROCE_PRIOS; p++)
+				if (b->ecn.rp_known[p] && b->ecn.rp[p])
+					json_u64(j, (uint64_t)p);
+			json_arr_end(j);
+			json_obj_end(j);
+		} else {
+			json_null(j);
+		}
 		json_key(j, "ethtool");
 		json_obj_begin(j);
 		json_key(j, "error"); json_str(j, b->eth.err ? strerror(-b->eth.err) : NULL);

@@ -218,6 +218,22 @@ static void roce_details(struct ui *ui, const char *key, struct text *out)
 				 tc.dscp, tc.prio >= 0 ? "" : " (no APP entry: priority unknown)");
 		else
 			text_add(out, ROLE_DIM, "  rdma_cm default_roce_tos unknown (configfs rdma_cm not mounted?)");
+		if (b->ecn.known) {
+			char np[40] = "", rp[40] = "";
+			size_t o1 = 0, o2 = 0;
+
+			for (int p = 0; p < ROCE_PRIOS; p++) {
+				if (b->ecn.np_known[p] && b->ecn.np[p] && o1 < sizeof(np))
+					o1 += (size_t)snprintf(np + o1, sizeof(np) - o1, " %d", p);
+				if (b->ecn.rp_known[p] && b->ecn.rp[p] && o2 < sizeof(rp))
+					o2 += (size_t)snprintf(rp + o2, sizeof(rp) - o2, " %d", p);
+			}
+			text_add(out, 0, "  ECN (DCQCN, %s/ecn): notification point on%s, reaction point on%s", b->netdev,
+				 o1 ? np : " none", o2 ? rp : " none");
+		} else {
+			text_add(out, ROLE_DIM, "  ECN enables: not shown by this driver (MLNX_OFED's mlx5 has %s/ecn)",
+				 b->netdev[0] ? b->netdev : "IF");
+		}
 		if (b->eth.err)
 			text_add(out, ROLE_DIM, "  ethtool statistics: %s", strerror(-b->eth.err));
 		else

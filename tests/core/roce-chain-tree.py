@@ -113,6 +113,10 @@ port("mlx5_1", "b859:9f03:00a1:0001", "enp2s0f0", "ba59:9fff:fea1:0001", "10.1.1
 w(R + "enp2s0f0/dcb.nl", dcb_answer("enp2s0f0", 1 << 3, [(26, 3)], trust=[5]))
 w(R + "enp2s0f0/ethtool.bin", ethtool(prio_stats(3, 1000, 0, 2000000, 0) + [("tx_pause_storm_warning_events", 0)]))
 w(R + "next/enp2s0f0/ethtool.bin", ethtool(prio_stats(3, 9000, 0, 2950000, 0) + [("tx_pause_storm_warning_events", 3)]))
+# DCQCN on for priority 3, as it should be (MLNX_OFED's mlx5 sysfs)
+for prio in range(8):
+    w("class/net/enp2s0f0/ecn/roce_np/enable/%d" % prio, "%d\n" % (prio == 3))
+    w("class/net/enp2s0f0/ecn/roce_rp/enable/%d" % prio, "%d\n" % (prio == 3))
 w(R + "next/mlx5_1-1.hw_counters", "np_cnp_sent 150\nnp_ecn_marked_roce_packets 150\nout_of_buffer 4096\n")
 
 # mlx5_2: default_roce_tos unset while DSCP is trusted; ECN marks without CNPs; CNPs ignored.
@@ -120,6 +124,10 @@ port("mlx5_2", "b859:9f03:00a1:0002", "enp3s0f0", "ba59:9fff:fea1:0002", "10.1.2
 w(R + "enp3s0f0/dcb.nl", dcb_answer("enp3s0f0", 1 << 3, [(26, 3), (0, 0)], trust=[5, 255]))
 w(R + "enp3s0f0/ethtool.bin", ethtool(prio_stats(0, 0, 0, 0, 0, marked=10)))
 w(R + "next/enp3s0f0/ethtool.bin", ethtool(prio_stats(0, 0, 0, 0, 0, marked=1010)))
+# DCQCN on priority 3 only, while RDMA (DSCP 0) lands on priority 0: roce-ecn-off
+for prio in range(8):
+    w("class/net/enp3s0f0/ecn/roce_np/enable/%d" % prio, "%d\n" % (prio == 3))
+    w("class/net/enp3s0f0/ecn/roce_rp/enable/%d" % prio, "%d\n" % (prio == 3))
 w(R + "next/mlx5_2-1.hw_counters", "np_ecn_marked_roce_packets 1100\nnp_cnp_sent 100\nrp_cnp_ignored 50\n")
 
 # mlx5_3: RoCE v1 forced on a port with RoCE v2 GIDs; its driver has no DCB.

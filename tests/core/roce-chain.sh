@@ -24,6 +24,7 @@ assert_eq "CNPs ignored" '[["mlx5_2","warning"]]' "$(f roce-cnp-ignored)"
 assert_eq "out_of_buffer moving" '[["mlx5_1","warning"]]' "$(f roce-out-of-buffer)"
 assert_eq "default_roce_tos unset while DSCP is trusted" '[["mlx5_2","warning"]]' "$(f roce-tos-unset)"
 assert_eq "RoCE v1 forced" '[["mlx5_3","warning"]]' "$(f roce-v1-forced)"
+assert_eq "DCQCN off where RDMA lands (ecn/roce_np|roce_rp/enable)" '[["mlx5_2","warning"]]' "$(f roce-ecn-off)"
 assert_eq "all findings are finding 8" '[8]' "$(jq -c '[.findings[].id] | unique' "$T/out.json")"
 j() { jq -c "$1" "$T/out.json"; }
 assert_eq "RDMA priority from TOS 104 through the APP table" '[26,3]' \
@@ -31,6 +32,8 @@ assert_eq "RDMA priority from TOS 104 through the APP table" '[26,3]' \
 assert_eq "PFC bits and trust order replayed" '[[3],["dscp","pcp"]]' "$(j '.roce_ports[2].dcb | [.pfc_enabled, .trust]')"
 assert_eq "pause duration as a rate (us per s)" '950000' \
 	"$(j '.roce_ports[1].ethtool.priorities[3].rx_pause_us.rate')"
+assert_eq "ECN enables per priority from IF/ecn, null without it" '[{"np_enabled":[3],"rp_enabled":[3]},null]' \
+	"$(j '[.roce_ports[1].ecn, .roce_ports[0].ecn]')"
 assert_eq "no DCB: said, with its errno" '[95,null]' "$(j '.roce_ports[3].dcb | [.errno, .pfc_enabled]')"
 assert_eq "link pause from the recorded PAUSE_GET reply" '[false,true,true]' \
 	"$(j '.roce_ports[0].ethtool.link_pause | [.autoneg, .rx, .tx]')"
@@ -57,11 +60,11 @@ assert_match "a missing one is said" "DCB: not available: no recorded answer" "$
 run_rc "$FABTOP" --sysfs "$TREE" --configfs "$TREE/config" doctor --json
 assert_eq "doctor: problems, exit 1" 1 "$rc"
 assert_eq "doctor: the chain's configuration findings, as finding 8" \
-	'["roce-lossy","roce-pfc-unused","roce-lossy","roce-pfc-unused","roce-tos-unset","roce-v1-forced"]' \
+	'["roce-lossy","roce-pfc-unused","roce-lossy","roce-pfc-unused","roce-tos-unset","roce-ecn-off","roce-v1-forced"]' \
 	"$(jq -c '[.findings[] | select(.id==8) | .code]' "$T/out")"
 run_rc "$FABTOP" --sysfs "$TREE" --configfs "$TREE/config" doctor
 assert_match "doctor text: the lossy finding with its fix" "dcb pfc set dev enp1s0f0 prio-pfc 3:on" "$(cat "$T/out")"
 run_rc "$FABTOP" --demo show roce --json
-assert_eq "demo: its RoCE port, PFC on priority 3, DSCP 26 lands there" '["mlx5_1",[3],26,3]' \
-	"$(jq -c '.roce_ports[0] | [.device, .dcb.pfc_enabled, .rdma_dscp, .rdma_priority]' "$T/out")"
+assert_eq "demo: its RoCE port, PFC on priority 3, DSCP 26 lands there, DCQCN on there" '["mlx5_1",[3],26,3,[3],[3]]' \
+	"$(jq -c '.roce_ports[0] | [.device, .dcb.pfc_enabled, .rdma_dscp, .rdma_priority, .ecn.np_enabled, .ecn.rp_enabled]' "$T/out")"
 done_testing
