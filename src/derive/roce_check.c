@@ -234,8 +234,8 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 		cause(o, "The notification point is off: the switches mark congestion, but this host does not "
 		      "tell the senders, so they never slow down and the switch queues go on to PFC or drops.");
 		ev(o, "ECN-marked RoCE packets +%llu, CNPs sent +0 in %.1f s", (unsigned long long)d, dt);
-		fix(o, "enable the notification point (r_roce_ecn_np) for the RDMA priority; MLNX_OFED's mlx5: "
-		    "echo 1 > /sys/class/net/%s/ecn/<protocol>/enable/PRIO (doc/roce.md)", b->netdev);
+		fix(o, "enable the notification point for the RDMA priority; MLNX_OFED's mlx5: "
+		    "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/PRIO (doc/roce.md)", b->netdev);
 	}
 	if (moved(&a->cc[ROCE_CC_CNP_IGNORED], &b->cc[ROCE_CC_CNP_IGNORED], &d)) {
 		add(o, b, "roce-cnp-ignored", DOCTOR_WARNING, "%s port %u receives CNPs and ignores them", b->dev, b->port);
@@ -244,8 +244,8 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 		ev(o, "CNPs ignored +%llu in %.1f s", (unsigned long long)d, dt);
 		if (moved(&a->cc[ROCE_CC_CNP_HANDLED], &b->cc[ROCE_CC_CNP_HANDLED], &d2))
 			ev(o, "CNPs handled +%llu", (unsigned long long)d2);
-		fix(o, "enable the reaction point (r_roce_ecn_rp) for the RDMA priority; MLNX_OFED's mlx5: "
-		    "echo 1 > /sys/class/net/%s/ecn/<protocol>/enable/PRIO (doc/roce.md)", b->netdev);
+		fix(o, "enable the reaction point for the RDMA priority; MLNX_OFED's mlx5: "
+		    "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/PRIO (doc/roce.md)", b->netdev);
 	}
 	if (moved(&a->cc[ROCE_CC_OUT_OF_BUFFER], &b->cc[ROCE_CC_OUT_OF_BUFFER], &d)) {
 		add(o, b, "roce-out-of-buffer", DOCTOR_WARNING, "%s port %u drops packets for want of receive buffers",
