@@ -46,7 +46,7 @@ prom_stop
 tui_expect "Prometheus stopped: the pane says so" "cannot be reached" 20
 tui_keys 1
 tui_expect "the monitor keeps running (1: Ports)" "PHYSICAL"
-tui_keys 7
+tui_keys 8
 tui_expect "back on the Cluster pane, still said" "cannot be reached"
 
 # The same address and storage: the rows come back from what it kept and scrapes anew.

@@ -148,7 +148,7 @@ if tui_wait fab 'Ports|Counters' 30; then
 	show /tmp/tui.txt | grep -v '^ *$' | grep -E 'cm_|rxe0' | head -20
 	tmux send-keys -t fab Escape
 	# the Connections pane: one row per process or container, the probe as such, a peer filter, expansion
-	tmux send-keys -t fab 8
+	tmux send-keys -t fab 9
 	if tui_wait fab 'docker 3f2a1b4c5d6e' 15 && grep -q 'slurm job 42' /tmp/tui.txt && grep -q 'fabtop probe' /tmp/tui.txt &&
 		grep -q '\[ib_core\]' /tmp/tui.txt; then
 		t_ok "Connections pane: the container, the job, the probe and the kernel's QP each on a row"
