@@ -373,8 +373,9 @@ static void test_source(void)
 	ctx.seed = 7;
 	ctx.interval_s = 1.0;
 	ctx.sysfs_root = "/nonexistent";
+	/* the kind, by name: source_open() puts a recorder around it (its ops are the recorder's own) */
 	s = source_open(&ctx);
-	TAP_OK(s && s->ops == &source_demo_ops && source_has(s, SOURCE_SIMULATED),
+	TAP_OK(s && !strcmp(s->ops->name, "demo") && source_has(s, SOURCE_SIMULATED),
 	       "source_open gives the demo when ctx->demo (source %s, simulated %d)", s ? s->ops->name : "NULL",
 	       s ? source_has(s, SOURCE_SIMULATED) : 0);
 	rc = source_collect(s, &h, COLLECT_ALL);
@@ -405,7 +406,7 @@ static void test_source(void)
 
 	ctx.demo = false;
 	s = source_open(&ctx);
-	TAP_OK(s && s->ops == &source_live_ops && !source_has(s, SOURCE_SIMULATED),
+	TAP_OK(s && !strcmp(s->ops->name, "live") && !source_has(s, SOURCE_SIMULATED),
 	       "without --demo the source is sysfs (source %s, simulated %d)", s ? s->ops->name : "NULL",
 	       s ? source_has(s, SOURCE_SIMULATED) : 0);
 	rc = source_collect(s, &h, COLLECT_ALL);
