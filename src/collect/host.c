@@ -321,6 +321,20 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 	return 0;
 }
 
+/* Every counter directory of a port, in the order the reports list them (a collection and a fill alike). */
+static int collect_port_counters(int pfd, const char *where, struct fab_port *p, struct fab_port *old)
+{
+	int rc = collect_counter_dir(pfd, where, "counters", COUNTER_SRC_COUNTERS, p, old);
+
+	if (!rc)
+		rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p, old);
+	if (!rc)
+		rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p, old);
+	for (size_t k = 0; !rc && k < ARRAY_SIZE(cm_dirs); k++)
+		rc = collect_counter_dir(pfd, where, cm_dirs[k].dir, cm_dirs[k].src, p, old);
+	return rc;
+}
+
 static int gid_append(struct fab_port *p, size_t *cap, const struct fab_gid *g)
 {
 	if (p->ngids == *cap) {
@@ -726,13 +740,7 @@ static int collect_port(struct collector *col, int devfd, struct fab_device *d,
 	if (col->what & COLLECT_COUNTERS) {
 		struct fab_port *old = col->old ? fab_host_find_port(col->old, d->name, p->num) : NULL;
 
-		rc = collect_counter_dir(pfd, where, "counters", COUNTER_SRC_COUNTERS, p, old);
-		if (!rc)
-			rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p, old);
-		if (!rc)
-			rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p, old);
-		for (size_t k = 0; !rc && k < ARRAY_SIZE(cm_dirs); k++)
-			rc = collect_counter_dir(pfd, where, cm_dirs[k].dir, cm_dirs[k].src, p, old);
+		rc = collect_port_counters(pfd, where, p, old);
 		p->sample_ns = p->first_sample_ns = util_now_ns();
 	}
 	if (!(col->what & COLLECT_COUNTERS))
@@ -904,11 +912,7 @@ int collect_port_fill(const struct fab_ctx *ctx, struct fab_host *h, size_t dev,
 	col.is_switch = d->node_type_num == 2;
 	col.is_rnic = d->node_type_num == 4;
 	if (what & COLLECT_COUNTERS) {
-		rc = collect_counter_dir(pfd, where, "counters", COUNTER_SRC_COUNTERS, p, NULL);
-		if (!rc)
-			rc = collect_counter_dir(pfd, where, "counters_ext", COUNTER_SRC_COUNTERS_EXT, p, NULL);
-		if (!rc)
-			rc = collect_counter_dir(pfd, where, "hw_counters", COUNTER_SRC_HW_COUNTERS, p, NULL);
+		rc = collect_port_counters(pfd, where, p, NULL);
 		p->sample_ns = p->first_sample_ns = util_now_ns();
 		p->prev_sample_ns = 0;
 	}
