@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "collect/demo_roce.h"
+#include "collect/roce.h"
 #include "derive/roce_ctr.h"
 
 #define DEMO_ROCE_PRIO	3
@@ -92,54 +93,22 @@ static void fill_port(struct roce_port *rp, double t)
 int demo_roce(const struct demo *d, const struct fab_host *h, struct roce_state *st)
 {
 	double t = DEMO_START_S + (double)demo_now_ns(d) / 1e9;
-	size_t n = 0;
+	int rc;
 
 	memset(st, 0, sizeof(*st));
 	st->t_ns = demo_now_ns(d);
-	for (size_t i = 0; i < h->ndevs; i++)
-		for (size_t k = 0; k < h->devs[i].nports; k++)
-			n += h->devs[i].node_type_num != 4 && h->devs[i].ports[k].link_layer == LINK_LAYER_ETHERNET;
-	if (!n)
-		return 0;
-	st->ports = calloc(n, sizeof(*st->ports));
-	if (!st->ports)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->ndevs; i++) {
-		const struct fab_device *dev = &h->devs[i];
+	/* the ports and what the simulated host says of them, as on a live one */
+	rc = roce_ports_of(h, st);
+	for (size_t i = 0; !rc && i < st->nports; i++) {
+		struct roce_port *rp = &st->ports[i];
 
-		for (size_t k = 0; k < dev->nports; k++) {
-			const struct fab_port *p = &dev->ports[k];
-			struct roce_port *rp;
-
-			if (dev->node_type_num == 4 || p->link_layer != LINK_LAYER_ETHERNET)
-				continue;
-			rp = &st->ports[st->nports++];
-			snprintf(rp->dev, sizeof(rp->dev), "%s", dev->name);
-			rp->port = p->num;
-			/* the lower netdev: the first one that is no VLAN */
-			for (unsigned int x = 0; x < p->nnetdevs && x < FAB_MAX_NETDEVS; x++)
-				if (!p->netdevs[x].parent[0]) {
-					snprintf(rp->netdev, sizeof(rp->netdev), "%s", p->netdevs[x].name);
-					break;
-				}
-			for (int r = 0; r < ROCE_CC_NROLES; r++) {
-				const struct fab_counter *c = roce_cc_counter(p, (enum roce_cc_role)r);
-
-				if (c && c->known)
-					set(&rp->cc[r], c->value);
-			}
-			snprintf(rp->roce_mode, sizeof(rp->roce_mode), "%s", p->default_roce_mode);
-			/* DCQCN on where the demo's RDMA lands (priority 3): its CNP traffic needs both ends */
-			rp->ecn.known = true;
-			for (int q = 0; q < ROCE_PRIOS; q++) {
-				rp->ecn.np_known[q] = rp->ecn.rp_known[q] = true;
-				rp->ecn.np[q] = rp->ecn.rp[q] = q == 3;
-			}
-			for (size_t g = 0; g < p->ngids; g++)
-				if (p->gids[g].type == GID_TYPE_ROCE_V2)
-					rp->has_v2_gids = true;
-			fill_port(rp, t);
+		/* DCQCN on where the demo's RDMA lands (priority 3): its CNP traffic needs both ends */
+		rp->ecn.known = true;
+		for (int q = 0; q < ROCE_PRIOS; q++) {
+			rp->ecn.np_known[q] = rp->ecn.rp_known[q] = true;
+			rp->ecn.np[q] = rp->ecn.rp[q] = q == 3;
 		}
+		fill_port(rp, t);
 	}
-	return 0;
+	return rc;
 }

@@ -174,13 +174,12 @@ static void port_facts(const struct fab_port *p, struct roce_port *rp)
 			rp->has_v2_gids = true;
 }
 
-int roce_collect(const struct fab_host *h, const char *root, struct roce_state *st)
+int roce_ports_of(const struct fab_host *h, struct roce_state *st)
 {
-	bool live = !root || !strcmp(root, "/sys");
 	size_t n = 0;
 
-	memset(st, 0, sizeof(*st));
-	st->t_ns = util_now_ns();
+	st->ports = NULL;
+	st->nports = 0;
 	/* iWARP RNICs (node type 4) are Ethernet too, but no RoCE: no PFC chain of theirs to read. */
 	for (size_t i = 0; i < h->ndevs; i++)
 		for (size_t k = 0; k < h->devs[i].nports; k++)
@@ -205,36 +204,52 @@ int roce_collect(const struct fab_host *h, const char *root, struct roce_state *
 			rp->port = p->num;
 			port_facts(p, rp);
 			nd = lower_netdev(p);
-			if (!nd) {
-				rp->dcb.err = rp->eth.err = -ENODEV;
-				continue;
-			}
-			snprintf(rp->netdev, sizeof(rp->netdev), "%s", nd);
-			read_ecn(root, rp->netdev, &rp->ecn);
-			if (live) {
-				int rc = dcb_query(rp->netdev, &rp->dcb);
-
-				if (rc && !rp->dcb.err)
-					rp->dcb.err = rc;
-				ethtool_read(rp->netdev, &rp->eth);
-				ethtool_nl_pause(rp->netdev, &rp->eth);
-			} else {
-				char path[4096];
-				int rc;
-
-				rp->recorded = true;
-				snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/dcb.nl", root, rp->netdev);
-				rc = roce_replay_dcb(path, &rp->dcb);
-				if (rc && !rp->dcb.err)
-					rp->dcb.err = rc;
-				snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/ethtool.bin", root, rp->netdev);
-				roce_replay_ethtool(path, &rp->eth);
-				snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/pause.nl", root, rp->netdev);
-				roce_replay_pause(path, &rp->eth);
-			}
+			if (nd)
+				snprintf(rp->netdev, sizeof(rp->netdev), "%s", nd);
 		}
 	}
 	return 0;
+}
+
+int roce_collect(const struct fab_host *h, const char *root, struct roce_state *st)
+{
+	bool live = !root || !strcmp(root, "/sys");
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	st->t_ns = util_now_ns();
+	rc = roce_ports_of(h, st);
+	for (size_t i = 0; !rc && i < st->nports; i++) {
+		struct roce_port *rp = &st->ports[i];
+
+		if (!rp->netdev[0]) {
+			rp->dcb.err = rp->eth.err = -ENODEV;
+			continue;
+		}
+		read_ecn(root, rp->netdev, &rp->ecn);
+		if (live) {
+			int r = dcb_query(rp->netdev, &rp->dcb);
+
+			if (r && !rp->dcb.err)
+				rp->dcb.err = r;
+			ethtool_read(rp->netdev, &rp->eth);
+			ethtool_nl_pause(rp->netdev, &rp->eth);
+		} else {
+			char path[4096];
+			int r;
+
+			rp->recorded = true;
+			snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/dcb.nl", root, rp->netdev);
+			r = roce_replay_dcb(path, &rp->dcb);
+			if (r && !rp->dcb.err)
+				rp->dcb.err = r;
+			snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/ethtool.bin", root, rp->netdev);
+			roce_replay_ethtool(path, &rp->eth);
+			snprintf(path, sizeof(path), "%s/fabtop-recorded/%s/pause.nl", root, rp->netdev);
+			roce_replay_pause(path, &rp->eth);
+		}
+	}
+	return rc;
 }
 
 /* "name value" lines into the roles they have; unknown names are skipped. */

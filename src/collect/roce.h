@@ -16,6 +16,15 @@
 int roce_collect(const struct fab_host *h, const char *root, struct roce_state *st);
 
 /*
+ * The RoCE ports of h (Ethernet, no iWARP RNIC) with what the host itself
+ * says of them: device, port, lower netdev ("" if none), the RDMA
+ * congestion counters, rdma_cm's TOS and mode, RoCE v2 GIDs; st->ports
+ * allocated (st->nports of them), nothing asked of the netdevs. Both the
+ * live collection and the demo start here. 0 or -ENOMEM.
+ */
+int roce_ports_of(const struct fab_host *h, struct roce_state *st);
+
+/*
  * The second recorded sample of a fixture tree: prev's ports, with the
  * ethtool statistics of ROOT/fabtop-recorded/next/NETDEV/ethtool.bin and
  * the hw_counters of ROOT/fabtop-recorded/next/DEV-PORT.hw_counters

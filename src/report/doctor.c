@@ -100,6 +100,22 @@ void doctor_report_text(FILE *f, const struct doctor_report *r, bool color)
 			counts[DOCTOR_WARNING] == 1 ? "" : "s", counts[DOCTOR_INFO], counts[DOCTOR_INFO] == 1 ? "" : "s");
 }
 
+void doctor_finding_json_story(struct json *j, const struct doctor_finding *x)
+{
+	json_key(j, "title"); json_str(j, x->title);
+	json_key(j, "cause"); json_str(j, x->cause);
+	json_key(j, "evidence");
+	json_arr_begin(j);
+	for (unsigned int k = 0; k < x->nevidence; k++)
+		json_str(j, x->evidence[k]);
+	json_arr_end(j);
+	json_key(j, "fix");
+	json_arr_begin(j);
+	for (unsigned int k = 0; k < x->nfix; k++)
+		json_str(j, x->fix[k]);
+	json_arr_end(j);
+}
+
 void doctor_report_json(struct json *j, const struct doctor_report *r)
 {
 	char b[INET6_ADDRSTRLEN];
@@ -124,18 +140,7 @@ void doctor_report_json(struct json *j, const struct doctor_report *r)
 			json_u64(j, x->port);
 		else
 			json_null(j);
-		json_key(j, "title"); json_str(j, x->title);
-		json_key(j, "cause"); json_str(j, x->cause);
-		json_key(j, "evidence");
-		json_arr_begin(j);
-		for (unsigned int k = 0; k < x->nevidence; k++)
-			json_str(j, x->evidence[k]);
-		json_arr_end(j);
-		json_key(j, "fix");
-		json_arr_begin(j);
-		for (unsigned int k = 0; k < x->nfix; k++)
-			json_str(j, x->fix[k]);
-		json_arr_end(j);
+		doctor_finding_json_story(j, x);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -7,6 +7,7 @@
 
 #include "derive/roce_check.h"
 #include "derive/roce_ctr.h"
+#include "report/doctor.h"
 #include "report/roce.h"
 
 static const char *const prio_keys[ROCE_PRIO_NCTRS] = {
@@ -389,18 +390,7 @@ void roce_report_json(struct json *j, const struct roce_state *prev, const struc
 		json_key(j, "interface"); json_str_or_null(j, x->ifname);
 		json_key(j, "device"); json_str_or_null(j, x->device);
 		json_key(j, "port"); json_u64(j, x->port);
-		json_key(j, "title"); json_str(j, x->title);
-		json_key(j, "cause"); json_str(j, x->cause);
-		json_key(j, "evidence");
-		json_arr_begin(j);
-		for (unsigned int k = 0; k < x->nevidence; k++)
-			json_str(j, x->evidence[k]);
-		json_arr_end(j);
-		json_key(j, "fix");
-		json_arr_begin(j);
-		for (unsigned int k = 0; k < x->nfix; k++)
-			json_str(j, x->fix[k]);
-		json_arr_end(j);
+		doctor_finding_json_story(j, x);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
