@@ -150,26 +150,19 @@ int dcb_parse_ieee(const struct nlmsghdr *nlh, struct roce_dcb *out)
 	return 0;
 }
 
+/* The first message that is an IEEE DCB answer (or an error) decides. */
+static int dcb_one(const struct nlmsghdr *nlh, void *out)
+{
+	int rc = dcb_parse_ieee(nlh, out);
+
+	return rc == -ENOENT ? 0 : rc ? rc : NL_WALK_END;
+}
+
 int dcb_parse_buf(const void *buf, size_t len, struct roce_dcb *out)
 {
-	const char *p = buf;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	while (len > 0) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(const void *)p;
-		size_t step;
-		int rc;
-
-		if (!nl_msg_ok(p, len))
-			return -EBADMSG;
-		rc = dcb_parse_ieee(nlh, out);
-		if (rc != -ENOENT)
-			return rc;
-		step = NLMSG_ALIGN(nlh->nlmsg_len);
-		if (step >= len)
-			break;
-		p += step;
-		len -= step;
-	}
-	return -ENOENT;
+	rc = nl_msgs_walk(buf, len, dcb_one, out);
+	return rc == NL_WALK_END ? 0 : rc ? rc : -ENOENT;
 }

@@ -134,25 +134,24 @@ int ethtool_nl_parse_pause(const struct nlmsghdr *nlh, uint16_t family, struct r
 	return 0;
 }
 
+struct pause_walk {
+	uint16_t family;
+	struct roce_ethtool *out;
+};
+
+/* The first message that is the PAUSE_GET answer (or an error) decides. */
+static int pause_one(const struct nlmsghdr *nlh, void *arg)
+{
+	struct pause_walk *w = arg;
+	int rc = ethtool_nl_parse_pause(nlh, w->family, w->out);
+
+	return rc == -ENOENT ? 0 : rc ? rc : NL_WALK_END;
+}
+
 int ethtool_nl_parse_pause_buf(const void *buf, size_t len, uint16_t family, struct roce_ethtool *out)
 {
-	const char *p = buf;
+	struct pause_walk w = { family, out };
+	int rc = nl_msgs_walk(buf, len, pause_one, &w);
 
-	while (len > 0) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(const void *)p;
-		size_t step;
-		int rc;
-
-		if (!nl_msg_ok(p, len))
-			return -EBADMSG;
-		rc = ethtool_nl_parse_pause(nlh, family, out);
-		if (rc != -ENOENT)
-			return rc;
-		step = NLMSG_ALIGN(nlh->nlmsg_len);
-		if (step >= len)
-			break;
-		p += step;
-		len -= step;
-	}
-	return -ENOENT;
+	return rc == NL_WALK_END ? 0 : rc ? rc : -ENOENT;
 }

@@ -473,6 +473,45 @@ int nl_attrs_walk(const void *buf, size_t len, int (*cb)(const struct nlattr *a,
 	return len ? -EBADMSG : 0;
 }
 
+int nl_msgs_walk(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *nlh, void *arg), void *arg)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(const void *)p;
+		size_t step;
+		int rc;
+
+		if (!nl_msg_ok(p, len))
+			return -EBADMSG;
+		rc = cb(nlh, arg);
+		if (rc)
+			return rc;
+		step = NLMSG_ALIGN(nlh->nlmsg_len);
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return 0;
+}
+
+int nl_msg_control(const struct nlmsghdr *nlh, bool *ended)
+{
+	if (nlh->nlmsg_type == NLMSG_DONE) {
+		*ended = true;
+		return NL_WALK_END;
+	}
+	if (nlh->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = (const struct nlmsgerr *)(const void *)((const char *)nlh + NLMSG_HDRLEN);
+
+		if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
+			return -EBADMSG;
+		return e->error;	/* 0: an acknowledgement, the walk goes on */
+	}
+	return -ENOENT;
+}
+
 int nl_msg_ok(const void *buf, size_t len)
 {
 	const struct nlmsghdr *nlh = buf;
@@ -558,43 +597,37 @@ static int parse_one(const struct nlmsghdr *nlh, struct net_state *st)
 	}
 }
 
+struct dump_walk {
+	struct net_state *st;
+	bool ended;		/* NLMSG_DONE came */
+	int bad;		/* -EBADMSG when a message was skipped */
+};
+
+static int dump_one(const struct nlmsghdr *nlh, void *arg)
+{
+	struct dump_walk *w = arg;
+	int rc = nl_msg_control(nlh, &w->ended);
+
+	if (rc != -ENOENT)
+		return rc;
+	rc = parse_one(nlh, w->st);
+	if (rc == -ENOMEM)
+		return rc;
+	/* One bad message is skipped; the caller learns it happened. */
+	if (rc == -EBADMSG)
+		w->bad = -EBADMSG;
+	return 0;
+}
+
 int nl_parse_buf(const void *buf, size_t len, struct net_state *st, int *done)
 {
-	const char *p = buf;
-	int bad = 0;
+	struct dump_walk w = { .st = st };
+	int rc = nl_msgs_walk(buf, len, dump_one, &w);
 
-	while (len > 0) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(const void *)p;
-		size_t step;
-		int rc;
-
-		if (!nl_msg_ok(p, len))
-			return -EBADMSG;
-		if (nlh->nlmsg_type == NLMSG_DONE) {
-			if (done)
-				*done = 1;
-			return bad;
-		}
-		if (nlh->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = (const struct nlmsgerr *)(const void *)(p + NLMSG_HDRLEN);
-
-			if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
-				return -EBADMSG;
-			if (e->error)
-				return e->error;
-		} else {
-			rc = parse_one(nlh, st);
-			if (rc == -ENOMEM)
-				return rc;
-			/* One bad message is skipped; the caller learns it happened. */
-			if (rc == -EBADMSG)
-				bad = -EBADMSG;
-		}
-		step = NLMSG_ALIGN(nlh->nlmsg_len);
-		if (step >= len)
-			break;
-		p += step;
-		len -= step;
+	if (w.ended) {
+		if (done)
+			*done = 1;
+		return w.bad;
 	}
-	return bad;
+	return rc ? rc : w.bad;
 }

@@ -4,6 +4,7 @@
 #define FABTOP_COLLECT_NL_PARSE_H
 
 #include <linux/netlink.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model/net.h"
@@ -34,6 +35,21 @@ int nl_msg_ok(const void *buf, size_t len);
  * truncated attribute, which would read a cut message as a shorter one.
  */
 struct nlattr;
+struct nlmsghdr;
+/*
+ * Every message in [buf, buf + len) must fit (-EBADMSG otherwise); cb sees
+ * each in turn and returns 0 to go on, or anything else to stop: the walk
+ * then returns it (NL_WALK_END for "done, fine"). 0: all were seen.
+ */
+#define NL_WALK_END 1
+int nl_msgs_walk(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *nlh, void *arg), void *arg);
+/*
+ * A dump's control messages: NLMSG_DONE sets *ended and ends the walk
+ * (NL_WALK_END), an NLMSG_ERROR gives its error (0, an acknowledgement:
+ * go on; -EBADMSG when cut short); -ENOENT: not a control message, the
+ * caller parses it.
+ */
+int nl_msg_control(const struct nlmsghdr *nlh, bool *ended);
 int nl_attrs_walk(const void *buf, size_t len, int (*cb)(const struct nlattr *a, void *arg), void *arg);
 
 /*

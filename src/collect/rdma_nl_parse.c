@@ -393,53 +393,49 @@ int rdma_nl_parse_res(const struct nlmsghdr *nlh, struct res_state *rs)
 	return any ? 0 : -ENOENT;
 }
 
+struct dump_walk {
+	struct res_state *rs;
+	bool ended;		/* NLMSG_DONE came */
+	int bad;		/* -EBADMSG when a message was skipped */
+};
+
+static int dump_one(const struct nlmsghdr *nlh, void *arg)
+{
+	struct dump_walk *w = arg;
+	int rc = nl_msg_control(nlh, &w->ended);
+
+	if (rc != -ENOENT)
+		return rc;
+	if (nlh->nlmsg_type == rdma_nl_type(RDMA_NLDEV_CMD_GET)) {
+		uint32_t idx;
+		char name[RES_NAME_LEN];
+
+		if (rdma_nl_parse_dev(nlh, &idx, name, sizeof(name)) == 0)
+			w->rs->ndevs++;
+		else
+			w->bad = -EBADMSG;
+		return 0;
+	}
+	rc = rdma_nl_parse_res(nlh, w->rs);
+	if (rc == -ENOMEM)
+		return rc;
+	/* One bad message is skipped; the caller learns it happened. */
+	if (rc == -EBADMSG) {
+		w->rs->bad++;
+		w->bad = -EBADMSG;
+	}
+	return 0;
+}
+
 int rdma_nl_parse_buf(const void *buf, size_t len, struct res_state *rs, int *done)
 {
-	const char *p = buf;
-	int bad = 0;
+	struct dump_walk w = { .rs = rs };
+	int rc = nl_msgs_walk(buf, len, dump_one, &w);
 
-	while (len > 0) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(const void *)p;
-		size_t step;
-		int rc;
-
-		if (!nl_msg_ok(p, len))
-			return -EBADMSG;
-		if (nlh->nlmsg_type == NLMSG_DONE) {
-			if (done)
-				*done = 1;
-			return bad;
-		}
-		if (nlh->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-
-			if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
-				return -EBADMSG;
-			if (e->error)
-				return e->error;
-		} else if (nlh->nlmsg_type == rdma_nl_type(RDMA_NLDEV_CMD_GET)) {
-			uint32_t idx;
-			char name[RES_NAME_LEN];
-
-			if (rdma_nl_parse_dev(nlh, &idx, name, sizeof(name)) == 0)
-				rs->ndevs++;
-			else
-				bad = -EBADMSG;
-		} else {
-			rc = rdma_nl_parse_res(nlh, rs);
-			if (rc == -ENOMEM)
-				return rc;
-			/* One bad message is skipped; the caller learns it happened. */
-			if (rc == -EBADMSG) {
-				rs->bad++;
-				bad = -EBADMSG;
-			}
-		}
-		step = NLMSG_ALIGN(nlh->nlmsg_len);
-		if (step >= len)
-			break;
-		p += step;
-		len -= step;
+	if (w.ended) {
+		if (done)
+			*done = 1;
+		return w.bad;
 	}
-	return bad;
+	return rc ? rc : w.bad;
 }
