@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/nl_parse.h"
 #include "collect/rdma_nl.h"
 #include "collect/rdma_nl_parse.h"
 #include "util.h"
@@ -26,17 +27,10 @@
 /* A dump ends within this: a kernel that stops answering never hangs a report. */
 #define DUMP_TIMEOUT_S	5
 
-static bool msg_ok(const void *buf, size_t len)
-{
-	const struct nlmsghdr *nlh = buf;
-
-	return len >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= len;
-}
-
 /* Did this buffer end the dump (NLMSG_DONE, an error, or a single answer)? */
 static bool dump_ended(const char *p, size_t left)
 {
-	while (msg_ok(p, left)) {
+	while (nl_msg_ok(p, left)) {
 		const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)p;
 		size_t step = NLMSG_ALIGN(h->nlmsg_len);
 
@@ -100,7 +94,7 @@ int rdma_nl_dump_raw(int cmd, long dev_index, int (*cb)(const void *buf, size_t 
 			break;
 		}
 		/* Only our answer: right sequence and port, from the kernel. */
-		if (!msg_ok(buf, (size_t)n) || m->nlmsg_seq != seq || m->nlmsg_pid != portid)
+		if (!nl_msg_ok(buf, (size_t)n) || m->nlmsg_seq != seq || m->nlmsg_pid != portid)
 			continue;
 		done = dump_ended(buf, (size_t)n);
 		rc = cb(buf, (size_t)n, arg);
@@ -125,7 +119,7 @@ static int dev_cb(const void *buf, size_t len, void *arg)
 	struct dev_list *dl = arg;
 	const char *p = buf;
 
-	while (msg_ok(p, len)) {
+	while (nl_msg_ok(p, len)) {
 		const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)p;
 		size_t step = NLMSG_ALIGN(h->nlmsg_len);
 		char name[RES_NAME_LEN];
