@@ -126,14 +126,6 @@ static void export_error(struct exporter *e, const char *fmt, ...)
 	}
 }
 
-static uint64_t real_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* What changed since the previous look, counted by kind. */
 static void export_events(struct exporter *e, bool host, bool net)
 {
@@ -141,7 +133,7 @@ static void export_events(struct exporter *e, bool host, bool net)
 		.host = host ? &e->host : NULL,
 		.net = net && e->net_ok ? &e->net : NULL,
 		.doctor = net && e->doctor_ok ? &e->doctor : NULL,
-		.real_ns = real_now_ns(), .mono_ns = util_now_ns(),
+		.real_ns = util_wall_ns(), .mono_ns = util_now_ns(),
 	};
 
 	if (events_derive(&e->ev_mem, &in, &e->events))
@@ -329,7 +321,7 @@ static int export_loop(struct exporter *e)
 			source_async_events(e->src, &e->events);
 		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
 		if (e->mad && mad_watch_handle(e->mad, false, e->ctx->interval_s, util_now_ns()) == MAD_WATCH_REQUERIED &&
-		    events_derive_far_end(&e->ev_mem, e->mad->f.ports, e->mad->f.nports, real_now_ns(), util_now_ns(),
+		    events_derive_far_end(&e->ev_mem, e->mad->f.ports, e->mad->f.nports, util_wall_ns(), util_now_ns(),
 					  &e->events))
 			export_error(e, "out of memory deriving events: some go uncounted");
 		probe_runs_handle(&e->probes, util_now_ns());

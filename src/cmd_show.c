@@ -484,14 +484,6 @@ static const struct option show_own[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static uint64_t real_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Long: options, the section, the snapshot parts it needs, and the text or JSON walk over the sections. */
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 {
@@ -549,7 +541,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		}
 		if (ctx->replay)
 			return show_events_recorded(ctx, since, duration_s);
-		if (since && events_parse_since(since, real_now_ns(), &since_ns)) {
+		if (since && events_parse_since(since, util_wall_ns(), &since_ns)) {
 			fprintf(stderr, "fabtop show events: --since wants 90s, 5m, 2h, 1d (ago), @UNIXTIME or "
 				"'YYYY-MM-DD HH:MM[:SS]', not '%s'\n", since);
 			return EXIT_USAGE;

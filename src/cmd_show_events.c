@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "collect/snapshot.h"
 #include "collect/source.h"
@@ -54,14 +53,6 @@ static void show_on_signal(int sig)
 	show_stop = 1;
 }
 
-static uint64_t real_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The network again and the doctor over it; NULL parts when they could not be had. */
 static void watch_net(struct show_watch *w, uint64_t now)
 {
@@ -90,7 +81,7 @@ static void watch_derive(struct show_watch *w, bool host, bool net)
 		.host = host ? &w->snap.host : NULL,
 		.net = net && w->net_ok ? &w->snap.net : NULL,
 		.doctor = net && w->doctor_ok ? &w->doctor : NULL,
-		.real_ns = real_now_ns(),
+		.real_ns = util_wall_ns(),
 		.mono_ns = fab_host_model_now(&w->snap.host, util_now_ns()),
 	};
 

@@ -207,12 +207,9 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 	case MAD_WATCH_NOTHING:
 		return false;
 	case MAD_WATCH_REQUERIED: {
-		struct timespec ts;
-
 		/* A partner replaced or an SM moved is an event (the Events pane). */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		if (events_derive_far_end(&ui->ev_mem, m->w->f.ports, m->w->f.nports,
-					  (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, now, &ui->events))
+		if (events_derive_far_end(&ui->ev_mem, m->w->f.ports, m->w->f.nports, util_wall_ns(), now,
+					  &ui->events))
 			ui_status(ui, "out of memory deriving events: some changes may go unreported");
 	}
 		/* Another partner, or none: what was derived from the old one is not this cable's. */

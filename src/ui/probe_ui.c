@@ -81,11 +81,9 @@ int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_
 static void probe_ui_event(struct ui *ui, const struct ui_probe *pu, const struct probe_status *st)
 {
 	struct fab_event ev = { .kind = EVENT_PROBE };
-	struct timespec ts;
 	bool ok = st->state == PROBE_DONE;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ev.real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	ev.real_ns = util_wall_ns();
 	ev.mono_ns = util_now_ns();
 	ev.severity = ok ? EVENT_INFO : EVENT_ERROR;
 	snprintf(ev.device, sizeof(ev.device), "%s", st->device);

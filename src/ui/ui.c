@@ -54,14 +54,6 @@ static void ui_net_text(struct ui *ui)
 	free(buf);
 }
 
-static uint64_t real_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Compare the parts just read with the previous look: what changed becomes events. */
 static void ui_events_derive(struct ui *ui, bool host, bool net)
 {
@@ -69,7 +61,7 @@ static void ui_events_derive(struct ui *ui, bool host, bool net)
 		.host = host ? &ui->host : NULL,
 		.net = net && ui->net_ok ? &ui->net : NULL,
 		.doctor = net && ui->doctor_ok ? &ui->doctor : NULL,
-		.real_ns = real_now_ns(),
+		.real_ns = util_wall_ns(),
 		.mono_ns = ui->last_sample_ns ? ui->last_sample_ns : util_now_ns(),
 	};
 
