@@ -70,6 +70,9 @@ void rec_shadow_free(struct rec_shadow *s)
 	for (size_t i = 0; i < s->nports; i++)
 		free(s->ports[i].counters);
 	free(s->ports);
+	rec_buf_free(&s->packed);
+	rec_buf_free(&s->fields);
+	rec_buf_free(&s->diff);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -122,29 +125,28 @@ bool rec_shadow_matches(const struct rec_shadow *s, const struct fab_host *h)
 }
 
 /* One counter entry: the gap since the last entry, the value's miss, then the other fields that differ. */
-static void encode_counter(struct rec_buf *b, size_t gap, const struct rec_counter_state *pred,
+static void encode_counter(struct rec_buf *b, struct rec_buf *diff, size_t gap, const struct rec_counter_state *pred,
 			   const struct rec_counter_state *act)
 {
 	struct rec_counter_state like = *pred;
-	struct rec_buf diff = { 0 };
 
 	counter_with_value(&like, act->value, raw_plain(pred));
-	rec_encode_diff(&diff, &rec_counter_state_table, act, &like);
+	rec_buf_reset(diff);
+	rec_encode_diff(diff, &rec_counter_state_table, act, &like);
 	/* the gap's low bit says whether other fields follow: most entries are a value alone */
-	rec_put_varint(b, (uint64_t)gap << 1 | (diff.len ? 1 : 0));
+	rec_put_varint(b, (uint64_t)gap << 1 | (diff->len ? 1 : 0));
 	rec_put_varint(b, rec_zigzag((int64_t)(act->value - pred->value)));
-	if (diff.len) {
-		rec_put_varint(b, diff.len);
-		rec_put_raw(b, diff.data, diff.len);
+	if (diff->len) {
+		rec_put_varint(b, diff->len);
+		rec_put_raw(b, diff->data, diff->len);
 	}
-	if (diff.oom)
+	if (diff->oom)
 		b->oom = true;
-	rec_buf_free(&diff);
 }
 
 void rec_sample_encode(struct rec_buf *b, struct rec_shadow *s, const struct fab_host *h)
 {
-	struct rec_buf packed = { 0 };
+	struct rec_buf *packed = &s->packed, *fields = &s->fields;
 	size_t n = 0;
 
 	for (size_t i = 0; i < h->ndevs; i++) {
@@ -155,31 +157,27 @@ void rec_sample_encode(struct rec_buf *b, struct rec_shadow *s, const struct fab
 			size_t last = 0, m = 0;
 			bool any = false;
 
-			rec_buf_reset(&packed);
+			rec_buf_reset(packed);
 			for (size_t k = 0; k < p->ncounters; k++) {
 				struct rec_counter_state pred, act;
 
 				predict_counter(&pred, &sp->counters[k]);
 				rec_counter_state_get(&act, &p->counters[k]);
 				if (memcmp(&pred, &act, sizeof(act))) {
-					encode_counter(&packed, k - last, &pred, &act);
+					encode_counter(packed, &s->diff, k - last, &pred, &act);
 					last = k + 1;
 				}
 				sp->counters[k] = act;
 			}
 #define ENTRY() do { if (!any) { m = rec_put_begin(b, REC_SAMPLE_PORT); rec_put_uint(b, PE_INDEX, n); any = true; } } while (0)
-			{
-				struct rec_buf fields = { 0 };
-
-				rec_encode_diff(&fields, &rec_port_table, p, &sp->port);
-				if (fields.len) {
-					ENTRY();
-					rec_put_bytes(b, PE_FIELDS, fields.data, fields.len);
-				}
-				if (fields.oom)
-					b->oom = true;
-				rec_buf_free(&fields);
+			rec_buf_reset(fields);
+			rec_encode_diff(fields, &rec_port_table, p, &sp->port);
+			if (fields->len) {
+				ENTRY();
+				rec_put_bytes(b, PE_FIELDS, fields->data, fields->len);
 			}
+			if (fields->oom)
+				b->oom = true;
 			if (p->sample_ns != pred_ns) {
 				ENTRY();
 				rec_put_sint(b, PE_SAMPLE_NS, (int64_t)(p->sample_ns - pred_ns));
@@ -192,9 +190,11 @@ void rec_sample_encode(struct rec_buf *b, struct rec_shadow *s, const struct fab
 				ENTRY();
 				rec_put_uint(b, PE_FIRST_SAMPLE_NS, p->first_sample_ns);
 			}
-			if (packed.len) {
+			if (packed->oom)
+				b->oom = true;
+			if (packed->len) {
 				ENTRY();
-				rec_put_bytes(b, PE_COUNTERS, packed.data, packed.len);
+				rec_put_bytes(b, PE_COUNTERS, packed->data, packed->len);
 			}
 #undef ENTRY
 			if (any)
@@ -204,9 +204,6 @@ void rec_sample_encode(struct rec_buf *b, struct rec_shadow *s, const struct fab
 			sp->port.gids = NULL;
 		}
 	}
-	if (packed.oom)
-		b->oom = true;
-	rec_buf_free(&packed);
 }
 
 static struct fab_port *port_at(struct fab_host *h, uint64_t idx)

@@ -26,6 +26,8 @@ struct rec_shadow_port {
 struct rec_shadow {
 	struct rec_shadow_port *ports;
 	size_t nports;
+	/* the encoder's working buffers, kept from sample to sample: no allocation per counter or port */
+	struct rec_buf packed, fields, diff;
 };
 
 /* The shadow of h as it is now (after a full host or a keyframe). 0 or -ENOMEM. */
