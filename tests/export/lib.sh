@@ -11,7 +11,9 @@ start_exporter() {
 	cleanup_add "stop_bounded $!"
 	_i=0
 	while [ $_i -lt 200 ]; do
-		_a=$(sed -n 's/^fabtop export: listening on \([0-9.:]*\) .*/\1/p' "$T/$_n.out" 2>/dev/null)
+		# The background shell may not have created the file yet: a
+		# failing sed must not end the test under set -e.
+		_a=$(sed -n 's/^fabtop export: listening on \([0-9.:]*\) .*/\1/p' "$T/$_n.out" 2>/dev/null || :)
 		if [ -n "$_a" ]; then
 			eval "${_n}_addr=$_a"
 			return 0
