@@ -23,13 +23,19 @@ BENCHES += tests/bench/nlstat.sh
 EXTRA_DIST += tests/bench/nlstat.sh
 bench: tests/bench/bench_nlstat
 
+# The recorder of tests/data/rdma-stat (run inside the Soft-RoCE VM by tests/vm/nlstat.sh).
+check_PROGRAMS += tests/stat/rdma_stat_record
+tests_stat_rdma_stat_record_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/data/rdma-stat
+
 # STAT_GET answers in the kernel's shapes, cut, corrupted, unknown attributes; the reports (no root).
 check_PROGRAMS += tests/stat/test_stat
 TESTS += tests/stat/test_stat
 tests_stat_test_stat_LDADD = $(TEST_LDADD)
 
-# The parser under libFuzzer (mk/fuzz.mk), its seeds (tests/data/fuzz/rdma_stat,
-# written by `tests/stat/test_stat --seeds DIR`) replayed by every make check.
+# The parser under libFuzzer (mk/fuzz.mk), its seeds (tests/data/fuzz/rdma_stat:
+# the handmade answers `tests/stat/test_stat --seeds DIR` writes, and the
+# recorded ones of tests/data/rdma-stat) replayed by every make check.
 FUZZERS += tests/fuzz/fuzz_rdma_stat
 FUZZ_SRCS += tests/fuzz/fuzz_rdma_stat.c
 check_PROGRAMS += tests/fuzz/replay_rdma_stat

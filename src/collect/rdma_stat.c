@@ -40,7 +40,15 @@ struct rdma_stat {
 	} *devs;
 	size_t ndevs;
 	bool listed_again;	/* a name not found made us list the devices once more */
+	void (*tap)(const void *buf, size_t len, void *arg);	/* sees every answer raw (recorders) */
+	void *tap_arg;
 };
+
+void rdma_stat_tap(struct rdma_stat *rs, void (*tap)(const void *buf, size_t len, void *arg), void *arg)
+{
+	rs->tap = tap;
+	rs->tap_arg = arg;
+}
 
 /* What one request's answers are fed to. */
 struct reply {
@@ -125,6 +133,8 @@ static int transact(struct rdma_stat *rs, struct nlmsghdr *nlh, struct reply *r)
 		/* Only our answer: this request's sequence, from the kernel to our port. */
 		if (!nl_msg_ok(rs->buf, (size_t)n) || m->nlmsg_seq != seq || m->nlmsg_pid != rs->portid)
 			continue;
+		if (rs->tap)
+			rs->tap(rs->buf, (size_t)n, rs->tap_arg);
 		rc = nl_msgs_walk(rs->buf, (size_t)n, reply_one, &w);
 		if (rc < 0 && rc != -EBADMSG)
 			return rc;
@@ -335,6 +345,11 @@ int rdma_stat_host_apply(struct rdma_stat *rs, struct fab_host *h, const char *d
 {
 	uint64_t now = util_now_ns();
 
+	/* a (re)collection: devices may have come back under new indexes */
+	if (list_devs(rs) == -ENOMEM)
+		return -ENOMEM;
+	rs->listed_again = false;
+
 	for (size_t i = 0; i < h->ndevs; i++) {
 		struct fab_device *d = &h->devs[i];
 		uint32_t idx;
@@ -376,8 +391,8 @@ void rdma_stat_host_refresh(struct rdma_stat *rs, struct fab_host *h)
 {
 	for (size_t i = 0; i < h->ndevs; i++) {
 		struct fab_device *d = &h->devs[i];
-		uint32_t idx;
-		bool have_idx = false;
+		uint32_t idx = 0;
+		int idx_rc = 1;		/* 1: not looked up yet */
 
 		for (size_t j = 0; j < d->nports; j++) {
 			struct fab_port *p = &d->ports[j];
@@ -389,10 +404,10 @@ void rdma_stat_host_refresh(struct rdma_stat *rs, struct fab_host *h)
 				any = p->counters[k].source == COUNTER_SRC_NETLINK;
 			if (!any)
 				continue;
-			if (!have_idx && rdma_stat_dev_index(rs, d->name, &idx))
-				break;
-			have_idx = true;
-			rc = rdma_stat_port_hw(rs, idx, p->num, &st);
+			if (idx_rc == 1)
+				idx_rc = rdma_stat_dev_index(rs, d->name, &idx);
+			/* a device gone: its counters unknown until the structure check collects again */
+			rc = idx_rc ? idx_rc : rdma_stat_port_hw(rs, idx, p->num, &st);
 			for (size_t k = 0, at = 0; k < p->ncounters; k++) {
 				struct fab_counter *c = &p->counters[k];
 				const struct stat_hwcounter *v = NULL;

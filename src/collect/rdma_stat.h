@@ -18,6 +18,8 @@ struct rdma_stat;
 /* Open the socket and list the devices. NULL with *err: -EPROTONOSUPPORT (no RDMA netlink), -ENOMEM, ... */
 struct rdma_stat *rdma_stat_open(int *err);
 void rdma_stat_close(struct rdma_stat *rs);
+/* Hand every answer received from now on to tap, raw, before it is parsed (the test recorder). */
+void rdma_stat_tap(struct rdma_stat *rs, void (*tap)(const void *buf, size_t len, void *arg), void *arg);
 /* The kernel's index of device name: 0, -ENODEV (not listed; the list is read again once). */
 int rdma_stat_dev_index(struct rdma_stat *rs, const char *name, uint32_t *index);
 

@@ -12,7 +12,7 @@ vm_require
 
 BENCH="${TOP_BUILDDIR:-$(dirname "$FABTOP")/..}/tests/bench/bench_nlstat"
 [ -x "$BENCH" ] || { not_ok "$BENCH is not built (make bench builds it)"; done_testing; exit 1; }
-vm_run nlbench 600 "$VM_HERE/guest/nlstat.sh" "$FABTOP" "$BENCH" bench
+vm_run nlbench 600 "$VM_HERE/guest/nlstat.sh" "$FABTOP" "$BENCH" - bench
 vm_tap "$T/nlbench.out"
 nl=$(vm_measure netlink_us) op=$(vm_measure sysfs_open_us) pr=$(vm_measure sysfs_pread_us)
 if [ "$vm_rc" = 0 ] && [ -n "$nl" ] && [ -n "$pr" ] && [ -n "$op" ]; then

@@ -8,8 +8,9 @@
 vm_require
 
 BENCH="${TOP_BUILDDIR:-$(dirname "$FABTOP")/..}/tests/bench/bench_nlstat"
+REC="${TOP_BUILDDIR:-$(dirname "$FABTOP")/..}/tests/stat/rdma_stat_record"
 start=$(date +%s)
-vm_run nlstat 600 "$VM_HERE/guest/nlstat.sh" "$FABTOP" "$BENCH"
+vm_run nlstat 600 "$VM_HERE/guest/nlstat.sh" "$FABTOP" "$BENCH" "$REC"
 vm_tap "$T/nlstat.out"
 wall=$(( $(date +%s) - start ))
 if [ "$vm_rc" = 0 ]; then
@@ -18,4 +19,6 @@ else
 	not_ok "VM run ended with status $vm_rc (124 timeout, 125 VM failure) after ${wall}s"
 	tail -30 "$T/run-nlstat/console.log" 2>/dev/null | sed 's/^/# console: /'
 fi
+# FABTOP_KEEP_REC=DIR keeps the recorded answers (tests/data/rdma-stat comes from there)
+[ -z "${FABTOP_KEEP_REC:-}" ] || cp -r "$T/run-nlstat/rec" "$FABTOP_KEEP_REC"
 done_testing

@@ -5,8 +5,8 @@
 # the QP counters' auto mode turned on only by `fabtop counters qp enable`,
 # and what it gives against `rdma statistic qp show`; without
 # CAP_NET_ADMIN; the cost of STAT_GET against sysfs (bench_nlstat).
-# usage: nlstat.sh FABTOP BENCH [bench]   (bench: only the measurement)
-F=$1 B=$2 MODE=${3:-all}
+# usage: nlstat.sh FABTOP BENCH RECORDER [bench]   (bench: only the measurement)
+F=$1 B=$2 REC=$3 MODE=${4:-all}
 . /share/lib.inc
 A=10.9.0.1
 T=/tmp
@@ -58,6 +58,15 @@ else
 fi
 if awk '$2 > 0' $T/fab.txt | grep -q .; then t_ok "the traffic shows in the netlink counters"; else
 	t_nok "the traffic shows in the netlink counters"; show $T/fab.txt; fi
+# the raw answers for the replay tests (tests/data/rdma-stat), with iproute2's reading of the same moment
+if mkdir -p /share/rec && "$REC" /share/rec rxe0 1; then
+	rdma statistic show link rxe0/1 -j | jq -r '.[0] | to_entries[] |
+		select(.key != "ifname" and .key != "port" and .key != "ifindex") | "\(.key) \(.value)"' | sort > /share/rec/port_hw.txt
+	rdma statistic qp mode link rxe0/1 > /share/rec/mode.txt
+	t_ok "recorded rxe0/1's STAT_GET answers"
+else
+	t_nok "recorded rxe0/1's STAT_GET answers"
+fi
 t_run "show counters (text): the SOURCE column says netlink" 0 'sent_pkts +netlink' $T/nl.txt \
 	"$F" --counters netlink show counters
 # two samples: rates come from netlink values too
