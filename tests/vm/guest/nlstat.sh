@@ -73,6 +73,20 @@ t_run "show counters (text): the SOURCE column says netlink" 0 'sent_pkts +netli
 t_run "show counters --counters netlink --count 2: rates between two STAT_GETs" 0 'sample 2|rxe0' $T/nl2.txt \
 	"$F" --counters netlink show counters --count 2 --interval 0.5
 
+# the monitor's Counters pane details and the exporter's label say netlink too
+tmux kill-server 2>/dev/null
+TERM=xterm tmux new-session -d -x 200 -y 80 -s fab "$F --counters netlink --pane counters"
+if tui_wait fab 'rxe0' 30; then
+	tmux send-keys -t fab Enter
+	if tui_wait fab 'sent_pkts +netlink' 15; then t_ok "the monitor's counter details name the source netlink"; else
+		t_nok "the monitor's counter details name the source netlink"; show /tmp/tui.txt | grep -v '^ *$' | head -30; fi
+else
+	t_nok "the monitor started with --counters netlink"; show /tmp/tui.txt | head -20
+fi
+tmux send-keys -t fab q; sleep 0.5; tmux kill-server 2>/dev/null
+t_run "export --counters netlink: the source label is netlink" 0 'source="netlink"' $T/exp.txt \
+	sh -c "'$F' --counters netlink export --textfile $T/x.prom --no-http --count 1 && cat $T/x.prom"
+
 # --- QP counters: off until asked
 t_run "counters qp show: the port's mode is none before anyone asks" 0 'rxe0/1: QP counter mode none' $T/q0.txt \
 	"$F" counters qp show rxe0/1
