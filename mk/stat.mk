@@ -47,3 +47,7 @@ tests_fuzz_fuzz_rdma_stat_SOURCES = tests/fuzz/fuzz_rdma_stat.c
 tests_fuzz_fuzz_rdma_stat_LDADD = $(TEST_LDADD)
 tests_fuzz_fuzz_rdma_stat_LDFLAGS = $(FUZZ_LINK)
 endif
+
+# Usage errors, the demo, recordings and trees: clear messages (no kernel needed).
+TESTS += tests/stat/cli.sh
+EXTRA_DIST += tests/stat/cli.sh
