@@ -73,11 +73,13 @@ void stat_report_qp_text(FILE *f, const struct stat_state *st, const struct res_
 			uint32_t pid = 0;
 			const char *comm = "";
 
-			if (qp_holder(rs, q->dev, q->qpns[i], &pid, &comm))
-				fprintf(f, "  QP %-8u %s%s%.0" PRIu32 "%s\n", q->qpns[i], comm, pid ? " (pid " : "", pid,
-					pid ? ")" : "");
-			else
-				fprintf(f, "  QP %-8u\n", q->qpns[i]);
+			fprintf(f, "  QP %-8u", q->qpns[i]);
+			if (qp_holder(rs, q->dev, q->qpns[i], &pid, &comm)) {
+				fprintf(f, " %s", comm);
+				if (pid)
+					fprintf(f, " (pid %" PRIu32 ")", pid);
+			}
+			fputc('\n', f);
 		}
 		for (size_t i = 0; i < q->n; i++)
 			fprintf(f, "  %-32s %" PRIu64 "\n", q->c[i].name, q->c[i].value);
