@@ -331,7 +331,8 @@ static void show_pma_open(const struct fab_ctx *ctx, struct show_pma *pm, struct
 	struct fab_ctx c = *ctx;
 
 	memset(pm, 0, sizeof(*pm));
-	if (ctx->counters == COUNTERS_SYSFS || ctx->demo || !mad_watch_host_has_ib(h))
+	if (ctx->counters == COUNTERS_SYSFS || ctx->counters == COUNTERS_NETLINK || ctx->demo ||
+	    !mad_watch_host_has_ib(h))
 		return;
 	if (!c.live_sysfs && umad_tree_is_live(&c))
 		c.live_sysfs = true;

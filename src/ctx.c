@@ -26,6 +26,7 @@ static const char *const counters_modes[] = {
 	[COUNTERS_AUTO] = "auto",
 	[COUNTERS_SYSFS] = "sysfs",
 	[COUNTERS_PMA] = "pma",
+	[COUNTERS_NETLINK] = "netlink",
 };
 
 int ctx_counters_mode(const char *name)

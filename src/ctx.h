@@ -10,6 +10,7 @@ enum fab_counters_mode {
 	COUNTERS_AUTO = 0,	/* the PMA by MAD when the umad device can be used, else sysfs */
 	COUNTERS_SYSFS,		/* the kernel's counters/ files (one firmware command per file) */
 	COUNTERS_PMA,		/* PortCounters + PortCountersExtended MADs; sysfs with a note when refused */
+	COUNTERS_NETLINK,	/* sysfs counters/, and the driver's counters by one RDMA netlink STAT_GET per port */
 };
 
 /*
@@ -40,7 +41,7 @@ struct fab_ctx {
 };
 
 void ctx_init(struct fab_ctx *ctx);
-/* "auto", "sysfs", "pma" -> mode; -1 for anything else. */
+/* "auto", "sysfs", "pma", "netlink" -> mode; -1 for anything else. */
 int ctx_counters_mode(const char *name);
 const char *ctx_counters_mode_str(enum fab_counters_mode m);
 

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879)" },
 	{ "record", cmd_record, "record FILE [--interval S] [--duration D | --count N]\n"
 				"                   write what the monitor would show into FILE (see --replay)" },
+	{ "counters", cmd_counters, "counters qp show [DEV/PORT] [--json] | counters qp enable|disable DEV/PORT\n"
+				    "                   QP counters (enable changes kernel state, needs CAP_NET_ADMIN)" },
 	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)" },
 };
 
@@ -59,7 +61,8 @@ static void usage(FILE *f)
 		   "                    plays it, reports show it as it was --at a time (default: its end)\n"
 		   "  --at TIME         where in the recording: HH:MM[:SS], +5m, -30s, #N, start, end\n"
 		   "  --counters MODE   IB port counters from pma (two MADs per port), sysfs, or auto\n"
-		   "                    (default: pma when the umad device can be used, else sysfs)\n"
+		   "                    (default: pma when the umad device can be used, else sysfs);\n"
+		   "                    netlink: the driver's counters by one RDMA netlink STAT_GET per port\n"
 		   "  -h, --help        this help; fabtop COMMAND --help for a command's\n"
 		   "  -V, --version     print the version\n\n"
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error;\n"

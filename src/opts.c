@@ -151,7 +151,7 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		int m = ctx_counters_mode(arg);
 
 		if (m < 0) {
-			fprintf(stderr, "fabtop: --counters wants pma, sysfs or auto, not '%s'\n", arg);
+			fprintf(stderr, "fabtop: --counters wants auto, sysfs, pma or netlink, not '%s'\n", arg);
 			return EXIT_USAGE;
 		}
 		ctx->counters = (enum fab_counters_mode)m;

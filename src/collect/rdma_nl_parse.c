@@ -56,16 +56,22 @@ static const enum mnl_attr_data_type policy[TB_MAX] = {
 	[RDMA_NLDEV_ATTR_RES_CQN] = MNL_TYPE_U32,
 	[RDMA_NLDEV_ATTR_RES_MRN] = MNL_TYPE_U32,
 	[RDMA_NLDEV_ATTR_RES_CM_IDN] = MNL_TYPE_U32,
-};
-
-struct attr_tb {
-	const struct nlattr *a[TB_MAX];
-	bool bad;			/* an attribute broke its policy */
+	/* the statistics (collect/rdma_stat_parse.c) */
+	[RDMA_NLDEV_ATTR_STAT_MODE] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_STAT_RES] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_STAT_COUNTER] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] = MNL_TYPE_NUL_STRING,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = MNL_TYPE_U64,
 };
 
 static int attr_cb(const struct nlattr *attr, void *data)
 {
-	struct attr_tb *tb = data;
+	struct rdma_nl_tb *tb = data;
 	uint16_t type = mnl_attr_get_type(attr);
 
 	/* Attributes newer than our header, or not ours: skipped. */
@@ -84,7 +90,7 @@ static int attr_cb(const struct nlattr *attr, void *data)
  * first that [p, p+len) is whole attributes, so a truncated message is
  * called so instead of read as a shorter one.
  */
-static bool attrs_whole(const void *p, size_t len)
+bool rdma_nl_parse_whole(const void *p, size_t len)
 {
 	size_t off = 0;
 
@@ -100,20 +106,20 @@ static bool attrs_whole(const void *p, size_t len)
 	return off == len;
 }
 
-static int parse_msg(const struct nlmsghdr *nlh, struct attr_tb *tb)
+int rdma_nl_parse_attrs(const struct nlmsghdr *nlh, struct rdma_nl_tb *tb)
 {
 	memset(tb, 0, sizeof(*tb));
-	if (!attrs_whole(mnl_nlmsg_get_payload(nlh), mnl_nlmsg_get_payload_len(nlh)))
+	if (!rdma_nl_parse_whole(mnl_nlmsg_get_payload(nlh), mnl_nlmsg_get_payload_len(nlh)))
 		return -EBADMSG;
 	if (mnl_attr_parse(nlh, 0, attr_cb, tb) != MNL_CB_OK || tb->bad)
 		return -EBADMSG;
 	return 0;
 }
 
-static int parse_nested(const struct nlattr *nest, struct attr_tb *tb)
+int rdma_nl_parse_nest(const struct nlattr *nest, struct rdma_nl_tb *tb)
 {
 	memset(tb, 0, sizeof(*tb));
-	if (!attrs_whole(mnl_attr_get_payload(nest), mnl_attr_get_payload_len(nest)))
+	if (!rdma_nl_parse_whole(mnl_attr_get_payload(nest), mnl_attr_get_payload_len(nest)))
 		return -EBADMSG;
 	if (mnl_attr_parse_nested(nest, attr_cb, tb) != MNL_CB_OK || tb->bad)
 		return -EBADMSG;
@@ -125,12 +131,12 @@ uint16_t rdma_nl_type(int cmd)
 	return (uint16_t)RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
 }
 
-static bool is_nldev(const struct nlmsghdr *nlh)
+bool rdma_nl_is_nldev(const struct nlmsghdr *nlh)
 {
 	return RDMA_NL_GET_CLIENT(nlh->nlmsg_type) == RDMA_NL_NLDEV;
 }
 
-static void copy_str(const struct nlattr *a, char *buf, size_t size)
+void rdma_nl_parse_str(const struct nlattr *a, char *buf, size_t size)
 {
 	size_t n = strnlen(mnl_attr_get_str(a), mnl_attr_get_payload_len(a));
 
@@ -142,30 +148,30 @@ static void copy_str(const struct nlattr *a, char *buf, size_t size)
 
 int rdma_nl_parse_dev(const struct nlmsghdr *nlh, uint32_t *index, char *name, size_t size)
 {
-	struct attr_tb tb;
+	struct rdma_nl_tb tb;
 
-	if (!is_nldev(nlh))
+	if (!rdma_nl_is_nldev(nlh))
 		return -ENOENT;
-	if (parse_msg(nlh, &tb) || !tb.a[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb.a[RDMA_NLDEV_ATTR_DEV_NAME])
+	if (rdma_nl_parse_attrs(nlh, &tb) || !tb.a[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb.a[RDMA_NLDEV_ATTR_DEV_NAME])
 		return -EBADMSG;
 	*index = mnl_attr_get_u32(tb.a[RDMA_NLDEV_ATTR_DEV_INDEX]);
-	copy_str(tb.a[RDMA_NLDEV_ATTR_DEV_NAME], name, size);
+	rdma_nl_parse_str(tb.a[RDMA_NLDEV_ATTR_DEV_NAME], name, size);
 	return 0;
 }
 
 /* The owner: a kernel module's name, or a pid (absent: the task is gone or not in our PID namespace). */
-static void holder_of(const struct attr_tb *tb, struct res_holder *h)
+void rdma_nl_parse_holder(const struct rdma_nl_tb *tb, struct res_holder *h)
 {
 	memset(h, 0, sizeof(*h));
 	if (tb->a[RDMA_NLDEV_ATTR_RES_KERN_NAME]) {
 		h->kern = true;
-		copy_str(tb->a[RDMA_NLDEV_ATTR_RES_KERN_NAME], h->kern_name, sizeof(h->kern_name));
+		rdma_nl_parse_str(tb->a[RDMA_NLDEV_ATTR_RES_KERN_NAME], h->kern_name, sizeof(h->kern_name));
 	} else if (tb->a[RDMA_NLDEV_ATTR_RES_PID]) {
 		h->pid = mnl_attr_get_u32(tb->a[RDMA_NLDEV_ATTR_RES_PID]);
 	}
 }
 
-static bool get_u32(const struct attr_tb *tb, int type, uint32_t *out)
+static bool get_u32(const struct rdma_nl_tb *tb, int type, uint32_t *out)
 {
 	if (!tb->a[type])
 		return false;
@@ -173,7 +179,7 @@ static bool get_u32(const struct attr_tb *tb, int type, uint32_t *out)
 	return true;
 }
 
-static uint8_t get_u8(const struct attr_tb *tb, int type)
+static uint8_t get_u8(const struct rdma_nl_tb *tb, int type)
 {
 	return tb->a[type] ? mnl_attr_get_u8(tb->a[type]) : 0;
 }
@@ -251,7 +257,7 @@ struct dev_id {
 	char name[RES_NAME_LEN];
 };
 
-static int add_qp(const struct attr_tb *e, const struct dev_id *d, struct res_state *rs)
+static int add_qp(const struct rdma_nl_tb *e, const struct dev_id *d, struct res_state *rs)
 {
 	struct res_qp *q;
 
@@ -271,11 +277,11 @@ static int add_qp(const struct attr_tb *e, const struct dev_id *d, struct res_st
 	q->path_mig_state = get_u8(e, RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE);
 	q->type = get_u8(e, RDMA_NLDEV_ATTR_RES_TYPE);
 	q->state = get_u8(e, RDMA_NLDEV_ATTR_RES_STATE);
-	holder_of(e, &q->holder);
+	rdma_nl_parse_holder(e, &q->holder);
 	return 0;
 }
 
-static int add_cm(const struct attr_tb *e, const struct dev_id *d, struct res_state *rs)
+static int add_cm(const struct rdma_nl_tb *e, const struct dev_id *d, struct res_state *rs)
 {
 	struct res_sockaddr src = { 0 }, dst = { 0 };
 	struct res_cm *c;
@@ -298,11 +304,11 @@ static int add_cm(const struct attr_tb *e, const struct dev_id *d, struct res_st
 	c->state = get_u8(e, RDMA_NLDEV_ATTR_RES_STATE);
 	c->src = src;
 	c->dst = dst;
-	holder_of(e, &c->holder);
+	rdma_nl_parse_holder(e, &c->holder);
 	return 0;
 }
 
-static int add_obj(const struct attr_tb *e, const struct dev_id *d, enum res_obj_kind kind, struct res_state *rs)
+static int add_obj(const struct rdma_nl_tb *e, const struct dev_id *d, enum res_obj_kind kind, struct res_state *rs)
 {
 	static const int id_attr[RES_OBJ_KINDS] = {
 		[RES_OBJ_CQ] = RDMA_NLDEV_ATTR_RES_CQN,
@@ -317,7 +323,7 @@ static int add_obj(const struct attr_tb *e, const struct dev_id *d, enum res_obj
 	memcpy(o->dev, d->name, sizeof(o->dev));
 	o->kind = kind;
 	get_u32(e, id_attr[kind], &o->id);
-	holder_of(e, &o->holder);
+	rdma_nl_parse_holder(e, &o->holder);
 	return 0;
 }
 
@@ -333,7 +339,7 @@ static const struct res_table {
 	{ RDMA_NLDEV_ATTR_RES_PD, RDMA_NLDEV_ATTR_RES_PD_ENTRY, RES_OBJ_PD },
 };
 
-static int add_entry(const struct res_table *t, const struct attr_tb *e, const struct dev_id *d,
+static int add_entry(const struct res_table *t, const struct rdma_nl_tb *e, const struct dev_id *d,
 		     struct res_state *rs)
 {
 	if (t->kind == -1)
@@ -348,15 +354,15 @@ static int parse_table(const struct res_table *t, const struct nlattr *table, co
 		       struct res_state *rs)
 {
 	const struct nlattr *entry;
-	struct attr_tb e;
+	struct rdma_nl_tb e;
 	int rc;
 
-	if (!attrs_whole(mnl_attr_get_payload(table), mnl_attr_get_payload_len(table)))
+	if (!rdma_nl_parse_whole(mnl_attr_get_payload(table), mnl_attr_get_payload_len(table)))
 		return -EBADMSG;
 	mnl_attr_for_each_nested(entry, table) {
 		if (mnl_attr_get_type(entry) != t->entry)
 			continue;
-		rc = parse_nested(entry, &e);
+		rc = rdma_nl_parse_nest(entry, &e);
 		if (!rc)
 			rc = add_entry(t, &e, d, rs);
 		if (rc == -ENOMEM)
@@ -369,19 +375,19 @@ static int parse_table(const struct res_table *t, const struct nlattr *table, co
 
 int rdma_nl_parse_res(const struct nlmsghdr *nlh, struct res_state *rs)
 {
-	struct attr_tb tb;
+	struct rdma_nl_tb tb;
 	struct dev_id d = { 0 };
 	bool any = false;
 	int rc;
 
-	if (!is_nldev(nlh))
+	if (!rdma_nl_is_nldev(nlh))
 		return -ENOENT;
-	if (parse_msg(nlh, &tb))
+	if (rdma_nl_parse_attrs(nlh, &tb))
 		return -EBADMSG;
 	if (!tb.a[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb.a[RDMA_NLDEV_ATTR_DEV_NAME])
 		return -EBADMSG;
 	d.index = mnl_attr_get_u32(tb.a[RDMA_NLDEV_ATTR_DEV_INDEX]);
-	copy_str(tb.a[RDMA_NLDEV_ATTR_DEV_NAME], d.name, sizeof(d.name));
+	rdma_nl_parse_str(tb.a[RDMA_NLDEV_ATTR_DEV_NAME], d.name, sizeof(d.name));
 	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
 		if (!tb.a[tables[i].table])
 			continue;

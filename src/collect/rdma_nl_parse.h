@@ -4,10 +4,34 @@
 #define FABTOP_COLLECT_RDMA_NL_PARSE_H
 
 #include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/res.h"
+
+/*
+ * The attributes of one message or nest, by type, each checked against
+ * the nldev policy table (type and size) of rdma_nl_parse.c; unknown
+ * types are skipped. Shared by every nldev parser (rdma_stat_parse.c).
+ */
+struct rdma_nl_tb {
+	const struct nlattr *a[RDMA_NLDEV_ATTR_MAX];
+	bool bad;			/* an attribute broke its policy */
+};
+
+/* [p, p + len) is whole attributes (libmnl's walk would stop quietly at a cut one). */
+bool rdma_nl_parse_whole(const void *p, size_t len);
+/* A message's or a nest's attributes into tb: 0, -EBADMSG when cut or against the policy. */
+int rdma_nl_parse_attrs(const struct nlmsghdr *nlh, struct rdma_nl_tb *tb);
+int rdma_nl_parse_nest(const struct nlattr *nest, struct rdma_nl_tb *tb);
+/* Is this an nldev message (RDMA_NL_NLDEV client)? */
+bool rdma_nl_is_nldev(const struct nlmsghdr *nlh);
+/* A string attribute into buf, cut to size and always terminated. */
+void rdma_nl_parse_str(const struct nlattr *a, char *buf, size_t size);
+/* The owner of an entry: a kernel module's name, or a pid. */
+void rdma_nl_parse_holder(const struct rdma_nl_tb *tb, struct res_holder *h);
 
 /* RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd): the message type of an nldev command. */
 uint16_t rdma_nl_type(int cmd);

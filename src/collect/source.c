@@ -64,6 +64,11 @@ int source_res(struct source *s, struct res_state *rs)
 	return s->ops->res ? s->ops->res(s, rs) : -EOPNOTSUPP;
 }
 
+int source_qp_counters(struct source *s, const struct fab_host *h, struct stat_state *st)
+{
+	return s->ops->qp_counters ? s->ops->qp_counters(s, h, st) : -EOPNOTSUPP;
+}
+
 int source_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
 {
 	memset(st, 0, sizeof(*st));

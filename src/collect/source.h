@@ -52,6 +52,7 @@ struct net_state;
 struct res_state;
 struct roce_state;
 struct source;
+struct stat_state;
 
 /*
  * One kind of source. Commands, reports and the monitor go through these
@@ -104,6 +105,14 @@ struct source_ops {
 	 * this source has no processes (the demo).
 	 */
 	int (*res)(struct source *s, struct res_state *rs);
+	/*
+	 * The QP counters of h's ports (RDMA netlink statistics): each port's
+	 * binding mode, every counter with its QPs and values, into a zeroed
+	 * *st (free it with stat_state_free()). 0 or -ENOMEM; what could not
+	 * be read is said in st->err and st->why. NULL op: this source has
+	 * none (the demo, a recording).
+	 */
+	int (*qp_counters)(struct source *s, const struct fab_host *h, struct stat_state *st);
 	/* The MAD view kept open under a poll loop (the monitor). NULL op or result: none. */
 	struct mad_watch *(*mad_watch)(struct source *s);
 	/*
@@ -192,6 +201,8 @@ int source_roce(struct source *s, const struct fab_host *h, struct roce_state *s
 bool source_changed(struct source *s, const struct fab_host *h);
 /* The RDMA resources and their holders (see source_ops.res); -EOPNOTSUPP when the source has none. */
 int source_res(struct source *s, struct res_state *rs);
+/* The QP counters (see source_ops.qp_counters); -EOPNOTSUPP when the source has none. */
+int source_qp_counters(struct source *s, const struct fab_host *h, struct stat_state *st);
 /* A port's pending parts (see source_ops' fill_port); source_fills(): the source has that op. */
 int source_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
 		     uint64_t deadline_ns);

@@ -13,15 +13,19 @@
 #include "collect/netlink.h"
 #include "collect/proc_attr.h"
 #include "collect/rdma_nl.h"
+#include "collect/rdma_stat.h"
 #include "collect/roce.h"
 #include "collect/source.h"
 #include "collect/watch.h"
 #include "util.h"
+#include "warn.h"
 
 /* The live source's own state: the rtnetlink change monitor and the device notifications, once opened. */
 struct live_source {
 	int nl_fd;			/* -1: not open */
 	struct async_watch *async;	/* NULL: not asked for yet */
+	struct rdma_stat *stat;		/* --counters netlink: the RDMA netlink socket, NULL: not open */
+	int stat_err;			/* why it could not be opened (then not tried again) */
 };
 
 static int live_open(struct source *s)
@@ -41,8 +45,10 @@ static void live_close(struct source *s)
 
 	if (ls && ls->nl_fd >= 0)
 		netlink_monitor_close(ls->nl_fd);
-	if (ls)
+	if (ls) {
 		async_watch_free(ls->async);
+		rdma_stat_close(ls->stat);
+	}
 	free(ls);
 }
 
@@ -84,20 +90,65 @@ static unsigned int live_async_events(struct source *s, struct event_log *log)
 	return async_watch_drain(ls->async, log);
 }
 
+/*
+ * --counters netlink on the live /sys (a tree under --sysfs has no kernel
+ * behind it): the socket, opened once; NULL when it cannot be, said once.
+ */
+static struct rdma_stat *live_stat(struct source *s)
+{
+	struct live_source *ls = s->priv;
+
+	if (s->ctx->counters != COUNTERS_NETLINK || ls->stat_err)
+		return NULL;
+	if (!s->ctx->live_sysfs) {
+		warn_once("--counters netlink asks the running kernel, not a tree under --sysfs: counters from sysfs");
+		return NULL;
+	}
+	if (!ls->stat) {
+		ls->stat = rdma_stat_open(&ls->stat_err);
+		if (!ls->stat)
+			warn_once("--counters netlink: %s; counters from sysfs", rdma_stat_strerror(ls->stat_err));
+	}
+	return ls->stat;
+}
+
+/* The hw counters of h (see rdma_stat_host_apply() for dev and port) through netlink, when asked for. */
+static int live_stat_apply(struct source *s, struct fab_host *h, const char *dev, int port)
+{
+	struct rdma_stat *st = live_stat(s);
+
+	return st ? rdma_stat_host_apply(st, h, dev, port) : 0;
+}
+
 static int live_collect(struct source *s, struct fab_host *h, unsigned int what)
 {
-	return collect_host(s->ctx, h, what);
+	int rc = collect_host(s->ctx, h, what);
+
+	if (!rc && (what & COLLECT_COUNTERS))
+		rc = live_stat_apply(s, h, NULL, -1);
+	if (rc)
+		fab_host_free(h);
+	return rc;
 }
 
 static int live_fill_port(struct source *s, struct fab_host *h, size_t dev, size_t port, unsigned int what,
 			  uint64_t deadline_ns)
 {
-	return collect_port_fill(s->ctx, h, dev, port, what, deadline_ns);
+	bool counters = h->devs[dev].ports[port].pending & what & COLLECT_COUNTERS;
+	int rc = collect_port_fill(s->ctx, h, dev, port, what, deadline_ns);
+
+	if (!rc && counters)
+		rc = live_stat_apply(s, h, h->devs[dev].name, (int)h->devs[dev].ports[port].num);
+	return rc;
 }
 
 static bool live_refresh(struct source *s, struct fab_host *h, uint64_t now_ns)
 {
+	struct live_source *ls = s->priv;
+
 	collect_counters_refresh(h, now_ns);
+	if (ls->stat)
+		rdma_stat_host_refresh(ls->stat, h);
 	return false;		/* state changes show in changed(): re-collect for those */
 }
 
@@ -148,12 +199,25 @@ static int live_changed_devices(struct source *s, const struct fab_host *h, bool
 static int live_collect_device(struct source *s, struct fab_host *h, size_t dev, unsigned int what,
 			       struct fab_device *nd)
 {
-	return collect_device_again(s->ctx, h, dev, what, nd);
+	int rc = collect_device_again(s->ctx, h, dev, what, nd);
+	struct fab_host one = { .devs = nd, .ndevs = 1 };
+
+	if (!rc && (what & COLLECT_COUNTERS))
+		rc = live_stat_apply(s, &one, NULL, -1);
+	if (rc)
+		fab_device_free(nd);
+	return rc;
 }
 
 static void live_describe(const struct source *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s", s->ctx->sysfs_root);
+}
+
+static int live_qp_counters(struct source *s, const struct fab_host *h, struct stat_state *st)
+{
+	(void)s;
+	return rdma_stat_collect_qp(h, st);
 }
 
 static int live_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
@@ -175,6 +239,7 @@ const struct source_ops source_live_ops = {
 	.net = live_net,
 	.fabric = live_fabric,
 	.res = live_res,
+	.qp_counters = live_qp_counters,
 	.roce = live_roce,
 	.mad_watch = live_mad_watch,
 	.changed = live_changed,

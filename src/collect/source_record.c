@@ -116,6 +116,11 @@ static int rec_res(struct source *s, struct res_state *rs)
 	return in->ops->res(in, rs);
 }
 
+static int rec_qp_counters(struct source *s, const struct fab_host *h, struct stat_state *st)
+{
+	return source_qp_counters(inner_of(s), h, st);
+}
+
 static int rec_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
 {
 	return source_roce(inner_of(s), h, st);
@@ -286,6 +291,7 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.async_fd = in->async_fd ? rec_async_fd : NULL;
 	r->ops.async_events = in->async_events ? rec_async_events : NULL;
 	r->ops.res = in->res ? rec_res : NULL;
+	r->ops.qp_counters = in->qp_counters ? rec_qp_counters : NULL;
 	r->ops.roce = in->roce ? rec_roce : NULL;
 	r->ops.fill_port = in->fill_port ? rec_fill_port : NULL;
 	r->ops.changed_devices = in->changed_devices ? rec_changed_devices : NULL;

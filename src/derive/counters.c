@@ -141,7 +141,7 @@ void counter_define(struct fab_counter *c, const char *name,
 			c->kind = COUNTER_KIND_ERROR;
 		return;
 	}
-	if (src == COUNTER_SRC_HW_COUNTERS) {
+	if (fab_counter_source_is_hw(src)) {
 		/* Driver counters are u64 in the kernel; only names hint at meaning. */
 		for (i = 0; i < ARRAY_SIZE(hw_error_words); i++)
 			if (strcasestr(name, hw_error_words[i]))
@@ -255,7 +255,7 @@ bool counter_delta_since_start(const struct fab_counter *c, uint64_t *delta)
  */
 static bool counter_better(const struct fab_counter *c, const struct fab_counter *best)
 {
-	bool c_hw = c->source == COUNTER_SRC_HW_COUNTERS, b_hw = best->source == COUNTER_SRC_HW_COUNTERS;
+	bool c_hw = fab_counter_source_is_hw(c->source), b_hw = fab_counter_source_is_hw(best->source);
 
 	if (c->known != best->known)
 		return c->known;

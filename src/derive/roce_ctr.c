@@ -69,7 +69,7 @@ const struct fab_counter *roce_cc_counter(const struct fab_port *p, enum roce_cc
 	for (size_t i = 0; i < p->ncounters; i++) {
 		const struct fab_counter *c = &p->counters[i];
 
-		if (c->source == COUNTER_SRC_HW_COUNTERS || c->source == COUNTER_SRC_DEMO)
+		if (fab_counter_source_is_hw(c->source) || c->source == COUNTER_SRC_DEMO)
 			if (roce_cc_role_of(c->name) == (int)r)
 				return c;
 	}

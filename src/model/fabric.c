@@ -56,6 +56,7 @@ static const char *const counter_source_names[] = {
 	[COUNTER_SRC_CM_TX_RETRIES] = "cm_tx_retries",
 	[COUNTER_SRC_CM_RX_MSGS] = "cm_rx_msgs",
 	[COUNTER_SRC_CM_RX_DUPLICATES] = "cm_rx_duplicates",
+	[COUNTER_SRC_NETLINK] = "netlink",
 };
 
 const char *fab_port_state_str(enum fab_port_state s)
@@ -81,6 +82,11 @@ const char *fab_gid_type_str(enum fab_gid_type t)
 const char *fab_counter_source_str(enum fab_counter_source s)
 {
 	return util_name(counter_source_names, ARRAY_SIZE(counter_source_names), s, "unknown");
+}
+
+bool fab_counter_source_is_hw(enum fab_counter_source s)
+{
+	return s == COUNTER_SRC_HW_COUNTERS || s == COUNTER_SRC_NETLINK;
 }
 
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port)

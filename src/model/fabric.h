@@ -67,6 +67,12 @@ enum fab_counter_source {
 	COUNTER_SRC_CM_TX_RETRIES,
 	COUNTER_SRC_CM_RX_MSGS,
 	COUNTER_SRC_CM_RX_DUPLICATES,
+	/*
+	 * The same driver counters as hw_counters/, asked with one RDMA
+	 * netlink STAT_GET per port (--counters netlink), optional counters
+	 * included, which have no sysfs file (doc/monitor.md).
+	 */
+	COUNTER_SRC_NETLINK,
 };
 
 /* What a counter counts; decides units and how a rate is shown. */
@@ -216,6 +222,8 @@ const char *fab_phys_state_str(enum fab_phys_state s);
 const char *fab_link_layer_str(enum fab_link_layer l);
 const char *fab_gid_type_str(enum fab_gid_type t);
 const char *fab_counter_source_str(enum fab_counter_source s);
+/* A driver's own counter (hw_counters/ or the same through netlink), not the PMA's. */
+bool fab_counter_source_is_hw(enum fab_counter_source s);
 
 /* Close and free what a device holds (its ports' counter files, GIDs). */
 void fab_device_free(struct fab_device *d);

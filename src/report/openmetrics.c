@@ -247,6 +247,7 @@ static const char *source_label(enum fab_counter_source s)
 		[COUNTER_SRC_DEMO] = "demo",
 		[COUNTER_SRC_CM_TX_MSGS] = "cm_tx_msgs", [COUNTER_SRC_CM_TX_RETRIES] = "cm_tx_retries",
 		[COUNTER_SRC_CM_RX_MSGS] = "cm_rx_msgs", [COUNTER_SRC_CM_RX_DUPLICATES] = "cm_rx_duplicates",
+		[COUNTER_SRC_NETLINK] = "netlink",
 	};
 
 	return util_name(names, ARRAY_SIZE(names), s, "unknown");

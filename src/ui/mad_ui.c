@@ -127,7 +127,8 @@ static void take_samples(struct ui_mad *m, uint64_t now)
 
 void mad_ui_counters(struct ui *ui, struct ui_mad *m)
 {
-	if (!m || !m->w || !m->w->v || ui->ctx->counters == COUNTERS_SYSFS)
+	if (!m || !m->w || !m->w->v || ui->ctx->counters == COUNTERS_SYSFS ||
+	    ui->ctx->counters == COUNTERS_NETLINK)
 		return;
 	for (size_t i = 0; i < m->w->f.nports; i++) {
 		const struct ib_local_port *lp = &m->w->f.ports[i];

@@ -145,7 +145,7 @@ static const char *settings_line(struct settings *s, char *key, char *val)
 		s->have_window = true;
 	} else if (!strcmp(key, "counters")) {
 		if (ctx_counters_mode(val) < 0)
-			return "counters wants pma, sysfs or auto";
+			return "counters wants auto, sysfs, pma or netlink";
 		snprintf(s->counters, sizeof(s->counters), "%s", val);
 	} else if (!strncmp(key, "sort.", 5)) {
 		char *dir = strchr(val, ',');

@@ -28,7 +28,7 @@ struct settings {
 	unsigned int window_s;
 	struct settings_sort sorts[SETTINGS_MAX_SORTS];
 	unsigned int nsorts;
-	char counters[8];		/* counters=pma|sysfs|auto; "" when not set */
+	char counters[8];		/* counters=auto|sysfs|pma|netlink; "" when not set */
 	char prometheus[UTIL_URL_MAX];	/* [cluster] prometheus=URL; "" when not set */
 };
 

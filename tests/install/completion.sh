@@ -13,7 +13,10 @@ comp() {
 
 assert_eq "complete -p fabtop" "complete -F _fabtop fabtop" "$(bash -c '. "$1"; complete -p fabtop' _ "$C")"
 assert_eq "fabtop sh<TAB>" "show" "$(comp fabtop sh)"
-assert_eq "fabtop <TAB>: the commands" "doctor export monitor probe record show" "$(comp fabtop '')"
+assert_eq "fabtop counters <TAB>" "qp" "$(comp fabtop counters '')"
+assert_eq "fabtop counters qp <TAB>: the actions" "disable enable show" "$(comp fabtop counters qp '')"
+assert_eq "--counters <TAB>: every mode" "auto netlink pma sysfs" "$(comp fabtop --counters '')"
+assert_eq "fabtop <TAB>: the commands" "counters doctor export monitor probe record show" "$(comp fabtop '')"
 sections=$("$FABTOP" show --help | sed -n 's/^Sections: \(.*\) (default.*/\1/p' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 assert_eq "fabtop show <TAB>: the sections show --help lists" "$sections" "$(comp fabtop show '')"
 assert_eq "fabtop --sy<TAB>" "--sysfs" "$(comp fabtop --sy)"

@@ -20,7 +20,7 @@ run_rc "$FABTOP" --sysfs "$TREE" --counters sysfs show counters --json
 assert_eq "sysfs: no note" "0 " "$rc $(cat "$T/err")"
 run_rc "$FABTOP" --sysfs "$TREE" --counters bogus show counters
 assert_eq "a bad mode: exit 2" 2 "$rc"
-assert_match "a bad mode: says what it wants" 'wants pma, sysfs or auto' "$(cat "$T/err")"
+assert_match "a bad mode: says what it wants" 'wants auto, sysfs, pma or netlink' "$(cat "$T/err")"
 
 if ! command -v ibsim >/dev/null 2>&1 || ! command -v opensm >/dev/null 2>&1 ||
    ! command -v perfquery >/dev/null 2>&1 || [ -z "$UMAD2SIM" ]; then

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* RDMA netlink statistics I/O (libmnl): a port's hw counters, QP counters and their binding mode. */
+#ifndef FABTOP_COLLECT_RDMA_STAT_H
+#define FABTOP_COLLECT_RDMA_STAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/fabric.h"
+#include "model/stat.h"
+
+/*
+ * One NETLINK_RDMA socket kept open for many requests (the counter source
+ * asks once per port and refresh), and the kernel's device indexes by name.
+ */
+struct rdma_stat;
+
+/* Open the socket and list the devices. NULL with *err: -EPROTONOSUPPORT (no RDMA netlink), -ENOMEM, ... */
+struct rdma_stat *rdma_stat_open(int *err);
+void rdma_stat_close(struct rdma_stat *rs);
+/* Hand every answer received from now on to tap, raw, before it is parsed (the test recorder). */
+void rdma_stat_tap(struct rdma_stat *rs, void (*tap)(const void *buf, size_t len, void *arg), void *arg);
+/* The kernel's index of device name: 0, -ENODEV (not listed; the list is read again once). */
+int rdma_stat_dev_index(struct rdma_stat *rs, const char *name, uint32_t *index);
+
+/*
+ * One STAT_GET: the port's hw counters appended to st->hw. 0 or -errno
+ * (-EINVAL: the kernel has no hw counters for it; -ETIMEDOUT; -EBADMSG).
+ */
+int rdma_stat_port_hw(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, struct stat_state *st);
+/* The port's QP binding mode appended to st->modes. 0 or -errno. */
+int rdma_stat_qp_mode(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, struct stat_state *st);
+/* Every QP counter of the device appended to st->qpc (a dump). 0 or -errno. */
+int rdma_stat_qp_counters(struct rdma_stat *rs, uint32_t dev_index, struct stat_state *st);
+/*
+ * STAT_SET: bind new QPs of the port to counters per QP type (auto mode),
+ * or stop doing so (on false). Changes kernel state: only on a person's
+ * explicit request. 0 or -errno (-EPERM without CAP_NET_ADMIN, -EOPNOTSUPP).
+ */
+int rdma_stat_qp_auto(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, bool on);
+
+/*
+ * --counters netlink: the hw_counters/ entries of h's ports (all, or only
+ * device dev's when dev is not NULL, and only port `port` when >= 0) replaced by what STAT_GET gives,
+ * optional counters included. A port the kernel answers nothing for keeps
+ * its sysfs counters, and a warning says why. 0 or -ENOMEM.
+ */
+int rdma_stat_host_apply(struct rdma_stat *rs, struct fab_host *h, const char *dev, int port);
+/*
+ * A new sample of the netlink counters of h, one STAT_GET per port that
+ * has them, after collect_counters_refresh() (which sets the sample's time).
+ */
+void rdma_stat_host_refresh(struct rdma_stat *rs, struct fab_host *h);
+/*
+ * The QP counters of h's ports into a zeroed *st: each port's mode, each
+ * device's counters. What the kernel refused is said in st->err/why.
+ * 0 or -ENOMEM.
+ */
+int rdma_stat_collect_qp(const struct fab_host *h, struct stat_state *st);
+/*
+ * Turn the QP auto mode (per QP type) of dev/port on or off, from a
+ * socket of its own. 0 or -errno (see rdma_stat_strerror()).
+ */
+int rdma_stat_set_qp_auto(const char *dev, unsigned int port, bool on);
+/* The message for an error of the calls above, for people. */
+const char *rdma_stat_strerror(int err);
+
+#endif

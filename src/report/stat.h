@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `fabtop counters qp show`: QP counters, their ports' binding mode, the QPs bound and who holds them. */
+#ifndef FABTOP_REPORT_STAT_H
+#define FABTOP_REPORT_STAT_H
+
+#include <stdio.h>
+
+#include "model/res.h"
+#include "model/stat.h"
+#include "report/json.h"
+
+/* Why a QP's traffic may be missing from its counter: said with every report. */
+extern const char stat_qp_caveat[];
+
+/* rs (may be NULL) names the holder of each bound QP. dev/port (NULL/0: all) pick one port. */
+void stat_report_qp_text(FILE *f, const struct stat_state *st, const struct res_state *rs, const char *dev,
+			 unsigned int port);
+/* The "qp_counters" member of a JSON object. */
+void stat_report_qp_json(struct json *j, const struct stat_state *st, const struct res_state *rs, const char *dev,
+			 unsigned int port);
+
+#endif
