@@ -274,6 +274,19 @@ static size_t replay_events(struct source *s, struct event_log *log, bool again)
 	return event_log_count(log) - before;
 }
 
+static bool replay_recorded(struct source *s, unsigned int type, size_t before, struct source_rec *out)
+{
+	struct replay *rp = s->priv;
+	size_t k = rec_reader_last(rp->r, rp->pos, (enum rec_record)type, before);
+
+	if (k == (size_t)-1 || !rec_reader_body(rp->r, k, &out->body, &out->len))
+		return false;
+	out->index = k;
+	out->mono_ns = rp->r->recs[k].mono_ns;
+	out->wall_ns = rp->r->recs[k].wall_ns;
+	return true;
+}
+
 static void replay_close(struct source *s)
 {
 	free(s->priv);
@@ -293,4 +306,5 @@ const struct source_ops source_replay_ops = {
 	.recorded_events = replay_events,
 	.mad_watch = replay_mad_watch,
 	.fabric = replay_fabric,
+	.recorded = replay_recorded,
 };

@@ -42,11 +42,12 @@ int rec_probe_decode(struct rec_cur *c, struct rec_probe *p)
 	return c->err ? -EINVAL : 0;
 }
 
-void rec_probe_from(struct rec_probe *p, uint64_t run, const char *peer, const char *from_ifname,
-		    const struct probe_status *st)
+void rec_probe_from(struct rec_probe *p, uint64_t run, uint64_t elapsed_ns, const char *peer,
+		    const char *from_ifname, const struct probe_status *st)
 {
 	memset(p, 0, sizeof(*p));
 	p->run = run;
+	p->elapsed_ns = elapsed_ns;
 	snprintf(p->peer, sizeof(p->peer), "%s", peer ? peer : "");
 	snprintf(p->from_ifname, sizeof(p->from_ifname), "%s", from_ifname ? from_ifname : "");
 	p->st = *st;

@@ -11,7 +11,7 @@ void rec_probe_encode(struct rec_buf *b, const struct rec_probe *p);
 /* Into p (zeroed first); st.events points into p->events. 0, or -EINVAL with c->err. */
 int rec_probe_decode(struct rec_cur *c, struct rec_probe *p);
 /* p from a live status (its events copied), the peer as typed and the source interface. */
-void rec_probe_from(struct rec_probe *p, uint64_t run, const char *peer, const char *from_ifname,
-		    const struct probe_status *st);
+void rec_probe_from(struct rec_probe *p, uint64_t run, uint64_t elapsed_ns, const char *peer,
+		    const char *from_ifname, const struct probe_status *st);
 
 #endif

@@ -280,6 +280,8 @@ static const struct rec_desc probe_f[] = {
 	D(32, struct rec_probe, st.conns_rejected, RT_UINT),
 	D(33, struct rec_probe, st.conns_dropped, RT_UINT),
 	D(34, struct rec_probe, st.conns_done, RT_UINT),
+	D(35, struct rec_probe, elapsed_ns, RT_UINT),
+	D(36, struct rec_probe, point, RT_BOOL),
 };
 
 static const struct rec_desc probe_event_f[] = {

@@ -78,6 +78,8 @@ int rec_decode_event(struct rec_cur *c, struct fab_event *ev);
 /* A probe run as recorded: what the Probe pane shows of it. */
 struct rec_probe {
 	uint64_t run;				/* which run of the monitor (1, 2, ...) */
+	uint64_t elapsed_ns;			/* since the run started */
+	bool point;				/* a point of the run's timeline (one per interval) */
 	char peer[64];				/* as typed */
 	char from_ifname[16];			/* the source's interface, "" for the kernel's choice */
 	struct probe_status st;			/* st.events points into events */
