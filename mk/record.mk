@@ -18,6 +18,11 @@ check_PROGRAMS += tests/record/test_record
 TESTS += tests/record/test_record
 tests_record_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_LDADD = $(TEST_LDADD)
+# The MAD view and probe records: codecs, hostile bodies, served at the cursor by the replay source.
+check_PROGRAMS += tests/record/test_record_parts
+TESTS += tests/record/test_record_parts
+tests_record_test_record_parts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_parts_LDADD = $(TEST_LDADD)
 TESTS += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh
 # Soft-RoCE (make check-vm): rxe0 recorded going down and up, replayed here.
 VM_TESTS += tests/record/vm-record.sh
