@@ -103,5 +103,8 @@ run_rc "$FABTOP" show counters --json --replay "$DATA/record/demo-1.0.ftrec"
 assert_eq "a format 1.0 recording replays" 0 "$rc"
 run_rc "$FABTOP" show fabric --replay "$DATA/record/demo-1.0.ftrec"
 assert_match "... and show fabric says it holds no MAD view" "holds no InfiniBand management view" "$(cat "$T/err")"
+run_rc "$FABTOP" show fabric --count 2 --replay "$DATA/record/demo-1.0.ftrec"
+assert_eq "show fabric --count over a recording is refused (it samples live)" 2 "$rc"
+assert_match "... saying what to do instead" "show fabric --replay FILE --at T" "$(cat "$T/err")"
 
 done_testing
