@@ -31,6 +31,8 @@ struct replay {
 	size_t net_rec;			/* the network record in force at pos */
 	size_t events_from;		/* the first record whose events are not given yet */
 	size_t mad_rec;			/* the MAD record the watch holds ((size_t)-1: none given yet) */
+	size_t mad_pos;			/* the sample it was looked up for (the watch asks at every wake) */
+	bool mad_looked;
 };
 
 static int replay_open(struct source *s)
@@ -137,13 +139,18 @@ static int mad_at(const struct replay *rp, size_t rec, struct rec_mad *m)
 static bool replay_mad_feed(struct mad_watch *w, void *arg)
 {
 	struct replay *rp = arg;
-	size_t rec = rec_reader_last(rp->r, rp->pos, REC_MAD, (size_t)-1);
+	size_t rec;
 	struct rec_mad m;
 	static const enum mad_watch_news news[] = {
 		[REC_MAD_OPENED] = MAD_WATCH_NOTHING, [REC_MAD_SAMPLED] = MAD_WATCH_SAMPLED,
 		[REC_MAD_REQUERIED] = MAD_WATCH_REQUERIED,
 	};
 
+	if (rp->mad_looked && rp->mad_pos == rp->pos)
+		return false;
+	rp->mad_looked = true;
+	rp->mad_pos = rp->pos;
+	rec = rec_reader_last(rp->r, rp->pos, REC_MAD, (size_t)-1);
 	if (rec == rp->mad_rec)
 		return false;
 	rp->mad_rec = rec;
@@ -162,6 +169,7 @@ static struct mad_watch *replay_mad_watch(struct source *s)
 		w->feed = replay_mad_feed;
 		w->feed_arg = rp;
 		rp->mad_rec = (size_t)-1;
+		rp->mad_looked = false;
 	}
 	return w;
 }

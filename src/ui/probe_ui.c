@@ -175,7 +175,15 @@ void probe_ui_replayed(struct ui *ui, struct ui_probe *pu)
 	struct probe_ui_point pts[PROBE_UI_POINTS];
 	unsigned int n = 0;
 	uint64_t run;
+	struct source_timeline tl;
 
+	/* looked up again only when the cursor moved (the pane is drawn far more often) */
+	if (source_timeline(ui->src, &tl)) {
+		if (pu->shown_looked && pu->shown_pos == tl.pos)
+			return;
+		pu->shown_looked = true;
+		pu->shown_pos = tl.pos;
+	}
 	if (!source_recorded(ui->src, REC_PROBE, (size_t)-1, &r)) {
 		pu->shown = false;
 		pu->shown_rec = (size_t)-1;

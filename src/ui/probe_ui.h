@@ -55,6 +55,8 @@ struct ui_probe {
 	struct rec_probe *rec;		/* scratch for encoding, and the recorded run a replay shows */
 	size_t shown_rec;		/* replay: the record shown ((size_t)-1: none) */
 	bool shown;			/* replay: rec holds the run in force at the cursor */
+	bool shown_looked;		/* replay: looked up at sample shown_pos */
+	size_t shown_pos;
 };
 
 /* NULL when out of memory. */
