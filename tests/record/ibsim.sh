@@ -102,8 +102,9 @@ tui_keys p
 tui_expect "paused" "PAUSED"
 # MADs in flight when paused still land: wait for them (at most one PMA timeout)
 sleep 2
-# The pane without its left history graph, whose bars are bucketed by the moments the
-# monitor drew them (the table, the counters, the far-end blocks are compared whole).
+# The pane without its left history graph: live, a sample may take a PMA answer of a
+# batch still in flight, while the recording holds the view once its batch is whole
+# (the table, the counters, the far-end blocks are compared whole).
 pane() {
 	sed 's/  *[a-z][a-z :]*$//' |
 	awk '/far end:/ { g = 0 } g { $0 = sprintf("%47s", "") substr($0, 48) } { print } /window 1 min/ { g = 1 }'
