@@ -8,6 +8,8 @@ src_libfabtop_a_SOURCES += src/record/codec.c src/record/codec.h \
 	src/record/writer.c src/record/writer.h \
 	src/record/reader.c src/record/reader.h \
 	src/record/when.c src/record/when.h \
+	src/record/mad.c src/record/mad.h \
+	src/record/probe.c src/record/probe.h \
 	src/collect/source_record.c src/collect/source_replay.c \
 	src/cmd_record.c
 
@@ -16,10 +18,16 @@ check_PROGRAMS += tests/record/test_record
 TESTS += tests/record/test_record
 tests_record_test_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_LDADD = $(TEST_LDADD)
-TESTS += tests/record/record.sh tests/record/tui.sh
+# The MAD view and probe records: codecs, hostile bodies, served at the cursor by the replay source.
+check_PROGRAMS += tests/record/test_record_parts
+TESTS += tests/record/test_record_parts
+tests_record_test_record_parts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_parts_LDADD = $(TEST_LDADD)
+TESTS += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh
 # Soft-RoCE (make check-vm): rxe0 recorded going down and up, replayed here.
 VM_TESTS += tests/record/vm-record.sh
-EXTRA_DIST += tests/record/record.sh tests/record/tui.sh tests/record/vm-record.sh tests/record/vm-record.guest
+EXTRA_DIST += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/vm-record.sh \
+	tests/record/vm-record.guest tests/data/record
 
 # make bench: size and CPU of recording (built with the check programs so distcheck compiles it).
 check_PROGRAMS += tests/bench/bench_record

@@ -15,8 +15,9 @@ static void record_usage(FILE *f)
 {
 	fprintf(f, "Usage: fabtop record FILE [--interval S] [--duration D | --count N] [--demo | --sysfs DIR]\n"
 		   "Samples the host every interval (default 1 s) as the monitor does and writes\n"
-		   "each sample, the network state when it changes and every structure change\n"
-		   "into FILE, until --duration (90s, 5m, 1h) or --count samples, or SIGINT/SIGTERM.\n"
+		   "each sample, the network state and the InfiniBand ports' MAD view when they\n"
+		   "change, every structure change and the events into FILE, until --duration\n"
+		   "(90s, 5m, 1h) or --count samples, or SIGINT/SIGTERM.\n"
 		   "Replay with 'fabtop --replay FILE' or 'fabtop show ... --replay FILE --at TIME'.\n"
 		   "The format is in doc/recording.md.\n");
 }

@@ -573,6 +573,12 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "fabtop show: --count goes with 'show counters', 'show fabric' or 'show roce'\n");
 		return EXIT_USAGE;
 	}
+	/* A recording keeps the PMA samples the monitor took, not new ones to take between --count rounds. */
+	if (ctx->count && ctx->replay && !strcmp(only->name, "fabric")) {
+		fprintf(stderr, "fabtop show fabric: --count samples the PMA counters live; a recording has the "
+			"rates of its samples: 'show fabric --replay FILE --at T' for each, or the monitor\n");
+		return EXIT_USAGE;
+	}
 
 	/* The real sysfs or the demo fabric (--demo): the report does not care which. */
 	for (size_t s = 0; s < NSECTIONS; s++)

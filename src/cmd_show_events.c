@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/mad_watch.h"
 #include "collect/snapshot.h"
 #include "collect/source.h"
 #include "commands.h"
@@ -43,6 +44,7 @@ struct show_watch {
 	int nl_fd, async_fd;
 	uint64_t printed_seq;		/* text: the events up to here are out */
 	const struct events_watch_opts *o;
+	struct mad_watch *mad;		/* the far ends through MADs; NULL: the source has no subnet */
 };
 
 static volatile sig_atomic_t show_stop;
@@ -102,6 +104,19 @@ static void watch_sample(struct show_watch *w)
 	/* Devices may have come or gone: their notifications follow (and contexts are renewed). */
 	w->async_fd = source_async_fd(w->src, &w->snap.host);
 	watch_derive(w, true, net);
+	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
+	if (w->mad)
+		mad_watch_open(w->mad, &w->snap.host, w->ctx->interval_s, now);
+}
+
+/* MAD answers: a partner replaced or an SM moved is an event, as in the monitor. */
+static void watch_mad(struct show_watch *w)
+{
+	if (mad_watch_handle(w->mad, false, w->ctx->interval_s, util_now_ns()) != MAD_WATCH_REQUERIED)
+		return;
+	if (events_derive_far_end(&w->mem, w->mad->f.ports, w->mad->f.nports, util_wall_ns(), util_now_ns(),
+				  &w->log))
+		fprintf(stderr, "fabtop %s: out of memory: some changes may go unreported\n", w->o->who);
 }
 
 /* Text: what arrived since the last print, filtered by --since. */
@@ -131,9 +146,9 @@ static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns
 	struct source_record_status st;
 
 	while (!show_stop && (!w->o->count || samples < w->o->count)) {
-		struct pollfd fds[2];
+		struct pollfd fds[2 + 16];
 		uint64_t now = util_now_ns(), wake = next < end ? next : end;
-		int nfds = 0, nl = -1, as = -1, n;
+		int nfds = 0, nl = -1, as = -1, n, timeout;
 
 		if (now >= end)
 			break;
@@ -145,13 +160,17 @@ static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns
 			as = nfds;
 			fds[nfds++] = (struct pollfd){ .fd = w->async_fd, .events = POLLIN };
 		}
-		n = poll(fds, (nfds_t)nfds, wake > now ? (int)((wake - now + 999999) / 1000000) : 0);
+		timeout = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
+		nfds += mad_watch_fds(w->mad, false, fds + nfds, 16, &timeout, now);
+		n = poll(fds, (nfds_t)nfds, timeout);
 		if (n < 0 && errno != EINTR) {
 			fprintf(stderr, "fabtop show events: poll: %s\n", strerror(errno));
 			return EXIT_RUNTIME;
 		}
 		if (n > 0 && as >= 0 && fds[as].revents)
 			source_async_events(w->src, &w->log);
+		if (w->mad)
+			watch_mad(w);
 		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(w->src))
 			w->clock.rescan_wanted = w->net_wanted = true;
 		/* A network change is read at most every NET_GAP, not only at the next sample. */
@@ -215,6 +234,10 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 	watch_net(&w, w.clock.last_rescan_ns);
 	/* The first look is what later ones are compared with: it derives nothing by itself. */
 	watch_derive(&w, true, true);
+	/* the far ends, as the monitor has them: asked under the loop, never blocking it */
+	w.mad = source_mad_watch(w.src);
+	if (w.mad)
+		mad_watch_open(w.mad, &w.snap.host, ctx->interval_s, util_now_ns());
 	if (o->record_path) {
 		/* the first look is the recording's first sample; every event after it goes in too */
 		if (source_record_start(w.src, o->record_path, &w.snap.host, w.net_ok ? &w.snap.net : NULL, err,
@@ -267,6 +290,7 @@ out:
 	if (!w.net_ok)
 		memset(&w.snap.net, 0, sizeof(w.snap.net));
 	snapshot_free(&w.snap);
+	mad_watch_free(w.mad);
 	source_close(w.src);
 	events_memory_free(&w.mem);
 	event_log_free(&w.log);

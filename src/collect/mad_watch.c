@@ -49,6 +49,8 @@ void mad_watch_free(struct mad_watch *w)
 {
 	if (!w)
 		return;
+	if (w->hook)
+		w->hook(w, MAD_WATCH_NOTHING, true, w->hook_arg);
 	watch_close(w);
 	free(w);
 }
@@ -62,7 +64,7 @@ bool mad_watch_host_has_ib(const struct fab_host *h)
 	return false;
 }
 
-bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interval_s, uint64_t now)
+static bool watch_open(struct mad_watch *w, const struct fab_host *h, double interval_s, uint64_t now)
 {
 	struct fab_ctx c = *w->ctx;
 	int rc;
@@ -129,6 +131,72 @@ bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interv
 	return true;
 }
 
+bool mad_watch_open(struct mad_watch *w, const struct fab_host *h, double interval_s, uint64_t now)
+{
+	uint64_t tried = w->last_try_ns;
+	bool opened;
+
+	if (w->feed) {
+		w->feed(w, w->feed_arg);
+		opened = w->reopened && w->replayed;
+		w->reopened = false;
+		return opened;
+	}
+	opened = watch_open(w, h, interval_s, now);
+	/* a new view, or another reason for none */
+	if (w->hook && (opened || w->last_try_ns != tried))
+		w->hook(w, MAD_WATCH_NOTHING, false, w->hook_arg);
+	return opened;
+}
+
+bool mad_watch_has_view(const struct mad_watch *w)
+{
+	return w && (w->v || w->replayed);
+}
+
+static bool same_ports(const struct ib_fabric *f, const struct ib_local_port *ports, size_t n)
+{
+	if (f->nports != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (f->ports[i].port != ports[i].port || strcmp(f->ports[i].ca, ports[i].ca))
+			return false;
+	return true;
+}
+
+void mad_watch_take(struct mad_watch *w, const char *reason, struct ib_local_port *ports, bool *changed,
+		    size_t nports, enum mad_watch_news news)
+{
+	bool view = !reason[0] && nports;
+
+	if (!view || !w->replayed || !same_ports(&w->f, ports, nports))
+		w->reopened = true;
+	ib_fabric_free(&w->f);
+	free(w->partner);
+	w->partner = NULL;
+	snprintf(w->reason, sizeof(w->reason), "%s", view ? "" : reason);
+	w->replayed = view;
+	w->fed = view ? news : MAD_WATCH_NOTHING;
+	if (view)
+		w->partner = calloc(nports, sizeof(*w->partner));
+	if (!view || !w->partner) {
+		free(ports);
+		free(changed);
+		w->replayed = false;
+		if (view)
+			snprintf(w->reason, sizeof(w->reason), "the recorded InfiniBand management view: out of memory");
+		return;
+	}
+	w->f.ports = ports;
+	w->f.nports = nports;
+	for (size_t i = 0; i < nports; i++) {
+		w->partner[i].changed = changed && changed[i];
+		w->partner[i].guid = ports[i].peer_state == IBQ_OK ? ports[i].peer.node_guid : 0;
+		w->partner[i].port = ports[i].peer_state == IBQ_OK ? ports[i].peer_pi.num : 0;
+	}
+	free(changed);
+}
+
 static void pma_reset(struct ib_pma *pma)
 {
 	for (size_t k = 0; k < pma->n; k++)
@@ -137,12 +205,13 @@ static void pma_reset(struct ib_pma *pma)
 
 void mad_watch_reset(struct mad_watch *w)
 {
-	if (!w || !w->v)
+	if (!mad_watch_has_view(w))
 		return;
 	for (size_t i = 0; i < w->f.nports; i++) {
 		pma_reset(&w->f.ports[i].pma);
 		pma_reset(&w->f.ports[i].peer_pma);
-		pma_reset(&w->saved[i]);
+		if (w->saved)
+			pma_reset(&w->saved[i]);
 	}
 }
 
@@ -231,6 +300,15 @@ enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double in
 {
 	enum mad_watch_news news = MAD_WATCH_NOTHING;
 
+	if (w && w->feed) {
+		/* other ports wait for mad_watch_open(): the caller's per-port state must follow them */
+		w->feed(w, w->feed_arg);
+		if (w->reopened || !w->replayed)
+			return MAD_WATCH_NOTHING;
+		news = w->fed;
+		w->fed = MAD_WATCH_NOTHING;
+		return news;
+	}
 	if (!w || !w->v)
 		return MAD_WATCH_NOTHING;
 	mad_fabric_step(w->v, now);
@@ -244,6 +322,8 @@ enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double in
 		w->sampling = false;
 		news = MAD_WATCH_SAMPLED;
 	}
+	if (news != MAD_WATCH_NOTHING && w->hook)
+		w->hook(w, news, false, w->hook_arg);
 	if (paused)
 		return news;
 	if (now >= w->next_query_ns) {
@@ -260,7 +340,7 @@ enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double in
 const struct ib_local_port *mad_watch_port(const struct mad_watch *w, const char *ca, unsigned int port,
 					   size_t *index)
 {
-	if (!w || !w->v)
+	if (!mad_watch_has_view(w))
 		return NULL;
 	for (size_t i = 0; i < w->f.nports; i++)
 		if (w->f.ports[i].port == port && !strcmp(w->f.ports[i].ca, ca)) {

@@ -13,6 +13,13 @@
 
 struct mad_fabric;
 
+/* What mad_watch_handle() brought. */
+enum mad_watch_news {
+	MAD_WATCH_NOTHING,
+	MAD_WATCH_SAMPLED,		/* new PMA samples of both ends */
+	MAD_WATCH_REQUERIED,		/* the ports were asked again: partners may have changed */
+};
+
 /*
  * The ports themselves (state, SM, partner) are asked again every few
  * seconds, so a link going down, an SM coming up or a re-cabled port shows;
@@ -35,13 +42,23 @@ struct mad_watch {
 		uint8_t port;
 		bool changed;		/* another partner or none since the one before */
 	} *partner;			/* [f.nports] */
-};
-
-/* What mad_watch_handle() brought. */
-enum mad_watch_news {
-	MAD_WATCH_NOTHING,
-	MAD_WATCH_SAMPLED,		/* new PMA samples of both ends */
-	MAD_WATCH_REQUERIED,		/* the ports were asked again: partners may have changed */
+	/*
+	 * Told after every change of the view (opened, sampled, re-queried,
+	 * or no view and why) and once when the watch is freed (gone): a
+	 * recorder writes what the watch holds then.
+	 */
+	void (*hook)(const struct mad_watch *w, enum mad_watch_news news, bool gone, void *arg);
+	void *hook_arg;
+	/*
+	 * A recorded view (a replay) instead of MADs: feed() puts the view in
+	 * force into the watch with mad_watch_take() when it is not the one
+	 * given last. Nothing is ever sent; replayed says a recorded view is in.
+	 */
+	bool (*feed)(struct mad_watch *w, void *arg);
+	void *feed_arg;
+	bool replayed;
+	bool reopened;			/* take() brought other ports: mad_watch_open() says so */
+	enum mad_watch_news fed;	/* what the recorded view had just done: handle() returns it */
 };
 
 /* NULL when out of memory. ctx must outlive the watch. */
@@ -66,6 +83,16 @@ int mad_watch_fds(const struct mad_watch *w, bool paused, struct pollfd *fds, in
 enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double interval_s, uint64_t now_ns);
 /* 'r': the PMA deltas since start restart now. */
 void mad_watch_reset(struct mad_watch *w);
+/* Does w hold a view (asked through MADs, or recorded)? Without one, w->reason says why ("": not tried). */
+bool mad_watch_has_view(const struct mad_watch *w);
+/*
+ * A recorded view into w (the feed of a replay): reason ("" when there is
+ * a view), the ports and whether each one's partner changed (both arrays
+ * taken over), and what the live watch had just done (mad_watch_handle()
+ * returns it next).
+ */
+void mad_watch_take(struct mad_watch *w, const char *reason, struct ib_local_port *ports, bool *changed,
+		    size_t nports, enum mad_watch_news news);
 /* The local port's MAD state and its index in w->f.ports, or NULL when the view has none for it. */
 const struct ib_local_port *mad_watch_port(const struct mad_watch *w, const char *ca, unsigned int port,
 					   size_t *index);

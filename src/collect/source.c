@@ -194,3 +194,8 @@ size_t source_recorded_events(struct source *s, struct event_log *log, bool agai
 {
 	return s && s->ops->recorded_events ? s->ops->recorded_events(s, log, again) : 0;
 }
+
+bool source_recorded(struct source *s, unsigned int type, size_t before, struct source_rec *out)
+{
+	return s && s->ops->recorded && s->ops->recorded(s, type, before, out);
+}

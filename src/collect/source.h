@@ -38,6 +38,14 @@ struct source_timeline {
 	bool ended;			/* the recorder closed the file (else it was killed or is still writing) */
 };
 
+/* One record of a recording, as source_recorded() gives it (the body stays the reader's). */
+struct source_rec {
+	size_t index;			/* in the recording: walking back starts below it */
+	const uint8_t *body;
+	size_t len;
+	uint64_t mono_ns, wall_ns;	/* when it was written */
+};
+
 enum source_seek {
 	SOURCE_SEEK_SAMPLE,		/* to sample arg */
 	SOURCE_SEEK_STEP,		/* arg samples on (negative: back) */
@@ -166,6 +174,13 @@ struct source_ops {
 	 * jump). Returns how many were appended. NULL: events are derived live.
 	 */
 	size_t (*recorded_events)(struct source *s, struct event_log *log, bool again);
+	/*
+	 * A recording's record of kind type (REC_PROBE, ...) in force at the
+	 * cursor: the last one before the next sample whose index is below
+	 * before ((size_t)-1: any), so a caller walks back through them.
+	 * false: none. NULL: not a recording.
+	 */
+	bool (*recorded)(struct source *s, unsigned int type, size_t before, struct source_rec *out);
 };
 
 /* What a source can do; what it cannot, the surfaces explain instead of trying. */
@@ -233,6 +248,7 @@ int source_record_add(struct source *s, unsigned int type, const void *body, siz
 /* An event_log hook (model/events.h): every event appended is written while src records. */
 void source_record_event_hook(const struct fab_event *ev, void *src);
 size_t source_recorded_events(struct source *s, struct event_log *log, bool again);
+bool source_recorded(struct source *s, unsigned int type, size_t before, struct source_rec *out);
 bool source_timeline(const struct source *s, struct source_timeline *t);
 int source_seek(struct source *s, struct fab_host *h, enum source_seek how, int64_t arg);
 /* The recorder around inner (which it then owns). NULL: no memory (inner is closed). */

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/mad_watch.h"
 #include "collect/source.h"
 #include "record/codec.h"
+#include "record/mad.h"
 #include "record/schema.h"
 #include "record/writer.h"
 #include "util.h"
@@ -28,6 +30,10 @@ struct recorder {
 	int error;			/* of the last recording, kept after it stopped */
 	bool dirty;			/* parts of the host were read in place since the last host record */
 	char path[4096];
+	/* the MAD view handed out (NULL: none, or freed), what it did last, and the last one written */
+	struct mad_watch *watch;
+	enum mad_watch_news mad_news;
+	struct rec_buf mad, mad_last;
 };
 
 static struct source *inner_of(const struct source *s)
@@ -94,9 +100,67 @@ static bool rec_events(struct source *s)
 	return source_events(inner_of(s));
 }
 
+/* The MAD view as it is now, written when it differs from the last one written (as the network state). */
+static void write_mad(struct recorder *r, const struct mad_watch *w)
+{
+	struct rec_mad m = { .news = r->mad_news == MAD_WATCH_REQUERIED ? REC_MAD_REQUERIED :
+				     r->mad_news == MAD_WATCH_SAMPLED ? REC_MAD_SAMPLED : REC_MAD_OPENED };
+	struct rec_buf t;
+	bool *changed = NULL;
+
+	snprintf(m.reason, sizeof(m.reason), "%s", w->reason);
+	if (w->v && w->f.nports) {
+		changed = calloc(w->f.nports, sizeof(*changed));
+		if (!changed) {
+			note(r, -ENOMEM);
+			return;
+		}
+		for (size_t i = 0; w->partner && i < w->f.nports; i++)
+			changed[i] = w->partner[i].changed;
+		m.ports = w->f.ports;
+		m.nports = w->f.nports;
+		m.changed = changed;
+	}
+	rec_buf_reset(&r->mad);
+	rec_mad_encode(&r->mad, &m);
+	free(changed);
+	if (r->mad.oom) {
+		note(r, -ENOMEM);
+		return;
+	}
+	if (r->mad.len == r->mad_last.len && !memcmp(r->mad.data, r->mad_last.data, r->mad.len))
+		return;
+	note(r, rec_writer_record(r->w, REC_MAD, r->mad.data, r->mad.len, util_now_ns(), util_wall_ns()));
+	t = r->mad_last;
+	r->mad_last = r->mad;
+	r->mad = t;
+}
+
+static void rec_mad_hook(const struct mad_watch *w, enum mad_watch_news news, bool gone, void *arg)
+{
+	struct recorder *r = arg;
+
+	if (gone) {
+		if (r->watch == w)
+			r->watch = NULL;
+		return;
+	}
+	r->mad_news = news;
+	if (r->w)
+		write_mad(r, w);
+}
+
 static struct mad_watch *rec_mad_watch(struct source *s)
 {
-	return source_mad_watch(inner_of(s));
+	struct recorder *r = s->priv;
+	struct mad_watch *w = source_mad_watch(r->inner);
+
+	if (w) {
+		w->hook = rec_mad_hook;
+		w->hook_arg = r;
+		r->watch = w;
+	}
+	return w;
 }
 
 static int rec_async_fd(struct source *s, const struct fab_host *h)
@@ -166,8 +230,13 @@ static void rec_close(struct source *s)
 
 	if (!r)
 		return;
+	/* a watch that outlives its recorder tells it nothing more */
+	if (r->watch)
+		r->watch->hook = NULL;
 	rec_writer_close(r->w);
 	source_close(r->inner);
+	rec_buf_free(&r->mad);
+	rec_buf_free(&r->mad_last);
 	free(r);
 }
 
@@ -199,6 +268,12 @@ static int rec_start(struct source *s, const char *path, const struct fab_host *
 		rc = rec_writer_host(r->w, h, mono, wall);
 	if (!rc && st)
 		rc = rec_writer_net(r->w, st, mono, wall);
+	/* the MAD view in force goes in with the first sample; later ones as they come */
+	rec_buf_reset(&r->mad_last);
+	if (!rc && r->watch) {
+		write_mad(r, r->watch);
+		rc = r->w ? 0 : r->error;
+	}
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
 		rec_writer_close(r->w);

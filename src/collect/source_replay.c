@@ -9,8 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "collect/mad_watch.h"
 #include "collect/source.h"
 #include "model/events.h"
+#include "record/mad.h"
 #include "record/reader.h"
 #include "util.h"
 #include "warn.h"
@@ -28,6 +30,9 @@ struct replay {
 	size_t pos;			/* the sample the caller's host shows */
 	size_t net_rec;			/* the network record in force at pos */
 	size_t events_from;		/* the first record whose events are not given yet */
+	size_t mad_rec;			/* the MAD record the watch holds ((size_t)-1: none given yet) */
+	size_t mad_pos;			/* the sample it was looked up for (the watch asks at every wake) */
+	bool mad_looked;
 };
 
 static int replay_open(struct source *s)
@@ -45,6 +50,7 @@ static int replay_open(struct source *s)
 	if (rp->pos >= rp->r->nsamples)
 		rp->pos = rp->r->nsamples - 1;
 	rp->net_rec = rec_reader_net_record(rp->r, rp->pos);
+	rp->mad_rec = (size_t)-1;
 	s->priv = rp;
 	return 0;
 }
@@ -105,6 +111,97 @@ static int replay_net(struct source *s, struct net_state *st)
 	if (rc && rc != -ENOENT)
 		warn_once("%s", err);
 	return rc == -ENOENT ? -ENODATA : rc;
+}
+
+/* The MAD view recorded at sample i into m (zeroed: none recorded). 0, -ENOMEM or -EINVAL (warned). */
+static int mad_at(const struct replay *rp, size_t rec, struct rec_mad *m)
+{
+	const uint8_t *body;
+	size_t len;
+	struct rec_cur c;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (rec == (size_t)-1 || !rec_reader_body(rp->r, rec, &body, &len))
+		return 0;
+	rec_cur_init(&c, body, len, rp->r->data);
+	rc = rec_mad_decode(&c, m);
+	if (rc) {
+		rec_mad_free(m);
+		if (rc == -EINVAL)
+			warn_once("%s: byte %zu of the stream (a MAD view record): expected %s", rp->r->path,
+				  c.err_off, c.err ? c.err : "a well-formed record");
+	}
+	return rc;
+}
+
+/* The watch's view follows the cursor: the MAD record in force there, never a MAD sent. */
+static bool replay_mad_feed(struct mad_watch *w, void *arg)
+{
+	struct replay *rp = arg;
+	size_t rec;
+	struct rec_mad m;
+	static const enum mad_watch_news news[] = {
+		[REC_MAD_OPENED] = MAD_WATCH_NOTHING, [REC_MAD_SAMPLED] = MAD_WATCH_SAMPLED,
+		[REC_MAD_REQUERIED] = MAD_WATCH_REQUERIED,
+	};
+
+	if (rp->mad_looked && rp->mad_pos == rp->pos)
+		return false;
+	rp->mad_looked = true;
+	rp->mad_pos = rp->pos;
+	rec = rec_reader_last(rp->r, rp->pos, REC_MAD, (size_t)-1);
+	if (rec == rp->mad_rec)
+		return false;
+	rp->mad_rec = rec;
+	if (mad_at(rp, rec, &m) == -ENOMEM)
+		snprintf(m.reason, sizeof(m.reason), "the recorded InfiniBand management view: out of memory");
+	mad_watch_take(w, m.reason, m.ports, m.changed, m.nports, news[m.news]);
+	return true;
+}
+
+static struct mad_watch *replay_mad_watch(struct source *s)
+{
+	struct replay *rp = s->priv;
+	struct mad_watch *w = mad_watch_new(s->ctx);
+
+	if (w) {
+		w->feed = replay_mad_feed;
+		w->feed_arg = rp;
+		rp->mad_rec = (size_t)-1;
+		rp->mad_looked = false;
+	}
+	return w;
+}
+
+/*
+ * `show fabric` over a recording: the local ports as the MAD view had them
+ * at the cursor (partners, SM, both ends' PMA counters). A recording keeps
+ * the monitor's view of the local ports, not a sweep of the subnet.
+ */
+static int replay_fabric(struct source *s, struct ib_fabric *f, struct mad_fabric **vp)
+{
+	struct replay *rp = s->priv;
+	struct rec_mad m;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	*vp = NULL;
+	rc = mad_at(rp, rec_reader_last(rp->r, rp->pos, REC_MAD, (size_t)-1), &m);
+	if (rc == -ENOMEM)
+		return rc;
+	if (m.reason[0] || !m.nports) {
+		snprintf(f->error, sizeof(f->error), "%s", m.reason[0] ? m.reason :
+			 rc ? "the recorded InfiniBand management view does not read" :
+			 "the recording holds no InfiniBand management view at this time (no InfiniBand port, "
+			 "or recorded by a fabtop that did not keep it)");
+		rec_mad_free(&m);
+		return 0;
+	}
+	f->ports = m.ports;
+	f->nports = m.nports;
+	free(m.changed);
+	return 0;
 }
 
 static void replay_describe(const struct source *s, char *buf, size_t size)
@@ -185,6 +282,19 @@ static size_t replay_events(struct source *s, struct event_log *log, bool again)
 	return event_log_count(log) - before;
 }
 
+static bool replay_recorded(struct source *s, unsigned int type, size_t before, struct source_rec *out)
+{
+	struct replay *rp = s->priv;
+	size_t k = rec_reader_last(rp->r, rp->pos, (enum rec_record)type, before);
+
+	if (k == (size_t)-1 || !rec_reader_body(rp->r, k, &out->body, &out->len))
+		return false;
+	out->index = k;
+	out->mono_ns = rp->r->recs[k].mono_ns;
+	out->wall_ns = rp->r->recs[k].wall_ns;
+	return true;
+}
+
 static void replay_close(struct source *s)
 {
 	free(s->priv);
@@ -202,4 +312,7 @@ const struct source_ops source_replay_ops = {
 	.timeline = replay_timeline,
 	.seek = replay_seek,
 	.recorded_events = replay_events,
+	.mad_watch = replay_mad_watch,
+	.fabric = replay_fabric,
+	.recorded = replay_recorded,
 };

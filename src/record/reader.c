@@ -182,6 +182,7 @@ static const char *record_name(uint64_t type)
 	static const char *const names[] = {
 		[REC_HEADER] = "header", [REC_HOST] = "host", [REC_VALUES] = "keyframe",
 		[REC_SAMPLE] = "sample", [REC_NET] = "network", [REC_EVENT] = "event", [REC_END] = "end",
+		[REC_MAD] = "MAD view", [REC_PROBE] = "probe",
 	};
 
 	return type < REC_NRECORD && names[type] ? names[type] : "unknown";
@@ -433,6 +434,18 @@ int rec_reader_step(const struct rec_reader *r, size_t i, struct fab_host *h, bo
 		return fail(err, errlen, "%s: no sample %zu (it has %zu)", r->path, i, r->nsamples), -EINVAL;
 	*structure = r->recs[r->samples[i]].type == REC_HOST;
 	return apply(r, r->samples[i], h, err, errlen);
+}
+
+size_t rec_reader_last(const struct rec_reader *r, size_t i, enum rec_record type, size_t before)
+{
+	size_t last = i + 1 < r->nsamples ? r->samples[i + 1] - 1 : r->nrecs - 1;
+
+	if (before <= last)
+		last = before - 1;
+	for (size_t k = last + 1; k-- > 0;)
+		if (r->recs[k].type == type)
+			return k;
+	return (size_t)-1;
 }
 
 size_t rec_reader_net_record(const struct rec_reader *r, size_t i)

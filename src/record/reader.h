@@ -51,6 +51,13 @@ int rec_reader_step(const struct rec_reader *r, size_t i, struct fab_host *h, bo
 int rec_reader_net_at(const struct rec_reader *r, size_t i, struct net_state *st, char *err, size_t errlen);
 /* The index of the last NET record at or before sample i, or (size_t)-1: tells when the network changed. */
 size_t rec_reader_net_record(const struct rec_reader *r, size_t i);
+/*
+ * The last record of kind type written before the sample after i (what
+ * the live screen last showed while it was at sample i, as events do)
+ * whose index is below before ((size_t)-1: any), or (size_t)-1: what was
+ * in force at sample i, and walking back from it.
+ */
+size_t rec_reader_last(const struct rec_reader *r, size_t i, enum rec_record type, size_t before);
 /* The sample at or before wall time t (the first one when t is earlier). */
 size_t rec_reader_sample_at_wall(const struct rec_reader *r, uint64_t wall_ns);
 /*

@@ -185,6 +185,113 @@ static const struct rec_desc event_f[] = {
 	D(10, struct fab_event, evidence, RT_STR),
 };
 
+/* The MAD view of a local IB port (model/ibfabric.h): the port's own fields, then its parts as messages. */
+static const struct rec_desc mad_port_f[] = {
+	D(1, struct ib_local_port, ca, RT_STR),
+	D(2, struct ib_local_port, port, RT_UINT),
+	D(3, struct ib_local_port, umad_dev, RT_STR),
+	D(4, struct ib_local_port, self_state, RT_SINT),
+	D(5, struct ib_local_port, peer_state, RT_SINT),
+	D(6, struct ib_local_port, note, RT_STR),
+};
+
+static const struct rec_desc ib_node_f[] = {
+	D(1, struct ib_node_id, node_guid, RT_UINT),
+	D(2, struct ib_node_id, sys_image_guid, RT_UINT),
+	D(3, struct ib_node_id, port_guid, RT_UINT),
+	D(4, struct ib_node_id, node_type, RT_UINT),
+	D(5, struct ib_node_id, num_ports, RT_UINT),
+	D(6, struct ib_node_id, vendor_id, RT_UINT),
+	D(7, struct ib_node_id, device_id, RT_UINT),
+	D(8, struct ib_node_id, desc, RT_STR),
+};
+
+static const struct rec_desc ib_port_f[] = {
+	D(1, struct ib_port_id, num, RT_UINT),
+	D(2, struct ib_port_id, lid, RT_UINT),
+	D(3, struct ib_port_id, sm_lid, RT_UINT),
+	D(4, struct ib_port_id, sm_sl, RT_UINT),
+	D(5, struct ib_port_id, lmc, RT_UINT),
+	D(6, struct ib_port_id, state, RT_UINT),
+	D(7, struct ib_port_id, phys_state, RT_UINT),
+	D(8, struct ib_port_id, width, RT_UINT),
+	D(9, struct ib_port_id, speed, RT_UINT),
+	D(10, struct ib_port_id, speed_ext, RT_UINT),
+	D(11, struct ib_port_id, cap_mask, RT_UINT),
+};
+
+static const struct rec_desc ib_sm_f[] = {
+	D(1, struct ib_sm, state, RT_SINT),
+	D(2, struct ib_sm, lid, RT_UINT),
+	D(3, struct ib_sm, sl, RT_UINT),
+	D(4, struct ib_sm, guid, RT_UINT),
+	D(5, struct ib_sm, priority, RT_UINT),
+	D(6, struct ib_sm, sm_state, RT_UINT),
+	D(7, struct ib_sm, act_count, RT_UINT),
+};
+
+/* A PMA's answer; its counters go as the counter and counter_state tables. */
+static const struct rec_desc ib_pma_f[] = {
+	D(1, struct ib_pma, state, RT_SINT),
+	D(2, struct ib_pma, status, RT_UINT),
+	D(3, struct ib_pma, cpi_known, RT_BOOL),
+	D(4, struct ib_pma, cap_mask, RT_UINT),
+	D(5, struct ib_pma, ext, RT_BOOL),
+	D(6, struct ib_pma, ext_failed, RT_BOOL),
+	D(7, struct ib_pma, lid, RT_UINT),
+	D(8, struct ib_pma, port_select, RT_UINT),
+	D(9, struct ib_pma, sample_ns, RT_UINT),
+	D(10, struct ib_pma, prev_sample_ns, RT_UINT),
+};
+
+/* The probe's state and numbers (probe/probe.h), as the Probe pane shows them. */
+static const struct rec_desc probe_f[] = {
+	D(1, struct rec_probe, run, RT_UINT),
+	D(2, struct rec_probe, peer, RT_STR),
+	D(3, struct rec_probe, from_ifname, RT_STR),
+	D(4, struct rec_probe, st.state, RT_SINT),
+	D(5, struct rec_probe, st.mode, RT_SINT),
+	D(6, struct rec_probe, st.listen, RT_BOOL),
+	D(7, struct rec_probe, st.local, RT_STR),
+	D(8, struct rec_probe, st.remote, RT_STR),
+	D(9, struct rec_probe, st.device, RT_STR),
+	D(10, struct rec_probe, st.port_num, RT_UINT),
+	D(11, struct rec_probe, st.sgid_index, RT_SINT),
+	D(12, struct rec_probe, st.sgid_type, RT_STR),
+	D(13, struct rec_probe, st.size, RT_UINT),
+	D(14, struct rec_probe, st.depth, RT_UINT),
+	D(15, struct rec_probe, st.bw_send, RT_BOOL),
+	D(16, struct rec_probe, st.events_total, RT_UINT),
+	D(17, struct rec_probe, st.error, RT_STR),
+	D(18, struct rec_probe, st.msgs, RT_UINT),
+	D(19, struct rec_probe, st.bytes, RT_UINT),
+	D(20, struct rec_probe, st.payload_errors, RT_UINT),
+	D(21, struct rec_probe, st.data_ns, RT_UINT),
+	D(22, struct rec_probe, st.gbps, RT_DOUBLE),
+	D(23, struct rec_probe, st.msgs_per_s, RT_DOUBLE),
+	D(24, struct rec_probe, st.avg_gbps, RT_DOUBLE),
+	D(25, struct rec_probe, st.lat.n, RT_UINT),
+	D(26, struct rec_probe, st.lat.min_ns, RT_UINT),
+	D(27, struct rec_probe, st.lat.p50_ns, RT_UINT),
+	D(28, struct rec_probe, st.lat.p99_ns, RT_UINT),
+	D(29, struct rec_probe, st.lat.max_ns, RT_UINT),
+	D(30, struct rec_probe, st.conns_active, RT_UINT),
+	D(31, struct rec_probe, st.conns_accepted, RT_UINT),
+	D(32, struct rec_probe, st.conns_rejected, RT_UINT),
+	D(33, struct rec_probe, st.conns_dropped, RT_UINT),
+	D(34, struct rec_probe, st.conns_done, RT_UINT),
+	D(35, struct rec_probe, elapsed_ns, RT_UINT),
+	D(36, struct rec_probe, point, RT_BOOL),
+};
+
+static const struct rec_desc probe_event_f[] = {
+	D(1, struct probe_event, t_ns, RT_UINT),
+	D(2, struct probe_event, name, RT_STR),
+	D(3, struct probe_event, status, RT_SINT),
+	D(4, struct probe_event, error, RT_BOOL),
+	D(5, struct probe_event, text, RT_STR),
+};
+
 /* One interface's sysctls: the name, then each setting as a message of four optional ints. */
 static const struct rec_desc sysctl_f[] = {
 	D(1, struct net_if_sysctls, ifname, RT_STR),
@@ -205,11 +312,20 @@ TABLE(rec_rule_table, "rule", rule_f);
 TABLE(rec_neigh_table, "neigh", neigh_f);
 TABLE(rec_sysctl_table, "sysctls", sysctl_f);
 TABLE(rec_event_table, "event", event_f);
+TABLE(rec_mad_port_table, "mad_port", mad_port_f);
+TABLE(rec_ib_node_table, "ib_node", ib_node_f);
+TABLE(rec_ib_port_table, "ib_port", ib_port_f);
+TABLE(rec_ib_sm_table, "ib_sm", ib_sm_f);
+TABLE(rec_ib_pma_table, "ib_pma", ib_pma_f);
+TABLE(rec_probe_table, "probe", probe_f);
+TABLE(rec_probe_event_table, "probe_event", probe_event_f);
 
 const struct rec_table *const rec_tables[] = {
 	&rec_device_table, &rec_port_table, &rec_port_time_table, &rec_counter_table, &rec_counter_state_table,
 	&rec_gid_table, &rec_netdev_table, &rec_link_table, &rec_addr_table, &rec_route_table,
-	&rec_rule_table, &rec_neigh_table, &rec_sysctl_table, &rec_event_table,
+	&rec_rule_table, &rec_neigh_table, &rec_sysctl_table, &rec_event_table, &rec_mad_port_table,
+	&rec_ib_node_table, &rec_ib_port_table, &rec_ib_sm_table, &rec_ib_pma_table, &rec_probe_table,
+	&rec_probe_event_table,
 };
 const size_t rec_ntables = ARRAY_SIZE(rec_tables);
 

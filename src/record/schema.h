@@ -8,7 +8,9 @@
 
 #include "model/events.h"
 #include "model/fabric.h"
+#include "model/ibfabric.h"
 #include "model/net.h"
+#include "probe/probe.h"
 #include "record/codec.h"
 
 /*
@@ -72,6 +74,20 @@ int rec_decode_net(struct rec_cur *c, struct net_state *st);
 /* An event (model/events.h) as an event record's body, and back (kind and severity kept as numbers). */
 void rec_encode_event(struct rec_buf *b, const struct fab_event *ev);
 int rec_decode_event(struct rec_cur *c, struct fab_event *ev);
+
+/* A probe run as recorded: what the Probe pane shows of it. */
+struct rec_probe {
+	uint64_t run;				/* which run of the monitor (1, 2, ...) */
+	uint64_t elapsed_ns;			/* since the run started */
+	bool point;				/* a point of the run's timeline (one per interval) */
+	char peer[64];				/* as typed */
+	char from_ifname[16];			/* the source's interface, "" for the kernel's choice */
+	struct probe_status st;			/* st.events points into events */
+	struct probe_event events[PROBE_MAX_EVENTS];
+};
+
+extern const struct rec_table rec_mad_port_table, rec_ib_node_table, rec_ib_port_table, rec_ib_sm_table,
+	rec_ib_pma_table, rec_probe_table, rec_probe_event_table;
 
 /* The full state of one counter sample (values, previous and first), shared by keyframes and samples. */
 struct rec_counter_state {

@@ -44,7 +44,7 @@ void mad_ui_free(struct ui_mad *m)
 /* Nothing to say about the far end: no view and no reason (a simulated source, not tried yet). */
 static bool mad_ui_silent(const struct ui_mad *m)
 {
-	return !m || !m->w || (!m->w->v && !m->w->reason[0]);
+	return !m || !m->w || (!mad_watch_has_view(m->w) && !m->w->reason[0]);
 }
 
 /* A fab_port over PMA counters, so port_rates() does the unit maths as for sysfs. */
@@ -127,7 +127,7 @@ static void take_samples(struct ui_mad *m, uint64_t now)
 
 void mad_ui_counters(struct ui *ui, struct ui_mad *m)
 {
-	if (!m || !m->w || !m->w->v || ui->ctx->counters == COUNTERS_SYSFS ||
+	if (!m || !mad_watch_has_view(m->w) || ui->ctx->counters == COUNTERS_SYSFS ||
 	    ui->ctx->counters == COUNTERS_NETLINK)
 		return;
 	for (size_t i = 0; i < m->w->f.nports; i++) {
@@ -170,7 +170,7 @@ void mad_ui_drop(struct ui_mad *m)
 
 void mad_ui_reset(struct ui_mad *m)
 {
-	if (!m || !m->w || !m->w->v || !m->far)
+	if (!m || !mad_watch_has_view(m->w) || !m->far)
 		return;
 	mad_watch_reset(m->w);
 	/* Totals since start become 0; the history is kept (it is not a delta). */
@@ -192,7 +192,7 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 
 	if (!m || !m->w)
 		return false;
-	if (!m->w->v || !m->far) {
+	if (!mad_watch_has_view(m->w) || !m->far) {
 		/* The reason, once; the panes keep showing it where the far end would be. */
 		if (m->w->reason[0] && !m->announced && mad_watch_host_has_ib(&ui->host)) {
 			m->announced = true;
@@ -208,8 +208,8 @@ bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
 	case MAD_WATCH_NOTHING:
 		return false;
 	case MAD_WATCH_REQUERIED: {
-		/* A partner replaced or an SM moved is an event (the Events pane). */
-		if (events_derive_far_end(&ui->ev_mem, m->w->f.ports, m->w->f.nports, util_wall_ns(), now,
+		/* A partner replaced or an SM moved is an event (the Events pane); a recording has its own. */
+		if (!ui_recorded(ui) && events_derive_far_end(&ui->ev_mem, m->w->f.ports, m->w->f.nports, util_wall_ns(), now,
 					  &ui->events))
 			ui_status(ui, "out of memory deriving events: some changes may go unreported");
 	}
@@ -309,7 +309,7 @@ int mad_ui_far_height(struct ui *ui, const char *ca, unsigned int port)
 
 	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return 0;
-	if (!m->w->v)
+	if (!mad_watch_has_view(m->w))
 		return m->w->reason[0] ? 1 + wrap_lines(m->w->reason, COLS > 0 ? COLS : 80, 4) : 0;
 	lp = mad_ui_port(m, ca, port, NULL);
 	if (!lp)
@@ -377,7 +377,7 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 		return;
 	wattrset(w, theme_attr(ROLE_BORDER));
 	mvwhline(w, y, r.x, ui->utf8 ? ACS_HLINE : '-', r.w);
-	if (!m->w->v) {
+	if (!mad_watch_has_view(m->w)) {
 		ui_puts(w, y, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), " far end: unknown ");
 		for (const char *s = m->w->reason; *s && ++y < r.y + r.h && r.w > 0;) {
 			char piece[sizeof(m->w->reason)];
@@ -482,8 +482,9 @@ void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct tex
 
 	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return;
-	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->w->v ? "libibumad" : "nothing");
-	if (!m->w->v) {
+	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->w->v ? "libibumad" :
+		 m->w->replayed ? "libibumad, as recorded" : "nothing");
+	if (!mad_watch_has_view(m->w)) {
 		for (const char *s = m->w->reason; *s;) {
 			const char *from = s;
 			size_t n = wrap_piece(s, TEXT_LINE_LEN - 8, &s);
@@ -525,7 +526,7 @@ void mad_ui_sm_explain(struct ui *ui, const char *ca, unsigned int port, struct 
 
 	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return;
-	if (!m->w->v) {
+	if (!mad_watch_has_view(m->w)) {
 		/* Not opened yet (no reason either): nothing to say. */
 		if (m->w->reason[0])
 			text_add(out, ROLE_DIM, "  SM view: %s", m->w->reason);

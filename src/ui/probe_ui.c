@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "collect/source.h"
+#include "record/file.h"
+#include "record/probe.h"
 #include "ui/probe_ui.h"
 #include "ui/ui.h"
 #include "util.h"
@@ -22,6 +25,12 @@ struct ui_probe *probe_ui_new(void)
 	if (pu) {
 		pu->from = -1;
 		pu->mode = PROBE_MODE_RPING;
+		pu->shown_rec = (size_t)-1;
+		pu->rec = calloc(1, sizeof(*pu->rec));
+		if (!pu->rec) {
+			free(pu);
+			return NULL;
+		}
 	}
 	return pu;
 }
@@ -33,6 +42,7 @@ void probe_ui_free(struct ui_probe *pu)
 	probe_free(pu->p);
 	if (pu->whatif_ok)
 		doctor_report_free(&pu->whatif);
+	free(pu->rec);
 	free(pu);
 }
 
@@ -100,11 +110,121 @@ static void probe_ui_event(struct ui *ui, const struct ui_probe *pu, const struc
 	event_log_append(&ui->events, &ev);
 }
 
+static void point_of(struct probe_ui_point *pt, uint64_t t_ns, const struct probe_status *st)
+{
+	pt->t_ns = t_ns;
+	pt->gbps = st->gbps;
+	pt->msgs_per_s = st->msgs_per_s;
+	pt->p50_ns = st->lat.n ? st->lat.p50_ns : 0;
+	pt->p99_ns = st->lat.n ? st->lat.p99_ns : 0;
+}
+
+static void point_add(struct ui_probe *pu, const struct probe_ui_point *pt)
+{
+	if (pu->npoints == PROBE_UI_POINTS) {
+		memmove(pu->points, pu->points + 1, (PROBE_UI_POINTS - 1) * sizeof(pu->points[0]));
+		pu->npoints--;
+	}
+	pu->points[pu->npoints++] = *pt;
+}
+
+void probe_ui_started(struct ui_probe *pu)
+{
+	pu->run++;
+	pu->started_ns = util_now_ns();
+	pu->next_point_ns = pu->started_ns;
+	pu->npoints = 0;
+}
+
+/*
+ * While the monitor records: the run's state with every point of its
+ * timeline and every change (state, a CM event), and once into a new
+ * recording, so a replay shows the Probe pane as it was (doc/recording.md).
+ */
+static void probe_ui_record(struct ui *ui, struct ui_probe *pu, const struct probe_status *st, bool point,
+			    uint64_t now)
+{
+	struct source_record_status rs;
+	struct rec_buf b = { 0 };
+
+	if (!source_record_status(ui->src, &rs))
+		return;
+	if (rs.started_ns != pu->rec_file_ns) {
+		pu->rec_file_ns = rs.started_ns;
+		pu->rec_run = 0;
+	}
+	if (!point && pu->rec_run == pu->run && pu->rec_state == st->state && pu->rec_events == st->events_total)
+		return;
+	rec_probe_from(pu->rec, pu->run, now - pu->started_ns, pu->peer, pu->from_ifname, st);
+	pu->rec->point = point;
+	rec_probe_encode(&b, pu->rec);
+	if (b.oom)
+		ui_status(ui, "out of memory recording the probe");
+	else if (source_record_add(ui->src, REC_PROBE, b.data, b.len) == 0) {
+		pu->rec_run = pu->run;
+		pu->rec_state = st->state;
+		pu->rec_events = st->events_total;
+	}
+	rec_buf_free(&b);
+}
+
+void probe_ui_replayed(struct ui *ui, struct ui_probe *pu)
+{
+	struct source_rec r;
+	struct rec_cur c;
+	struct probe_ui_point pts[PROBE_UI_POINTS];
+	unsigned int n = 0;
+	uint64_t run;
+	struct source_timeline tl;
+
+	/* looked up again only when the cursor moved (the pane is drawn far more often) */
+	if (source_timeline(ui->src, &tl)) {
+		if (pu->shown_looked && pu->shown_pos == tl.pos)
+			return;
+		pu->shown_looked = true;
+		pu->shown_pos = tl.pos;
+	}
+	if (!source_recorded(ui->src, REC_PROBE, (size_t)-1, &r)) {
+		pu->shown = false;
+		pu->shown_rec = (size_t)-1;
+		return;
+	}
+	if (r.index == pu->shown_rec)
+		return;
+	pu->shown_rec = r.index;
+	rec_cur_init(&c, r.body, r.len, NULL);
+	pu->shown = rec_probe_decode(&c, pu->rec) == 0;
+	if (!pu->shown) {
+		ui_status(ui, "the recorded probe does not read: %s", c.err ? c.err : "out of memory");
+		return;
+	}
+	/* the run's points up to here, walking back through its records (the newest PROBE_UI_POINTS) */
+	run = pu->rec->run;
+	pu->npoints = 0;
+	for (size_t before = (size_t)-1; n < PROBE_UI_POINTS && source_recorded(ui->src, REC_PROBE, before, &r);
+	     before = r.index) {
+		struct rec_probe *p = malloc(sizeof(*p));
+		bool same;
+
+		if (!p)
+			break;
+		rec_cur_init(&c, r.body, r.len, NULL);
+		same = rec_probe_decode(&c, p) == 0 && p->run == run;
+		if (same && p->point)
+			point_of(&pts[n++], p->elapsed_ns, &p->st);
+		free(p);
+		if (!same)
+			break;
+	}
+	while (n)
+		pu->points[pu->npoints++] = pts[--n];
+}
+
 bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 {
 	const struct probe_status *st;
 	uint64_t now = util_now_ns();
-	bool was_active;
+	bool was_active, point;
 
 	if (!pu || !pu->p)
 		return false;
@@ -121,6 +241,16 @@ bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 	}
 	if (was_active && !probe_active(pu->p))
 		probe_ui_event(ui, pu, st);
+	/* a point of the timeline per interval while it runs */
+	point = was_active && now >= pu->next_point_ns;
+	if (point) {
+		struct probe_ui_point pt;
+
+		point_of(&pt, now - pu->started_ns, st);
+		point_add(pu, &pt);
+		pu->next_point_ns = now + (uint64_t)(ui->interval_s * 1e9);
+	}
+	probe_ui_record(ui, pu, st, point, now);
 	if (was_active && probe_active(pu->p) && now - pu->last_draw_ns < PROBE_DRAW_NS)
 		return false;
 	pu->last_draw_ns = now;

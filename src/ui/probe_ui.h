@@ -15,6 +15,16 @@ struct ui;
 
 #define PROBE_UI_PEER_LEN 64
 
+/* One point of a run's timeline: the numbers of one interval. */
+struct probe_ui_point {
+	uint64_t t_ns;			/* since the run started */
+	double gbps, msgs_per_s;
+	uint64_t p50_ns, p99_ns;	/* 0: no latency sample yet */
+};
+#define PROBE_UI_POINTS 10
+
+struct rec_probe;
+
 struct ui_probe {
 	char peer[PROBE_UI_PEER_LEN];	/* typed with 'e' */
 	bool editing;
@@ -32,6 +42,21 @@ struct ui_probe {
 	struct doctor_report whatif;
 	bool whatif_ok;
 	int whatif_rc;			/* doctor_run()'s result for the peer, 0 ok */
+	/* the run's timeline: a point per interval, the newest PROBE_UI_POINTS, oldest first */
+	uint64_t run;			/* runs started from this pane (a recording tells them apart) */
+	uint64_t started_ns;		/* CLOCK_MONOTONIC at the start of the run */
+	uint64_t next_point_ns;
+	struct probe_ui_point points[PROBE_UI_POINTS];
+	unsigned int npoints;
+	/* what the recording has of the run: written with every point and every change */
+	uint64_t rec_file_ns;		/* the recording written to (when it started), 0: none yet */
+	uint64_t rec_run, rec_events;
+	enum probe_state rec_state;
+	struct rec_probe *rec;		/* scratch for encoding, and the recorded run a replay shows */
+	size_t shown_rec;		/* replay: the record shown ((size_t)-1: none) */
+	bool shown;			/* replay: rec holds the run in force at the cursor */
+	bool shown_looked;		/* replay: looked up at sample shown_pos */
+	size_t shown_pos;
 };
 
 /* NULL when out of memory. */
@@ -41,7 +66,11 @@ void probe_ui_free(struct ui_probe *pu);
 int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_ms);
 /* Compute the what-if routes for the typed peer (from the loop: may ask the kernel). */
 void probe_ui_whatif(struct ui *ui, struct ui_probe *pu);
+/* A run was started: its timeline starts again. */
+void probe_ui_started(struct ui_probe *pu);
 /* Let the probe advance; true when the pane should be redrawn. */
 bool probe_ui_handle(struct ui *ui, struct ui_probe *pu);
+/* A recording: pu->rec becomes the run recorded at the cursor (pu->shown false: none), its points too. */
+void probe_ui_replayed(struct ui *ui, struct ui_probe *pu);
 
 #endif

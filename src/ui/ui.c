@@ -236,6 +236,8 @@ void ui_after_jump(struct ui *ui)
 	ui->last_sample_ns = fab_host_model_now(&ui->host, util_now_ns());
 	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
 	ui_net_refresh(ui);
+	/* the MAD view recorded at the new cursor (other ports: the per-port state starts again) */
+	mad_ui_open(ui, ui->mad);
 	screen_rebuild(ui);
 	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
 	ui->dirty = true;

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "derive/units.h"
+#include "record/schema.h"
 #include "ui/probe_ui.h"
 #include "ui/views.h"
 
@@ -63,6 +64,8 @@ static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
 	pu->p = probe_start(&pu->opts);
 	if (!pu->p)
 		ui_status(ui, "cannot start the probe: out of memory");
+	else
+		probe_ui_started(pu);
 }
 
 static enum ui_key_result probe_key(struct ui *ui, void *state, int ch)
@@ -137,13 +140,15 @@ static void line(WINDOW *w, struct ui_rect r, int *y, int role, const char *fmt,
 	ui_puts(w, (*y)++, r.x, r.w, theme_attr(role), buf);
 }
 
+static void draw_run(WINDOW *w, struct ui_rect r, int *yp, const struct probe_status *st, const struct ui_probe *pu,
+		     bool live);
+
 /* Long: the Probe pane's lines top to bottom: the choices, the what-if, the timeline, the live numbers. */
 static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	struct ui_probe *pu = ui_pane_state(ui, &view_probe);
 	const struct probe_status *st;
 	int y = r.y;
-	char a[32], b[32];
 
 	if (!pu) {
 		line(w, r, &y, ROLE_BAD, "The probe is not available: out of memory.");
@@ -186,6 +191,15 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	if (ui_recorded(ui)) {
 		y++;
 		line(w, r, &y, ROLE_WARN, "This is a recording: a probe needs the live host and a real peer.");
+		probe_ui_replayed(ui, pu);
+		if (!pu->shown) {
+			line(w, r, &y, ROLE_DIM, "No probe was recorded up to this point.");
+			return;
+		}
+		line(w, r, &y, ROLE_HEADING, "Recorded probe run %" PRIu64 ": %s to %s%s%s", pu->rec->run,
+		     probe_mode_name(pu->rec->st.mode), pu->rec->peer[0] ? pu->rec->peer : "?",
+		     pu->rec->from_ifname[0] ? " from " : "", pu->rec->from_ifname);
+		draw_run(w, r, &y, &pu->rec->st, pu, false);
 		return;
 	}
 	if (ui_simulated(ui)) {
@@ -201,6 +215,16 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	}
 	st = probe_status(pu->p);
 	y++;
+	draw_run(w, r, &y, st, pu, true);
+}
+
+/* A run: its state, numbers, timeline of points and CM events (live, or as recorded). */
+static void draw_run(WINDOW *w, struct ui_rect r, int *yp, const struct probe_status *st, const struct ui_probe *pu,
+		     bool live)
+{
+	int y = *yp;
+	char a[32], b[32];
+
 	line(w, r, &y, st->state == PROBE_FAILED ? ROLE_BAD : st->state == PROBE_DONE ? ROLE_OK : ROLE_WARN,
 	     "state %s   %s -> %s   %s%s", probe_state_name(st->state), st->local[0] ? st->local : "?",
 	     st->remote[0] ? st->remote : "?", st->device[0] ? st->device : "", st->error[0] ? "" : "");
@@ -218,7 +242,19 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 			line(w, r, &y, 0, "  latency min %.1f us  p50 %.1f us  p99 %.1f us  max %.1f us  (%" PRIu64 " samples)",
 			     st->lat.min_ns / 1e3, st->lat.p50_ns / 1e3, st->lat.p99_ns / 1e3, st->lat.max_ns / 1e3, st->lat.n);
 	}
-	if (pu->why.n) {
+	if (pu->npoints) {
+		line(w, r, &y, ROLE_HEADING, "Timeline (a point per interval, the newest %d)", PROBE_UI_POINTS);
+		for (unsigned int i = 0; i < pu->npoints; i++) {
+			const struct probe_ui_point *pt = &pu->points[i];
+			char lat[64] = "";
+
+			if (pt->p50_ns)
+				snprintf(lat, sizeof(lat), "   p50 %.1f us  p99 %.1f us", pt->p50_ns / 1e3, pt->p99_ns / 1e3);
+			line(w, r, &y, 0, "  +%8.1f s  %12s  %10.0f msg/s%s", pt->t_ns / 1e9,
+			     units_bitrate(a, sizeof(a), pt->gbps * 1e9), pt->msgs_per_s, lat);
+		}
+	}
+	if (live && pu->why.n) {
 		line(w, r, &y, ROLE_HEADING, "Why (the doctor's evidence)");
 		for (unsigned int i = 0; i < pu->why.n && i < EXPLAIN_MAX_LINES; i++)
 			line(w, r, &y, ROLE_WARN, "  %s", pu->why.line[i]);
@@ -229,6 +265,7 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 
 		line(w, r, &y, e->error ? ROLE_BAD : 0, "  +%9.3f ms  %-18s %s", e->t_ns / 1e6, e->name, e->text);
 	}
+	*yp = y;
 }
 
 static void *probe_create(struct ui *ui)

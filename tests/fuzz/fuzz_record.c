@@ -3,8 +3,9 @@
  * libFuzzer: the recording reader, whatever a file holds. The first byte
  * picks the way in: 0, the bytes are a whole file (format line, zstd,
  * framing, CRCs) and every sample of it is rebuilt, in order and by jumps;
- * 1, they are record bodies past the framing (a host, then samples and a
- * network state), so the decoders behind the CRC are reached too.
+ * 1, they are record bodies past the framing (a host, then samples, a
+ * network state, MAD views and probe runs), so the decoders behind the CRC
+ * are reached too.
  */
 #include "config.h"
 
@@ -16,11 +17,32 @@
 #include "model/fabric.h"
 #include "model/net.h"
 #include "record/codec.h"
+#include "record/mad.h"
+#include "record/probe.h"
 #include "record/reader.h"
 #include "record/sample.h"
 #include "record/schema.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void mad_body(const uint8_t *p, size_t n)
+{
+	struct rec_cur c;
+	struct rec_mad m = { 0 };
+
+	rec_cur_init(&c, p, n, p);
+	rec_mad_decode(&c, &m);
+	rec_mad_free(&m);
+}
+
+static void probe_body(const uint8_t *p, size_t n)
+{
+	static struct rec_probe pr;
+	struct rec_cur c;
+
+	rec_cur_init(&c, p, n, p);
+	rec_probe_decode(&c, &pr);
+}
 
 static void whole_file(const uint8_t *data, size_t size)
 {
@@ -46,10 +68,25 @@ static void whole_file(const uint8_t *data, size_t size)
 	fab_host_free(&h);
 	if (!rec_reader_net_at(&r, r.nsamples - 1, &st, err, sizeof(err)))
 		net_state_free(&st);
+	/* the MAD views and probe runs, walked back from the last sample as the replay does */
+	for (size_t k = (size_t)-1; (k = rec_reader_last(&r, r.nsamples - 1, REC_MAD, k)) != (size_t)-1;) {
+		const uint8_t *body;
+		size_t len;
+
+		if (rec_reader_body(&r, k, &body, &len))
+			mad_body(body, len);
+	}
+	for (size_t k = (size_t)-1; (k = rec_reader_last(&r, r.nsamples - 1, REC_PROBE, k)) != (size_t)-1;) {
+		const uint8_t *body;
+		size_t len;
+
+		if (rec_reader_body(&r, k, &body, &len))
+			probe_body(body, len);
+	}
 	rec_reader_close(&r);
 }
 
-/* Length-prefixed pieces: a host body, then sample or keyframe bodies, then a network body. */
+/* Length-prefixed pieces: kind 0 a host body, 1 a sample, 2 a keyframe, 3 a network, 4 a MAD view, 5 a probe run. */
 static void bodies(const uint8_t *data, size_t size)
 {
 	struct rec_cur c, piece;
@@ -64,7 +101,7 @@ static void bodies(const uint8_t *data, size_t size)
 	       len <= (uint64_t)(c.end - c.p)) {
 		rec_cur_init(&piece, c.p, (size_t)len, data);
 		c.p += len;
-		switch (kind % 4) {
+		switch (kind % 6) {
 		case 0:
 			fab_host_free(&h);
 			memset(&h, 0, sizeof(h));
@@ -82,6 +119,12 @@ static void bodies(const uint8_t *data, size_t size)
 			memset(&st, 0, sizeof(st));
 			if (rec_decode_net(&piece, &st) != -ENOMEM)
 				net_state_free(&st);
+			break;
+		case 4:
+			mad_body(piece.p, (size_t)(piece.end - piece.p));
+			break;
+		case 5:
+			probe_body(piece.p, (size_t)(piece.end - piece.p));
 			break;
 		}
 	}

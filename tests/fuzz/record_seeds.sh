@@ -2,18 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Makes tests/data/fuzz/record/ from a short demo recording: the whole file
 # (first byte 0) and its record bodies past the framing (first byte 1), as
-# tests/fuzz/fuzz_record.c reads them. Needs a built fabtop, zstd, python3.
-# Usage: tests/fuzz/record_seeds.sh FABTOP OUTDIR
+# tests/fuzz/fuzz_record.c reads them; and the same of each further
+# recording named (the MAD views of one made on ibsim by tests/record/ibsim.sh,
+# the probe runs of one made by tests/record/tui.sh). Needs a built fabtop,
+# zstd, python3.
+# Usage: tests/fuzz/record_seeds.sh FABTOP OUTDIR [RECORDING NAME]...
 set -eu
 fabtop=$1 out=$2
+shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 "$fabtop" --demo --seed 7 record "$tmp/r" --interval 0.1 --count 4 2>/dev/null
-{ printf '\000'; cat "$tmp/r"; } >"$out/file-demo"
+seeds() { # RECORDING NAME
+{ printf '\000'; cat "$1"; } >"$out/file-$2"
 # the stream after the format line, decompressed (an unclosed stream is fine: zstd -d stops at its end)
-tail -n +2 "$tmp/r" | zstd -d -c >"$tmp/stream" 2>/dev/null || :
-python3 - "$tmp/stream" "$out/bodies-demo" <<'PY'
+tail -n +2 "$1" | zstd -d -c >"$tmp/stream" 2>/dev/null || :
+python3 - "$tmp/stream" "$out/bodies-$2" <<'PY'
 import sys
 d = open(sys.argv[1], 'rb').read()
 def varint(b, i):
@@ -46,7 +51,7 @@ def body(rec):
     return rec
 out = bytearray(b'\x01')
 i = 0
-kinds = {2: 0, 4: 1, 3: 2, 5: 3}
+kinds = {2: 0, 4: 1, 3: 2, 5: 3, 8: 4, 9: 5}
 while i < len(d):
     t, i = varint(d, i); n, i = varint(d, i); rec = d[i:i + n]; i += n + 4
     if t in kinds:
@@ -54,3 +59,9 @@ while i < len(d):
         out += put(kinds[t]) + put(len(b)) + b
 open(sys.argv[2], 'wb').write(out)
 PY
+}
+seeds "$tmp/r" demo
+while [ $# -ge 2 ]; do
+	seeds "$1" "$2"
+	shift 2
+done

@@ -13,7 +13,7 @@ R="$T/demo.ftrec"
 run_rc "$FABTOP" --demo --seed 7 record "$R" --interval 0.1 --count 30
 assert_eq "record --count 30 exits 0" 0 "$rc"
 assert_match "and says what it wrote" "^fabtop record: 30 samples, [0-9]+ bytes in " "$(cat "$T/err")"
-assert_eq "the file starts with the format line" "fabtop recording 1.0" "$(head -n1 "$R")"
+assert_eq "the file starts with the format line" "fabtop recording 1.1" "$(head -n1 "$R")"
 
 run_rc "$FABTOP" show all --json --replay "$R"
 assert_eq "show all --json --replay exits 0" 0 "$rc"
@@ -97,5 +97,14 @@ sleep 0.5
 kill -TERM "$pid"
 wait "$pid" && rc=0 || rc=$?
 assert_eq "SIGTERM ends the recorder with exit 0" 0 "$rc"
+
+# Format 1.0 (before the MAD view and the probe were kept) still replays: no MAD view, said so.
+run_rc "$FABTOP" show counters --json --replay "$DATA/record/demo-1.0.ftrec"
+assert_eq "a format 1.0 recording replays" 0 "$rc"
+run_rc "$FABTOP" show fabric --replay "$DATA/record/demo-1.0.ftrec"
+assert_match "... and show fabric says it holds no MAD view" "holds no InfiniBand management view" "$(cat "$T/err")"
+run_rc "$FABTOP" show fabric --count 2 --replay "$DATA/record/demo-1.0.ftrec"
+assert_eq "show fabric --count over a recording is refused (it samples live)" 2 "$rc"
+assert_match "... saying what to do instead" "show fabric --replay FILE --at T" "$(cat "$T/err")"
 
 done_testing

@@ -75,4 +75,32 @@ tui_expect "the Events pane shows the recorded events up to there" "error-burst"
 tui_keys 6
 tui_expect "the Probe pane says a recording cannot probe" "This is a recording"
 tui_quit
+
+# A probe run is recorded as the Probe pane shows it, and replayed read-only.
+# Without RDMA here the run fails at once, which the pane says in full.
+pf=$T/probe.ftrec
+tui_start 130 40 -- --sysfs "$DATA/trees/roce" --interval 0.2 --record "$pf" --pane probe
+tui_expect "a live monitor records" "| REC "
+sleep 0.5
+tui_keys e
+tui send-keys -t fab -l 127.0.0.1
+tui_keys Enter g
+tui_expect "the probe runs from the pane, and fails here (no RDMA)" "state failed"
+sleep 0.5
+tui_screen | sed -n '/^state /,$p' | sed '/^ *$/d' >"$T/probe-live"
+tui_quit
+tui_start 130 41 -- --replay "$pf" --pane probe
+tui_expect "the probe's recording replays" "REPLAY "
+# g starts a probe in the Probe pane: the Ports pane takes the go-to
+tui_keys p 1 g '#' 0 Enter 6
+tui_expect "at the first sample, before the probe ran" "No probe was recorded up to this point."
+tui_keys 1 g e n d Enter 6
+tui_expect "at the end: the recorded run" "Recorded probe run 1: rping to 127.0.0.1"
+sleep 0.3
+tui_screen | sed -n '/^state /,$p' | sed '/^ *$/d' | sed '$d' >"$T/probe-replay"
+sed -i '$d' "$T/probe-live"
+assert_file_eq "the replayed run (state, error, CM events) is the live pane's" "$T/probe-live" "$T/probe-replay"
+tui_keys Enter
+tui_expect "starting a probe in a replay is still refused" "this is a recording: the probe needs the live host"
+tui_quit
 done_testing

@@ -32,5 +32,17 @@ for p in 1 2 3 4 5; do
 	sed -i 's/  *[a-z][a-z :]*$//' "$T/replay$p"
 	assert_file_eq "pane $p replayed on the host is the guest's live pane $p" "$T/live$p" "$T/replay$p"
 done
+# The Probe pane: the run as recorded (its choices above are the live pane's own).
+tui_keys 6
+tui_expect "the Probe pane shows the recorded run" "Recorded probe run 1: bw to 10.9.0.1"
+sleep 0.3
+run() { sed -n '/^state /,$p' "$1" | sed '/^ *$/d; /F1Help/d'; }
+tui_screen | sed -n '3,$p' >"$T/replay6"
+run "$S/live6" >"$T/live6.run"
+run "$T/replay6" >"$T/replay6.run"
+assert_file_eq "the recorded probe run (state, numbers, timeline, CM events) is the guest's live one" \
+	"$T/live6.run" "$T/replay6.run"
+pts=$(grep -c ' Gb/s\| Mb/s\| kb/s' "$T/replay6.run" || :)
+check "the recorded timeline has points of the run ($pts lines with a rate)" test "$pts" -ge 3
 tui_quit
 done_testing
