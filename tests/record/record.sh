@@ -67,6 +67,15 @@ run_rc "$FABTOP" show ports --replay "$T/corrupt"
 assert_eq "a corrupt file: exit 1" 1 "$rc"
 assert_match "with the place and what was expected" "byte [0-9]+.*expected" "$(cat "$T/err")"
 
+# first_sample FILE: wait (up to 20 s) until the recording holds a sample.
+first_sample() {
+	_n=0
+	while [ $_n -lt 200 ] && ! "$FABTOP" show ports --replay "$1" >/dev/null 2>&1; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+}
+
 # A recorder killed at random moments: every file reads up to its last whole sample.
 bad=0 kills=0 partial=0
 i=0
@@ -75,8 +84,10 @@ while [ $i -lt 20 ]; do
 	K="$T/kill$i.ftrec"
 	"$FABTOP" --demo record "$K" --interval 0.1 2>/dev/null &
 	pid=$!
-	# 0.3 .. 1.5 s: past the first sample, somewhere in the stream
-	sleep "$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%.2f", 0.3 + rand() * 1.2 }')"
+	# Past the first sample (however loaded the machine), then 0 .. 1.2 s
+	# on: somewhere in the stream.
+	first_sample "$K"
+	sleep "$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%.2f", rand() * 1.2 }')"
 	kill -9 "$pid" 2>/dev/null || :
 	wait "$pid" 2>/dev/null || :
 	kills=$((kills + 1))
@@ -93,7 +104,8 @@ if [ "$partial" -gt 0 ]; then ok "and says it was not closed ($partial of 20)"; 
 # SIGTERM: a clean end.
 "$FABTOP" --demo record "$T/term.ftrec" --interval 0.1 2>"$T/term.err" &
 pid=$!
-sleep 0.5
+first_sample "$T/term.ftrec"	# its handlers are in place by then
+sleep 0.2
 kill -TERM "$pid"
 wait "$pid" && rc=0 || rc=$?
 assert_eq "SIGTERM ends the recorder with exit 0" 0 "$rc"
