@@ -52,6 +52,24 @@ struct server {
 	uint64_t stop_deadline;
 };
 
+/*
+ * The connection runs: said once, whichever comes first (the CM's
+ * ESTABLISHED or the client's first message), with the GID index the
+ * connection's path uses, as the client says it (doc/probe.md).
+ */
+static void sc_established(struct probe *p, struct srv_conn *sc, uint64_t now)
+{
+	char type[16], gid[48] = "";
+	int idx;
+
+	sc->state = SC_RUNNING;
+	sc->deadline = now + (uint64_t)p->o.idle_ms * MS;
+	idx = conn_sgid_index(&sc->c, sc->id ? sc->id->port_num : 0, type, sizeof(type));
+	if (idx >= 0)
+		snprintf(gid, sizeof(gid), ", GID index %d%s%s", idx, type[0] ? " " : "", type);
+	probe_event_add(p, now, "ESTABLISHED", 0, false, "%s%s", sc->peer, gid);
+}
+
 static unsigned int n_active(const struct server *s)
 {
 	unsigned int i, n = 0;
@@ -367,11 +385,8 @@ static struct rdma_cm_id *server_cm_event(struct probe *p, uint64_t now, struct 
 		return NULL;
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (sc->state == SC_ACCEPTING) {
-			sc->state = SC_RUNNING;
-			sc->deadline = now + (uint64_t)p->o.idle_ms * MS;
-			probe_event_add(p, now, "ESTABLISHED", 0, false, "%s", sc->peer);
-		}
+		if (sc->state == SC_ACCEPTING)
+			sc_established(p, sc, now);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		sc_closed(p, sc, now);
@@ -570,9 +585,9 @@ static void sc_completion(struct probe *p, struct srv_conn *sc, uint64_t now, st
 				"RDMA WRITE to the client's buffer", ibv_wc_status_str(wc->status));
 		return;
 	}
-	sc->deadline = now + (uint64_t)p->o.idle_ms * MS;
 	if (sc->state == SC_ACCEPTING)
-		sc->state = SC_RUNNING;	/* data can beat ESTABLISHED */
+		sc_established(p, sc, now);	/* data can beat ESTABLISHED */
+	sc->deadline = now + (uint64_t)p->o.idle_ms * MS;
 	switch (kind) {
 	case CONN_WR_RECV:
 		len = wc->byte_len;

@@ -212,6 +212,8 @@ fi
 
 kill -TERM $fsp; wait $fsp; rc=$?
 t_run "fabtop server ends cleanly on SIGTERM" 0 'server: [0-9]+ connections served' $T/ff2.log bash -c "cat $T/ff.log; exit $rc"
+t_grep "the server names each connection's GID index, the one show gids --for $A names" \
+	"ESTABLISHED .*GID index $(echo "$want" | jq '.[0]') RoCE v2" $T/ff.log
 grep -E 'DROPPED|REJECT|PAYLOAD' $T/ff.log | head -30 | show
 t_grep "server dropped the misbehaving clients with reasons" 'DROPPED .*message of [0-9]+ bytes' $T/ff.log
 t_grep "bw claims past what any link carries are dropped with the reason" \
