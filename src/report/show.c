@@ -160,7 +160,16 @@ void show_counters_text(FILE *f, const struct fab_host *h)
 				fprintf(f, "  (no counters)\n");
 				continue;
 			}
-			fprintf(f, "  %-36s %-12s %4s %20s\n", "COUNTER", "SOURCE", "BITS", "VALUE");
+			/* Columns as wide as the port's longest name and source (cm_rx_duplicates). */
+			int nw = 36, sw = 12;
+			for (size_t c = 0; c < p->ncounters; c++) {
+				int n = (int)strlen(p->counters[c].name);
+				int sl = (int)strlen(fab_counter_source_str(p->counters[c].source));
+
+				nw = n > nw ? n : nw;
+				sw = sl > sw ? sl : sw;
+			}
+			fprintf(f, "  %-*s %-*s %4s %20s\n", nw, "COUNTER", sw, "SOURCE", "BITS", "VALUE");
 			for (size_t c = 0; c < p->ncounters; c++) {
 				const struct fab_counter *ct = &p->counters[c];
 				char val[32];
@@ -174,8 +183,8 @@ void show_counters_text(FILE *f, const struct fab_host *h)
 				const char *flags = counter_flags(ct);
 				bool err = ct->kind == COUNTER_KIND_ERROR && ct->known && ct->value && !ct->saturated;
 
-				fprintf(f, "  %-36s %-12s %4u %20s%s%s\n", ct->name,
-					fab_counter_source_str(ct->source), ct->bits, val,
+				fprintf(f, "  %-*s %-*s %4u %20s%s%s\n", nw, ct->name,
+					sw, fab_counter_source_str(ct->source), ct->bits, val,
 					err ? "  error" : *flags ? "  " : "", flags);
 			}
 		}
