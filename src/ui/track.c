@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +13,13 @@
 /* Ports gone this long lose their history (a driver reload is quicker). */
 #define TRACK_FORGET_NS (15ull * 60 * 1000000000ull)
 
+/*
+ * An empty ring (last_b -1) is never read, and its first sample clears
+ * every bucket: the arrays are left as they are, so a port's 12 KiB of
+ * history costs no page until it has data (64 ports before the first frame).
+ */
 static void ring_init(struct hist_ring *r, unsigned int res_s, unsigned int n)
 {
-	memset(r, 0, sizeof(*r));
 	r->res_s = res_s;
 	r->n = n;
 	r->last_b = -1;
@@ -139,9 +144,15 @@ static struct track_port *track_get(struct track *tr, const char *dev, unsigned 
 		tr->ports = np;
 		tr->cap = ncap;
 	}
-	tp = calloc(1, sizeof(*tp));
+	/*
+	 * 17 KiB a port, nearly all of it history and error names that are
+	 * not read before they are written: clearing them would fault in
+	 * every page (64 ports before the first frame), so only the rest is.
+	 */
+	tp = malloc(sizeof(*tp));
 	if (!tp)
 		return NULL;
+	memset(tp, 0, offsetof(struct track_port, hist));
 	snprintf(tp->dev, sizeof(tp->dev), "%s", dev);
 	tp->port = port;
 	hist_init(&tp->hist);

@@ -57,15 +57,16 @@ struct track_port {
 	uint64_t last_seen_ns;
 	bool present;			/* in the latest snapshot */
 	struct port_rates rates;
-	struct hist hist;
 	uint64_t hist_until_ns;		/* the latest sample in hist: a sample seen again is not added twice */
 	uint64_t err_moved_ns;		/* any error counter, 0: never */
 	uint64_t err_interval;		/* sum of error deltas in the last interval */
 	bool err_interval_known;
 	uint64_t err_total;		/* sum of error deltas since start (or 'r') */
 	bool err_total_known;
-	struct track_err errs[TRACK_MAX_ERR];
 	unsigned int nerrs;
+	/* The big parts last: a new port's are not written (track.c), errs only up to nerrs. */
+	struct hist hist;
+	struct track_err errs[TRACK_MAX_ERR];
 };
 
 struct track {
