@@ -63,10 +63,13 @@ struct track_port {
 	bool err_interval_known;
 	uint64_t err_total;		/* sum of error deltas since start (or 'r') */
 	bool err_total_known;
+	/*
+	 * 12 KiB of history and 5 KiB of error names a port, allocated when
+	 * first written: a host's first frame (64 ports) faults in no page for them.
+	 */
+	struct hist *hist;		/* NULL until the port's first rate */
+	struct track_err *errs;		/* TRACK_MAX_ERR of them, NULL until the first error moves */
 	unsigned int nerrs;
-	/* The big parts last: a new port's are not written (track.c), errs only up to nerrs. */
-	struct hist hist;
-	struct track_err errs[TRACK_MAX_ERR];
 };
 
 struct track {
