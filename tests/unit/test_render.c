@@ -323,7 +323,8 @@ int main(void)
 	track_sample(&ui.track, &ui.host, S(101));
 	/* A minute of history: in rises 1..10 Gb/s in steps, out stays at 5. */
 	tp = track_find(&ui.track, "mlx5_0", 1);
-	tp->hist = malloc(sizeof(*tp->hist));	/* track_sample() allocates it at a port's first rate */
+	if (!tp->hist)		/* track_sample() allocates it at a port's first rate */
+		tp->hist = malloc(sizeof(*tp->hist));
 	if (!tp->hist) {
 		printf("Bail out! out of memory\n");
 		return 1;
