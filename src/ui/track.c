@@ -201,7 +201,7 @@ static void track_port_sample(struct track_port *tp, struct fab_port *p, uint64_
 		/* Only measured rates enter the history; unknown stays a gap. */
 		if (tp->rates.rcv_known && tp->rates.xmit_known)
 			track_hist_add(tp, p->prev_sample_ns, p->sample_ns,
-				 tp->rates.rcv_gbps, tp->rates.xmit_gbps);
+				       tp->rates.rcv_gbps, tp->rates.xmit_gbps);
 	}
 	tp->err_interval = tp->err_total = 0;
 	tp->err_interval_known = tp->err_total_known = false;
