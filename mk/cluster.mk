@@ -2,6 +2,7 @@
 # The Cluster pane: a Prometheus client (libcurl multi + jansson), the
 # cluster model, the pane, and their tests and benchmark.
 src_libfabtop_a_SOURCES += src/collect/prom.c src/collect/prom.h \
+	src/collect/libcurl.c src/collect/libcurl.h \
 	src/collect/prom_cluster.c src/collect/prom_cluster.h \
 	src/model/cluster.c src/model/cluster.h \
 	src/ui/view_cluster.c

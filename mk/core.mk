@@ -2,6 +2,7 @@
 # Build and test fragment for the core: model, sysfs collection, show reports.
 src_libfabtop_a_SOURCES += \
 	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h src/util.c src/util.h src/outbuf.c src/outbuf.h src/opts.c src/opts.h \
+	src/dynlib.c src/dynlib.h \
 	src/collect/sysfs.c src/collect/sysfs.h \
 	src/collect/host.c src/collect/host.h \
 	src/collect/watch.c src/collect/watch.h \
@@ -33,8 +34,10 @@ tests_unit_test_gid_choice_LDADD = $(TEST_LDADD)
 tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
 
-TESTS += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh
-EXTRA_DIST += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh tests/data/trees tests/data/external
+TESTS += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
+	tests/core/dynlib.sh
+EXTRA_DIST += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
+	tests/core/dynlib.sh tests/data/trees tests/data/external
 
 # make bench: bench_collect is built with the check programs so distcheck compiles it.
 check_PROGRAMS += tests/bench/bench_collect

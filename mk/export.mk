@@ -3,6 +3,7 @@
 src_libfabtop_a_SOURCES += \
 	src/report/openmetrics.c src/report/openmetrics.h \
 	src/export/httpd.c src/export/httpd.h \
+	src/export/libmicrohttpd.c src/export/libmicrohttpd.h \
 	src/export/textfile.c src/export/textfile.h \
 	src/export/probe_runs.c src/export/probe_runs.h \
 	src/cmd_export.c

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/libcurl.h"
 #include "collect/prom.h"
 #include "util.h"
 
@@ -351,21 +352,28 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 	return n;
 }
 
-struct prom_client *prom_client_new(void)
+struct prom_client *prom_client_new(char *err, size_t errsize)
 {
 	static bool global_done;
 	struct prom_client *c;
 
+	if (libcurl_load(err, errsize))
+		return NULL;
 	if (!global_done) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT))
+		if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+			seterr(err, errsize, "cannot set up libcurl (curl_global_init failed)");
 			return NULL;
+		}
 		global_done = true;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		seterr(err, errsize, "out of memory");
 		return NULL;
+	}
 	c->multi = curl_multi_init();
 	if (!c->multi) {
+		seterr(err, errsize, "cannot set up libcurl's multi handle (out of memory?)");
 		free(c);
 		return NULL;
 	}

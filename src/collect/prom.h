@@ -72,8 +72,8 @@ struct prom_reply {
 
 struct prom_client;
 
-/* NULL when libcurl cannot be set up (out of memory). */
-struct prom_client *prom_client_new(void);
+/* NULL when libcurl cannot be loaded or set up, with err saying why. */
+struct prom_client *prom_client_new(char *err, size_t errsize);
 void prom_client_free(struct prom_client *c);
 /* POST query to base_url + "/api/v1/query" (form-encoded: no URL length limit). 0 or -errno. */
 int prom_client_query(struct prom_client *c, const char *base_url, const char *query, unsigned long tag);

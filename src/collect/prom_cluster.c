@@ -138,7 +138,7 @@ void prom_cluster_finish(struct cluster *c)
 #define TAG_DETAILS 0xffu
 
 struct prom_cluster {
-	struct prom_client *client;
+	struct prom_client *client;	/* NULL until the first query needs it */
 	char *url;
 
 	struct cluster model;		/* the latest complete refresh */
@@ -172,8 +172,7 @@ struct prom_cluster *prom_cluster_new(const char *url)
 	if (!pc)
 		return NULL;
 	pc->url = strdup(url);
-	pc->client = prom_client_new();
-	if (!pc->url || !pc->client) {
+	if (!pc->url) {
 		prom_cluster_free(pc);
 		return NULL;
 	}
@@ -204,6 +203,14 @@ bool prom_cluster_busy(const struct prom_cluster *pc)
 	return pc->busy;
 }
 
+/* The HTTP client, set up when first needed; 0, or -ELIBACC with err saying why. */
+static int cluster_client(struct prom_cluster *pc, char *err, size_t errsize)
+{
+	if (!pc->client)
+		pc->client = prom_client_new(err, errsize);
+	return pc->client ? 0 : -ELIBACC;
+}
+
 int prom_cluster_refresh(struct prom_cluster *pc)
 {
 	int rc;
@@ -216,7 +223,10 @@ int prom_cluster_refresh(struct prom_cluster *pc)
 	pc->next_error[0] = '\0';
 	memset(&pc->run, 0, sizeof(pc->run));
 	pc->started_ns = util_now_ns();
-	for (unsigned int f = 0; f < PROM_CLUSTER_NFAMILIES; f++) {
+	/* No client: the refresh fails whole, with why, at the next prom_cluster_handle(). */
+	if (cluster_client(pc, pc->next_error, sizeof(pc->next_error)))
+		pc->next_failed = true;
+	for (unsigned int f = 0; pc->client && f < PROM_CLUSTER_NFAMILIES; f++) {
 		rc = prom_client_query(pc->client, pc->url, families[f].promql, f);
 		if (rc) {
 			/* The ones started still answer; the refresh fails when they have. */
@@ -233,7 +243,11 @@ int prom_cluster_refresh(struct prom_cluster *pc)
 
 int prom_cluster_fds(struct prom_cluster *pc, struct pollfd *fds, int max, int *timeout_ms)
 {
-	return prom_client_fds(pc->client, fds, max, timeout_ms);
+	if (pc->client)
+		return prom_client_fds(pc->client, fds, max, timeout_ms);
+	if (pc->busy)
+		*timeout_ms = 0;	/* a refresh that failed for want of a client: handle it now */
+	return 0;
 }
 
 /* What went wrong with a reply, in words for the pane: transport, HTTP status, or the answer itself. */
@@ -320,8 +334,9 @@ bool prom_cluster_handle(struct prom_cluster *pc)
 	struct prom_reply r;
 	bool changed = false;
 
-	prom_client_handle(pc->client);
-	while (prom_client_reply(pc->client, &r)) {
+	if (pc->client)
+		prom_client_handle(pc->client);
+	while (pc->client && prom_client_reply(pc->client, &r)) {
 		if ((r.tag & 0xff) == TAG_DETAILS)
 			changed |= take_details(pc, &r);
 		else if (pc->busy)
@@ -375,6 +390,7 @@ const struct prom_cluster_stats *prom_cluster_stats(const struct prom_cluster *p
 int prom_cluster_details(struct prom_cluster *pc, const char *instance, const char *device, const char *port)
 {
 	char qi[2 * CLUSTER_INSTANCE_LEN], qd[2 * CLUSTER_DEVICE_LEN], qp[2 * CLUSTER_PORT_LEN];
+	char why[PROM_ERR_LEN + 64];
 	char *q;
 	int rc;
 
@@ -385,7 +401,9 @@ int prom_cluster_details(struct prom_cluster *pc, const char *instance, const ch
 		     "instance=\"%s\", device=\"%s\", port=\"%s\"}", qi, qd, qp) < 0)
 		return -ENOMEM;
 	pc->det_gen++;
-	rc = prom_client_query(pc->client, pc->url, q, (pc->det_gen << 8) | TAG_DETAILS);
+	rc = cluster_client(pc, why, sizeof(why));
+	if (!rc)
+		rc = prom_client_query(pc->client, pc->url, q, (pc->det_gen << 8) | TAG_DETAILS);
 	free(q);
 	snprintf(pc->det_instance, sizeof(pc->det_instance), "%s", instance);
 	snprintf(pc->det_device, sizeof(pc->det_device), "%s", device);
@@ -394,7 +412,9 @@ int prom_cluster_details(struct prom_cluster *pc, const char *instance, const ch
 	pc->det_have = false;
 	pc->det_busy = rc == 0;
 	pc->det_ns = util_now_ns();
-	if (rc)
+	if (rc == -ELIBACC)
+		snprintf(pc->det_error, sizeof(pc->det_error), "%s", why);
+	else if (rc)
 		snprintf(pc->det_error, sizeof(pc->det_error), "cannot start the details query: %s", strerror(-rc));
 	else
 		pc->det_error[0] = '\0';

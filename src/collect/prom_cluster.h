@@ -45,7 +45,11 @@ struct prom_cluster_stats {
 
 struct prom_cluster;
 
-/* NULL when out of memory or libcurl cannot start. url is copied. */
+/*
+ * NULL when out of memory. url is copied. The HTTP client (libcurl) is set
+ * up by the first refresh or details query: the pane costs nothing until it
+ * is looked at, and a libcurl that cannot be loaded is that refresh's error.
+ */
 struct prom_cluster *prom_cluster_new(const char *url);
 void prom_cluster_free(struct prom_cluster *pc);
 const char *prom_cluster_url(const struct prom_cluster *pc);

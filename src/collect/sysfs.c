@@ -45,26 +45,22 @@ static int open_resolved(int dirfd, const char *path, int flags)
 }
 
 /*
- * In a tree, a file is looked at (O_PATH) before it is opened: a device
+ * In a tree, a file is looked at (fstatat) before it is opened: a device
  * node or FIFO planted where an attribute should be is never opened (that
- * alone can start a watchdog or block a writer), and links out of the
- * tree's mount are not followed. Three syscalls instead of one: trees are
- * small, the live /sys is not checked.
+ * alone can start a watchdog or block a writer), and the open itself
+ * follows no link out of the tree's mount. The look follows links
+ * wherever they go, but only decides: the open resolves the same path
+ * with the limits, so it fails or opens what was looked at (short of a
+ * race with whoever writes the tree, as with any look before an open).
+ * Two syscalls instead of one: the live /sys is not checked.
  */
 static int open_tree_attr(int dirfd, const char *path)
 {
 	struct stat st;
-	int pfd, fd, err;
+	int fd;
 
-	pfd = open_resolved(dirfd, path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
+	if (fstatat(dirfd, path, &st, AT_NO_AUTOMOUNT))
 		return -errno;
-	if (fstat(pfd, &st)) {
-		err = -errno;
-		close(pfd);
-		return err;
-	}
-	close(pfd);
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
 	if (!S_ISREG(st.st_mode))

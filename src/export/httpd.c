@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "export/httpd.h"
+#include "export/libmicrohttpd.h"
 #include "util.h"
 
 /* A published page and the scrapes still sending it. */
@@ -331,10 +332,14 @@ static unsigned int connection_limit(void)
 
 int httpd_start(struct httpd **out, const char *spec, char *err, size_t errsize)
 {
-	struct httpd *h = calloc(1, sizeof(*h));
+	struct httpd *h;
 	int rc;
 
 	*out = NULL;
+	rc = libmicrohttpd_load(err, errsize);
+	if (rc)
+		return rc;
+	h = calloc(1, sizeof(*h));
 	if (!h) {
 		snprintf(err, errsize, "out of memory");
 		return -ENOMEM;

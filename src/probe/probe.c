@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <netdb.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -459,9 +460,12 @@ static void lat_next(struct probe *p, uint64_t now)
 	/*
 	 * The clock starts before the post, as ib_send_lat's does: the post
 	 * itself may carry the message all the way (Soft-RoCE runs the send
-	 * inline in the syscall), and that is part of the round trip.
+	 * inline in the syscall), and that is part of the round trip. After
+	 * the first, the reading that took the echo starts the next one: one
+	 * reading per round trip, as ib_send_lat times consecutive posts (in
+	 * a VM a reading can be a trap into the host, microseconds each).
 	 */
-	t0 = util_now_ns();
+	t0 = p->iter ? now : util_now_ns();
 	e = conn_send(&p->conn, b, p->o.size);
 	if (e) {
 		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
@@ -695,7 +699,7 @@ static void client_cq(struct probe *p, uint64_t now)
 	p->cq_more = false;
 	while (p->conn.cq && (n = conn_poll(&p->conn, wc, WC_BATCH)) > 0) {
 		/* completions time the data phase: read the clock per batch, not per call */
-		now = util_now_ns();
+		now = p->cq_ns = util_now_ns();
 		for (i = 0; i < n && p->state == PROBE_RUNNING; i++) {
 			unsigned int kind = conn_wr_kind(wc[i].wr_id), idx = conn_wr_index(wc[i].wr_id);
 
@@ -973,14 +977,23 @@ static void client_spin(struct probe *p)
 {
 	uint64_t t = util_now_ns(), end = t + SPIN_MAX_NS, until = t + p->o.spin_us * 1000ull;
 	uint64_t before;
+	unsigned int idle = 0;
 
+	p->conn.spinning = true;
 	while (p->state == PROBE_RUNNING && t < until && t < end) {
 		before = p->stats.msgs;
 		client_cq(p, t);
-		t = util_now_ns();
-		if (p->stats.msgs != before)
+		if (p->stats.msgs != before) {
+			t = p->cq_ns;
 			until = t + p->o.spin_us * 1000ull;
+			idle = 0;
+		} else if (++idle == SPIN_IDLE_POLLS) {
+			idle = 0;
+			sched_yield();
+			t = util_now_ns();
+		}
 	}
+	p->conn.spinning = false;
 }
 
 static void client_handle(struct probe *p, uint64_t now)

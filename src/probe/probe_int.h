@@ -18,6 +18,7 @@
 #define CONN_MAX_RECV_SLOTS 32	/* receives kept posted at most (a bitmask) */
 #define CONN_CTRL_RECVS	4	/* what control traffic needs */
 #define CONN_SEND_SLOTS	4	/* control sends in flight at most */
+#define CONN_INLINE_MAX	64	/* sends up to this size go inline where the device can */
 #define CONN_BUFS	2	/* data buffers (rping: source and sink) */
 
 /* wr_id = kind << 16 | index */
@@ -48,6 +49,8 @@ struct conn {
 	size_t buf_len[CONN_BUFS];
 	struct ibv_mr *mr[CONN_BUFS];
 	unsigned int rdma_inflight;	/* READ/WRITE posted, not completed */
+	bool spinning;			/* busy-polling (--spin-us): conn_poll() looks at the CQ only */
+	uint32_t max_inline;		/* sends this small go inline (in the work request), 0: none */
 };
 
 int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *cp,
@@ -60,7 +63,20 @@ void conn_teardown(struct conn *c);
  */
 int conn_sgid_index(const struct conn *c, uint8_t port, char *type, size_t typelen);
 int conn_fd(const struct conn *c);
-/* Re-arms notification and returns up to max completions (bookkeeping done). */
+/*
+ * A busy-poll (--spin-us) looks at the clock, and yields the CPU, once per
+ * this many empty polls: an empty poll of a CQ is a few loads, but the
+ * clock in a VM can be a trap into the host, and Soft-RoCE's kernel work
+ * that completes the message may need the CPU the spinner holds.
+ */
+#define SPIN_IDLE_POLLS 64
+
+/*
+ * Re-arms notification and returns up to max completions (bookkeeping
+ * done). While spinning, the CQ only: no syscall per look, as perftest's
+ * busy-poll; the event the CQ was armed for stays in the channel, so the
+ * first poll() after the spin wakes at once and re-arms.
+ */
 int conn_poll(struct conn *c, struct ibv_wc *wc, int max);
 int conn_post_recv(struct conn *c, unsigned int slot);
 uint8_t *conn_recv_slot(struct conn *c, unsigned int slot);
@@ -142,6 +158,7 @@ struct probe {
 	struct wire_accept acc;		/* bw: the server's sink */
 	uint64_t progress_ns;		/* bw WRITEs: when the last PROGRESS went out */
 	bool cq_more;			/* the completion budget ran out: handle again at once */
+	uint64_t cq_ns;			/* when the latest completions were taken: the busy-poll's clock */
 
 	struct stats stats;		/* counts, rates, latency samples (server: all connections) */
 	uint64_t payload_errors;	/* echoes that differed from what was sent */

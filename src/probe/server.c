@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -644,7 +645,7 @@ static bool sc_poll(struct probe *p, struct srv_conn *sc, uint64_t now)
 	int n, i, budget = SC_BUDGET;
 
 	while ((n = conn_poll(&sc->c, wc, WC_BATCH)) > 0) {
-		now = util_now_ns();
+		now = p->cq_ns = util_now_ns();
 		for (i = 0; i < n; i++) {
 			if (sc->state == SC_CLOSING)
 				continue;	/* flushes */
@@ -779,17 +780,27 @@ static void server_spin(struct probe *p)
 {
 	struct server *s = p->srv;
 	uint64_t t = util_now_ns(), end = t + 50 * MS, until = t + p->o.spin_us * 1000ull, before;
-	unsigned int i;
+	unsigned int i, idle = 0;
 
+	for (i = 0; i < s->nslots; i++)
+		s->sc[i].c.spinning = true;
 	while (t < until && t < end && p->state == PROBE_LISTENING) {
 		before = p->stats.msgs;
 		for (i = 0; i < s->nslots; i++)
 			if (s->sc[i].state == SC_RUNNING || s->sc[i].state == SC_ACCEPTING)
 				sc_poll(p, &s->sc[i], t);
-		t = util_now_ns();
-		if (p->stats.msgs != before)
+		if (p->stats.msgs != before) {
+			t = p->cq_ns;
 			until = t + p->o.spin_us * 1000ull;
+			idle = 0;
+		} else if (++idle == SPIN_IDLE_POLLS) {
+			idle = 0;
+			sched_yield();
+			t = util_now_ns();
+		}
 	}
+	for (i = 0; i < s->nslots; i++)
+		s->sc[i].c.spinning = false;
 }
 
 void server_handle(struct probe *p, uint64_t now)

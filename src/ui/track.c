@@ -144,7 +144,6 @@ static struct track_port *track_get(struct track *tr, const char *dev, unsigned 
 		return NULL;
 	snprintf(tp->dev, sizeof(tp->dev), "%s", dev);
 	tp->port = port;
-	hist_init(&tp->hist);
 	tr->ports[tr->n++] = tp;
 	return tp;
 }
@@ -156,6 +155,8 @@ static struct track_err *track_err_get(struct track_port *tp, const struct fab_c
 			return &tp->errs[i];
 	if (!create || tp->nerrs >= TRACK_MAX_ERR)
 		return NULL;
+	if (!tp->errs && !(tp->errs = malloc(TRACK_MAX_ERR * sizeof(*tp->errs))))
+		return NULL;	/* out of memory: this movement is not remembered */
 	snprintf(tp->errs[tp->nerrs].name, sizeof(tp->errs[0].name), "%s", c->name);
 	tp->errs[tp->nerrs].source = c->source;
 	tp->errs[tp->nerrs].moved_ns = 0;
@@ -170,6 +171,25 @@ uint64_t track_err_moved(const struct track_port *tp, const struct fab_counter *
 	return 0;
 }
 
+/* Out of memory: the port's graph has a gap, nothing else. */
+static void track_hist_add(struct track_port *tp, uint64_t t0_ns, uint64_t t1_ns, double in, double out)
+{
+	if (!tp->hist) {
+		tp->hist = malloc(sizeof(*tp->hist));
+		if (!tp->hist)
+			return;
+		hist_init(tp->hist);
+	}
+	hist_add(tp->hist, t0_ns, t1_ns, in, out);
+}
+
+static void track_port_free(struct track_port *tp)
+{
+	free(tp->hist);
+	free(tp->errs);
+	free(tp);
+}
+
 static void track_port_sample(struct track_port *tp, struct fab_port *p, uint64_t now_ns)
 {
 	uint64_t d;
@@ -180,8 +200,8 @@ static void track_port_sample(struct track_port *tp, struct fab_port *p, uint64_
 		tp->hist_until_ns = p->sample_ns;
 		/* Only measured rates enter the history; unknown stays a gap. */
 		if (tp->rates.rcv_known && tp->rates.xmit_known)
-			hist_add(&tp->hist, p->prev_sample_ns, p->sample_ns,
-				 tp->rates.rcv_gbps, tp->rates.xmit_gbps);
+			track_hist_add(tp, p->prev_sample_ns, p->sample_ns,
+				       tp->rates.rcv_gbps, tp->rates.xmit_gbps);
 	}
 	tp->err_interval = tp->err_total = 0;
 	tp->err_interval_known = tp->err_total_known = false;
@@ -229,7 +249,7 @@ void track_sample(struct track *tr, struct fab_host *h, uint64_t now_ns)
 		struct track_port *tp = tr->ports[i];
 
 		if (!tp->present && now_ns - tp->last_seen_ns > TRACK_FORGET_NS) {
-			free(tp);
+			track_port_free(tp);
 			tr->ports[i] = tr->ports[--tr->n];
 			continue;
 		}
@@ -251,7 +271,7 @@ void track_reset(struct track *tr)
 void track_free(struct track *tr)
 {
 	for (size_t i = 0; i < tr->n; i++)
-		free(tr->ports[i]);
+		track_port_free(tr->ports[i]);
 	free(tr->ports);
 	memset(tr, 0, sizeof(*tr));
 }

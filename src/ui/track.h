@@ -57,14 +57,18 @@ struct track_port {
 	uint64_t last_seen_ns;
 	bool present;			/* in the latest snapshot */
 	struct port_rates rates;
-	struct hist hist;
 	uint64_t hist_until_ns;		/* the latest sample in hist: a sample seen again is not added twice */
 	uint64_t err_moved_ns;		/* any error counter, 0: never */
 	uint64_t err_interval;		/* sum of error deltas in the last interval */
 	bool err_interval_known;
 	uint64_t err_total;		/* sum of error deltas since start (or 'r') */
 	bool err_total_known;
-	struct track_err errs[TRACK_MAX_ERR];
+	/*
+	 * 12 KiB of history and 5 KiB of error names a port, allocated when
+	 * first written: a host's first frame (64 ports) faults in no page for them.
+	 */
+	struct hist *hist;		/* NULL until the port's first rate */
+	struct track_err *errs;		/* TRACK_MAX_ERR of them, NULL until the first error moves */
 	unsigned int nerrs;
 };
 

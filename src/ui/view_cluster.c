@@ -58,7 +58,7 @@ static void *cluster_create(struct ui *ui)
 		return cp;
 	cp->pc = prom_cluster_new(url);
 	if (!cp->pc)
-		snprintf(cp->why, sizeof(cp->why), "cannot set up the HTTP client (libcurl): out of memory");
+		snprintf(cp->why, sizeof(cp->why), "cannot set up the Cluster pane: out of memory");
 	return cp;
 }
 

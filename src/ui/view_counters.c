@@ -148,7 +148,7 @@ static void counters_build(struct ui *ui, struct table *t)
 				else
 					table_cell(r, C_FAR, ROLE_DIM, "-");
 			}
-			r->spark = tp ? &tp->hist : NULL;
+			r->spark = tp ? tp->hist : NULL;
 			r->role = views_err_role(ui, tp);
 		}
 	}
@@ -347,7 +347,7 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 			ui_puts(w, ay, r.x + lw, n, theme_attr(ROLE_DIM), left);
 			ui_puts(w, ay, r.x + lw + n - 3, 3, theme_attr(ROLE_DIM), "now");
 		}
-		if (hist_series(&tp->hist, ui_windows_s[ui->window], ui->last_sample_ns, n, vin, vout, kn)) {
+		if (tp->hist && hist_series(tp->hist, ui_windows_s[ui->window], ui->last_sample_ns, n, vin, vout, kn)) {
 			graph_one(ui, w, gi, "in", vin, kn, n, ROLE_GRAPH_IN);
 			graph_one(ui, w, go, "out", vout, kn, n, ROLE_GRAPH_OUT);
 		} else {

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		rounds = 1;
 	pc = prom_cluster_new(argv[1]);
 	if (!pc) {
-		fprintf(stderr, "bench: cannot set up libcurl\n");
+		fprintf(stderr, "bench: out of memory\n");
 		return 1;
 	}
 	base = maxrss_kib();

@@ -323,9 +323,15 @@ int main(void)
 	track_sample(&ui.track, &ui.host, S(101));
 	/* A minute of history: in rises 1..10 Gb/s in steps, out stays at 5. */
 	tp = track_find(&ui.track, "mlx5_0", 1);
-	hist_init(&tp->hist);
+	if (!tp->hist)		/* track_sample() allocates it at a port's first rate */
+		tp->hist = malloc(sizeof(*tp->hist));
+	if (!tp->hist) {
+		printf("Bail out! out of memory\n");
+		return 1;
+	}
+	hist_init(tp->hist);
 	for (int t = 42; t <= 101; t++)
-		hist_add(&tp->hist, S(t - 1), S(t), (t % 10) + 1, 5);
+		hist_add(tp->hist, S(t - 1), S(t), (t % 10) + 1, 5);
 	build_net(&st);
 	net_mark_rdma(&st, &ui.host);
 	ui_net_set(&ui, &st, 0);

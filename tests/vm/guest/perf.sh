@@ -11,7 +11,7 @@ F=$1 R=${2:-5}
 A=10.9.0.1
 T=/tmp
 N=400
-L=1000
+L=5000
 
 if rxe_single; then t_ok "rxe0 on a dummy netdev"; else t_nok "rxe0 on a dummy netdev"; exit 1; fi
 
