@@ -643,6 +643,8 @@ struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, i
 struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 				       unsigned int access);
 int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
+int __wrap_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+			 struct ibv_qp_init_attr *init_attr);
 uint64_t __wrap_util_now_ns(void);
 
 uint64_t __wrap_util_now_ns(void)
@@ -1380,5 +1382,23 @@ int fake_peer_error(struct fake_peer *fp, bool recv_queue, enum ibv_wc_status st
 		return -1;
 	}
 	qp_flush(q);
+	return 0;
+}
+
+/*
+ * The server names a connection's source GID from the QP's address vector:
+ * the fake's paths carry no GRH (an InfiniBand path routed by LID), so no
+ * GID table is asked.
+ */
+int __wrap_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+			struct ibv_qp_init_attr *init_attr)
+{
+	struct f_qp *q = GET(f_qp, qp, FO_QP, "ibv_query_qp");
+
+	(void)q;
+	(void)attr_mask;
+	memset(attr, 0, sizeof(*attr));
+	memset(init_attr, 0, sizeof(*init_attr));
+	attr->ah_attr.is_global = 0;
 	return 0;
 }
