@@ -46,3 +46,22 @@ int dynlib_open(const char *soname, const char *who, const struct dynlib_sym *sy
 	}
 	return 0;
 }
+
+/* pthread_once() passes nothing: the library being opened is handed over here, under the once. */
+static __thread struct dynlib *opening;
+
+static void open_once(void)
+{
+	struct dynlib *l = opening;
+
+	l->rc = dynlib_open(l->soname, l->who, l->syms, l->nsyms, l->why, sizeof(l->why));
+}
+
+int dynlib_load(struct dynlib *l, char *err, size_t errsize)
+{
+	opening = l;
+	pthread_once(&l->once, open_once);
+	if (l->rc)
+		snprintf(err, errsize, "%s", l->why);
+	return l->rc;
+}

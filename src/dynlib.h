@@ -3,7 +3,10 @@
 #ifndef FABTOP_DYNLIB_H
 #define FABTOP_DYNLIB_H
 
+#include <pthread.h>
 #include <stddef.h>
+
+#include "util.h"
 
 /* One function to look up, and where its address goes (a function pointer's address). */
 struct dynlib_sym {
@@ -19,5 +22,24 @@ struct dynlib_sym {
  */
 int dynlib_open(const char *soname, const char *who, const struct dynlib_sym *syms, size_t nsyms,
 		char *err, size_t errsize);
+
+/*
+ * One library of the program: opened at the first dynlib_load() (from any
+ * thread), never again, its outcome kept for every later caller.
+ */
+struct dynlib {
+	const char *soname;
+	const char *who;
+	const struct dynlib_sym *syms;
+	size_t nsyms;
+	pthread_once_t once;
+	int rc;
+	char why[384];
+};
+#define DYNLIB_INIT(soname_, who_, syms_) \
+	{ .soname = (soname_), .who = (who_), .syms = (syms_), .nsyms = ARRAY_SIZE(syms_), .once = PTHREAD_ONCE_INIT }
+
+/* 0, or -ELIBACC with err saying why (the same answer every time). */
+int dynlib_load(struct dynlib *l, char *err, size_t errsize);
 
 #endif

@@ -6,7 +6,6 @@
 #define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -58,23 +57,11 @@ static const struct dynlib_sym syms[] = {
 	{ "curl_multi_socket_action", &lib.multi_socket_action },
 };
 
+static struct dynlib lib_so = DYNLIB_INIT(FABTOP_LIBCURL_SONAME, "the Cluster pane's Prometheus client", syms);
+
 int libcurl_load(char *err, size_t errsize)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static bool tried;
-	static int rc;
-	static char why[384];
-
-	pthread_mutex_lock(&lock);
-	if (!tried) {
-		tried = true;
-		rc = dynlib_open(FABTOP_LIBCURL_SONAME, "the Cluster pane's Prometheus client", syms,
-				 ARRAY_SIZE(syms), why, sizeof(why));
-	}
-	pthread_mutex_unlock(&lock);
-	if (rc)
-		snprintf(err, errsize, "%s", why);
-	return rc;
+	return dynlib_load(&lib_so, err, errsize);
 }
 
 CURLcode curl_global_init(long flags)

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <microhttpd.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,23 +43,11 @@ static const struct dynlib_sym syms[] = {
 	{ "MHD_lookup_connection_value", &lib.lookup_connection_value },
 };
 
+static struct dynlib lib_so = DYNLIB_INIT(FABTOP_LIBMICROHTTPD_SONAME, "fabtop export's HTTP server", syms);
+
 int libmicrohttpd_load(char *err, size_t errsize)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static bool tried;
-	static int rc;
-	static char why[384];
-
-	pthread_mutex_lock(&lock);
-	if (!tried) {
-		tried = true;
-		rc = dynlib_open(FABTOP_LIBMICROHTTPD_SONAME, "fabtop export's HTTP server", syms,
-				 ARRAY_SIZE(syms), why, sizeof(why));
-	}
-	pthread_mutex_unlock(&lock);
-	if (rc)
-		snprintf(err, errsize, "%s", why);
-	return rc;
+	return dynlib_load(&lib_so, err, errsize);
 }
 
 /* Its options are pairs of varying types: the library's own va_list entry reads them. */
