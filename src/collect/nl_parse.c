@@ -539,8 +539,9 @@ static void *grow(void **arr, size_t *n, size_t elem)
 
 #define GROW(arr, n) grow((void **)&(arr), &(n), sizeof(*(arr)))
 
-static int parse_one(const struct nlmsghdr *nlh, struct net_state *st)
+static int parse_one(const struct nlmsghdr *nlh, void *arg)
 {
+	struct net_state *st = arg;
 	union {
 		struct net_link l;
 		struct net_addr a;
@@ -598,7 +599,8 @@ static int parse_one(const struct nlmsghdr *nlh, struct net_state *st)
 }
 
 struct dump_walk {
-	struct net_state *st;
+	int (*parse)(const struct nlmsghdr *nlh, void *arg);
+	void *arg;
 	bool ended;		/* NLMSG_DONE came */
 	int bad;		/* -EBADMSG when a message was skipped */
 };
@@ -610,7 +612,7 @@ static int dump_one(const struct nlmsghdr *nlh, void *arg)
 
 	if (rc != -ENOENT)
 		return rc;
-	rc = parse_one(nlh, w->st);
+	rc = w->parse(nlh, w->arg);
 	if (rc == -ENOMEM)
 		return rc;
 	/* One bad message is skipped; the caller learns it happened. */
@@ -619,9 +621,10 @@ static int dump_one(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int nl_parse_buf(const void *buf, size_t len, struct net_state *st, int *done)
+int nl_dump_walk(const void *buf, size_t len, int (*parse)(const struct nlmsghdr *nlh, void *arg), void *arg,
+		 int *done)
 {
-	struct dump_walk w = { .st = st };
+	struct dump_walk w = { .parse = parse, .arg = arg };
 	int rc = nl_msgs_walk(buf, len, dump_one, &w);
 
 	if (w.ended) {
@@ -630,4 +633,9 @@ int nl_parse_buf(const void *buf, size_t len, struct net_state *st, int *done)
 		return w.bad;
 	}
 	return rc ? rc : w.bad;
+}
+
+int nl_parse_buf(const void *buf, size_t len, struct net_state *st, int *done)
+{
+	return nl_dump_walk(buf, len, parse_one, st, done);
 }

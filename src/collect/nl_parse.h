@@ -51,6 +51,15 @@ int nl_msgs_walk(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *n
  */
 int nl_msg_control(const struct nlmsghdr *nlh, bool *ended);
 int nl_attrs_walk(const void *buf, size_t len, int (*cb)(const struct nlattr *a, void *arg), void *arg);
+/*
+ * One buffer of a dump (one recv(), or a recorded answer): control
+ * messages as nl_msg_control() says, every other message to parse(),
+ * whose -EBADMSG skips that message and -ENOMEM stops the walk (other
+ * results go on). *done = 1 once NLMSG_DONE came. 0, the walk's error, or
+ * -EBADMSG when a message was skipped.
+ */
+int nl_dump_walk(const void *buf, size_t len, int (*parse)(const struct nlmsghdr *nlh, void *arg), void *arg,
+		 int *done);
 
 /*
  * Feed a buffer of one or more messages (one recv() of a dump, or a recorded

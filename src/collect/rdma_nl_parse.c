@@ -399,49 +399,29 @@ int rdma_nl_parse_res(const struct nlmsghdr *nlh, struct res_state *rs)
 	return any ? 0 : -ENOENT;
 }
 
-struct dump_walk {
-	struct res_state *rs;
-	bool ended;		/* NLMSG_DONE came */
-	int bad;		/* -EBADMSG when a message was skipped */
-};
-
-static int dump_one(const struct nlmsghdr *nlh, void *arg)
+/* One message of a dump: a device (counted) or a resource. */
+static int res_msg(const struct nlmsghdr *nlh, void *arg)
 {
-	struct dump_walk *w = arg;
-	int rc = nl_msg_control(nlh, &w->ended);
+	struct res_state *rs = arg;
+	int rc;
 
-	if (rc != -ENOENT)
-		return rc;
 	if (nlh->nlmsg_type == rdma_nl_type(RDMA_NLDEV_CMD_GET)) {
 		uint32_t idx;
 		char name[RES_NAME_LEN];
 
-		if (rdma_nl_parse_dev(nlh, &idx, name, sizeof(name)) == 0)
-			w->rs->ndevs++;
-		else
-			w->bad = -EBADMSG;
+		if (rdma_nl_parse_dev(nlh, &idx, name, sizeof(name)))
+			return -EBADMSG;
+		rs->ndevs++;
 		return 0;
 	}
-	rc = rdma_nl_parse_res(nlh, w->rs);
-	if (rc == -ENOMEM)
-		return rc;
-	/* One bad message is skipped; the caller learns it happened. */
-	if (rc == -EBADMSG) {
-		w->rs->bad++;
-		w->bad = -EBADMSG;
-	}
-	return 0;
+	/* A malformed resource is counted (a device is not: it holds none). */
+	rc = rdma_nl_parse_res(nlh, rs);
+	if (rc == -EBADMSG)
+		rs->bad++;
+	return rc;
 }
 
 int rdma_nl_parse_buf(const void *buf, size_t len, struct res_state *rs, int *done)
 {
-	struct dump_walk w = { .rs = rs };
-	int rc = nl_msgs_walk(buf, len, dump_one, &w);
-
-	if (w.ended) {
-		if (done)
-			*done = 1;
-		return w.bad;
-	}
-	return rc ? rc : w.bad;
+	return nl_dump_walk(buf, len, res_msg, rs, done);
 }

@@ -223,39 +223,17 @@ int rdma_stat_parse_msg(const struct nlmsghdr *nlh, struct stat_state *st)
 	return -EBADMSG;
 }
 
-struct stat_walk {
-	struct stat_state *st;
-	bool ended;		/* NLMSG_DONE came */
-	int bad;		/* -EBADMSG when a message was skipped */
-};
-
-static int stat_one(const struct nlmsghdr *nlh, void *arg)
+static int stat_msg(const struct nlmsghdr *nlh, void *arg)
 {
-	struct stat_walk *w = arg;
-	int rc = nl_msg_control(nlh, &w->ended);
+	struct stat_state *st = arg;
+	int rc = rdma_stat_parse_msg(nlh, st);
 
-	if (rc != -ENOENT)
-		return rc;
-	rc = rdma_stat_parse_msg(nlh, w->st);
-	if (rc == -ENOMEM)
-		return rc;
-	/* One bad message is skipped; the caller learns it happened. */
-	if (rc == -EBADMSG) {
-		w->st->bad++;
-		w->bad = -EBADMSG;
-	}
-	return 0;
+	if (rc == -EBADMSG)
+		st->bad++;
+	return rc;
 }
 
 int rdma_stat_parse_buf(const void *buf, size_t len, struct stat_state *st, int *done)
 {
-	struct stat_walk w = { .st = st };
-	int rc = nl_msgs_walk(buf, len, stat_one, &w);
-
-	if (w.ended) {
-		if (done)
-			*done = 1;
-		return w.bad;
-	}
-	return rc ? rc : w.bad;
+	return nl_dump_walk(buf, len, stat_msg, st, done);
 }
