@@ -38,6 +38,7 @@ static void watch_close(struct mad_watch *w)
 	mad_fabric_close(w->v);
 	w->v = NULL;
 	ib_fabric_free(&w->f);
+	ib_fabric_free(&w->work);
 	free(w->saved);
 	w->saved = NULL;
 	free(w->partner);
@@ -62,6 +63,12 @@ bool mad_watch_host_has_ib(const struct fab_host *h)
 			if (fab_port_maybe_ib(&h->devs[i].ports[j]))
 				return true;
 	return false;
+}
+
+/* The work of a whole batch becomes the view. */
+static void watch_publish(struct mad_watch *w)
+{
+	memcpy(w->f.ports, w->work.ports, w->f.nports * sizeof(*w->f.ports));
 }
 
 static bool watch_open(struct mad_watch *w, const struct fab_host *h, double interval_s, uint64_t now)
@@ -92,38 +99,41 @@ static bool watch_open(struct mad_watch *w, const struct fab_host *h, double int
 	watch_close(w);
 	if (!c.live_sysfs && umad_tree_is_live(&c))
 		c.live_sysfs = true;
-	rc = mad_fabric_open(&c, &w->f, &w->v);
+	rc = mad_fabric_open(&c, &w->work, &w->v);
 	if (rc) {
 		snprintf(w->reason, sizeof(w->reason), "InfiniBand management view: %s", strerror(-rc));
 		watch_close(w);
 		return false;
 	}
-	if (!w->v || !w->f.nports) {
-		snprintf(w->reason, sizeof(w->reason), "%s", w->f.error[0] ? w->f.error :
+	if (!w->v || !w->work.nports) {
+		snprintf(w->reason, sizeof(w->reason), "%s", w->work.error[0] ? w->work.error :
 			 "no InfiniBand port can be asked through libibumad");
 		watch_close(w);
 		return false;
 	}
-	w->saved = calloc(w->f.nports, sizeof(*w->saved));
-	w->partner = calloc(w->f.nports, sizeof(*w->partner));
-	if (!w->saved || !w->partner) {
+	w->saved = calloc(w->work.nports, sizeof(*w->saved));
+	w->partner = calloc(w->work.nports, sizeof(*w->partner));
+	w->f.ports = calloc(w->work.nports, sizeof(*w->f.ports));
+	if (!w->saved || !w->partner || !w->f.ports) {
 		snprintf(w->reason, sizeof(w->reason), "InfiniBand management view: out of memory");
 		watch_close(w);
 		return false;
 	}
 	/* Every session refused (permissions): the first refusal says why; none is usable. */
 	w->reason[0] = '\0';
-	if (w->f.error[0]) {
+	if (w->work.error[0]) {
 		bool any = false;
 
-		for (size_t i = 0; i < w->f.nports; i++)
-			any |= w->f.ports[i].self_state != IBQ_ERROR;
+		for (size_t i = 0; i < w->work.nports; i++)
+			any |= w->work.ports[i].self_state != IBQ_ERROR;
 		if (!any) {
-			snprintf(w->reason, sizeof(w->reason), "%s", w->f.error);
+			snprintf(w->reason, sizeof(w->reason), "%s", w->work.error);
 			watch_close(w);
 			return false;
 		}
 	}
+	w->f.nports = w->work.nports;
+	watch_publish(w);
 	mad_fabric_query_ports(w->v, now);
 	w->querying = true;
 	w->next_query_ns = now + REQUERY_NS;
@@ -210,6 +220,10 @@ void mad_watch_reset(struct mad_watch *w)
 	for (size_t i = 0; i < w->f.nports; i++) {
 		pma_reset(&w->f.ports[i].pma);
 		pma_reset(&w->f.ports[i].peer_pma);
+		if (i < w->work.nports) {
+			pma_reset(&w->work.ports[i].pma);
+			pma_reset(&w->work.ports[i].peer_pma);
+		}
 		if (w->saved)
 			pma_reset(&w->saved[i]);
 	}
@@ -218,8 +232,8 @@ void mad_watch_reset(struct mad_watch *w)
 /* Ask the ports again; their PMA counters are kept (a re-query would restart them). */
 static void requery_start(struct mad_watch *w, uint64_t now)
 {
-	for (size_t i = 0; i < w->f.nports; i++)
-		w->saved[i] = w->f.ports[i].pma;
+	for (size_t i = 0; i < w->work.nports; i++)
+		w->saved[i] = w->work.ports[i].pma;
 	mad_fabric_query_ports(w->v, now);
 	w->querying = true;
 }
@@ -228,12 +242,12 @@ static void requery_done(struct mad_watch *w)
 {
 	size_t failed = 0;
 
-	for (size_t i = 0; i < w->f.nports; i++)
-		failed += w->f.ports[i].self_state == IBQ_ERROR;
+	for (size_t i = 0; i < w->work.nports; i++)
+		failed += w->work.ports[i].self_state == IBQ_ERROR;
 	/* Nothing could even be sent: the device is gone or was reset under us. */
-	w->dead = failed == w->f.nports;
-	for (size_t i = 0; i < w->f.nports; i++) {
-		struct ib_local_port *lp = &w->f.ports[i];
+	w->dead = failed == w->work.nports;
+	for (size_t i = 0; i < w->work.nports; i++) {
+		struct ib_local_port *lp = &w->work.ports[i];
 		struct mad_watch_partner *pa = &w->partner[i];
 		bool linked;
 
@@ -322,8 +336,11 @@ enum mad_watch_news mad_watch_handle(struct mad_watch *w, bool paused, double in
 		w->sampling = false;
 		news = MAD_WATCH_SAMPLED;
 	}
-	if (news != MAD_WATCH_NOTHING && w->hook)
-		w->hook(w, news, false, w->hook_arg);
+	if (news != MAD_WATCH_NOTHING) {
+		watch_publish(w);
+		if (w->hook)
+			w->hook(w, news, false, w->hook_arg);
+	}
 	if (paused)
 		return news;
 	if (now >= w->next_query_ns) {

@@ -28,7 +28,14 @@ enum mad_watch_news {
  */
 struct mad_watch {
 	const struct fab_ctx *ctx;
-	struct ib_fabric f;		/* what the MADs said, f.ports[] one per local IB port */
+	/*
+	 * What the MADs said, f.ports[] one per local IB port, as of the last
+	 * whole batch (query or PMA sample): answers land one by one in work,
+	 * and a view taken in between would mix two batches (a recording
+	 * holds whole ones). A replay fills f only.
+	 */
+	struct ib_fabric f;
+	struct ib_fabric work;
 	struct mad_fabric *v;		/* NULL: no MAD access (reason says why) */
 	char reason[768];		/* why there is no view, for people ("" when there is one) */
 	bool tried;

@@ -102,14 +102,10 @@ tui_keys p
 tui_expect "paused" "PAUSED"
 # MADs in flight when paused still land: wait for them (at most one PMA timeout)
 sleep 2
-# The pane without the local port's history (the left graph and the table's
-# HISTORY column): live, a sample may take a PMA answer of a batch still in
-# flight, while the recording holds the view once its batch is whole (the
-# table, the counters, the far-end blocks are compared whole).
+# The whole pane, the local port's history too: live and replay both take
+# the MAD view only once its batch is whole.
 pane() {
-	sed 's/  *[a-z][a-z :]*$//' |
-	awk '/^$/ { h = 0 } h { $0 = substr($0, 1, h - 1) } /HISTORY/ && !h { h = index($0, "HISTORY") }
-	     /far end:/ { g = 0 } g { $0 = sprintf("%47s", "") substr($0, 48) } { print } /window 1 min/ { g = 1 }'
+	sed 's/  *[a-z][a-z :]*$//'
 }
 tui_screen | sed -n '2,$p' | pane >"$T/live-counters"
 tui_quit >/dev/null || :
