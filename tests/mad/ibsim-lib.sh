@@ -101,14 +101,16 @@ sysfs_hold() {
 		diag "no umad2sim tree: $(cat "$T/holder.out")"
 }
 
-# opensm_start HOST: the SM on HOST; returns when it is MASTER and HOST's port is ACTIVE.
+# opensm_start HOST [DIR]: the SM on HOST (its files in DIR, default $T/osm);
+# returns when it is MASTER and HOST's port is ACTIVE; OSM_PID is its pid.
 opensm_start() {
-	mkdir -p "$T/osm"
-	(cd "$T/osm" && SIM_HOST=$1 LD_PRELOAD="$UMAD2SIM" OSM_TMP_DIR="$T/osm" OSM_CACHE_DIR="$T/osm" \
-		exec opensm -f "$T/osm/osm.log" >"$T/osm/out" 2>&1) &
+	_od=${2:-$T/osm}
+	mkdir -p "$_od"
+	(cd "$_od" && SIM_HOST=$1 LD_PRELOAD="$UMAD2SIM" OSM_TMP_DIR="$_od" OSM_CACHE_DIR="$_od" \
+		exec opensm -f "$_od/osm.log" >"$_od/out" 2>&1) &
 	OSM_PID=$!
 	cleanup_add "stop_pid $OSM_PID"
-	wait_for 60 grep -q "Entering MASTER state" "$T/osm/out" || { diag "$(tail -20 "$T/osm/out")"; return 1; }
+	wait_for 60 grep -q "Entering MASTER state" "$_od/out" || { diag "$(tail -20 "$_od/out")"; return 1; }
 	port_active "$1"
 }
 

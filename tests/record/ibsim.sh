@@ -6,7 +6,8 @@
 # recorded "link partner changed" event, and `show fabric --replay` reports
 # the local ports as the live `show fabric` does. The monitor records its
 # far ends, and the replay's Counters pane, far-end blocks included, is the
-# live one line for line.
+# live one line for line. The SM moved to another host while recording is
+# an "SM moved" event in the replay, from the old SM's LID to the new one's.
 . "$TOP_SRCDIR/tests/setup.sh"
 slow_scenario
 . "$TOP_SRCDIR/tests/tui/lib.sh"
@@ -125,4 +126,37 @@ tui_expect "the port details show the recorded far end" "MADs through libibumad,
 tui_expect "... with the partner" 'partner: Switch "spine-a"' 5
 tui_keys Escape
 tui_quit >/dev/null || :
+
+# ---- the SM moves from smhost to hostb while fabtop records on hosta ----
+f2=$T/sm.ftrec
+(cd "$RUN" && SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "$FABTOP" --sysfs "$HOLD_SYS" \
+	record "$f2" --interval 0.5) >"$T/sm.out" 2>"$T/sm.err" &
+REC_PID=$!
+cleanup_add "stop_pid $REC_PID"
+# one query of the ports (every 5 s) with the first SM
+sleep 6
+old_sm=$OSM_PID
+stop_pid "$old_sm"
+opensm_start HostB "$T/osm2"
+# the new master has set every port's SM LID: one more query sees it
+sleep 12
+stop_pid "$REC_PID"
+assert_match "fabtop record stopped cleanly on TERM" "samples, [0-9]+ bytes in" "$(cat "$T/sm.err")"
+run_rc "$FABTOP" show events --replay "$f2" --json
+assert_eq "show events --replay reads the recording" 0 "$rc"
+jq -c '[.events[] | select(.kind == "sm-moved") | {port, what}]' "$T/out" >"$T/sm-moved"
+sm_lids() {
+	run_rc "$FABTOP" show fabric --json --replay "$f2" --at "$1"
+	jq -c '[.fabric.local_ports[] | {port, lid: .sm.lid}]' "$T/out"
+}
+first=$(sm_lids +4s)
+last=$(sm_lids end)
+diag "the SM of each local port, first: $first, last: $last"
+check "the SM's LID changed in the recorded view" test "$first" != "$last"
+# one event per local port, from its first SM LID to its last
+want=$(jq -nc --argjson a "$first" --argjson b "$last" \
+	'[range($a | length) as $i | {port: $a[$i].port,
+	  what: "subnet manager moved: LID \($a[$i].lid) -> \($b[$i].lid)"}]')
+assert_eq "the recording holds one \"SM moved\" event per local port, from where to where" \
+	"$want" "$(cat "$T/sm-moved")"
 done_testing
