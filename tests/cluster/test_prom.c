@@ -16,25 +16,9 @@ static char *slurp(const char *name, size_t *len)
 {
 	const char *top = getenv("TOP_SRCDIR");
 	char path[4096];
-	char *buf;
-	FILE *f;
-	long n;
 
 	snprintf(path, sizeof(path), "%s/tests/data/prom/%s", top ? top : ".", name);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	return tap_slurp(path, len);
 }
 
 /* Parse a recorded answer; the status, or -1 when the file is missing (a failed check says so). */

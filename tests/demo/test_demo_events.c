@@ -53,22 +53,6 @@ static size_t count(const struct event_log *l, int kind)
 	return n;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (!f)
-		return NULL;
-	if (getdelim(&buf, &len, '\0', f) < 0) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	const char *top = getenv("TOP_SRCDIR");
@@ -116,7 +100,7 @@ int main(int argc, char **argv)
 		}
 	}
 	snprintf(path, sizeof(path), "%s/tests/data/demo/seed7-events.txt", top ? top : ".");
-	want = slurp(path);
+	want = tap_slurp(path, NULL);
 	ASSERT_NOT_NULL(want, "tests/data/demo/seed7-events.txt is there");
 	ASSERT_EQ_STR(text ? text : "", want ? want : "", "seed 7, 180 one-second samples: the expected events");
 	free(want);

@@ -20,27 +20,6 @@
 
 static const char *const kinds[] = { "link", "addr", "route", "rule", "neigh" };
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* Load one recorded state; the dumps hold several recv() buffers back to back. */
 static int load(const char *dir, struct net_state *st)
 {
@@ -55,7 +34,7 @@ static int load(const char *dir, struct net_state *st)
 		int done = 0;
 
 		snprintf(path, sizeof(path), "%s/tests/data/netlink/%s/%s.bin", top ? top : ".", dir, kinds[i]);
-		buf = slurp(path, &len);
+		buf = tap_slurp(path, &len);
 		if (!buf)
 			return -ENOENT;
 		rc = nl_parse_buf(buf, len, st, &done);
@@ -269,7 +248,7 @@ static void test_truncated(void)
 		unsigned char *buf;
 
 		snprintf(path, sizeof(path), "%s/tests/data/netlink/seed-before/%s.bin", top ? top : ".", kinds[k]);
-		buf = slurp(path, &len);
+		buf = tap_slurp(path, &len);
 		if (!buf)
 			continue;
 		for (size_t cut = 0; cut < len; cut++) {
@@ -309,7 +288,7 @@ static void test_mutated(void)
 		unsigned char *buf;
 
 		snprintf(path, sizeof(path), "%s/tests/data/netlink/seed-after/%s.bin", top ? top : ".", kinds[k]);
-		buf = slurp(path, &len);
+		buf = tap_slurp(path, &len);
 		if (!buf || !len) {
 			free(buf);
 			continue;

@@ -47,27 +47,6 @@ static char *render(const struct fab_host *h)
 	return buf;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 int main(void)
 {
 	static char *live[NSAMPLES];
@@ -155,7 +134,7 @@ int main(void)
 	rec_reader_close(&r);
 
 	/* Cut anywhere: the samples before the cut, or a clear message. */
-	file = slurp(path, &len);
+	file = tap_slurp(path, &len);
 	TAP_OK(file != NULL, "the file reads back");
 	for (size_t cut = 0; file && cut < len; cut += 1 + cut / 40) {
 		struct rec_reader c;

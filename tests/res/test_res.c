@@ -20,27 +20,6 @@
 #include "report/res.h"
 #include "util.h"
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static char dir[4096];
 
 static int replay(const char *name, struct res_state *rs, int *done)
@@ -51,7 +30,7 @@ static int replay(const char *name, struct res_state *rs, int *done)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/tests/data/rdma-nl/%s.bin", dir, name);
-	buf = slurp(path, &len);
+	buf = tap_slurp(path, &len);
 	if (!buf)
 		return -ENOENT;
 	rc = rdma_nl_parse_buf(buf, len, rs, done);
@@ -139,7 +118,7 @@ static void test_recorded(void)
 		size_t len, worst = 0;
 
 		snprintf(path, sizeof(path), "%s/tests/data/rdma-nl/cm_id.bin", dir);
-		buf = slurp(path, &len);
+		buf = tap_slurp(path, &len);
 		ASSERT_NOT_NULL(buf, "cm_id.bin");
 		for (size_t cut = 0; buf && cut < len; cut++) {
 			struct res_state t;

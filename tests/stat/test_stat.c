@@ -306,26 +306,6 @@ static void test_corrupt(void)
 	stat_state_free(&st);
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(n ? (size_t)n : 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		*len = (size_t)n;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Answers recorded on the real kernel (tests/data/rdma-stat/README) against iproute2's reading of them. */
 static void test_recorded(const char *top)
 {
@@ -339,7 +319,7 @@ static void test_recorded(const char *top)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/tests/data/rdma-stat/port_hw.bin", top);
-	buf = slurp(path, &len);
+	buf = tap_slurp(path, &len);
 	TAP_OK(buf != NULL, "recorded rxe0/1 STAT_GET answer read");
 	if (!buf)
 		return;
@@ -364,12 +344,12 @@ static void test_recorded(const char *top)
 	stat_state_free(&st);
 
 	snprintf(path, sizeof(path), "%s/tests/data/rdma-stat/mode.bin", top);
-	buf = slurp(path, &len);
+	buf = tap_slurp(path, &len);
 	TAP_OK(buf && rdma_stat_parse_buf(buf, len, &st, NULL) == 0 && st.nmodes == 1 &&
 	       st.modes[0].mode == RDMA_COUNTER_MODE_NONE, "the recorded QP mode: none (rdma: qp auto off)");
 	free(buf);
 	snprintf(path, sizeof(path), "%s/tests/data/rdma-stat/counters.bin", top);
-	buf = slurp(path, &len);
+	buf = tap_slurp(path, &len);
 	TAP_OK(buf && rdma_stat_parse_buf(buf, len, &st, &done) == 0 && done == 1 && st.nqpc == 0,
 	       "the recorded QP counter dump of rxe: NLMSG_DONE alone, no counter");
 	free(buf);

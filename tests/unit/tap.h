@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
@@ -190,6 +191,30 @@ static inline void tap_diag_text(const char *s)
 	printf(__VA_ARGS__);							\
 	printf("\n");								\
 } while (0)
+
+/* A whole file with a NUL after it (text or not: *len, when asked, says how long); NULL if unreadable. */
+static inline void *tap_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n = -1;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET))
+		buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (!buf)
+		return NULL;
+	buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
 
 static inline int tap_done(void)
 {

@@ -233,26 +233,6 @@ static char *pad_text(WINDOW *w, int h, int width)
 	return out;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Compare with tests/data/render/NAME.txt; FABTOP_RENDER_UPDATE=1 rewrites it. */
 static void compare(const char *name, const char *got)
 {
@@ -269,7 +249,7 @@ static void compare(const char *name, const char *got)
 			fclose(f);
 		}
 	}
-	want = slurp(path);
+	want = tap_slurp(path, NULL);
 	TAP_OK(want && !strcmp(want, got), "%s matches %s", name, path);
 	if (!want || strcmp(want, got)) {
 		printf("# got:\n");
