@@ -9,13 +9,15 @@
 #include "record/probe.h"
 
 /* Field numbers of the probe message past its table's (doc/recording.md). */
-enum { PROBE_EVENT = 40 };
+enum { PROBE_EVENT = 40, PROBE_WHY = 41 };
 
 void rec_probe_encode(struct rec_buf *b, const struct rec_probe *p)
 {
 	rec_encode(b, &rec_probe_table, p);
 	for (unsigned int i = 0; i < p->st.n_events && i < PROBE_MAX_EVENTS; i++)
 		rec_put_msg(b, PROBE_EVENT, &rec_probe_event_table, &p->events[i]);
+	for (unsigned int i = 0; i < p->why.n && i < EXPLAIN_MAX_LINES; i++)
+		rec_put_str(b, PROBE_WHY, p->why.line[i]);
 }
 
 int rec_probe_decode(struct rec_cur *c, struct rec_probe *p)
@@ -25,7 +27,13 @@ int rec_probe_decode(struct rec_cur *c, struct rec_probe *p)
 
 	memset(p, 0, sizeof(*p));
 	while (rec_next(c, &f)) {
-		if (rec_decode_field(c, &rec_probe_table, p, &f) || f.num != PROBE_EVENT)
+		if (rec_decode_field(c, &rec_probe_table, p, &f))
+			continue;
+		if (f.num == PROBE_WHY && p->why.n < EXPLAIN_MAX_LINES) {
+			rec_field_str(&f, p->why.line[p->why.n], sizeof(p->why.line[0]));
+			p->why.n++;
+		}
+		if (f.num != PROBE_EVENT)
 			continue;
 		/* the newest PROBE_MAX_EVENTS: a longer list keeps its tail */
 		if (n == PROBE_MAX_EVENTS) {

@@ -10,6 +10,7 @@
 #include "model/fabric.h"
 #include "model/ibfabric.h"
 #include "model/net.h"
+#include "probe/explain.h"
 #include "probe/probe.h"
 #include "record/codec.h"
 
@@ -84,6 +85,7 @@ struct rec_probe {
 	char from_ifname[16];			/* the source's interface, "" for the kernel's choice */
 	struct probe_status st;			/* st.events points into events */
 	struct probe_event events[PROBE_MAX_EVENTS];
+	struct explain why;			/* a failure as the monitor explained it then (it needs the live host) */
 };
 
 extern const struct rec_table rec_mad_port_table, rec_ib_node_table, rec_ib_port_table, rec_ib_sm_table,

@@ -157,6 +157,8 @@ static void probe_ui_record(struct ui *ui, struct ui_probe *pu, const struct pro
 		return;
 	rec_probe_from(pu->rec, pu->run, now - pu->started_ns, pu->peer, pu->from_ifname, st);
 	pu->rec->point = point;
+	if (st->state == PROBE_FAILED && pu->explained)
+		pu->rec->why = pu->why;
 	rec_probe_encode(&b, pu->rec);
 	if (b.oom)
 		ui_status(ui, "out of memory recording the probe");

@@ -222,6 +222,7 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 static void draw_run(WINDOW *w, struct ui_rect r, int *yp, const struct probe_status *st, const struct ui_probe *pu,
 		     bool live)
 {
+	const struct explain *why;
 	int y = *yp;
 	char a[32], b[32];
 
@@ -254,10 +255,11 @@ static void draw_run(WINDOW *w, struct ui_rect r, int *yp, const struct probe_st
 			     units_bitrate(a, sizeof(a), pt->gbps * 1e9), pt->msgs_per_s, lat);
 		}
 	}
-	if (live && pu->why.n) {
-		line(w, r, &y, ROLE_HEADING, "Why (the doctor's evidence)");
-		for (unsigned int i = 0; i < pu->why.n && i < EXPLAIN_MAX_LINES; i++)
-			line(w, r, &y, ROLE_WARN, "  %s", pu->why.line[i]);
+	why = live ? &pu->why : &pu->rec->why;
+	if (why->n) {
+		line(w, r, &y, ROLE_HEADING, "Why (the doctor's evidence%s)", live ? "" : ", as explained then");
+		for (unsigned int i = 0; i < why->n && i < EXPLAIN_MAX_LINES; i++)
+			line(w, r, &y, ROLE_WARN, "  %s", why->line[i]);
 	}
 	line(w, r, &y, ROLE_HEADING, "CM event timeline (%" PRIu64 " events)", st->events_total);
 	for (unsigned int i = 0; i < st->n_events; i++) {

@@ -239,6 +239,25 @@ static void codecs(void)
 	rec_buf_reset(&again);
 	rec_probe_encode(&again, &q);
 	TAP_OK(again.len == b.len && !memcmp(again.data, b.data, b.len), "and encode again to the same bytes");
+	TAP_OK(q.why.n == 0, "a run that did not fail has no explanation");
+
+	/* a failure with the monitor's explanation of it (a replay cannot ask the live kernel) */
+	probe_fill(&p, 3, 900000000ull, PROBE_FAILED, 0);
+	snprintf(p.why.line[0], sizeof(p.why.line[0]), "route: traffic from 172.16.34.2 to 172.16.34.10 leaves "
+		 "by eth0, not by eth1 which holds 172.16.34.2 (table 254)");
+	snprintf(p.why.line[1], sizeof(p.why.line[1]), "see doctor finding 1 (same-subnet-route): two interfaces "
+		 "in one subnet");
+	p.why.n = 2;
+	rec_buf_reset(&b);
+	rec_probe_encode(&b, &p);
+	rec_cur_init(&c, b.data, b.len, b.data);
+	rc = rec_probe_decode(&c, &q);
+	ASSERT_EQ_INT(rc, 0, "a failed probe run decodes");
+	TAP_OK(q.st.state == PROBE_FAILED && q.why.n == 2 && !strcmp(q.why.line[0], p.why.line[0]) &&
+	       !strcmp(q.why.line[1], p.why.line[1]) && q.st.n_events == 3, "with its explanation, line by line");
+	rec_buf_reset(&again);
+	rec_probe_encode(&again, &q);
+	TAP_OK(again.len == b.len && !memcmp(again.data, b.data, b.len), "and encode again to the same bytes");
 	hostile(&b, probe_decode_bytes, "probe run");
 	rec_buf_free(&b);
 	rec_buf_free(&again);

@@ -28,8 +28,24 @@ show $T/p1.log
 t_grep "server: the failure names the route and doctor finding 1" \
 	'leaves by eth0, not by eth1 which holds 172\.16\.34\.2.*|see doctor finding 1' $T/p1.log
 # the same from the monitor's Probe pane: the failure and the doctor's evidence on screen
-tui_probe "server: TUI Probe pane from 172.16.34.2 fails, with the doctor's evidence" "$F" 172.16.34.10 2 \
-	'from +172\.16\.34\.2 on eth1' 'see doctor finding 1'
+tui_probe "server: TUI Probe pane from 172.16.34.2 fails, with the doctor's evidence" "$F --record $T/why.ftrec" \
+	172.16.34.10 2 'from +172\.16\.34\.2 on eth1' 'see doctor finding 1'
+# the recording keeps the evidence as it was explained then (a replay cannot ask the kernel)
+sed -n '/^Why (the doctor/,/^CM event/p' /tmp/tui.txt > $T/why-live.txt
+tmux kill-server 2>/dev/null
+TERM=xterm tmux new-session -d -x 160 -y 50 -s fab "$F --replay $T/why.ftrec --at end --pane probe"
+if tui_wait fab 'Recorded probe run 1' 30 && tui_wait fab '^CM event timeline' 5; then
+	sed -n '/^Why (the doctor/,/^CM event/p' /tmp/tui.txt | sed 's/, as explained then)/)/' > $T/why-replay.txt
+	if [ -s $T/why-live.txt ] && cmp -s $T/why-live.txt $T/why-replay.txt; then
+		t_ok "server: the replayed Probe pane shows the failure's evidence as the live one did"
+	else
+		t_nok "server: the replayed Probe pane's evidence differs from live"
+		echo "-- live:"; show $T/why-live.txt; echo "-- replay:"; show $T/why-replay.txt
+	fi
+else
+	t_nok "server: the recorded probe run replays"; show /tmp/tui.txt
+fi
+tmux kill-server 2>/dev/null
 signal srv-p1.done
 waitfor cli-p1.done 120
 
