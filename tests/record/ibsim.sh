@@ -133,13 +133,23 @@ f2=$T/sm.ftrec
 	record "$f2" --interval 0.5) >"$T/sm.out" 2>"$T/sm.err" &
 REC_PID=$!
 cleanup_add "stop_pid $REC_PID"
-# one query of the ports (every 5 s) with the first SM
-sleep 6
-old_sm=$OSM_PID
-stop_pid "$old_sm"
+# The recording is read while it is written (a reader stops at the last
+# whole sample): first the view with the first SM, then the moved event.
+sm_seen() {
+	"$FABTOP" show fabric --json --replay "$f2" --at end >"$T/sm-first.json" 2>/dev/null &&
+		jq -e '[.fabric.local_ports[].sm.lid | select(. != null and . > 0)] | length > 0' \
+			"$T/sm-first.json" >/dev/null
+}
+moved_seen() {
+	"$FABTOP" show events --json --replay "$f2" 2>/dev/null |
+		jq -e '[.events[] | select(.kind == "sm-moved")] | length > 0' >/dev/null
+}
+wait_for 20 sm_seen || diag "the recording has no SM yet"
+stop_pid "$OSM_PID"
 opensm_start HostB "$T/osm2"
-# the new master has set every port's SM LID: one more query sees it
-sleep 12
+# the new master sets every port's SM LID; the next query of the ports (every 5 s) sees it
+wait_for 30 moved_seen || diag "no SM moved event within 30 s"
+sleep 1
 stop_pid "$REC_PID"
 assert_match "fabtop record stopped cleanly on TERM" "samples, [0-9]+ bytes in" "$(cat "$T/sm.err")"
 run_rc "$FABTOP" show events --replay "$f2" --json
@@ -149,7 +159,7 @@ sm_lids() {
 	run_rc "$FABTOP" show fabric --json --replay "$f2" --at "$1"
 	jq -c '[.fabric.local_ports[] | {port, lid: .sm.lid}]' "$T/out"
 }
-first=$(sm_lids +4s)
+first=$(jq -c '[.fabric.local_ports[] | {port, lid: .sm.lid}]' "$T/sm-first.json")
 last=$(sm_lids end)
 diag "the SM of each local port, first: $first, last: $last"
 check "the SM's LID changed in the recorded view" test "$first" != "$last"
