@@ -4,6 +4,7 @@
 src_libfabtop_a_SOURCES += \
 	src/model/net.c src/model/net.h \
 	src/collect/nl_parse.c src/collect/nl_parse.h \
+	src/collect/nl_sock.c src/collect/nl_sock.h \
 	src/collect/netlink.c src/collect/netlink.h \
 	src/collect/sysctl.c src/collect/sysctl.h \
 	src/collect/route_query.c src/collect/route_query.h \
