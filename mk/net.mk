@@ -43,6 +43,10 @@ EXTRA_DIST += tests/net/record-netlink.sh tests/data/netlink
 check_PROGRAMS += tests/net/test_nl_replay
 TESTS += tests/net/test_nl_replay
 tests_net_test_nl_replay_LDADD = $(TEST_LDADD)
+# nl_sock against this kernel: answers, errors, timeouts, a signal, stray buffers (no root; some SKIP without it).
+check_PROGRAMS += tests/net/test_nl_sock
+TESTS += tests/net/test_nl_sock
+tests_net_test_nl_sock_LDADD = $(TEST_LDADD)
 # Sysctl reading and combining, fix table numbering (no root).
 check_PROGRAMS += tests/net/test_sysctl_fix
 TESTS += tests/net/test_sysctl_fix

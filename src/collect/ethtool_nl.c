@@ -26,12 +26,12 @@ static int family_answer(const void *buf, size_t len, void *id)
 	return rc ? rc : NL_WALK_END;
 }
 
-/* The first PAUSE_GET answer decides; -ENOENT: a message that is not one, read on. */
 struct pause_ask {
-	uint16_t family;
+	uint16_t family;	/* ethtool's generic netlink family id */
 	struct roce_ethtool *out;
 };
 
+/* The first PAUSE_GET answer decides; -ENOENT: a message that is not one, read on. */
 static int pause_answer(const void *buf, size_t len, void *arg)
 {
 	struct pause_ask *pa = arg;
