@@ -4,6 +4,7 @@
 src_libfabtop_a_SOURCES += \
 	src/model/net.c src/model/net.h \
 	src/collect/nl_parse.c src/collect/nl_parse.h \
+	src/collect/nl_sock.c src/collect/nl_sock.h \
 	src/collect/netlink.c src/collect/netlink.h \
 	src/collect/sysctl.c src/collect/sysctl.h \
 	src/collect/route_query.c src/collect/route_query.h \
@@ -42,6 +43,10 @@ EXTRA_DIST += tests/net/record-netlink.sh tests/data/netlink
 check_PROGRAMS += tests/net/test_nl_replay
 TESTS += tests/net/test_nl_replay
 tests_net_test_nl_replay_LDADD = $(TEST_LDADD)
+# nl_sock against this kernel: answers, errors, timeouts, a signal, stray buffers (no root; some SKIP without it).
+check_PROGRAMS += tests/net/test_nl_sock
+TESTS += tests/net/test_nl_sock
+tests_net_test_nl_sock_LDADD = $(TEST_LDADD)
 # Sysctl reading and combining, fix table numbering (no root).
 check_PROGRAMS += tests/net/test_sysctl_fix
 TESTS += tests/net/test_sysctl_fix

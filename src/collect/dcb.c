@@ -6,78 +6,47 @@
 #include <libmnl/libmnl.h>
 #include <linux/dcbnl.h>
 #include <linux/rtnetlink.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
 
 #include "collect/dcb.h"
 #include "collect/dcb_parse.h"
+#include "collect/nl_sock.h"
 #include "model/fabric.h"
 
 #define DCB_BUF	16384	/* an IEEE answer with a full APP table is ~1.5 KiB */
+#define DCB_TIMEOUT_S	1
+#define DCB_READS	16
+
+/* The first IEEE answer decides; -ENOENT: a message that is not one, read on. */
+static int answer(const void *buf, size_t len, void *out)
+{
+	int rc = dcb_parse_buf(buf, len, out);
+
+	return rc == -ENOENT ? 0 : rc ? rc : NL_WALK_END;
+}
 
 int dcb_query(const char *ifname, struct roce_dcb *out)
 {
-	struct timeval tmo = { .tv_sec = 1 };
-	struct mnl_socket *nl;
+	struct nl_sock s;
 	struct nlmsghdr *nlh;
 	struct dcbmsg *dm;
-	unsigned int seq = (unsigned int)time(NULL), portid;
-	char *buf;
-	ssize_t n;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!ifname[0] || strlen(ifname) >= FAB_IFNAMSIZ)
 		return -EINVAL;
-	buf = malloc(DCB_BUF);
-	if (!buf)
-		return -ENOMEM;
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl) {
-		rc = -errno;
-		free(buf);
+	rc = nl_sock_open(&s, NETLINK_ROUTE, DCB_TIMEOUT_S, DCB_BUF);
+	if (rc)
 		return rc;
-	}
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo)) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETDCB;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = seq;
+	/* a kernel that keeps sending what is not our answer is given up on, as one that is silent */
+	s.max_reads = DCB_READS;
+	nlh = nl_sock_request(&s, RTM_GETDCB, 0);
 	dm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dm));
 	dm->dcb_family = AF_UNSPEC;
 	dm->cmd = DCB_CMD_IEEE_GET;
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	/* Skip anything not ours (another sequence number); stop at the first answer. */
-	for (int tries = 0; tries < 16; tries++) {
-		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
-
-		n = mnl_socket_recvfrom(nl, buf, DCB_BUF);
-		if (n < 0) {
-			rc = errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
-			goto out;
-		}
-		if ((size_t)n < sizeof(*m) || m->nlmsg_seq != seq || m->nlmsg_pid != portid)
-			continue;
-		rc = dcb_parse_buf(buf, (size_t)n, out);
-		if (rc == -ENOENT)
-			continue;
-		goto out;
-	}
-	rc = -ETIMEDOUT;
-out:
-	mnl_socket_close(nl);
-	free(buf);
+	rc = nl_sock_ask(&s, nlh, answer, out);
+	nl_sock_close(&s);
 	return rc;
 }

@@ -6,101 +6,81 @@
 #include <libmnl/libmnl.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
 
 #include "collect/ethtool_nl.h"
 #include "collect/ethtool_nl_parse.h"
+#include "collect/nl_sock.h"
 #include "model/fabric.h"
 
 #define ENL_BUF 8192
+#define ENL_TIMEOUT_S	1
+#define ENL_READS	16	/* a kernel that keeps sending what is not our answer is given up on */
 
-/* Send nlh and parse the answer with the same sequence number: family (id NULL) or pause. */
-static int ask(struct mnl_socket *nl, char *buf, struct nlmsghdr *nlh, uint16_t *id, uint16_t family,
-	       struct roce_ethtool *out)
+/* The controller's answer: the family's id, whatever its first message says. */
+static int family_answer(const void *buf, size_t len, void *id)
 {
-	unsigned int seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(nl);
+	int rc = ethtool_nl_parse_family(buf, id);
 
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (int tries = 0; tries < 16; tries++) {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, ENL_BUF);
-		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
-		int rc;
+	(void)len;	/* nl_sock_ask() hands over whole messages only */
+	return rc ? rc : NL_WALK_END;
+}
 
-		if (n < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
-		if ((size_t)n < sizeof(*m) || m->nlmsg_seq != seq || m->nlmsg_pid != portid)
-			continue;
-		if (id)
-			return (size_t)n >= m->nlmsg_len ? ethtool_nl_parse_family(m, id) : -EBADMSG;
-		rc = ethtool_nl_parse_pause_buf(buf, (size_t)n, family, out);
-		if (rc != -ENOENT)
-			return rc;
-	}
-	return -ETIMEDOUT;
+struct pause_ask {
+	uint16_t family;	/* ethtool's generic netlink family id */
+	struct roce_ethtool *out;
+};
+
+/* The first PAUSE_GET answer decides; -ENOENT: a message that is not one, read on. */
+static int pause_answer(const void *buf, size_t len, void *arg)
+{
+	struct pause_ask *pa = arg;
+	int rc = ethtool_nl_parse_pause_buf(buf, len, pa->family, pa->out);
+
+	return rc == -ENOENT ? 0 : rc ? rc : NL_WALK_END;
+}
+
+/* A generic netlink request of family: its header and command. */
+static struct nlmsghdr *genl_request(struct nl_sock *s, uint16_t family, uint8_t cmd, uint8_t version)
+{
+	struct nlmsghdr *nlh = nl_sock_request(s, family, 0);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	g->cmd = cmd;
+	g->version = version;
+	return nlh;
 }
 
 int ethtool_nl_pause(const char *ifname, struct roce_ethtool *out)
 {
-	struct timeval tmo = { .tv_sec = 1 };
-	struct mnl_socket *nl;
+	struct nl_sock s;
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
 	struct nlattr *hdr;
-	unsigned int seq = (unsigned int)time(NULL);
-	uint16_t family = 0;
-	char *buf;
+	struct pause_ask pa = { .out = out };
 	int rc;
 
 	if (!ifname[0] || strlen(ifname) >= FAB_IFNAMSIZ)
 		return out->pause_err = -EINVAL;
-	buf = malloc(ENL_BUF);
-	if (!buf)
-		return -ENOMEM;
-	nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!nl) {
-		rc = out->pause_err = -errno;
-		free(buf);
-		return rc;
-	}
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo)) < 0) {
-		rc = out->pause_err = -errno;
-		goto out;
-	}
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
+	rc = nl_sock_open(&s, NETLINK_GENERIC, ENL_TIMEOUT_S, ENL_BUF);
+	if (rc)
+		return rc == -ENOMEM ? rc : (out->pause_err = rc);
+	s.max_reads = ENL_READS;
+	nlh = genl_request(&s, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	rc = ask(nl, buf, nlh, &family, 0, out);
+	rc = nl_sock_ask(&s, nlh, family_answer, &pa.family);
 	if (rc) {
 		/* no ethtool netlink here (the ioctls still give the per-priority counters) */
 		out->pause_err = rc;
 		rc = rc == -ENOENT ? 0 : rc;
 		goto out;
 	}
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = seq + 1;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = ETHTOOL_MSG_PAUSE_GET;
-	g->version = ETHTOOL_GENL_VERSION;
+	nlh = genl_request(&s, pa.family, ETHTOOL_MSG_PAUSE_GET, ETHTOOL_GENL_VERSION);
 	hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
 	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
 	mnl_attr_nest_end(nlh, hdr);
-	rc = ask(nl, buf, nlh, NULL, family, out);
+	rc = nl_sock_ask(&s, nlh, pause_answer, &pa);
 out:
-	mnl_socket_close(nl);
-	free(buf);
+	nl_sock_close(&s);
 	return rc;
 }

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "collect/net_apply.h"
 #include "collect/netlink.h"
 #include "collect/nl_parse.h"
+#include "collect/nl_sock.h"
 #include "derive/fix.h"
 #include "collect/sysctl.h"
 
@@ -45,57 +45,37 @@ static size_t family_len(uint8_t family)
 	return family == AF_INET ? 4 : 16;
 }
 
-/* Send one request and wait for its ack: 0 or the kernel's -errno. */
-static int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh)
+#define APPLY_BUF	8192	/* a route message as the kernel dumped it, restored whole */
+
+/* The acknowledgement (an NLMSG_ERROR, 0 for success) ends the answer; anything else is read past. */
+static int ack_cb(const void *buf, size_t len, void *arg)
 {
-	char buf[8192];
-	unsigned int portid = mnl_socket_get_portid(nl);
+	const struct nlmsghdr *m = buf;
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
+	int *err = arg;
+
+	(void)len;	/* nl_sock_ask() hands over whole messages only */
+	if (m->nlmsg_type != NLMSG_ERROR)
+		return 0;
+	*err = m->nlmsg_len >= NLMSG_HDRLEN + sizeof(*e) ? e->error : -EBADMSG;
+	return NL_WALK_END;
+}
+
+/* Send one request and wait for its ack: 0 or the kernel's -errno. */
+static int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh)
+{
+	int err = 0;
+	int rc;
 
 	nlh->nlmsg_flags |= NLM_F_ACK;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if ((size_t)n < sizeof(*m) || m->nlmsg_len > (size_t)n)
-			return -EBADMSG;
-		if (m->nlmsg_seq != nlh->nlmsg_seq || m->nlmsg_pid != portid)
-			continue;
-		if (m->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
-
-			return m->nlmsg_len >= NLMSG_HDRLEN + sizeof(*e) ? e->error : -EBADMSG;
-		}
-	}
-}
-
-static unsigned int next_seq(void)
-{
-	static unsigned int seq;
-
-	return (unsigned int)time(NULL) + ++seq;
-}
-
-static struct nlmsghdr *msg_start(char *buf, uint16_t type, uint16_t flags)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = next_seq();
-	return nlh;
+	rc = nl_sock_ask(s, nlh, ack_cb, &err);
+	return rc ? rc : err;
 }
 
 /* RTM_NEWROUTE/DELROUTE of a route as the model holds it. */
-static int route_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const struct net_route *r)
+static int route_msg(struct nl_sock *s, uint16_t type, uint16_t flags, const struct net_route *r)
 {
-	char buf[1024];
-	struct nlmsghdr *nlh = msg_start(buf, type, flags);
+	struct nlmsghdr *nlh = nl_sock_request(s, type, flags);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 
 	rtm->rtm_family = r->family;
@@ -116,13 +96,12 @@ static int route_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const
 		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)r->oif);
 	if (r->has_priority)
 		mnl_attr_put_u32(nlh, RTA_PRIORITY, r->priority);
-	return nl_talk(nl, nlh);
+	return nl_talk(s, nlh);
 }
 
-static int rule_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const struct fix_route *fr)
+static int rule_msg(struct nl_sock *s, uint16_t type, uint16_t flags, const struct fix_route *fr)
 {
-	char buf[1024];
-	struct nlmsghdr *nlh = msg_start(buf, type, flags);
+	struct nlmsghdr *nlh = nl_sock_request(s, type, flags);
 	struct fib_rule_hdr *frh = mnl_nlmsg_put_extra_header(nlh, sizeof(*frh));
 
 	frh->family = fr->addr.family;
@@ -132,7 +111,7 @@ static int rule_msg(struct mnl_socket *nl, uint16_t type, uint16_t flags, const 
 	mnl_attr_put(nlh, FRA_SRC, family_len(fr->addr.family), fr->addr.bytes);
 	mnl_attr_put_u32(nlh, FRA_TABLE, fr->table);
 	mnl_attr_put_u32(nlh, FRA_PRIORITY, fr->priority);
-	return nl_talk(nl, nlh);
+	return nl_talk(s, nlh);
 }
 
 /* SIGINT, SIGTERM or SIGHUP came (the caller blocks them during an apply): stop and roll back. */
@@ -198,20 +177,18 @@ static int find_replaced(const struct fix_route *fr, struct nlmsghdr **out)
 }
 
 /* Put a route back from the kernel's own message of it: every attribute as it was. */
-static int restore_route(struct mnl_socket *nl, const struct nlmsghdr *old)
+static int restore_route(struct nl_sock *s, const struct nlmsghdr *old)
 {
-	char buf[8192];
 	struct nlmsghdr *nlh;
 
-	if (old->nlmsg_len > sizeof(buf))
+	if (old->nlmsg_len > s->size)
 		return -E2BIG;
-	memcpy(buf, old, old->nlmsg_len);
-	nlh = (struct nlmsghdr *)(void *)buf;
+	memcpy(s->buf, old, old->nlmsg_len);
+	nlh = (struct nlmsghdr *)(void *)s->buf;
 	nlh->nlmsg_type = RTM_NEWROUTE;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
-	nlh->nlmsg_seq = next_seq();
 	nlh->nlmsg_pid = 0;
-	return nl_talk(nl, nlh);
+	return nl_talk(s, nlh);
 }
 
 static void route_of_fix(const struct fix_route *fr, int oif, struct net_route *r)
@@ -245,7 +222,7 @@ static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, i
 	fprintf(log, "%s\n", cmd);
 }
 
-static int undo(struct mnl_socket *nl, const struct step *s, const struct net_state *st,
+static int undo(struct nl_sock *nl, const struct step *s, const struct net_state *st,
 		const char *proc_root)
 {
 	struct net_route r;
@@ -298,7 +275,7 @@ static void print_undo(FILE *log, const struct step *s, const struct net_state *
 int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log,
 	      size_t *left)
 {
-	struct mnl_socket *nl;
+	struct nl_sock nl;
 	struct step *steps;
 	size_t nsteps = 0;
 	char a[INET6_ADDRSTRLEN];
@@ -308,14 +285,13 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 	steps = calloc(2 * plan->nroutes + plan->nsysctls + 1, sizeof(*steps));
 	if (!steps)
 		return -ENOMEM;
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		if (nl)
-			mnl_socket_close(nl);
+	rc = nl_sock_open(&nl, NETLINK_ROUTE, 0, APPLY_BUF);
+	if (rc) {
 		free(steps);
 		return rc;
 	}
+	/* an answer that is not whole messages fails the step (and the plan rolls back) */
+	nl.strict = true;
 
 	/* The previous state first: how to get back to it, as commands. */
 	fprintf(log, "# previous state (commands that restore it):\n");
@@ -373,7 +349,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			break;
 		route_of_fix(fr, l->ifindex, &r);
 		print_route(log, "replace", &r, st);
-		rc = route_msg(nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &r);
+		rc = route_msg(&nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &r);
 		if (!rc) {
 			nsteps++;
 		} else {
@@ -393,7 +369,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		fprintf(log, "ip%s rule add from %s table %u priority %u\n", fam(fr->addr.family),
 			net_ip_str(&fr->addr, a, sizeof(a)),
 			fr->table, fr->priority);
-		rc = rule_msg(nl, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL, fr);
+		rc = rule_msg(&nl, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL, fr);
 		if (!rc) {
 			steps[nsteps].kind = STEP_RULE;
 			steps[nsteps].fr = fr;
@@ -428,7 +404,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			rc == -EINTR ? "interrupted" : strerror(-rc));
 		while (nsteps > 0) {
 			const struct step *s = &steps[--nsteps];
-			int urc = undo(nl, s, st, proc_root);
+			int urc = undo(&nl, s, st, proc_root);
 
 			fprintf(log, "# %s %s: %s\n", urc ? "could not undo" : "undone",
 				s->kind == STEP_ROUTE ? "route" : s->kind == STEP_RULE ? "rule" : "sysctl",
@@ -440,7 +416,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			}
 		}
 	}
-	mnl_socket_close(nl);
+	nl_sock_close(&nl);
 	for (size_t i = 0; i < 2 * plan->nroutes + plan->nsysctls + 1; i++)
 		free(steps[i].old);
 	free(steps);

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "collect/netlink.h"
 #include "collect/nl_parse.h"
+#include "collect/nl_sock.h"
 #include "collect/sysctl.h"
 #include "warn.h"
 #include "util.h"
@@ -22,80 +22,20 @@
 
 int netlink_dump_raw(int rtm_type, int (*cb)(const void *buf, size_t len, void *arg), void *arg)
 {
-	char *buf;
-	struct mnl_socket *nl;
+	struct nl_sock s;
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *g;
-	unsigned int seq = (unsigned int)time(NULL), portid;
-	int rc = 0, done = 0, intr = 0;
+	bool intr = false;
+	int rc = nl_sock_open(&s, NETLINK_ROUTE, 0, DUMP_BUF);
 
-	buf = malloc(DUMP_BUF);
-	if (!buf)
-		return -ENOMEM;
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl) {
-		rc = -errno;
-		free(buf);
+	if (rc)
 		return rc;
-	}
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = (uint16_t)rtm_type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
+	nlh = nl_sock_request(&s, (uint16_t)rtm_type, NLM_F_DUMP);
 	/* rtgenmsg is enough for every dump we ask; AF_UNSPEC: all families, all tables. */
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->rtgen_family = AF_UNSPEC;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	while (!done) {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, DUMP_BUF);
-		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
-		size_t left;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (n == 0) {
-			rc = -EIO;
-			break;
-		}
-		/* Only our answer: right sequence and port, from the kernel. */
-		if (!nl_msg_ok(buf, (size_t)n) || m->nlmsg_seq != seq || m->nlmsg_pid != portid)
-			continue;
-		rc = cb(buf, (size_t)n, arg);
-		if (rc)
-			break;
-		left = (size_t)n;
-		for (const char *p = buf; nl_msg_ok(p, left);) {
-			const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)p;
-			size_t step = NLMSG_ALIGN(h->nlmsg_len);
-
-			/* The table changed while the kernel dumped it: what we got mixes two states. */
-			if (h->nlmsg_flags & NLM_F_DUMP_INTR)
-				intr = 1;
-			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR)
-				done = 1;
-			if (!(h->nlmsg_flags & NLM_F_MULTI))
-				done = 1;
-			if (step >= left)
-				break;
-			p += step;
-			left -= step;
-		}
-	}
-out:
-	mnl_socket_close(nl);
-	free(buf);
+	rc = nl_sock_dump(&s, nlh, cb, arg, &intr);
+	nl_sock_close(&s);
 	return rc ? rc : intr ? -EAGAIN : 0;
 }
 

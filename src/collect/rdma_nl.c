@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "collect/nl_parse.h"
+#include "collect/nl_sock.h"
 #include "collect/rdma_nl.h"
 #include "collect/rdma_nl_parse.h"
 #include "util.h"
@@ -27,83 +27,20 @@
 /* A dump ends within this: a kernel that stops answering never hangs a report. */
 #define DUMP_TIMEOUT_S	5
 
-/* Did this buffer end the dump (NLMSG_DONE, an error, or a single answer)? */
-static bool dump_ended(const char *p, size_t left)
-{
-	while (nl_msg_ok(p, left)) {
-		const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)p;
-		size_t step = NLMSG_ALIGN(h->nlmsg_len);
-
-		if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR || !(h->nlmsg_flags & NLM_F_MULTI))
-			return true;
-		if (step >= left)
-			break;
-		p += step;
-		left -= step;
-	}
-	return false;
-}
-
 int rdma_nl_dump_raw(int cmd, long dev_index, int (*cb)(const void *buf, size_t len, void *arg), void *arg)
 {
-	struct timeval tmo = { .tv_sec = DUMP_TIMEOUT_S };
-	struct mnl_socket *nl;
+	struct nl_sock s;
 	struct nlmsghdr *nlh;
-	unsigned int seq = (unsigned int)time(NULL), portid;
-	char *buf;
-	int rc = 0;
-	bool done = false;
+	int rc = nl_sock_open(&s, NETLINK_RDMA, DUMP_TIMEOUT_S, DUMP_BUF);
 
-	buf = malloc(DUMP_BUF);
-	if (!buf)
-		return -ENOMEM;
-	nl = mnl_socket_open2(NETLINK_RDMA, SOCK_CLOEXEC);
-	if (!nl) {
-		rc = -errno;
-		free(buf);
+	if (rc)
 		return rc;
-	}
-	if (setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo)) < 0 ||
-	    mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = rdma_nl_type(cmd);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
+	nlh = nl_sock_request(&s, rdma_nl_type(cmd), NLM_F_DUMP);
 	if (dev_index >= 0)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, (uint32_t)dev_index);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	while (!done) {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, DUMP_BUF);
-		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = errno == EAGAIN ? -ETIMEDOUT : -errno;
-			break;
-		}
-		if (n == 0) {
-			rc = -EIO;
-			break;
-		}
-		/* Only our answer: right sequence and port, from the kernel. */
-		if (!nl_msg_ok(buf, (size_t)n) || m->nlmsg_seq != seq || m->nlmsg_pid != portid)
-			continue;
-		done = dump_ended(buf, (size_t)n);
-		rc = cb(buf, (size_t)n, arg);
-		if (rc)
-			break;
-	}
-out:
-	mnl_socket_close(nl);
-	free(buf);
+	/* a dump the kernel flags NLM_F_DUMP_INTR is taken as it came, unlike the rtnetlink ones */
+	rc = nl_sock_dump(&s, nlh, cb, arg, NULL);
+	nl_sock_close(&s);
 	return rc;
 }
 

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "collect/host.h"
 #include "collect/nl_parse.h"
+#include "collect/nl_sock.h"
 #include "collect/rdma_nl_parse.h"
 #include "collect/rdma_stat.h"
 #include "collect/rdma_stat_parse.h"
@@ -31,9 +31,7 @@
 #define MAX_DEVS	1024
 
 struct rdma_stat {
-	struct mnl_socket *nl;
-	unsigned int portid, seq;
-	char *buf;
+	struct nl_sock sock;	/* kept open from one refresh to the next */
 	struct {
 		uint32_t index;
 		char name[RES_NAME_LEN];
@@ -75,6 +73,7 @@ static int dev_add(struct rdma_stat *rs, const struct nlmsghdr *nlh)
 }
 
 struct walk {
+	struct rdma_stat *rs;
 	struct reply *r;
 	bool ended;		/* NLMSG_DONE, an error, or the one answer of a request that is no dump */
 	int err;
@@ -109,51 +108,38 @@ static int reply_one(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* One buffer of the answer: to the recorder's tap, then message by message to reply_one(). */
+static int reply_buf(const void *buf, size_t len, void *arg)
+{
+	struct walk *w = arg;
+	struct rdma_stat *rs = w->rs;
+	int rc;
+
+	if (rs->tap)
+		rs->tap(buf, len, rs->tap_arg);
+	rc = nl_msgs_walk(buf, len, reply_one, w);
+	if (rc < 0 && rc != -EBADMSG)
+		return rc;
+	if (rc == -EBADMSG) {
+		if (w->r->st)
+			w->r->st->bad++;
+		w->err = w->err ? w->err : -EBADMSG;
+	}
+	return w->ended ? NL_WALK_END : 0;
+}
+
 /* Send nlh (its sequence is set here) and feed every answer to r until the request ends. 0 or -errno. */
 static int transact(struct rdma_stat *rs, struct nlmsghdr *nlh, struct reply *r)
 {
-	struct walk w = { .r = r };
-	unsigned int seq = ++rs->seq;
+	struct walk w = { .rs = rs, .r = r };
+	int rc = nl_sock_ask(&rs->sock, nlh, reply_buf, &w);
 
-	nlh->nlmsg_seq = seq;
-	if (mnl_socket_sendto(rs->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	while (!w.ended) {
-		ssize_t n = mnl_socket_recvfrom(rs->nl, rs->buf, STAT_BUF);
-		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)rs->buf;
-		int rc;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		/* Only our answer: this request's sequence, from the kernel to our port. */
-		if (!nl_msg_ok(rs->buf, (size_t)n) || m->nlmsg_seq != seq || m->nlmsg_pid != rs->portid)
-			continue;
-		if (rs->tap)
-			rs->tap(rs->buf, (size_t)n, rs->tap_arg);
-		rc = nl_msgs_walk(rs->buf, (size_t)n, reply_one, &w);
-		if (rc < 0 && rc != -EBADMSG)
-			return rc;
-		if (rc == -EBADMSG) {
-			if (r->st)
-				r->st->bad++;
-			w.err = w.err ? w.err : -EBADMSG;
-		}
-	}
-	return w.err;
+	return rc ? rc : w.err;
 }
 
 static struct nlmsghdr *request(struct rdma_stat *rs, int cmd, uint16_t flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(rs->buf);
-
-	nlh->nlmsg_type = rdma_nl_type(cmd);
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	return nlh;
+	return nl_sock_request(&rs->sock, rdma_nl_type(cmd), flags);
 }
 
 static int list_devs(struct rdma_stat *rs)
@@ -166,30 +152,16 @@ static int list_devs(struct rdma_stat *rs)
 
 struct rdma_stat *rdma_stat_open(int *err)
 {
-	struct timeval tmo = { .tv_sec = STAT_TIMEOUT_S };
 	struct rdma_stat *rs = calloc(1, sizeof(*rs));
 	int rc;
 
-	if (!rs || !(rs->buf = malloc(STAT_BUF))) {
-		free(rs);
+	if (!rs) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	rs->seq = (unsigned int)time(NULL);
-	rs->nl = mnl_socket_open2(NETLINK_RDMA, SOCK_CLOEXEC);
-	if (!rs->nl) {
-		*err = -errno;
-		rdma_stat_close(rs);
-		return NULL;
-	}
-	if (setsockopt(mnl_socket_get_fd(rs->nl), SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo)) < 0 ||
-	    mnl_socket_bind(rs->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		*err = -errno;
-		rdma_stat_close(rs);
-		return NULL;
-	}
-	rs->portid = mnl_socket_get_portid(rs->nl);
-	rc = list_devs(rs);
+	rc = nl_sock_open(&rs->sock, NETLINK_RDMA, STAT_TIMEOUT_S, STAT_BUF);
+	if (!rc)
+		rc = list_devs(rs);
 	if (rc && rc != -EBADMSG) {
 		*err = rc;
 		rdma_stat_close(rs);
@@ -202,10 +174,8 @@ void rdma_stat_close(struct rdma_stat *rs)
 {
 	if (!rs)
 		return;
-	if (rs->nl)
-		mnl_socket_close(rs->nl);
+	nl_sock_close(&rs->sock);
 	free(rs->devs);
-	free(rs->buf);
 	free(rs);
 }
 

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "collect/nl_parse.h"
+#include "collect/nl_sock.h"
 #include "collect/route_query.h"
+
+#define QUERY_BUF	8192	/* one route answer */
 
 static void answer_reset(struct route_answer *ans)
 {
@@ -41,33 +43,60 @@ static int route_query_input(const struct net_ip *dst, const struct net_ip *src,
 	return query(dst, src, 0, iif, ans);
 }
 
-/* Long: one RTM_GETROUTE request and its answer: build, send, read until ours arrives. */
+/* What the answer buffer said: 0 with ans filled, or an error (its first message decides). */
+struct answer {
+	struct route_answer *ans;
+	int rc;
+};
+
+static int answer_cb(const void *buf, size_t len, void *arg)
+{
+	const struct nlmsghdr *m = buf;
+	struct answer *a = arg;
+	struct route_answer *ans = a->ans;
+	struct net_route r;
+
+	(void)len;	/* nl_sock_ask() hands over whole messages only */
+	if (m->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
+
+		a->rc = m->nlmsg_len >= NLMSG_HDRLEN + sizeof(*e) && e->error ? e->error : -EBADMSG;
+		return NL_WALK_END;
+	}
+	if (nl_parse_route_answer(m, &r)) {
+		a->rc = -EBADMSG;
+		return NL_WALK_END;
+	}
+	ans->oif = r.oif;
+	/* With a source given the kernel echoes it as RTA_SRC, not PREFSRC. */
+	ans->src = r.prefsrc.family ? r.prefsrc : r.src;
+	ans->gateway = r.gateway;
+	ans->table = r.table;
+	ans->type = r.type;
+	if (ans->oif <= 0 || !if_indextoname((unsigned int)ans->oif, ans->oif_name))
+		ans->oif_name[0] = '\0';
+	return NL_WALK_END;
+}
+
+/* One RTM_GETROUTE request and its answer. */
 static int query(const struct net_ip *peer, const struct net_ip *src, int oif, int iif,
 		 struct route_answer *ans)
 {
-	char buf[8192];
-	struct mnl_socket *nl;
+	struct answer a = { .ans = ans };
+	struct nl_sock s;
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
-	unsigned int seq = (unsigned int)time(NULL), portid;
-	ssize_t n;
-	int rc = 0;
+	int rc;
 
 	answer_reset(ans);
 	if (!route_family_len(peer->family) || (src && src->family && src->family != peer->family))
 		return -EINVAL;
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
+	rc = nl_sock_open(&s, NETLINK_ROUTE, 0, QUERY_BUF);
+	if (rc)
 		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETROUTE;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = seq;
+	/* the answer is one message: one that is not whole is an error, not skipped */
+	s.strict = true;
+	nlh = nl_sock_request(&s, RTM_GETROUTE, 0);
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = peer->family;
 	rtm->rtm_dst_len = (unsigned char)(route_family_len(peer->family) * 8);
@@ -82,53 +111,11 @@ static int query(const struct net_ip *peer, const struct net_ip *src, int oif, i
 		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
 	if (iif > 0)
 		mnl_attr_put_u32(nlh, RTA_IIF, (uint32_t)iif);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	for (;;) {
-		const struct nlmsghdr *m = (const struct nlmsghdr *)(const void *)buf;
-
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			break;
-		}
-		if (!nl_msg_ok(buf, (size_t)n)) {
-			rc = -EBADMSG;
-			break;
-		}
-		if (m->nlmsg_seq != seq || m->nlmsg_pid != portid)
-			continue;
-		if (m->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
-
-			rc = m->nlmsg_len >= NLMSG_HDRLEN + sizeof(*e) && e->error ? e->error : -EBADMSG;
-			break;
-		}
-		{
-			struct net_route r;
-
-			rc = nl_parse_route_answer(m, &r);
-			if (rc) {
-				rc = -EBADMSG;
-				break;
-			}
-			ans->oif = r.oif;
-			/* With a source given the kernel echoes it as RTA_SRC, not PREFSRC. */
-			ans->src = r.prefsrc.family ? r.prefsrc : r.src;
-			ans->gateway = r.gateway;
-			ans->table = r.table;
-			ans->type = r.type;
-			if (ans->oif <= 0 || !if_indextoname((unsigned int)ans->oif, ans->oif_name))
-				ans->oif_name[0] = '\0';
-		}
-		break;
-	}
+	rc = nl_sock_ask(&s, nlh, answer_cb, &a);
+	if (!rc)
+		rc = a.rc;
+	nl_sock_close(&s);
 out:
-	mnl_socket_close(nl);
 	if (rc)
 		ans->error = -rc;
 	return rc;
