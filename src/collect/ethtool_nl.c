@@ -62,8 +62,9 @@ int ethtool_nl_pause(const char *ifname, struct roce_ethtool *out)
 	if (!ifname[0] || strlen(ifname) >= FAB_IFNAMSIZ)
 		return out->pause_err = -EINVAL;
 	rc = nl_sock_open(&s, NETLINK_GENERIC, ENL_TIMEOUT_S, ENL_BUF);
+	/* out of memory too: the report says so rather than "no ethtool netlink" */
 	if (rc)
-		return rc == -ENOMEM ? rc : (out->pause_err = rc);
+		return out->pause_err = rc;
 	s.max_reads = ENL_READS;
 	nlh = genl_request(&s, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
