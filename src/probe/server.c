@@ -643,14 +643,26 @@ static bool sc_poll(struct probe *p, struct srv_conn *sc, uint64_t now)
 {
 	struct ibv_wc wc[WC_BATCH];
 	int n, i, budget = SC_BUDGET;
+	bool timed;
 
 	while ((n = conn_poll(&sc->c, wc, WC_BATCH)) > 0) {
-		now = p->cq_ns = util_now_ns();
+		timed = false;
 		for (i = 0; i < n; i++) {
 			if (sc->state == SC_CLOSING)
 				continue;	/* flushes */
 			sc_completion(p, sc, now, &wc[i]);
+			timed |= conn_wr_kind(wc[i].wr_id) != CONN_WR_SEND;
 		}
+		/*
+		 * The clock is read after the batch, not before: an echo or
+		 * a reply leaves first, and the reading (about a microsecond
+		 * in a VM) overlaps its travel. The batch's completions are
+		 * stamped with the time of the one before (microseconds old,
+		 * enough for deadlines and rates); send completions alone
+		 * need no reading.
+		 */
+		if (timed)
+			now = p->cq_ns = util_now_ns();
 		if (n < WC_BATCH)
 			break;
 		budget -= n;
