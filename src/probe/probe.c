@@ -446,16 +446,33 @@ static void rping_next(struct probe *p, uint64_t now)
 	p->step = STEP_RPING_WAIT_GO;
 }
 
+/* Ping number iter's payload after the header: it differs from one ping to the next. */
+static void lat_fill(struct probe *p, uint64_t iter)
+{
+	uint8_t *b = p->conn.buf[0];
+	uint32_t i;
+
+	for (i = WIRE_MSG_HDR_LEN; i < p->o.size; i++)
+		b[i] = (uint8_t)(iter + i);
+}
+
+static bool lat_payload_ok(const uint8_t *b, uint32_t len, uint64_t iter)
+{
+	uint32_t i;
+
+	for (i = WIRE_MSG_HDR_LEN; i < len; i++)
+		if (b[i] != (uint8_t)(iter + i))
+			return false;
+	return true;
+}
+
+/* Post ping p->iter, its payload already in place; then write the next one's while it travels. */
 static void lat_next(struct probe *p, uint64_t now)
 {
 	struct wire_msg m = { .type = WIRE_MSG_PING, .len = p->o.size, .seq = p->iter };
-	uint8_t *b = p->conn.buf[0];
-	uint32_t i;
 	int e;
 
-	wire_msg_pack(&m, b);
-	for (i = WIRE_MSG_HDR_LEN; i < p->o.size; i++)
-		b[i] = (uint8_t)(p->iter + i);
+	wire_msg_pack(&m, p->conn.buf[0]);
 	/*
 	 * The first round trip's clock starts before its post, as
 	 * ib_send_lat's does: the post itself may carry the message all the
@@ -464,12 +481,13 @@ static void lat_next(struct probe *p, uint64_t now)
 	 */
 	if (!p->iter)
 		p->msg_t0 = util_now_ns();
-	e = conn_send(&p->conn, b, p->o.size);
+	e = conn_send(&p->conn, p->conn.buf[0], p->o.size);
 	if (e) {
 		probe_fail(p, now, "ERROR", e, "post send: %s", strerror(-e));
 		return;
 	}
 	p->step = STEP_LAT_WAIT_PONG;
+	lat_fill(p, p->iter + 1);	/* the post copied the message */
 }
 
 static bool more_to_do(const struct probe *p, uint64_t done)
@@ -503,17 +521,18 @@ static void round_trip_done(struct probe *p, uint64_t now, void (*next)(struct p
 }
 
 /*
- * An echo came back intact: post the next ping, then read the clock. The
- * readings are one round trip apart, each after a post, as ib_send_lat
- * times consecutive posts; taken after the post, the reading (a trap into
- * the host in a VM, about a microsecond under emulation) overlaps the
- * ping's travel instead of delaying it. One reading per round trip, shared
- * by the statistics and the busy-poll (cq_ns).
+ * Echo number p->iter came back (its header checked): post the next ping,
+ * check the echo's payload, then read the clock. The readings are one round
+ * trip apart, each after a post, as ib_send_lat times consecutive posts;
+ * what comes after the post (the payload check, a clock reading that in a
+ * VM can be a trap into the host, the statistics) overlaps the ping's
+ * travel instead of delaying it. One reading per round trip, shared by the
+ * statistics and the busy-poll (cq_ns).
  */
-static void lat_echoed(struct probe *p, uint64_t now)
+static void lat_echoed(struct probe *p, uint64_t now, const uint8_t *b, uint32_t len)
 {
+	uint64_t echo = p->iter, t;
 	bool more;
-	uint64_t t;
 
 	p->iter++;
 	more = more_to_do(p, p->iter);
@@ -521,6 +540,11 @@ static void lat_echoed(struct probe *p, uint64_t now)
 		lat_next(p, now);
 		if (p->state != PROBE_RUNNING)
 			return;
+	}
+	if (!lat_payload_ok(b, len, echo)) {
+		p->payload_errors++;
+		probe_fail(p, now, "PAYLOAD", 0, "message %llu: echoed data differs", (unsigned long long)echo);
+		return;
 	}
 	t = p->cq_ns = util_now_ns();
 	stats_lat(&p->stats, t - p->msg_t0);
@@ -609,6 +633,7 @@ static void data_begin(struct probe *p, uint64_t now)
 		bw_fill(p, now);
 		break;
 	case PROBE_MODE_LAT:
+		lat_fill(p, 0);
 		lat_next(p, now);
 		break;
 	}
@@ -668,13 +693,7 @@ static void on_recv(struct probe *p, uint64_t now, const uint8_t *b, uint32_t le
 				   (unsigned long long)p->iter, len, we ? wire_err_str(we) : "wrong type/seq/size");
 			return;
 		}
-		if (memcmp(b + WIRE_MSG_HDR_LEN, p->conn.buf[0] + WIRE_MSG_HDR_LEN, len - WIRE_MSG_HDR_LEN)) {
-			p->payload_errors++;
-			probe_fail(p, now, "PAYLOAD", 0, "message %llu: echoed data differs",
-				   (unsigned long long)p->iter);
-			return;
-		}
-		lat_echoed(p, now);
+		lat_echoed(p, now, b, len);
 		break;
 	case STEP_BW_WAIT_FIN_ACK:
 		we = wire_msg_parse(b, len, &m);
