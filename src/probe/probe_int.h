@@ -65,11 +65,13 @@ int conn_sgid_index(const struct conn *c, uint8_t port, char *type, size_t typel
 int conn_fd(const struct conn *c);
 /*
  * A busy-poll (--spin-us) looks at the clock, and yields the CPU, once per
- * this many empty polls: an empty poll of a CQ is a few loads, but the
- * clock in a VM can be a trap into the host, and Soft-RoCE's kernel work
- * that completes the message may need the CPU the spinner holds.
+ * this many polls without a completion: an empty poll of a CQ is a few
+ * loads, but a clock reading in a VM can be a system call into an emulated
+ * timer (about 1 us in the test VM, where 256 empty polls take some
+ * 20-30 us), and Soft-RoCE's kernel work that completes the message may
+ * need the CPU the spinner holds.
  */
-#define SPIN_IDLE_POLLS 64
+#define SPIN_IDLE_POLLS 256
 
 /*
  * Re-arms notification and returns up to max completions (bookkeeping

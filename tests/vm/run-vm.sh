@@ -10,6 +10,7 @@
 #       EXTRA_RW       the same, read-write and uncached (shared between VMs)
 #       QEMU_EXTRA     extra qemu arguments (NICs, see two-vm.sh)
 #       RUN_DIR        the run's shared dir, /share in the guest
+#       KAPPEND        more kernel command line (tests/vm/probe-perf.sh: the clock source)
 #       MEM (MiB, 1024) SMP (2) ACCEL (tcg|kvm; tcg: KVM is unusable on the
 #       machines we have, see TESTING.md) VERBOSE=1 streams the console.
 # Exit: SCRIPT's status; 124 timeout; 125 the VM failed before SCRIPT ended.
@@ -54,7 +55,7 @@ timeout -k 5 "$TMO" qemu-system-x86_64 "${ACC[@]}" -M q35 -m "${MEM:-1024}" -smp
 	-nodefaults -no-user-config -display none -monitor none -no-reboot \
 	-serial stdio \
 	-kernel "$D/assets/vmlinuz-$KVER" -initrd "$D/assets/initrd.img" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=3 fabvm_host=$NAME fabvm_extra=$extra" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3 fabvm_host=$NAME fabvm_extra=$extra${KAPPEND:+ $KAPPEND}" \
 	-virtfs local,path=/usr,mount_tag=hostusr,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path=/etc,mount_tag=hostetc,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$D/kroot/lib/modules",mount_tag=kmods,security_model=none,readonly=on \
