@@ -39,8 +39,6 @@ static void watch_close(struct mad_watch *w)
 	w->v = NULL;
 	ib_fabric_free(&w->f);
 	ib_fabric_free(&w->work);
-	free(w->saved);
-	w->saved = NULL;
 	free(w->partner);
 	w->partner = NULL;
 	w->querying = w->sampling = w->dead = false;
@@ -111,10 +109,9 @@ static bool watch_open(struct mad_watch *w, const struct fab_host *h, double int
 		watch_close(w);
 		return false;
 	}
-	w->saved = calloc(w->work.nports, sizeof(*w->saved));
 	w->partner = calloc(w->work.nports, sizeof(*w->partner));
 	w->f.ports = calloc(w->work.nports, sizeof(*w->f.ports));
-	if (!w->saved || !w->partner || !w->f.ports) {
+	if (!w->partner || !w->f.ports) {
 		snprintf(w->reason, sizeof(w->reason), "InfiniBand management view: out of memory");
 		watch_close(w);
 		return false;
@@ -224,16 +221,16 @@ void mad_watch_reset(struct mad_watch *w)
 			pma_reset(&w->work.ports[i].pma);
 			pma_reset(&w->work.ports[i].peer_pma);
 		}
-		if (w->saved)
-			pma_reset(&w->saved[i]);
 	}
 }
 
-/* Ask the ports again; their PMA counters are kept (a re-query would restart them). */
+/*
+ * Ask the ports again (only when no batch is in flight: the view then holds
+ * the last whole one); their PMA counters are kept from the view, as a
+ * re-query would restart them.
+ */
 static void requery_start(struct mad_watch *w, uint64_t now)
 {
-	for (size_t i = 0; i < w->work.nports; i++)
-		w->saved[i] = w->work.ports[i].pma;
 	mad_fabric_query_ports(w->v, now);
 	w->querying = true;
 }
@@ -249,6 +246,7 @@ static void requery_done(struct mad_watch *w)
 	for (size_t i = 0; i < w->work.nports; i++) {
 		struct ib_local_port *lp = &w->work.ports[i];
 		struct mad_watch_partner *pa = &w->partner[i];
+		const struct ib_pma *old = &w->f.ports[i].pma;	/* the view: the last whole batch */
 		bool linked;
 
 		/* No link, or no answer: what the previous answer said about a partner no longer holds. */
@@ -259,9 +257,8 @@ static void requery_done(struct mad_watch *w)
 		}
 		linked = lp->self_state == IBQ_OK && lp->peer_state == IBQ_OK;
 		/* The same local LID: the old counters go on (their previous sample gives the next rate). */
-		if (w->saved[i].n && w->saved[i].state == IBQ_OK && lp->pma.lid == w->saved[i].lid &&
-		    lp->pi.state == PORT_STATE_ACTIVE)
-			lp->pma = w->saved[i];
+		if (old->n && old->state == IBQ_OK && lp->pma.lid == old->lid && lp->pi.state == PORT_STATE_ACTIVE)
+			lp->pma = *old;
 		/*
 		 * Another partner, or none: its counters are not this cable's (the
 		 * next re-query asks the new partner's PMA), and the caller starts

@@ -43,7 +43,6 @@ struct mad_watch {
 	bool sampling;			/* a PMA sample is in flight */
 	bool dead;			/* no port could send at the last query: open again */
 	uint64_t next_query_ns, next_pma_ns, last_try_ns;
-	struct ib_pma *saved;		/* [f.nports] local PMA kept across a re-query */
 	struct mad_watch_partner {
 		uint64_t guid;		/* the partner of the last re-query (0: none) */
 		uint8_t port;
