@@ -142,6 +142,16 @@ static struct nlmsghdr *request(struct rdma_stat *rs, int cmd, uint16_t flags)
 	return nl_sock_request(&rs->sock, rdma_nl_type(cmd), flags);
 }
 
+/* A request about one port of one device. */
+static struct nlmsghdr *port_request(struct rdma_stat *rs, int cmd, uint32_t dev_index, uint32_t port)
+{
+	struct nlmsghdr *nlh = request(rs, cmd, 0);
+
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	return nlh;
+}
+
 static int list_devs(struct rdma_stat *rs)
 {
 	struct reply r = { .rs = rs };
@@ -199,13 +209,11 @@ int rdma_stat_dev_index(struct rdma_stat *rs, const char *name, uint32_t *index)
 
 int rdma_stat_port_hw(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, struct stat_state *st)
 {
-	struct nlmsghdr *nlh = request(rs, RDMA_NLDEV_CMD_STAT_GET, 0);
+	struct nlmsghdr *nlh = port_request(rs, RDMA_NLDEV_CMD_STAT_GET, dev_index, port);
 	struct reply r = { .st = st };
 	size_t before = st->nhw;
 	int rc;
 
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	rc = transact(rs, nlh, &r);
 	if (!rc && st->nhw == before)
 		rc = -EBADMSG;		/* an answer, but not the port's counters */
@@ -214,13 +222,11 @@ int rdma_stat_port_hw(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, s
 
 int rdma_stat_qp_mode(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, struct stat_state *st)
 {
-	struct nlmsghdr *nlh = request(rs, RDMA_NLDEV_CMD_STAT_GET, 0);
+	struct nlmsghdr *nlh = port_request(rs, RDMA_NLDEV_CMD_STAT_GET, dev_index, port);
 	struct reply r = { .st = st };
 	size_t before = st->nmodes;
 	int rc;
 
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
 	/* the kernel wants a mode attribute in the question too; its value is not read */
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_NONE);
@@ -242,11 +248,9 @@ int rdma_stat_qp_counters(struct rdma_stat *rs, uint32_t dev_index, struct stat_
 
 int rdma_stat_qp_auto(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, bool on)
 {
-	struct nlmsghdr *nlh = request(rs, RDMA_NLDEV_CMD_STAT_SET, 0);
+	struct nlmsghdr *nlh = port_request(rs, RDMA_NLDEV_CMD_STAT_SET, dev_index, port);
 	struct reply r = { 0 };
 
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
 	/* mask 0 turns auto mode off (manual when counters remain) */
