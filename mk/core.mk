@@ -8,6 +8,8 @@ src_libfabtop_a_SOURCES += \
 	src/collect/watch.c src/collect/watch.h \
 	src/collect/source.c src/collect/source.h src/collect/source_live.c \
 	src/collect/snapshot.c src/collect/snapshot.h \
+	src/live/live.c src/live/live.h \
+	src/derive/far.c src/derive/far.h src/derive/track.c src/derive/track.h \
 	src/model/route.c src/model/route.h \
 	src/model/fabric.c src/model/fabric.h \
 	src/derive/counters.c src/derive/counters.h \

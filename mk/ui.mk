@@ -8,7 +8,6 @@ src_libfabtop_a_SOURCES += src/cmd_monitor.c \
 	src/ui/theme.c src/ui/theme.h \
 	src/ui/table.c src/ui/table.h \
 	src/ui/graph.c src/ui/graph.h \
-	src/ui/track.c src/ui/track.h \
 	src/ui/text.c src/ui/text.h \
 	src/ui/pager.c src/ui/pager.h \
 	src/ui/help.c src/ui/details.c \

@@ -16,6 +16,7 @@
 #include "collect/mad_watch.h"
 #include "collect/snapshot.h"
 #include "collect/source.h"
+#include "live/live.h"
 #include "commands.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
@@ -41,30 +42,16 @@ static const struct option own[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The exporter's state: the kept snapshot, the MAD view, where it goes. */
+/* The exporter: a view of the live core, and where its pages go. */
 struct exporter {
 	struct fab_ctx *ctx;
-	struct source *src;
-	struct fab_host host;
-	struct net_state net;
-	int net_err;			/* 0 or -errno of the latest network read */
-	bool net_ok;
-	struct doctor_report doctor;
-	bool doctor_ok;
-	struct mad_watch *mad;		/* NULL: the source has no subnet to ask */
+	struct live lv;			/* the host, network, findings, events and MAD view kept current */
 	struct httpd *httpd;		/* NULL: --textfile only */
 	const char *textfile;
 	struct openmetrics_self self;
 	struct probe_runs probes;	/* --probe */
-	struct snapshot_clock clock;	/* structure checks and full collections */
-	uint64_t last_net_ns;
-	bool net_wanted;
-	int nl_fd, sig_fd;
+	int sig_fd;
 	char last_error[256];		/* said once, until it changes */
-	/* Events are only counted here (fabtop_events_total): a small log, its totals per kind. */
-	struct events_memory ev_mem;
-	struct event_log events;
-	int async_fd;			/* the devices' notifications, -1: none */
 };
 
 /* Events kept: the exporter serves their counts, not the events themselves. */
@@ -126,71 +113,23 @@ static void export_error(struct exporter *e, const char *fmt, ...)
 	}
 }
 
-/* What changed since the previous look, counted by kind. */
-static void export_events(struct exporter *e, bool host, bool net)
+/* The core's trouble is the exporter's: counted, said once. */
+static void export_said(void *arg, const char *msg)
 {
-	struct events_input in = {
-		.host = host ? &e->host : NULL,
-		.net = net && e->net_ok ? &e->net : NULL,
-		.doctor = net && e->doctor_ok ? &e->doctor : NULL,
-		.real_ns = util_wall_ns(), .mono_ns = util_now_ns(),
-	};
-
-	if (events_derive(&e->ev_mem, &in, &e->events))
-		export_error(e, "out of memory deriving events: some go uncounted");
+	export_error(arg, "%s", msg);
 }
 
-/* The network state again, and the doctor over it; a failure leaves no stale findings. */
-static void export_net(struct exporter *e, uint64_t now)
+/* After a network read: a failure is said (the findings are left out, never stale). */
+static void export_net_check(struct exporter *e)
 {
-	struct net_state st;
-	struct doctor_input in;
-
-	e->last_net_ns = now;
-	e->net_wanted = false;
-	if (e->doctor_ok)
-		doctor_report_free(&e->doctor);
-	if (e->net_ok)
-		net_state_free(&e->net);
-	e->doctor_ok = e->net_ok = false;
-	e->net_err = snapshot_net(e->src, &e->host, &st);
-	if (e->net_err) {
+	if (e->lv.net_err)
 		export_error(e, "reading the network state failed: %s (doctor findings left out)",
-			     snapshot_net_error(e->net_err));
-		return;
-	}
-	e->net = st;
-	e->net_ok = true;
-	memset(&e->doctor, 0, sizeof(e->doctor));
-	in = (struct doctor_input){ .host = &e->host, .net = &e->net, .routes = snapshot_routes(&e->net) };
-	if (doctor_run(&in, NULL, &e->doctor) == 0)
-		e->doctor_ok = true;
-	else
-		export_error(e, "the doctor ran out of memory (findings left out)");
-	export_events(e, false, true);
-}
-
-/* A new sample: counters, or the whole host when its structure changed (the monitor's policy). */
-static void export_collect(struct exporter *e, uint64_t now)
-{
-	bool changed, nomem;
-
-	changed = snapshot_host_sample(e->src, &e->host, &e->clock, now, NULL, &nomem);
-	if (nomem)
-		export_error(e, "out of memory while collecting: the previous snapshot is served");
-	/* Sysctls have no notifications: the network is read with the structure. */
-	if (changed || e->net_wanted || now - e->last_net_ns >= SNAPSHOT_RESCAN_NS)
-		export_net(e, now);
-	export_events(e, true, false);
-	e->async_fd = source_async_fd(e->src, &e->host);
-	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
-	if (e->mad)
-		mad_watch_open(e->mad, &e->host, e->ctx->interval_s, now);
+			     snapshot_net_error(e->lv.net_err));
 }
 
 static const struct ib_fabric *export_ib(const struct exporter *e)
 {
-	return e->mad && e->mad->v ? &e->mad->f : NULL;
+	return e->lv.mad && e->lv.mad->v ? &e->lv.mad->f : NULL;
 }
 
 /* Render the host in one format into a new buffer; 0 or -ENOMEM. */
@@ -198,9 +137,9 @@ static int export_render(const struct exporter *e, enum openmetrics_format fmt, 
 			 char **text, size_t *len, size_t *series)
 {
 	struct openmetrics_input in = {
-		.host = &e->host, .doctor = e->doctor_ok ? &e->doctor : NULL, .ib = export_ib(e),
+		.host = &e->lv.host, .doctor = e->lv.doctor_ok ? &e->lv.doctor : NULL, .ib = export_ib(e),
 		.probes = probe_runs_results((struct probe_runs *)&e->probes), .nprobes = e->probes.n,
-		.event_totals = e->events.total,
+		.event_totals = e->lv.events.total,
 	};
 	FILE *f = open_memstream(text, len);
 
@@ -250,21 +189,33 @@ static void export_publish(struct exporter *e)
 	httpd_publish(e->httpd, page);
 }
 
-/* One collection, timed, then out to wherever it goes. */
-static void export_sample(struct exporter *e)
+/* The latest look out to wherever it goes. */
+static void export_out(struct exporter *e)
 {
-	uint64_t t0 = util_now_ns();
-	double cpu0 = cpu_now_s();
-
-	export_collect(e, t0);
-	e->self.collections++;
 	if (e->httpd)
 		export_publish(e);
 	if (e->textfile)
 		export_textfile(e);
+}
+
+/* One step of the core, timed: a new sample or network read goes out at once. */
+static bool export_step(struct exporter *e)
+{
+	uint64_t t0 = util_now_ns();
+	double cpu0 = cpu_now_s();
+	unsigned int ch = live_step(&e->lv);
+
+	if (ch & LIVE_NET)
+		export_net_check(e);
+	if (ch & LIVE_SAMPLED)
+		e->self.collections++;
+	if (!(ch & (LIVE_SAMPLED | LIVE_NET)))
+		return false;
+	export_out(e);
 	e->self.collect_s = (double)(util_now_ns() - t0) / 1e9;
 	e->self.cpu_s += cpu_now_s() - cpu0;
 	e->self.last_unix = unix_now_s();
+	return (ch & LIVE_SAMPLED) != 0;
 }
 
 /* SIGINT/SIGTERM/SIGHUP end the exporter through the poll loop (blocked before any thread starts). */
@@ -285,26 +236,15 @@ static int export_signals(void)
 
 static int export_loop(struct exporter *e)
 {
-	uint64_t step = (uint64_t)(e->ctx->interval_s * 1e9), next = util_now_ns() + step;
 	long done = 1;		/* the first collection came before the loop */
 
 	while (!e->ctx->count || done < e->ctx->count) {
 		struct pollfd fds[EXPORT_MAX_POLLFDS];
 		uint64_t now = util_now_ns();
-		int nfds = 0, timeout, nl = -1, as = -1, n;
+		int nfds = 0, timeout = -1, n;
 
-		timeout = next > now ? (int)((next - now + 999999) / 1000000) : 0;
 		fds[nfds++] = (struct pollfd){ .fd = e->sig_fd, .events = POLLIN };
-		if (e->nl_fd >= 0) {
-			nl = nfds;
-			fds[nfds++] = (struct pollfd){ .fd = e->nl_fd, .events = POLLIN };
-		}
-		if (e->async_fd >= 0) {
-			as = nfds;
-			fds[nfds++] = (struct pollfd){ .fd = e->async_fd, .events = POLLIN };
-		}
-		if (e->mad)
-			nfds += mad_watch_fds(e->mad, false, fds + nfds, EXPORT_MAX_POLLFDS - nfds, &timeout, now);
+		nfds += live_fds(&e->lv, fds + nfds, EXPORT_MAX_POLLFDS - nfds, &timeout);
 		nfds += probe_runs_fds(&e->probes, fds + nfds, EXPORT_MAX_POLLFDS - nfds, &timeout, now);
 		n = poll(fds, (nfds_t)nfds, timeout);
 		if (n < 0 && errno != EINTR) {
@@ -313,26 +253,9 @@ static int export_loop(struct exporter *e)
 		}
 		if (n > 0 && fds[0].revents)
 			return EXIT_OK;		/* a signal: a clean stop */
-		/* A network change: the structure and the doctor at the next sample, at most every NET_GAP. */
-		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(e->src))
-			e->clock.rescan_wanted = e->net_wanted = true;
-		/* The devices' notifications count as they come (a flap between two collections). */
-		if (n > 0 && as >= 0 && fds[as].revents)
-			source_async_events(e->src, &e->events);
-		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
-		if (e->mad && mad_watch_handle(e->mad, false, e->ctx->interval_s, util_now_ns()) == MAD_WATCH_REQUERIED &&
-		    events_derive_far_end(&e->ev_mem, e->mad->f.ports, e->mad->f.nports, util_wall_ns(), util_now_ns(),
-					  &e->events))
-			export_error(e, "out of memory deriving events: some go uncounted");
-		probe_runs_handle(&e->probes, util_now_ns());
-		now = util_now_ns();
-		if (now >= next) {
-			export_sample(e);
+		if (export_step(e))
 			done++;
-			next += step;
-			if (next <= now)	/* stopped (SIGSTOP) or slow: no burst of catch-up samples */
-				next = now + step;
-		}
+		probe_runs_handle(&e->probes, util_now_ns());
 	}
 	return EXIT_OK;
 }
@@ -341,15 +264,7 @@ static void export_free(struct exporter *e)
 {
 	httpd_stop(e->httpd);
 	probe_runs_free(&e->probes);
-	mad_watch_free(e->mad);
-	if (e->doctor_ok)
-		doctor_report_free(&e->doctor);
-	if (e->net_ok)
-		net_state_free(&e->net);
-	fab_host_free(&e->host);
-	source_close(e->src);
-	events_memory_free(&e->ev_mem);
-	event_log_free(&e->events);
+	live_close(&e->lv);
 	if (e->sig_fd >= 0)
 		close(e->sig_fd);
 }
@@ -424,14 +339,14 @@ static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **
 
 int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 {
-	struct exporter e = { .ctx = ctx, .nl_fd = -1, .sig_fd = -1, .async_fd = -1 };
+	struct exporter e = { .ctx = ctx, .sig_fd = -1 };
+	const struct live_hooks hooks = { .say = export_said, .arg = &e };
 	const char *listen = NULL;
 	bool no_http = false;
 	char err[512], where[96], from[256];
 	int rc;
 
 	probe_runs_init(&e.probes);
-	events_memory_init(&e.ev_mem);
 	rc = export_args(ctx, argc, argv, &listen, &e.textfile, &no_http, &e.probes);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
@@ -441,35 +356,23 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "fabtop export: cannot watch signals: %s\n", strerror(-e.sig_fd));
 		return EXIT_RUNTIME;
 	}
-	e.src = source_open(ctx);
-	if (!e.src || event_log_init(&e.events, EXPORT_EVENT_LOG) || source_collect(e.src, &e.host, COLLECT_ALL)) {
-		fprintf(stderr, "fabtop export: cannot collect the RDMA devices: out of memory\n");
+	/* Events are only counted here (fabtop_events_total): a small log, its totals per kind. */
+	rc = live_open(&e.lv, ctx, 0, &hooks, EXPORT_EVENT_LOG);
+	if (rc) {
+		fprintf(stderr, "fabtop export: cannot collect the RDMA devices: %s\n", strerror(-rc));
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	source_describe(e.src, from, sizeof(from));
-	if (e.probes.n && source_has(e.src, SOURCE_SIMULATED)) {
+	export_net_check(&e);
+	source_describe(e.lv.src, from, sizeof(from));
+	if (e.probes.n && live_simulated(&e.lv)) {
 		fprintf(stderr, "fabtop export: --probe needs real RDMA devices: the %s has none to connect with\n", from);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (e.host.sysfs_missing)
+	if (e.lv.host.sysfs_missing)
 		fprintf(stderr, "fabtop export: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?); serving the exporter's own metrics\n", ctx->sysfs_root);
-	e.clock.last_rescan_ns = e.clock.last_watch_ns = util_now_ns();
-	export_net(&e, e.clock.last_rescan_ns);
-	export_events(&e, true, false);		/* the first look: compared with from now on */
-	e.async_fd = source_async_fd(e.src, &e.host);
-	e.nl_fd = source_event_fd(e.src);
-	if (e.nl_fd < 0) {
-		if (e.nl_fd != -EOPNOTSUPP)
-			fprintf(stderr, "fabtop export: rtnetlink monitor: %s; network changes show within %llu s\n",
-				strerror(-e.nl_fd), SNAPSHOT_RESCAN_NS / 1000000000ull);
-		e.nl_fd = -1;
-	}
-	e.mad = source_mad_watch(e.src);
-	if (e.mad)
-		mad_watch_open(e.mad, &e.host, ctx->interval_s, util_now_ns());
 
 	if (!no_http) {
 		rc = httpd_start(&e.httpd, listen ? listen : EXPORT_DEFAULT_LISTEN, err, sizeof(err));
@@ -480,7 +383,9 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 		}
 	}
 	/* The first page before anyone is told where to scrape: no 503 for a scraper that was quick. */
-	export_sample(&e);
+	e.self.collections++;
+	e.self.last_unix = unix_now_s();
+	export_out(&e);
 	if (e.httpd) {
 		httpd_address(e.httpd, where, sizeof(where));
 		printf("fabtop export: listening on %s (http://%s/metrics), %s, every %g s\n", where, where, from,

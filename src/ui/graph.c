@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "ui/graph.h"
-#include "ui/track.h"
+#include "derive/track.h"
 
 #define GRAPH_MAX_COLS 1024
 

@@ -12,7 +12,7 @@
 #include "derive/counters.h"
 #include "model/ibfabric.h"
 #include "ui/text.h"
-#include "ui/track.h"
+#include "derive/track.h"
 
 struct ui;
 struct ui_rect;

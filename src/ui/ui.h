@@ -21,7 +21,7 @@
 #include "ui/table.h"
 #include "ui/text.h"
 #include "ui/theme.h"
-#include "ui/track.h"
+#include "derive/track.h"
 
 struct ui_rect {
 	int y, x, h, w;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the monitor remembers per port across samples and re-collections: history, error activity. */
-#ifndef FABTOP_UI_TRACK_H
-#define FABTOP_UI_TRACK_H
+#ifndef FABTOP_DERIVE_TRACK_H
+#define FABTOP_DERIVE_TRACK_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/track.h"
+#include "derive/track.h"
 
 /* Ports gone this long lose their history (a driver reload is quicker). */
 #define TRACK_FORGET_NS (15ull * 60 * 1000000000ull)
