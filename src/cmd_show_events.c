@@ -13,6 +13,7 @@
 #include "collect/mad_watch.h"
 #include "collect/snapshot.h"
 #include "collect/source.h"
+#include "live/live.h"
 #include "commands.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
@@ -31,20 +32,9 @@
  */
 struct show_watch {
 	const struct fab_ctx *ctx;
-	struct source *src;
-	struct snapshot snap;
-	bool net_ok;
-	struct doctor_report doctor;
-	bool doctor_ok;
-	struct snapshot_clock clock;
-	struct events_memory mem;
-	struct event_log log;
-	uint64_t last_net_ns;
-	bool net_wanted;
-	int nl_fd, async_fd;
+	struct live lv;			/* the host, network, findings, events and MAD view kept current */
 	uint64_t printed_seq;		/* text: the events up to here are out */
 	const struct events_watch_opts *o;
-	struct mad_watch *mad;		/* the far ends through MADs; NULL: the source has no subnet */
 };
 
 static volatile sig_atomic_t show_stop;
@@ -55,142 +45,64 @@ static void show_on_signal(int sig)
 	show_stop = 1;
 }
 
-/* The network again and the doctor over it; NULL parts when they could not be had. */
-static void watch_net(struct show_watch *w, uint64_t now)
+/* The core's trouble, on stderr. */
+static void watch_said(void *arg, const char *msg)
 {
-	struct net_state st;
-	struct doctor_input in;
+	const struct show_watch *w = arg;
 
-	w->last_net_ns = now;
-	w->net_wanted = false;
-	if (w->doctor_ok)
-		doctor_report_free(&w->doctor);
-	if (w->net_ok)
-		net_state_free(&w->snap.net);
-	w->doctor_ok = w->net_ok = false;
-	if (snapshot_net(w->src, &w->snap.host, &st))
-		return;
-	w->snap.net = st;
-	w->net_ok = true;
-	memset(&w->doctor, 0, sizeof(w->doctor));
-	in = (struct doctor_input){ .host = &w->snap.host, .net = &w->snap.net, .routes = snapshot_routes(&w->snap.net) };
-	w->doctor_ok = doctor_run(&in, NULL, &w->doctor) == 0;
-}
-
-static void watch_derive(struct show_watch *w, bool host, bool net)
-{
-	struct events_input in = {
-		.host = host ? &w->snap.host : NULL,
-		.net = net && w->net_ok ? &w->snap.net : NULL,
-		.doctor = net && w->doctor_ok ? &w->doctor : NULL,
-		.real_ns = util_wall_ns(),
-		.mono_ns = fab_host_model_now(&w->snap.host, util_now_ns()),
-	};
-
-	if (events_derive(&w->mem, &in, &w->log))
-		fprintf(stderr, "fabtop show events: out of memory: some changes may go unreported\n");
-}
-
-static void watch_sample(struct show_watch *w)
-{
-	uint64_t now = util_now_ns();
-	bool changed, nomem, net = false;
-
-	changed = snapshot_host_sample(w->src, &w->snap.host, &w->clock, now, NULL, &nomem);
-	if (changed || w->net_wanted || now - w->last_net_ns >= SNAPSHOT_RESCAN_NS) {
-		watch_net(w, now);
-		net = true;
-	}
-	/* Devices may have come or gone: their notifications follow (and contexts are renewed). */
-	w->async_fd = source_async_fd(w->src, &w->snap.host);
-	watch_derive(w, true, net);
-	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
-	if (w->mad)
-		mad_watch_open(w->mad, &w->snap.host, w->ctx->interval_s, now);
-}
-
-/* MAD answers: a partner replaced or an SM moved is an event, as in the monitor. */
-static void watch_mad(struct show_watch *w)
-{
-	if (mad_watch_handle(w->mad, false, w->ctx->interval_s, util_now_ns()) != MAD_WATCH_REQUERIED)
-		return;
-	if (events_derive_far_end(&w->mem, w->mad->f.ports, w->mad->f.nports, util_wall_ns(), util_now_ns(),
-				  &w->log))
-		fprintf(stderr, "fabtop %s: out of memory: some changes may go unreported\n", w->o->who);
+	fprintf(stderr, "fabtop %s: %s\n", w->o->who, msg);
 }
 
 /* Text: what arrived since the last print, filtered by --since. */
 static void watch_print(struct show_watch *w, uint64_t since_ns)
 {
-	size_t n = event_log_count(&w->log), i = n;
+	const struct event_log *log = &w->lv.events;
+	size_t n = event_log_count(log), i = n;
 	struct event_log tail;
 
-	while (i > 0 && event_log_at(&w->log, i - 1)->seq > w->printed_seq)
+	while (i > 0 && event_log_at(log, i - 1)->seq > w->printed_seq)
 		i--;
 	if (i == n)
 		return;
 	/* A view of the new ones only: the ring indices are the log's own. */
-	tail = w->log;
-	tail.first = (w->log.first + i) % w->log.cap;
+	tail = *log;
+	tail.first = (log->first + i) % log->cap;
 	tail.n = n - i;
 	events_report_text(stdout, &tail, since_ns);
 	fflush(stdout);
-	w->printed_seq = event_log_at(&w->log, n - 1)->seq;
+	w->printed_seq = event_log_at(log, n - 1)->seq;
 }
 
 static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns)
 {
-	uint64_t step = (uint64_t)(w->ctx->interval_s * 1e9), start = util_now_ns(), next = start + step;
+	uint64_t start = util_now_ns();
 	uint64_t end = duration_s > 0 ? start + (uint64_t)(duration_s * 1e9) : UINT64_MAX;
-	long samples = 1;	/* the first look came before the loop */
 	struct source_record_status st;
 
-	while (!show_stop && (!w->o->count || samples < w->o->count)) {
-		struct pollfd fds[2 + 16];
-		uint64_t now = util_now_ns(), wake = next < end ? next : end;
-		int nfds = 0, nl = -1, as = -1, n, timeout;
+	while (!show_stop && (!w->o->count || w->lv.samples < (uint64_t)w->o->count)) {
+		struct pollfd fds[16];
+		uint64_t now = util_now_ns();
+		int nfds, n, timeout = -1;
 
 		if (now >= end)
 			break;
-		if (w->nl_fd >= 0) {
-			nl = nfds;
-			fds[nfds++] = (struct pollfd){ .fd = w->nl_fd, .events = POLLIN };
+		nfds = live_fds(&w->lv, fds, 16, &timeout);
+		if (end != UINT64_MAX) {
+			int to_end = (int)((end - now + 999999) / 1000000);
+
+			if (timeout < 0 || to_end < timeout)
+				timeout = to_end;
 		}
-		if (w->async_fd >= 0) {
-			as = nfds;
-			fds[nfds++] = (struct pollfd){ .fd = w->async_fd, .events = POLLIN };
-		}
-		timeout = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
-		nfds += mad_watch_fds(w->mad, false, fds + nfds, 16, &timeout, now);
 		n = poll(fds, (nfds_t)nfds, timeout);
 		if (n < 0 && errno != EINTR) {
 			fprintf(stderr, "fabtop show events: poll: %s\n", strerror(errno));
 			return EXIT_RUNTIME;
 		}
-		if (n > 0 && as >= 0 && fds[as].revents)
-			source_async_events(w->src, &w->log);
-		if (w->mad)
-			watch_mad(w);
-		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(w->src))
-			w->clock.rescan_wanted = w->net_wanted = true;
-		/* A network change is read at most every NET_GAP, not only at the next sample. */
-		now = util_now_ns();
-		if (w->net_wanted && now - w->last_net_ns >= SNAPSHOT_NET_GAP_NS) {
-			watch_net(w, now);
-			watch_derive(w, false, true);
-		}
-		if (now >= next) {
-			watch_sample(w);
-			samples++;
-			/* a recording that cannot be written ends the watch (a full disk) */
-			if (w->o->record_path && !source_record_status(w->src, &st)) {
-				fprintf(stderr, "fabtop %s: writing %s failed: %s\n", w->o->who, w->o->record_path,
-					strerror(-st.error));
-				return EXIT_RUNTIME;
-			}
-			next += step;
-			if (next <= now)
-				next = now + step;
+		/* a recording that cannot be written ends the watch (a full disk) */
+		if ((live_step(&w->lv) & LIVE_SAMPLED) && w->o->record_path && !source_record_status(w->lv.src, &st)) {
+			fprintf(stderr, "fabtop %s: writing %s failed: %s\n", w->o->who, w->o->record_path,
+				strerror(-st.error));
+			return EXIT_RUNTIME;
 		}
 		if (w->o->print && !w->ctx->json)
 			watch_print(w, since_ns);
@@ -208,7 +120,8 @@ int show_events_watch(const struct fab_ctx *ctx, double duration_s, uint64_t sin
 
 int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 {
-	struct show_watch w = { .ctx = ctx, .nl_fd = -1, .async_fd = -1, .o = o };
+	struct show_watch w = { .ctx = ctx, .o = o };
+	const struct live_hooks hooks = { .say = watch_said, .arg = &w };
 	double duration_s = o->duration_s;
 	uint64_t since_ns = o->since_ns;
 	struct source_record_status st;
@@ -216,40 +129,24 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 	struct sigaction sa = { .sa_handler = show_on_signal };
 	int rc;
 
-	events_memory_init(&w.mem);
-	if (event_log_init(&w.log, 0)) {
-		fprintf(stderr, "fabtop show events: out of memory\n");
-		return EXIT_RUNTIME;
-	}
-	w.src = source_open(ctx);
-	if (!w.src || snapshot_take(w.src, &w.snap, COLLECT_ALL)) {
-		fprintf(stderr, "fabtop show events: out of memory while reading the RDMA devices\n");
+	rc = live_open(&w.lv, ctx, 0, &hooks, 0);
+	if (rc) {
+		fprintf(stderr, "fabtop %s: cannot read the RDMA devices: %s\n", o->who, strerror(-rc));
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (w.snap.host.sysfs_missing)
+	if (w.lv.host.sysfs_missing)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?); watching for them\n", ctx->sysfs_root);
-	w.clock.last_rescan_ns = w.clock.last_watch_ns = util_now_ns();
-	watch_net(&w, w.clock.last_rescan_ns);
-	/* The first look is what later ones are compared with: it derives nothing by itself. */
-	watch_derive(&w, true, true);
-	/* the far ends, as the monitor has them: asked under the loop, never blocking it */
-	w.mad = source_mad_watch(w.src);
-	if (w.mad)
-		mad_watch_open(w.mad, &w.snap.host, ctx->interval_s, util_now_ns());
 	if (o->record_path) {
 		/* the first look is the recording's first sample; every event after it goes in too */
-		if (source_record_start(w.src, o->record_path, &w.snap.host, w.net_ok ? &w.snap.net : NULL, err,
+		if (source_record_start(w.lv.src, o->record_path, &w.lv.host, w.lv.net_ok ? &w.lv.net : NULL, err,
 					sizeof(err))) {
 			fprintf(stderr, "fabtop %s: %s\n", o->who, err);
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		event_log_set_hook(&w.log, source_record_event_hook, w.src);
 	}
-	w.nl_fd = source_event_fd(w.src);
-	w.async_fd = source_async_fd(w.src, &w.snap.host);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -257,26 +154,26 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 	{
 		char from[256];
 
-		source_describe(w.src, from, sizeof(from));
+		source_describe(w.lv.src, from, sizeof(from));
 		if (duration_s > 0)
 			fprintf(stderr, "fabtop %s: watching %s every %g s for %g s%s\n", o->who, from,
-				ctx->interval_s, duration_s, w.async_fd >= 0 ? ", with the devices' notifications" : "");
+				ctx->interval_s, duration_s, w.lv.async_fd >= 0 ? ", with the devices' notifications" : "");
 		else
 			fprintf(stderr, "fabtop %s: watching %s every %g s until interrupted%s\n", o->who,
-				from, ctx->interval_s, w.async_fd >= 0 ? ", with the devices' notifications" : "");
+				from, ctx->interval_s, w.lv.async_fd >= 0 ? ", with the devices' notifications" : "");
 	}
 	rc = watch_loop(&w, duration_s, since_ns);
 	/* Notifications that came with the last moments still count. */
-	if (w.async_fd >= 0)
-		source_async_events(w.src, &w.log);
+	if (w.lv.async_fd >= 0)
+		source_async_events(w.lv.src, &w.lv.events);
 	if (o->print && ctx->json)
-		events_report_json(stdout, &w.log, since_ns);
+		events_report_json(stdout, &w.lv.events, since_ns);
 	else if (o->print)
 		watch_print(&w, since_ns);
 	if (o->record_path) {
-		source_record_status(w.src, &st);
-		if (source_record_stop(w.src)) {
-			source_record_status(w.src, &st);
+		source_record_status(w.lv.src, &st);
+		if (source_record_stop(w.lv.src)) {
+			source_record_status(w.lv.src, &st);
 			fprintf(stderr, "fabtop %s: writing %s failed: %s\n", o->who, o->record_path, strerror(-st.error));
 			rc = EXIT_RUNTIME;
 		} else if (rc == EXIT_OK) {
@@ -285,14 +182,6 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 		}
 	}
 out:
-	if (w.doctor_ok)
-		doctor_report_free(&w.doctor);
-	if (!w.net_ok)
-		memset(&w.snap.net, 0, sizeof(w.snap.net));
-	snapshot_free(&w.snap);
-	mad_watch_free(w.mad);
-	source_close(w.src);
-	events_memory_free(&w.mem);
-	event_log_free(&w.log);
+	live_close(&w.lv);
 	return rc;
 }

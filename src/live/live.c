@@ -321,7 +321,7 @@ static int live_first_look(struct live *lv)
 	return 0;
 }
 
-int live_open(struct live *lv, struct fab_ctx *ctx, unsigned int flags, const struct live_hooks *hooks,
+int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, const struct live_hooks *hooks,
 	      size_t events_cap)
 {
 	memset(lv, 0, sizeof(*lv));

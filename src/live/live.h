@@ -59,7 +59,7 @@ struct live_hooks {
 };
 
 struct live {
-	struct fab_ctx *ctx;
+	const struct fab_ctx *ctx;
 	unsigned int flags;		/* LIVE_* of live_open() */
 	struct live_hooks hooks;
 	struct source *src;
@@ -108,7 +108,7 @@ struct live {
  * compared with). events_cap: how many events the log keeps (0: its
  * default). 0 or -errno; live_close() frees what was made either way.
  */
-int live_open(struct live *lv, struct fab_ctx *ctx, unsigned int flags, const struct live_hooks *hooks,
+int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, const struct live_hooks *hooks,
 	      size_t events_cap);
 /* Another source for ctx (the monitor's switch to the demo): the event log stays. 0 or -errno. */
 int live_reopen(struct live *lv);

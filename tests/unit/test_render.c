@@ -16,7 +16,7 @@
 #include "tap.h"
 #include "ui/graph.h"
 #include "ui/probe_ui.h"
-#include "ui/track.h"
+#include "derive/track.h"
 #include "ui/ui.h"
 #include "ui/views.h"
 
