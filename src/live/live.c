@@ -67,26 +67,19 @@ static void live_derive(struct live *lv, bool host, bool net)
 		live_say(lv, "out of memory deriving events: some changes may go unreported");
 }
 
-/* The network state again and the doctor over it; a failure leaves nothing stale. */
-static void live_net_read(struct live *lv)
+void live_net_take(struct live *lv, struct net_state *st, int err)
 {
-	struct net_state st;
-	int rc;
-
-	lv->last_net_ns = util_now_ns();
-	lv->net_wanted = false;
+	/* Nothing stale: a failed read shows as unavailable, not as the old state. */
 	if (lv->net_ok)
 		net_state_free(&lv->net);
 	if (lv->doctor_ok)
 		doctor_report_free(&lv->doctor);
 	lv->net_ok = lv->doctor_ok = false;
 	lv->findings = -1;
-	memset(&st, 0, sizeof(st));
-	rc = snapshot_net(lv->src, &lv->host, &st);
-	lv->net_err = rc;
-	if (rc)
+	lv->net_err = err;
+	if (err || !st)
 		return;
-	lv->net = st;
+	lv->net = *st;
 	lv->net_ok = true;
 	lv->routes = snapshot_routes(&lv->net);
 	memset(&lv->doctor, 0, sizeof(lv->doctor));
@@ -104,6 +97,20 @@ static void live_net_read(struct live *lv)
 		}
 	}
 	live_derive(lv, false, true);
+}
+
+/* The network state again and the doctor over it. */
+static void live_net_read(struct live *lv)
+{
+	struct net_state st;
+	int rc = -ENOMEM;
+
+	lv->last_net_ns = util_now_ns();
+	lv->net_wanted = false;
+	memset(&st, 0, sizeof(st));
+	if (lv->src)
+		rc = snapshot_net(lv->src, &lv->host, &st);
+	live_net_take(lv, &st, rc);
 }
 
 /* What is still being read, for a title bar and the panes that wait for it. */
@@ -321,14 +328,10 @@ static int live_first_look(struct live *lv)
 	return 0;
 }
 
-int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, const struct live_hooks *hooks,
-	      size_t events_cap)
+void live_init(struct live *lv, const struct fab_ctx *ctx, size_t events_cap)
 {
 	memset(lv, 0, sizeof(*lv));
 	lv->ctx = ctx;
-	lv->flags = flags;
-	if (hooks)
-		lv->hooks = *hooks;
 	lv->interval_s = ctx->interval_s;
 	lv->findings = -1;
 	lv->nl_fd = lv->async_fd = -1;
@@ -336,6 +339,15 @@ int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, co
 	events_memory_init(&lv->ev_mem);
 	/* Out of memory leaves a log of no room: appends are then dropped, nothing breaks. */
 	event_log_init(&lv->events, events_cap);
+}
+
+int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, const struct live_hooks *hooks,
+	      size_t events_cap)
+{
+	live_init(lv, ctx, events_cap);
+	lv->flags = flags;
+	if (hooks)
+		lv->hooks = *hooks;
 	return live_first_look(lv);
 }
 

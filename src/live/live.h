@@ -103,6 +103,8 @@ struct live {
 	int pfd_nl, pfd_async, pfd_mad, nmad;
 };
 
+/* An empty core for ctx: no source, an empty host and log (what a pane test draws); live_close() frees it. */
+void live_init(struct live *lv, const struct fab_ctx *ctx, size_t events_cap);
 /*
  * Open the source for ctx and take the first look (what later ones are
  * compared with). events_cap: how many events the log keeps (0: its
@@ -134,6 +136,13 @@ unsigned int live_step(struct live *lv);
 unsigned int live_fill(struct live *lv);
 /* What is still being read ("GIDs: reading 12/64 ports"), NULL: nothing. */
 const char *live_loading(const struct live *lv);
+
+/*
+ * Take st (RDMA netdevs marked, as snapshot_net() gives it) or the error
+ * err as the network state and run the doctor over it (a network read
+ * elsewhere: a test's fixture).
+ */
+void live_net_take(struct live *lv, struct net_state *st, int err);
 
 /* Frozen (the monitor's pause) or running again. */
 void live_pause(struct live *lv, bool paused);

@@ -20,7 +20,7 @@ static const double intervals[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 360
 
 static void set_interval(struct ui *ui, int dir)
 {
-	double cur = ui->interval_s;
+	double cur = ui->live.interval_s;
 	double next = cur;
 
 	if (dir > 0) {
@@ -36,26 +36,15 @@ static void set_interval(struct ui *ui, int dir)
 				break;
 			}
 	}
-	ui->interval_s = next;
+	ui->live.interval_s = next;
 	ui->ctx->interval_s = next;	/* the demo source reads it live */
-	ui->next_sample_ns = util_now_ns() + (uint64_t)(next * 1e9);
+	ui->live.next_sample_ns = util_now_ns() + (uint64_t)(next * 1e9);
 	ui_status(ui, "refresh every %g s", next);
 }
 
 static void reset_deltas(struct ui *ui)
 {
-	for (size_t i = 0; i < ui->host.ndevs; i++)
-		for (size_t j = 0; j < ui->host.devs[i].nports; j++) {
-			struct fab_port *p = &ui->host.devs[i].ports[j];
-
-			for (size_t k = 0; k < p->ncounters; k++)
-				counter_reset_delta(&p->counters[k]);
-		}
-	track_reset(&ui->track);
-	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
-	/* track_sample counted this interval's movement again: it is history now. */
-	track_reset(&ui->track);
-	mad_ui_reset(ui->mad);
+	live_reset(&ui->live);
 	screen_rebuild(ui);
 	ui_status(ui, "deltas reset: error counts start from now");
 }
@@ -70,7 +59,7 @@ static void save_settings(struct ui *ui)
 		return;
 	}
 	ui->settings.have_interval = true;
-	ui->settings.interval_s = ui->interval_s;
+	ui->settings.interval_s = ui->live.interval_s;
 	snprintf(ui->settings.pane, sizeof(ui->settings.pane), "%s", ui->views[ui->pane]->id);
 	ui->settings.have_color = true;
 	ui->settings.color = ui->color;
@@ -169,10 +158,10 @@ void ui_do(struct ui *ui, int action, int arg)
 			table_sort_by(t, t->sort_col);
 		break;
 	case ACT_PAUSE:
-		ui->paused = !ui->paused;
-		if (!ui->paused)
-			ui->next_sample_ns = util_now_ns();
-		ui_status(ui, ui->paused ? "paused: p resumes" : "resumed");
+		ui->live.paused = !ui->live.paused;
+		if (!ui->live.paused)
+			ui->live.next_sample_ns = util_now_ns();
+		ui_status(ui, ui->live.paused ? "paused: p resumes" : "resumed");
 		break;
 	case ACT_SLOWER:
 		set_interval(ui, 1);
@@ -220,7 +209,7 @@ void ui_do(struct ui *ui, int action, int arg)
 		save_settings(ui);
 		break;
 	case ACT_DEMO:
-		if (!ui_simulated(ui) && !ui->host.ndevs)
+		if (!ui_simulated(ui) && !ui->live.host.ndevs)
 			ui_start_demo(ui);
 		break;
 	case ACT_REDRAW:
@@ -299,7 +288,7 @@ void ui_key(struct ui *ui, int ch)
 		case UI_KEY_TAKEN:
 			return;
 		case UI_KEY_RESCAN:
-			ui->clock.rescan_wanted = true;
+			live_rescan(&ui->live);
 			return;
 		case UI_KEY_QUIT:
 			ui->quit = true;

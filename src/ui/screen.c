@@ -105,7 +105,7 @@ int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
 	}
 	if (!v->empty)
 		return 1;
-	return 1 + ui_wrap(w, m, theme_attr(ui->host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
+	return 1 + ui_wrap(w, m, theme_attr(ui->live.host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
 }
 
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
@@ -124,7 +124,7 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 	} else if (v->cols) {
 		struct table_draw_opts o = {
 			.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],
-			.now_ns = ui->last_sample_ns, .focused = true,
+			.now_ns = ui->live.last_sample_ns, .focused = true,
 		};
 
 		table_draw(t, w, r.y, r.x, r.h, r.w, &o);
@@ -140,9 +140,9 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 	bool kin = false, kout = false;
 	unsigned int nwarn;
 
-	for (size_t i = 0; i < ui->host.ndevs; i++)
-		for (size_t j = 0; j < ui->host.devs[i].nports; j++) {
-			struct fab_port *p = &ui->host.devs[i].ports[j];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++)
+		for (size_t j = 0; j < ui->live.host.devs[i].nports; j++) {
+			struct fab_port *p = &ui->live.host.devs[i].ports[j];
 			struct port_rates pr;
 
 			if (p->state == PORT_STATE_ACTIVE || p->state == PORT_STATE_ACTIVE_DEFER)
@@ -160,26 +160,26 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 			}
 		}
 	/* Connections refused since the monitor started (the CM's own counts): who, in the Doctor pane. */
-	if (host_cm_rejs(&ui->host, &rej_tx, &rej_rx))
+	if (host_cm_rejs(&ui->live.host, &rej_tx, &rej_rx))
 		snprintf(rej, sizeof(rej), " | REJ sent %" PRIu64 " received %" PRIu64, rej_tx, rej_rx);
 	warn_list(&nwarn);
 	replay_ui_record_tag(ui, rec, sizeof(rec));
-	if (ui->findings >= 0)
-		snprintf(find, sizeof(find), "%d", ui->findings);
+	if (ui->live.findings >= 0)
+		snprintf(find, sizeof(find), "%d", ui->live.findings);
 	else
 		snprintf(find, sizeof(find), "n/a");
 	/* What happened since the Events pane was last looked at. */
 	evs[0] = '\0';
-	if (event_log_unseen(&ui->events))
-		snprintf(evs, sizeof(evs), " | events +%" PRIu64, event_log_unseen(&ui->events));
+	if (event_log_unseen(&ui->live.events))
+		snprintf(evs, sizeof(evs), " | events +%" PRIu64, event_log_unseen(&ui->live.events));
 	snprintf(buf, sizeof(buf),
 		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s%s | findings %s | %gs%s%s%s%s",
-		 ui->host.hostname[0] ? ui->host.hostname : "",
+		 ui->live.host.hostname[0] ? ui->live.host.hostname : "",
 		 ui_simulated(ui) ? " DEMO " : ui_recorded(ui) ? " RECORDED " : " ",
-		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
+		 ui->live.host.ndevs, ui->live.host.ndevs == 1 ? "" : "s", up, down,
 		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
 		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a", rej,
-		 find, ui->interval_s, ui->paused ? " | PAUSED" : "", evs,
+		 find, ui->live.interval_s, ui->live.paused ? " | PAUSED" : "", evs,
 		 nwarn ? " | warnings (F1)" : "", rec);
 	/* A big host shows before all of it is read: say what is still coming. */
 	if (ui_loading(ui)) {

@@ -11,6 +11,7 @@
 
 #include "collect/snapshot.h"
 #include "ctx.h"
+#include "live/live.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
 #include "model/events.h"
@@ -91,21 +92,13 @@ struct source;
 
 struct ui {
 	struct fab_ctx *ctx;
-	struct source *src;		/* real sysfs or the demo fabric */
-	struct fab_host host;		/* the latest snapshot */
+	struct live live;		/* the source and everything kept current: what the panes read */
 	bool quit;
 	bool dirty;			/* redraw before the next wait */
-	bool net_wanted;		/* a netlink change arrived while paused */
-	uint64_t next_sample_ns;	/* CLOCK_MONOTONIC */
-	struct snapshot_clock clock;	/* structure checks and full collections */
-	struct track track;		/* per-port history and error activity */
 	struct table tables[UI_MAX_VIEWS];
 	size_t pane;
 
 	uint64_t now_ns;		/* CLOCK_MONOTONIC of the frame being drawn */
-	uint64_t last_sample_ns;	/* model time of the latest sample (simulated in the demo) */
-	double interval_s;
-	bool paused;
 	unsigned int window;		/* index into ui_windows_s */
 	bool utf8;
 	bool color;
@@ -133,39 +126,16 @@ struct ui {
 	int fbar_key[16];
 	int nfbar;
 
-	/* The IP side and the doctor's findings, refreshed with the structure. */
-	struct net_state net;
-	const struct route_ops *routes;	/* who answers route questions about net */
-	bool net_ok;			/* net holds a collected state */
-	int net_err;			/* why not (-errno), 0 when ok */
-	struct text net_text;		/* the `show net` report of net, for the Network pane */
-	struct doctor_report doctor;
-	bool doctor_ok;
-	int findings;			/* warnings and errors; -1: unknown */
-	uint64_t cm_rejs;		/* CM REJs sent + received when the doctor last ran */
-	int nl_fd;			/* the source's network-change fd, -1 if none */
-	uint64_t last_net_ns;
-	/*
-	 * A big host is shown before all of it is read: counters and GID
-	 * tables fill in port by port between frames, and the network (whose
-	 * RDMA netdevs the GIDs name) is read once they are in.
-	 */
-	bool net_after_fill;		/* the network waits for the pending GID tables */
-	char loading[96];		/* what is still being read, "" when nothing */
+	struct text net_text;		/* the `show net` report of the network, for the Network pane */
 	FILE *frame_log;		/* FABTOP_FRAME_LOG: one line per frame (the benchmarks) */
+	bool mad_announced;		/* why there is no MAD view went to the status line once */
 
 	const struct ui_view *const *views;	/* the panes, in tab order (ui_default_views) */
 	size_t nviews;
 	void *pane_state[UI_MAX_VIEWS];	/* each pane's own, from its create() */
-	struct ui_mad *mad;		/* link partners and the SM through MADs (mad_ui.c) */
 	/* The RoCE chain, sampled only while the RoCE pane is shown (source_roce()). */
 	struct roce_state roce, roce_prev;
 	int roce_err;			/* 0, or why there is none (-EOPNOTSUPP: the demo) */
-
-	/* What happened: derived from each sample and network read, and the devices' own notifications. */
-	struct event_log events;
-	struct events_memory ev_mem;	/* what the previous look showed */
-	int async_fd;			/* the source's device-notification fd, -1 if none */
 
 	struct settings settings;
 };
@@ -202,7 +172,7 @@ void ui_key(struct ui *ui, int ch);
 void ui_do(struct ui *ui, int action, int arg);
 void ui_mouse(struct ui *ui);
 
-/* Take st (RDMA netdevs marked, as snapshot_net() gives it) or the error err as the network state, and run the doctor on it. */
+/* Take st or the error err as the network state (live_net_take()); the panes follow. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
 
 /* What the screen still waits for ("GIDs: reading 12/64 ports"), NULL: nothing. */

@@ -79,7 +79,7 @@ static bool cluster_shown(struct ui *ui)
 
 static uint64_t cluster_period_ns(struct ui *ui)
 {
-	uint64_t p = (uint64_t)(ui->interval_s * 1e9);
+	uint64_t p = (uint64_t)(ui->live.interval_s * 1e9);
 
 	return p > CLUSTER_MIN_PERIOD_NS ? p : CLUSTER_MIN_PERIOD_NS;
 }
@@ -92,7 +92,7 @@ static bool cluster_due(struct ui *ui, struct cluster_pane *cp, uint64_t now, ui
 	*when = last ? last + cluster_period_ns(ui) : now;
 	if (cp->refresh_wanted)
 		*when = now;
-	return cluster_shown(ui) && !ui->paused && !prom_cluster_busy(cp->pc);
+	return cluster_shown(ui) && !ui->live.paused && !prom_cluster_busy(cp->pc);
 }
 
 /* A row's key: its names when they fit, else a hash of them (names up to 272 bytes do not fit 96). */
@@ -216,7 +216,7 @@ static void cluster_status(struct ui *ui, struct cluster_pane *cp, char *buf, si
 		     (double)st->refresh_ns / 1e6, (double)(now - when) / 1e9);
 	if (c->ignored && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "; %zu series without instance/device/port ignored", c->ignored);
-	if (ui->paused && n >= 0 && (size_t)n < size)
+	if (ui->live.paused && n >= 0 && (size_t)n < size)
 		snprintf(buf + strlen(buf), size - strlen(buf), " (paused)");
 }
 
@@ -425,7 +425,7 @@ static bool cluster_tick(struct ui *ui, void *state)
 	if (!p)
 		return false;
 	st = prom_cluster_details_get(cp->pc, cluster_port_instance(c, p), p->device, p->port, &v, &err, &at);
-	if (st == PROM_DETAILS_BUSY || (st != PROM_DETAILS_NONE && (ui->paused || now - at < cluster_period_ns(ui))))
+	if (st == PROM_DETAILS_BUSY || (st != PROM_DETAILS_NONE && (ui->live.paused || now - at < cluster_period_ns(ui))))
 		return false;
 	prom_cluster_details(cp->pc, cluster_port_instance(c, p), p->device, p->port);
 	prom_cluster_handle(cp->pc);

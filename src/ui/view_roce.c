@@ -257,7 +257,7 @@ static void roce_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *roce_empty(struct ui *ui)
 {
-	if (!ui->host.ndevs)
+	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
 	if (ui->roce_err == -EOPNOTSUPP)
 		return "This source has no RoCE chain to read (the demo fabric simulates no DCB or ethtool statistics).";
@@ -265,9 +265,9 @@ static const char *roce_empty(struct ui *ui)
 		return "Reading the RoCE chain failed (out of memory).";
 	if (ui_table(ui)->filter[0])
 		return "No row matches the filter (Esc clears it).";
-	for (size_t i = 0; i < ui->host.ndevs; i++)
-		for (size_t k = 0; k < ui->host.devs[i].nports; k++)
-			if (ui->host.devs[i].ports[k].link_layer == LINK_LAYER_ETHERNET)
+	for (size_t i = 0; i < ui->live.host.ndevs; i++)
+		for (size_t k = 0; k < ui->live.host.devs[i].nports; k++)
+			if (ui->live.host.devs[i].ports[k].link_layer == LINK_LAYER_ETHERNET)
 				return "Reading DCB and the ethtool statistics at the next sample...";
 	return "No RoCE ports: the RoCE pane shows Ethernet link-layer ports only.";
 }
