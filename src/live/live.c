@@ -231,6 +231,22 @@ static void live_async_follow(struct live *lv)
 	lv->async_fd = fd >= 0 ? fd : -1;
 }
 
+/* The RoCE chain costs a netlink request and ioctls per port: read only while wanted. */
+static void live_roce_sample(struct live *lv)
+{
+	if (!(lv->wants & LIVE_WANT_ROCE))
+		return;
+	roce_state_free(&lv->roce_prev);
+	lv->roce_prev = lv->roce;
+	memset(&lv->roce, 0, sizeof(lv->roce));
+	lv->roce_err = source_roce(lv->src, &lv->host, &lv->roce);
+}
+
+void live_want(struct live *lv, unsigned int wants)
+{
+	lv->wants = wants;
+}
+
 /* One sample: counters, or the host again when its structure changed; then what follows from it. */
 static unsigned int live_sample(struct live *lv, uint64_t now)
 {
@@ -267,6 +283,7 @@ static unsigned int live_sample(struct live *lv, uint64_t now)
 	live_loading_update(lv);
 	if (lv->flags & LIVE_HISTORY)
 		track_sample(&lv->track, &lv->host, lv->last_sample_ns);
+	live_roce_sample(lv);
 	return ch;
 }
 
@@ -362,6 +379,10 @@ static void live_drop_source(struct live *lv)
 	lv->net_ok = lv->doctor_ok = false;
 	lv->findings = -1;
 	track_free(&lv->track);
+	roce_state_free(&lv->roce);
+	roce_state_free(&lv->roce_prev);
+	memset(&lv->roce, 0, sizeof(lv->roce));
+	memset(&lv->roce_prev, 0, sizeof(lv->roce_prev));
 	fab_host_free(&lv->host);
 	events_memory_free(&lv->ev_mem);
 	events_memory_init(&lv->ev_mem);

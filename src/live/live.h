@@ -17,6 +17,7 @@
 #include "model/events.h"
 #include "model/fabric.h"
 #include "model/net.h"
+#include "model/roce.h"
 
 struct mad_watch;
 struct source;
@@ -43,6 +44,9 @@ struct source;
 #define LIVE_HISTORY		(1u << 1)	/* per-port rate history and error activity, both ends */
 #define LIVE_PMA_COUNTERS	(1u << 2)	/* local IB ports' counters from the MAD view's PMA (--counters pma|auto) */
 #define LIVE_HOST_ONLY		(1u << 3)	/* counters alone: no network, doctor, events or MAD view */
+
+/* Parts a surface asks for while it shows them (live_want()): each costs I/O per sample. */
+#define LIVE_WANT_ROCE		(1u << 0)	/* the RoCE chain of the Ethernet ports (DCB, ethtool, congestion) */
 
 /* What a step changed (live_step()'s answer). */
 #define LIVE_SAMPLED		(1u << 0)	/* a new sample of the host */
@@ -98,6 +102,11 @@ struct live {
 	struct mad_watch *mad;
 	struct far_end *far;
 
+	/* The RoCE chain, read with each sample while LIVE_WANT_ROCE (two samples: rates between them). */
+	unsigned int wants;		/* LIVE_WANT_* */
+	struct roce_state roce, roce_prev;
+	int roce_err;			/* 0, or why there is none (-EOPNOTSUPP: the demo) */
+
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;
 	int pfd_nl, pfd_async, pfd_mad, nmad;
@@ -143,6 +152,9 @@ const char *live_loading(const struct live *lv);
  * elsewhere: a test's fixture).
  */
 void live_net_take(struct live *lv, struct net_state *st, int err);
+
+/* Read these parts with every sample from now on (LIVE_WANT_*), or no longer. */
+void live_want(struct live *lv, unsigned int wants);
 
 /* Frozen (the monitor's pause) or running again. */
 void live_pause(struct live *lv, bool paused);

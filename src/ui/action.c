@@ -80,8 +80,8 @@ static void set_pane(struct ui *ui, size_t pane)
 	if (pane >= ui->nviews)
 		return;
 	ui->pane = pane;
-	ui->details = false;
-	ui->filter_edit = false;
+	ui->overlay.details = false;
+	ui->edit.filter = false;
 	screen_rebuild(ui);
 }
 
@@ -98,7 +98,7 @@ void ui_do(struct ui *ui, int action, int arg)
 {
 	struct table *t = ui_table(ui);
 	long page = t->page > 1 ? t->page - 1 : 1;
-	size_t *otop = ui->help ? &ui->help_top : ui->details ? &ui->details_top : NULL;
+	size_t *otop = ui->overlay.help ? &ui->overlay.help_top : ui->overlay.details ? &ui->overlay.details_top : NULL;
 
 	ui->dirty = true;
 	switch ((enum ui_action)action) {
@@ -108,8 +108,8 @@ void ui_do(struct ui *ui, int action, int arg)
 		ui->quit = true;
 		break;
 	case ACT_HELP:
-		ui->help = !ui->help;
-		ui->help_top = 0;
+		ui->overlay.help = !ui->overlay.help;
+		ui->overlay.help_top = 0;
 		break;
 	case ACT_PANE_NEXT:
 		set_pane(ui, (ui->pane + 1) % ui->nviews);
@@ -140,8 +140,8 @@ void ui_do(struct ui *ui, int action, int arg)
 		break;
 	case ACT_FILTER:
 		if (ui->views[ui->pane]->cols) {
-			ui->filter_edit = true;
-			ui->details = false;
+			ui->edit.filter = true;
+			ui->overlay.details = false;
 		} else {
 			ui_status(ui, "this pane has no rows to filter");
 		}
@@ -173,18 +173,18 @@ void ui_do(struct ui *ui, int action, int arg)
 		reset_deltas(ui);
 		break;
 	case ACT_DETAILS:
-		if (ui->details) {
-			ui->details = false;
+		if (ui->overlay.details) {
+			ui->overlay.details = false;
 		} else if (table_selected(t)) {
 			const struct table_row *r = table_selected(t);
 			size_t off = 0;
 
-			ui->details = true;
-			ui->details_top = 0;
-			snprintf(ui->details_key, sizeof(ui->details_key), "%s", r->key);
-			ui->details_title[0] = '\0';
-			for (int c = 0; c < t->ncols && c < 3 && off < sizeof(ui->details_title); c++) {
-				int n = snprintf(ui->details_title + off, sizeof(ui->details_title) - off, "%s%s",
+			ui->overlay.details = true;
+			ui->overlay.details_top = 0;
+			snprintf(ui->overlay.details_key, sizeof(ui->overlay.details_key), "%s", r->key);
+			ui->overlay.details_title[0] = '\0';
+			for (int c = 0; c < t->ncols && c < 3 && off < sizeof(ui->overlay.details_title); c++) {
+				int n = snprintf(ui->overlay.details_title + off, sizeof(ui->overlay.details_title) - off, "%s%s",
 						 c ? "  " : "", r->cells[c].text);
 
 				if (n < 0)
@@ -194,10 +194,10 @@ void ui_do(struct ui *ui, int action, int arg)
 		}
 		break;
 	case ACT_BACK:
-		if (ui->help)
-			ui->help = false;
-		else if (ui->details)
-			ui->details = false;
+		if (ui->overlay.help)
+			ui->overlay.help = false;
+		else if (ui->overlay.details)
+			ui->overlay.details = false;
 		else if (t->filter[0])
 			table_set_filter(t, "");
 		break;
@@ -245,9 +245,9 @@ static void filter_key(struct ui *ui, int ch)
 	n = strlen(f);
 	if (ch == 27) {
 		f[0] = '\0';
-		ui->filter_edit = false;
+		ui->edit.filter = false;
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		ui->filter_edit = false;
+		ui->edit.filter = false;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (n)
 			f[n - 1] = '\0';
@@ -275,13 +275,13 @@ void ui_key(struct ui *ui, int ch)
 		ui_mouse(ui);
 		return;
 	}
-	if (ui->filter_edit) {
+	if (ui->edit.filter) {
 		filter_key(ui, ch);
 		return;
 	}
 	if (replay_ui_edit_key(ui, ch))
 		return;
-	if (!ui->help && !ui->details && ui->views[ui->pane]->key) {
+	if (!ui->overlay.help && !ui->overlay.details && ui->views[ui->pane]->key) {
 		switch (ui->views[ui->pane]->key(ui, ui->pane_state[ui->pane], ch)) {
 		case UI_KEY_IGNORED:
 			break;
@@ -298,13 +298,13 @@ void ui_key(struct ui *ui, int ch)
 	a = keys_lookup(ch, &arg);
 	/* Overlays: scrolling keys scroll, closing keys close, the rest as usual. */
 	/* In the help, scrolling keys scroll and F10 quits; any other key closes it. */
-	if (ui->help && a != ACT_UP && a != ACT_DOWN && a != ACT_PGUP && a != ACT_PGDN &&
+	if (ui->overlay.help && a != ACT_UP && a != ACT_DOWN && a != ACT_PGUP && a != ACT_PGDN &&
 	    a != ACT_HOME && a != ACT_END && ch != KEY_F(10)) {
-		ui->help = false;
+		ui->overlay.help = false;
 		return;
 	}
-	if (ui->details && (ch == 'q' || ch == KEY_BACKSPACE || ch == 127)) {
-		ui->details = false;
+	if (ui->overlay.details && (ch == 'q' || ch == KEY_BACKSPACE || ch == 127)) {
+		ui->overlay.details = false;
 		return;
 	}
 	ui_do(ui, a, arg);

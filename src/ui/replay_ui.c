@@ -102,34 +102,34 @@ void replay_ui_goto_prompt(struct ui *ui)
 		ui_status(ui, "< > [ ] g move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	ui->goto_edit = true;
-	ui->goto_buf[0] = '\0';
+	ui->edit.go = true;
+	ui->edit.goto_buf[0] = '\0';
 }
 
 bool replay_ui_edit_key(struct ui *ui, int ch)
 {
-	size_t n = strlen(ui->goto_buf);
+	size_t n = strlen(ui->edit.goto_buf);
 	char err[256];
 	size_t sample;
 
-	if (!ui->goto_edit)
+	if (!ui->edit.go)
 		return false;
 	if (ch == 27) {
-		ui->goto_edit = false;
+		ui->edit.go = false;
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		ui->goto_edit = false;
+		ui->edit.go = false;
 		if (!ui->ctx->replay || !n)
 			return true;
-		if (rec_when_parse(ui->ctx->replay, ui->goto_buf, &sample, err, sizeof(err)))
+		if (rec_when_parse(ui->ctx->replay, ui->edit.goto_buf, &sample, err, sizeof(err)))
 			ui_status(ui, "%s", err);
 		else
 			moved(ui, source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_SAMPLE, (int64_t)sample));
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (n)
-			ui->goto_buf[n - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(ui->goto_buf)) {
-		ui->goto_buf[n] = (char)ch;
-		ui->goto_buf[n + 1] = '\0';
+			ui->edit.goto_buf[n - 1] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(ui->edit.goto_buf)) {
+		ui->edit.goto_buf[n] = (char)ch;
+		ui->edit.goto_buf[n + 1] = '\0';
 	}
 	return true;
 }
@@ -138,10 +138,10 @@ bool replay_ui_draw_edit(struct ui *ui, WINDOW *w, int y, int W)
 {
 	char buf[160];
 
-	if (!ui->goto_edit)
+	if (!ui->edit.go)
 		return false;
 	snprintf(buf, sizeof(buf), " Go to: %s_   (13:05:10, +5m, -30s, #120, start, end; Esc cancels)",
-		 ui->goto_buf);
+		 ui->edit.goto_buf);
 	ui_puts(w, y, 0, W, theme_attr(ROLE_FLABEL), buf);
 	return true;
 }

@@ -46,9 +46,9 @@ void ui_status(struct ui *ui, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	vsnprintf(ui->msg.text, sizeof(ui->msg.text), fmt, ap);
 	va_end(ap);
-	ui->status_until_ns = util_now_ns() + 3000000000ull;
+	ui->msg.until_ns = util_now_ns() + 3000000000ull;
 }
 
 /* Word-wrap text into r; returns the lines used. */
@@ -210,7 +210,7 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 		x += len;
 	}
 	ui->tab_x[ui->nviews] = x;
-	if (ui_table(ui)->filter[0] && !ui->filter_edit && x + 4 < W) {
+	if (ui_table(ui)->filter[0] && !ui->edit.filter && x + 4 < W) {
 		char f[TABLE_FILTER_LEN + 16];
 
 		snprintf(f, sizeof(f), " filter: %s ", ui_table(ui)->filter);
@@ -258,7 +258,7 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 	ui_fill(w, y, 0, W, theme_attr(ROLE_FLABEL));
 	if (replay_ui_draw_edit(ui, w, y, W))
 		return;
-	if (ui->filter_edit) {
+	if (ui->edit.filter) {
 		char buf[TABLE_FILTER_LEN + 64];
 
 		snprintf(buf, sizeof(buf), " Filter: %s_   (Enter keeps it, Esc clears)", ui_table(ui)->filter);
@@ -279,14 +279,14 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 	}
 	if (ui->nfbar < 16)
 		ui->fbar_x[ui->nfbar] = x;
-	if (ui->status[0] && ui->now_ns < ui->status_until_ns) {
-		int len = (int)strlen(ui->status);
+	if (ui->msg.text[0] && ui->now_ns < ui->msg.until_ns) {
+		int len = (int)strlen(ui->msg.text);
 		int sx = W - len - 1;
 
 		if (sx < x)
 			sx = x < W ? x : 0;
 		ui_fill(w, y, sx, W - sx, theme_attr(ROLE_FLABEL));
-		ui_puts(w, y, sx, W - sx, theme_attr(ROLE_STATUS) | A_REVERSE, ui->status);
+		ui_puts(w, y, sx, W - sx, theme_attr(ROLE_STATUS) | A_REVERSE, ui->msg.text);
 	}
 }
 
@@ -311,9 +311,9 @@ void screen_draw(struct ui *ui, WINDOW *w)
 		draw_tabs(ui, w, y++, W);
 	bottom = H >= 2 ? H - 1 : H;
 	body = (struct ui_rect){ y, 0, bottom - y, W };
-	if (ui->help)
+	if (ui->overlay.help)
 		help_draw(ui, w, body);
-	else if (ui->details)
+	else if (ui->overlay.details)
 		details_draw(ui, w, body);
 	else
 		screen_draw_body(ui, w, body);

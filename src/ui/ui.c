@@ -69,16 +69,6 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err)
 	ui_net_changed(ui);
 }
 
-/* The RoCE chain costs a netlink request and ioctls per port: read only while its pane shows. */
-static void ui_roce_sample(struct ui *ui)
-{
-	if (ui->pane >= ui->nviews || strcmp(ui->views[ui->pane]->id, "roce"))
-		return;
-	roce_state_free(&ui->roce_prev);
-	ui->roce_prev = ui->roce;
-	ui->roce_err = source_roce(ui->live.src, &ui->live.host, &ui->roce);
-}
-
 const char *ui_loading(const struct ui *ui)
 {
 	return live_loading(&ui->live);
@@ -91,8 +81,6 @@ static void ui_changed(struct ui *ui, unsigned int ch)
 		return;
 	if (ch & LIVE_NET)
 		ui_net_changed(ui);
-	if (ch & LIVE_SAMPLED)
-		ui_roce_sample(ui);
 	mad_ui_announce(ui);
 	screen_rebuild(ui);
 	ui->dirty = true;
@@ -172,20 +160,20 @@ static void ui_announce_warnings(struct ui *ui)
 	unsigned int n;
 	const char *const *w = warn_list(&n);
 
-	if (n <= ui->nwarn_seen)
+	if (n <= ui->msg.nwarn_seen)
 		return;
-	if (n - ui->nwarn_seen == 1)
+	if (n - ui->msg.nwarn_seen == 1)
 		ui_status(ui, "warning: %s (F1 lists all)", w[n - 1]);
 	else
-		ui_status(ui, "%u new warnings (F1 lists them)", n - ui->nwarn_seen);
-	ui->nwarn_seen = n;
+		ui_status(ui, "%u new warnings (F1 lists them)", n - ui->msg.nwarn_seen);
+	ui->msg.nwarn_seen = n;
 }
 
 /* The status line's own deadline. */
 static void ui_status_timeout(struct ui *ui, uint64_t now, int *timeout_ms)
 {
-	if (ui->status[0] && ui->status_until_ns > now) {
-		int64_t s = (int64_t)((ui->status_until_ns - now + 999999) / 1000000);
+	if (ui->msg.text[0] && ui->msg.until_ns > now) {
+		int64_t s = (int64_t)((ui->msg.until_ns - now + 999999) / 1000000);
 
 		if (*timeout_ms < 0 || s < *timeout_ms)
 			*timeout_ms = (int)(s > 3600000 ? 3600000 : s);
@@ -225,8 +213,8 @@ static void ui_loop(struct ui *ui)
 		int nfds = 0, n, ch, timeout = -1;
 
 		ui_announce_warnings(ui);
-		if (ui->status[0] && now >= ui->status_until_ns) {
-			ui->status[0] = '\0';
+		if (ui->msg.text[0] && now >= ui->msg.until_ns) {
+			ui->msg.text[0] = '\0';
 			ui->dirty = true;
 		}
 		if (ui->dirty) {
@@ -254,6 +242,9 @@ static void ui_loop(struct ui *ui)
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->fds)
 				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
+		/* The RoCE chain costs a netlink request and ioctls per port: read only while its pane shows. */
+		live_want(&ui->live, ui->pane < ui->nviews && !strcmp(ui->views[ui->pane]->id, "roce") ?
+			  LIVE_WANT_ROCE : 0);
 		nfds += live_fds(&ui->live, fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		busy += util_now_ns() - woke;
 		n = poll(fds, (nfds_t)nfds, timeout);
@@ -302,8 +293,6 @@ void ui_free(struct ui *ui)
 	views_free(ui);
 	live_close(&ui->live);
 	text_free(&ui->net_text);
-	roce_state_free(&ui->roce);
-	roce_state_free(&ui->roce_prev);
 }
 
 bool ui_simulated(const struct ui *ui)

@@ -30,6 +30,30 @@ struct ui_rect {
 
 struct ui;
 
+/* The help and the details of a row, drawn over the pane. */
+struct ui_overlay {
+	bool help;
+	size_t help_top;
+	bool details;
+	char details_key[TABLE_KEY_LEN];
+	char details_title[3 * TABLE_CELL_LEN];	/* the row's first cells, for the overlay's title */
+	size_t details_top;
+};
+
+/* Line editing in the bottom line. */
+struct ui_edit {
+	bool filter;			/* '/' in progress */
+	bool go;			/* 'g' in progress (replay) */
+	char goto_buf[64];
+};
+
+/* A transient message in the bottom line (ui_status()). */
+struct ui_message {
+	char text[160];
+	uint64_t until_ns;
+	unsigned int nwarn_seen;	/* warnings already announced */
+};
+
 /* What a pane's key handler did with a key: the loop acts on it. */
 enum ui_key_result {
 	UI_KEY_IGNORED,			/* not this pane's: the common bindings get it */
@@ -103,19 +127,9 @@ struct ui {
 	bool utf8;
 	bool color;
 
-	bool help;			/* overlays */
-	size_t help_top;
-	bool details;
-	char details_key[TABLE_KEY_LEN];
-	char details_title[3 * TABLE_CELL_LEN];	/* the row's first cells, for the overlay's title */
-	size_t details_top;
-	bool filter_edit;		/* '/' line editing in progress */
-	bool goto_edit;			/* 'g' line editing in progress (replay) */
-	char goto_buf[64];
-
-	char status[160];		/* transient message, bottom line */
-	unsigned int nwarn_seen;	/* warnings already announced in the status line */
-	uint64_t status_until_ns;
+	struct ui_overlay overlay;	/* help and details over the pane */
+	struct ui_edit edit;		/* a line being edited */
+	struct ui_message msg;		/* the bottom line's transient message */
 
 	/* layout of the last frame, for mouse clicks */
 	struct ui_rect tabs;
@@ -133,9 +147,6 @@ struct ui {
 	const struct ui_view *const *views;	/* the panes, in tab order (ui_default_views) */
 	size_t nviews;
 	void *pane_state[UI_MAX_VIEWS];	/* each pane's own, from its create() */
-	/* The RoCE chain, sampled only while the RoCE pane is shown (source_roce()). */
-	struct roce_state roce, roce_prev;
-	int roce_err;			/* 0, or why there is none (-EOPNOTSUPP: the demo) */
 
 	struct settings settings;
 };

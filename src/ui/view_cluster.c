@@ -418,10 +418,10 @@ static bool cluster_tick(struct ui *ui, void *state)
 	const char *err;
 	uint64_t at, now = util_now_ns();
 
-	if (!cp || !cp->pc || !cluster_shown(ui) || !ui->details)
+	if (!cp || !cp->pc || !cluster_shown(ui) || !ui->overlay.details)
 		return false;
 	c = prom_cluster_model(cp->pc, NULL);
-	p = c ? port_of_key(c, ui->details_key) : NULL;
+	p = c ? port_of_key(c, ui->overlay.details_key) : NULL;
 	if (!p)
 		return false;
 	st = prom_cluster_details_get(cp->pc, cluster_port_instance(c, p), p->device, p->port, &v, &err, &at);

@@ -376,10 +376,10 @@ int main(void)
 	ui.pane = 0;
 	screen_rebuild(&ui);
 	table_home(ui_table(&ui));
-	ui.details = true;
-	snprintf(ui.details_key, sizeof(ui.details_key), "mlx5_0/2");
+	ui.overlay.details = true;
+	snprintf(ui.overlay.details_key, sizeof(ui.overlay.details_key), "mlx5_0/2");
 	render(&ui, "ports-details-100x30", 0, 30, 100);
-	ui.details = false;
+	ui.overlay.details = false;
 	/*
 	 * Tiny sizes: every pane draws, and the chrome goes before the data as
 	 * doc/monitor.md says: the header stays from 3 lines up, clipped to the
