@@ -14,6 +14,7 @@
 #include "collect/mad_watch.h"
 #include "collect/umad.h"
 #include "collect/snapshot.h"
+#include "live/live.h"
 #include "collect/source.h"
 #include "commands.h"
 #include "collect/roce.h"
@@ -198,8 +199,6 @@ static void show_usage(FILE *f)
 
 #define ROCE_MAX_FINDINGS 64
 
-static void sleep_s(double s);
-
 static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev, const struct roce_state *cur,
 		       unsigned int sample)
 {
@@ -232,6 +231,27 @@ static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev,
 	free(fs);
 }
 
+/* show roce --count: the live core's RoCE chain at each of its samples, with rates between them. */
+static int show_roce_watch(const struct fab_ctx *ctx)
+{
+	struct live lv;
+	int rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
+
+	if (!rc)
+		live_want(&lv, LIVE_WANT_ROCE);
+	for (long s = 1; !rc && s <= ctx->count; s++) {
+		live_next_sample(&lv);
+		if (lv.roce_err == -ENOMEM)
+			rc = -ENOMEM;
+		else
+			roce_print(ctx, &lv.roce_prev, &lv.roce, (unsigned int)s);
+	}
+	live_close(&lv);
+	if (rc)
+		fprintf(stderr, "fabtop: %s\n", strerror(-rc));
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 /*
  * show roce: one sample of every RoCE port's chain (live, or a fixture
  * tree's recordings), then --count more --interval apart with rates. A
@@ -252,19 +272,8 @@ static int show_roce(const struct fab_ctx *ctx, struct source *src, struct fab_h
 	} else if (!ctx->count) {
 		roce_print(ctx, NULL, &a, 0);
 	}
-	for (long s = 1; s <= ctx->count; s++) {
-		sleep_s(ctx->interval_s);
-		source_refresh(src, h, util_now_ns());
-		if (source_roce(src, h, &b) == -ENOMEM) {
-			roce_state_free(&a);
-			return EXIT_RUNTIME;
-		}
-		roce_print(ctx, &a, &b, (unsigned int)s);
-		roce_state_free(&a);
-		a = b;
-	}
 	roce_state_free(&a);
-	return EXIT_OK;
+	return ctx->count ? show_roce_watch(ctx) : EXIT_OK;
 }
 
 /* show gids --for: exit 0 with an index (or an InfiniBand port), 1 when nothing fits. */
@@ -288,14 +297,6 @@ static int show_gid_choice(const struct fab_ctx *ctx, const struct fab_host *h, 
 		escape_close(esc);
 	}
 	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /* The PMA view of `show counters` (--counters pma|auto): local ports only. */
@@ -366,18 +367,21 @@ static void show_pma_close(struct show_pma *pm)
 	ib_fabric_free(&pm->f);
 }
 
-/* Repeated counter samples: rates between consecutive ones. */
-static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, struct fab_host *h,
-			      struct show_pma *pm)
+/* Repeated counter samples: the live core's, with rates between consecutive ones. */
+static int show_counter_rates(const struct fab_ctx *ctx)
 {
-	for (long s = 1; s <= ctx->count; s++) {
-		/* a recording's samples are there already: no waiting */
-		if (!source_has(src, SOURCE_RECORDED))
-			sleep_s(ctx->interval_s);
-		source_refresh(src, h, util_now_ns());
-		if (pm->v) {
-			mad_fabric_sample(pm->v, MAD_PMA_LOCAL, 0);
-			show_pma_apply(pm, h);
+	struct live lv;
+	struct show_pma pm;
+	int rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
+
+	memset(&pm, 0, sizeof(pm));
+	if (!rc)
+		show_pma_open(ctx, &pm, &lv.host);
+	for (long s = 1; !rc && s <= ctx->count; s++) {
+		live_next_sample(&lv);
+		if (pm.v) {
+			mad_fabric_sample(pm.v, MAD_PMA_LOCAL, 0);
+			show_pma_apply(&pm, &lv.host);
 		}
 		if (ctx->json) {
 			struct json j;
@@ -386,16 +390,22 @@ static int show_counter_rates(const struct fab_ctx *ctx, struct source *src, str
 			json_obj_begin(&j);
 			json_key(&j, "sample"); json_u64(&j, (uint64_t)s);
 			json_key(&j, "interval_s"); json_double(&j, ctx->interval_s, 3);
-			show_counters_json(&j, h);
+			show_counters_json(&j, &lv.host);
 			json_obj_end(&j);
 			json_end(&j);
 		} else {
 			FILE *esc = escape_open(stdout);
 
-			show_rates_text(esc ? esc : stdout, h, (unsigned int)s);
+			show_rates_text(esc ? esc : stdout, &lv.host, (unsigned int)s);
 			escape_close(esc);
 		}
 		fflush(stdout);
+	}
+	show_pma_close(&pm);
+	live_close(&lv);
+	if (rc) {
+		fprintf(stderr, "fabtop: cannot read the RDMA devices: %s\n", strerror(-rc));
+		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
 }
@@ -611,7 +621,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	if (snap.host.sysfs_missing && !ctx->json && !ctx->replay)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
-	if (!only || !strcmp(only->name, "counters"))
+	if ((!only || !strcmp(only->name, "counters")) && !ctx->count)
 		show_pma_open(ctx, &pm, &snap.host);
 
 	if (for_arg) {
@@ -619,7 +629,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	} else if (only && !strcmp(only->name, "roce")) {
 		rc = show_roce(ctx, src, &snap.host);
 	} else if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
-		rc = show_counter_rates(ctx, src, &snap.host, &pm);
+		rc = show_counter_rates(ctx);
 	} else if (ctx->json) {
 		struct json j;
 

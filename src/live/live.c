@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,7 +245,15 @@ static void live_roce_sample(struct live *lv)
 
 void live_want(struct live *lv, unsigned int wants)
 {
+	unsigned int added = wants & ~lv->wants;
+
 	lv->wants = wants;
+	/* A part just asked for is there at once; its rates come with the next sample. */
+	if ((added & LIVE_WANT_ROCE) && lv->src) {
+		roce_state_free(&lv->roce_prev);
+		memset(&lv->roce_prev, 0, sizeof(lv->roce_prev));
+		live_roce_sample(lv);
+	}
 }
 
 /* One sample: counters, or the host again when its structure changed; then what follows from it. */
@@ -434,7 +443,7 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 		fds[n++] = (struct pollfd){ .fd = lv->async_fd, .events = POLLIN };
 	}
 	if (!lv->paused) {
-		lower_timeout(timeout_ms, lv->next_sample_ns, now);
+		lower_timeout(timeout_ms, lv->flags & LIVE_NO_WAIT ? now : lv->next_sample_ns, now);
 		if (lv->net_wanted)
 			lower_timeout(timeout_ms, lv->last_net_ns + SNAPSHOT_NET_GAP_NS, now);
 	}
@@ -475,11 +484,26 @@ unsigned int live_step(struct live *lv)
 		live_net_read(lv);
 		ch |= LIVE_NET;
 	}
-	if (!lv->paused && now >= lv->next_sample_ns) {
+	if (!lv->paused && (now >= lv->next_sample_ns || (lv->flags & LIVE_NO_WAIT))) {
 		ch |= live_sample(lv, now);
 		lv->next_sample_ns += interval_ns(lv);
 		if (lv->next_sample_ns <= now)	/* we were stopped (Ctrl-Z, SIGSTOP) or slow: no burst of catch-up */
 			lv->next_sample_ns = now + interval_ns(lv);
+	}
+	return ch;
+}
+
+unsigned int live_next_sample(struct live *lv)
+{
+	unsigned int ch = 0;
+
+	while (lv->src && !(ch & LIVE_SAMPLED)) {
+		struct pollfd fds[16];
+		int timeout = -1, n = live_fds(lv, fds, 16, &timeout);
+
+		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
+			break;
+		ch |= live_step(lv);
 	}
 	return ch;
 }

@@ -44,6 +44,7 @@ struct source;
 #define LIVE_HISTORY		(1u << 1)	/* per-port rate history and error activity, both ends */
 #define LIVE_PMA_COUNTERS	(1u << 2)	/* local IB ports' counters from the MAD view's PMA (--counters pma|auto) */
 #define LIVE_HOST_ONLY		(1u << 3)	/* counters alone: no network, doctor, events or MAD view */
+#define LIVE_NO_WAIT		(1u << 4)	/* sample at every step (a recording's samples are there already) */
 
 /* Parts a surface asks for while it shows them (live_want()): each costs I/O per sample. */
 #define LIVE_WANT_ROCE		(1u << 0)	/* the RoCE chain of the Ethernet ports (DCB, ethtool, congestion) */
@@ -137,6 +138,8 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms);
  * past a collection. Returns LIVE_* bits of what changed.
  */
 unsigned int live_step(struct live *lv);
+/* Step until the next sample is in (a surface with nothing else to wait for); LIVE_* bits. */
+unsigned int live_next_sample(struct live *lv);
 /*
  * LIVE_FILL_LATER: read what the first look or a re-collection left
  * pending for SNAPSHOT_FILL_NS (between two frames); the network follows
