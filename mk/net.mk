@@ -9,6 +9,7 @@ src_libfabtop_a_SOURCES += \
 	src/collect/sysctl.c src/collect/sysctl.h \
 	src/collect/route_query.c src/collect/route_query.h \
 	src/collect/net_apply.c src/collect/net_apply.h \
+	src/change/sysctl_write.c src/change/sysctl_write.h \
 	src/derive/doctor.c src/derive/doctor.h \
 	src/derive/fix.c src/derive/fix.h \
 	src/report/net.c src/report/net.h \

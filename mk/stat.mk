@@ -5,7 +5,8 @@
 src_libfabtop_a_SOURCES += \
 	src/model/stat.c src/model/stat.h \
 	src/collect/rdma_stat_parse.c src/collect/rdma_stat_parse.h \
-	src/collect/rdma_stat.c src/collect/rdma_stat.h
+	src/collect/rdma_stat.c src/collect/rdma_stat.h \
+	src/change/stat_set.c src/change/stat_set.h
 src_libfabtop_a_SOURCES += \
 	src/collect/stat_verify.c src/collect/stat_verify.h \
 	src/report/stat.c src/report/stat.h \

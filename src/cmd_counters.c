@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "change/stat_set.h"
 #include "collect/rdma_stat.h"
 #include "collect/source.h"
 #include "collect/stat_verify.h"
@@ -104,7 +105,7 @@ static int qp_show(struct fab_ctx *ctx, const char *dev, unsigned int port)
 static int qp_set(const char *dev, unsigned int port, bool on)
 {
 	bool bound = false;
-	int rc = rdma_stat_set_qp_auto(dev, port, on);
+	int rc = stat_set_qp_auto(dev, port, on);
 
 	if (rc) {
 		fprintf(stderr, "fabtop counters qp %s %s/%u: %s\n", on ? "enable" : "disable", dev, port,
@@ -119,7 +120,7 @@ static int qp_set(const char *dev, unsigned int port, bool on)
 	/* the kernel accepts auto mode from drivers that then bind nothing: look with a QP of our own */
 	rc = stat_verify_qp_auto(dev, port, &bound);
 	if (!rc && !bound) {
-		rdma_stat_set_qp_auto(dev, port, false);
+		stat_set_qp_auto(dev, port, false);
 		fprintf(stderr, "fabtop counters qp enable %s/%u: the driver does not support QP counters "
 			"(a QP created after auto mode was turned on was bound to none); auto mode turned off again\n",
 			dev, port);

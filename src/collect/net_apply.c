@@ -16,6 +16,7 @@
 #include "collect/nl_parse.h"
 #include "collect/nl_sock.h"
 #include "derive/fix.h"
+#include "change/sysctl_write.h"
 #include "collect/sysctl.h"
 
 enum step_kind { STEP_ROUTE, STEP_RULE, STEP_SYSCTL };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* RDMA netlink statistics (libmnl): STAT_GET per port, the QP counter dump, STAT_SET of the QP auto mode. */
+/* RDMA netlink statistics (libmnl): STAT_GET per port, the QP counter dump (change/stat_set.c sends STAT_SET). */
 #include "config.h"
 
 #include <errno.h>
@@ -246,15 +246,15 @@ int rdma_stat_qp_counters(struct rdma_stat *rs, uint32_t dev_index, struct stat_
 	return transact(rs, nlh, &r);
 }
 
-int rdma_stat_qp_auto(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, bool on)
+struct nlmsghdr *rdma_stat_port_request(struct rdma_stat *rs, int cmd, uint32_t dev_index, uint32_t port)
 {
-	struct nlmsghdr *nlh = port_request(rs, RDMA_NLDEV_CMD_STAT_SET, dev_index, port);
+	return port_request(rs, cmd, dev_index, port);
+}
+
+int rdma_stat_send(struct rdma_stat *rs, struct nlmsghdr *nlh)
+{
 	struct reply r = { 0 };
 
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
-	/* mask 0 turns auto mode off (manual when counters remain) */
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, on ? RDMA_COUNTER_MASK_QP_TYPE : 0);
 	return transact(rs, nlh, &r);
 }
 
@@ -458,20 +458,4 @@ int rdma_stat_collect_qp(const struct fab_host *h, struct stat_state *st)
 	}
 	rdma_stat_close(rs);
 	return 0;
-}
-
-int rdma_stat_set_qp_auto(const char *dev, unsigned int port, bool on)
-{
-	struct rdma_stat *rs;
-	uint32_t idx;
-	int rc = 0;
-
-	rs = rdma_stat_open(&rc);
-	if (!rs)
-		return rc;
-	rc = rdma_stat_dev_index(rs, dev, &idx);
-	if (!rc)
-		rc = rdma_stat_qp_auto(rs, idx, port, on);
-	rdma_stat_close(rs);
-	return rc;
 }

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/netlink.h>
+
 #include "model/fabric.h"
 #include "model/stat.h"
 
@@ -32,12 +34,10 @@ int rdma_stat_port_hw(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, s
 int rdma_stat_qp_mode(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, struct stat_state *st);
 /* Every QP counter of the device appended to st->qpc (a dump). 0 or -errno. */
 int rdma_stat_qp_counters(struct rdma_stat *rs, uint32_t dev_index, struct stat_state *st);
-/*
- * STAT_SET: bind new QPs of the port to counters per QP type (auto mode),
- * or stop doing so (on false). Changes kernel state: only on a person's
- * explicit request. 0 or -errno (-EPERM without CAP_NET_ADMIN, -EOPNOTSUPP).
- */
-int rdma_stat_qp_auto(struct rdma_stat *rs, uint32_t dev_index, uint32_t port, bool on);
+/* A request about one port of one device (cmd: RDMA_NLDEV_CMD_*), its attributes to follow. */
+struct nlmsghdr *rdma_stat_port_request(struct rdma_stat *rs, int cmd, uint32_t dev_index, uint32_t port);
+/* Send a request and wait for its end (the acknowledgement of a change). 0 or -errno. */
+int rdma_stat_send(struct rdma_stat *rs, struct nlmsghdr *nlh);
 
 /*
  * --counters netlink: the hw_counters/ entries of h's ports (all, or only
@@ -57,11 +57,6 @@ void rdma_stat_host_refresh(struct rdma_stat *rs, struct fab_host *h);
  * 0 or -ENOMEM.
  */
 int rdma_stat_collect_qp(const struct fab_host *h, struct stat_state *st);
-/*
- * Turn the QP auto mode (per QP type) of dev/port on or off, from a
- * socket of its own. 0 or -errno (see rdma_stat_strerror()).
- */
-int rdma_stat_set_qp_auto(const char *dev, unsigned int port, bool on);
 /* The message for an error of the calls above, for people. */
 const char *rdma_stat_strerror(int err);
 

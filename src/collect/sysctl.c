@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Read (and, for --apply, write) net.ipv4.conf.{all,default,IFACE}.* under a proc root. */
+/* Read net.ipv4.conf.{all,default,IFACE}.* under a proc root (change/sysctl_write.c writes them). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,8 +12,7 @@
 #include "collect/sysfs.h"
 #include "warn.h"
 
-/* The path below proc_root of one setting: "sys/net/ipv4/conf/IFACE/NAME". */
-static int sysctl_path(const char *ifname, enum net_sysctl_id id, char *buf, size_t size)
+int sysctl_path(const char *ifname, enum net_sysctl_id id, char *buf, size_t size)
 {
 	int n;
 
@@ -72,27 +71,5 @@ int sysctl_read_iface(const char *proc_root, const char *ifname, struct net_if_s
 	}
 out:
 	close(rootfd);
-	return rc;
-}
-
-int sysctl_write_iface(const char *proc_root, const char *ifname, enum net_sysctl_id id, int value)
-{
-	char rel[256], path[4096], buf[16];
-	int fd, n, rc = 0;
-
-	rc = sysctl_path(ifname, id, rel, sizeof(rel));
-	if (rc)
-		return rc;
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", proc_root, rel) >= sizeof(path))
-		return -ENAMETOOLONG;
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%d\n", value);
-	errno = 0;
-	if (write(fd, buf, (size_t)n) != n)
-		rc = errno ? -errno : -EIO;
-	if (close(fd) && !rc)
-		rc = -errno;
 	return rc;
 }

@@ -3,6 +3,8 @@
 #ifndef FABTOP_COLLECT_SYSCTL_H
 #define FABTOP_COLLECT_SYSCTL_H
 
+#include <stddef.h>
+
 #include "model/net.h"
 
 /*
@@ -14,10 +16,7 @@
 int sysctl_read_iface(const char *proc_root, const char *ifname, struct net_if_sysctls *out);
 
 
-/*
- * Write one interface value (root only; used by `doctor --apply`). Returns
- * 0 or -errno. ifname "all" or "default" address those entries.
- */
-int sysctl_write_iface(const char *proc_root, const char *ifname, enum net_sysctl_id id, int value);
+/* The path below a proc root of one setting: "sys/net/ipv4/conf/IFACE/NAME". 0 or -EINVAL, -ENAMETOOLONG. */
+int sysctl_path(const char *ifname, enum net_sysctl_id id, char *buf, size_t size);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../unit/tap.h"
+#include "change/sysctl_write.h"
 #include "collect/sysctl.h"
 #include "derive/fix.h"
 
