@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the core: model, sysfs collection, show reports.
 src_libfabtop_a_SOURCES += \
-	src/ctx.c src/ctx.h src/commands.h src/warn.c src/warn.h src/util.c src/util.h src/outbuf.c src/outbuf.h src/opts.c src/opts.h \
+	src/ctx.c src/ctx.h src/cmd/commands.h src/warn.c src/warn.h src/util.c src/util.h src/outbuf.c src/outbuf.h src/opts.c src/opts.h \
 	src/dynlib.c src/dynlib.h \
-	src/collect/sysfs.c src/collect/sysfs.h \
-	src/collect/host.c src/collect/host.h \
-	src/collect/watch.c src/collect/watch.h \
-	src/collect/source.c src/collect/source.h src/collect/source_live.c \
-	src/collect/snapshot.c src/collect/snapshot.h \
+	src/kernel/sysfs.c src/kernel/sysfs.h \
+	src/kernel/host.c src/kernel/host.h \
+	src/kernel/watch.c src/kernel/watch.h \
+	src/source/source.c src/source/source.h src/source/source_live.c \
+	src/source/snapshot.c src/source/snapshot.h \
 	src/live/live.c src/live/live.h \
 	src/derive/far.c src/derive/far.h src/derive/track.c src/derive/track.h \
 	src/model/route.c src/model/route.h \
@@ -21,7 +21,7 @@ src_libfabtop_a_SOURCES += \
 	src/report/json.c src/report/json.h \
 	src/report/escape.c src/report/escape.h \
 	src/report/show.c src/report/show.h \
-	src/cmd_show.c
+	src/cmd/cmd_show.c
 
 check_PROGRAMS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
 TESTS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap

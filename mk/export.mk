@@ -6,7 +6,7 @@ src_libfabtop_a_SOURCES += \
 	src/export/libmicrohttpd.c src/export/libmicrohttpd.h \
 	src/export/textfile.c src/export/textfile.h \
 	src/export/probe_runs.c src/export/probe_runs.h \
-	src/cmd_export.c
+	src/cmd/cmd_export.c
 
 TESTS += tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/rej.sh
 # Soft-RoCE (make check-vm): the rxe port and --probe for real.

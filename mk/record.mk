@@ -10,8 +10,8 @@ src_libfabtop_a_SOURCES += src/record/codec.c src/record/codec.h \
 	src/record/when.c src/record/when.h \
 	src/record/mad.c src/record/mad.h \
 	src/record/probe.c src/record/probe.h \
-	src/collect/source_record.c src/collect/source_replay.c \
-	src/cmd_record.c
+	src/source/source_record.c src/source/source_replay.c \
+	src/cmd/cmd_record.c
 
 # The replay equals the live reports at every sample; cut and corrupted files.
 check_PROGRAMS += tests/record/test_record

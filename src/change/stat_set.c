@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "change/stat_set.h"
-#include "collect/rdma_stat.h"
+#include "kernel/rdma_stat.h"
 
 int stat_set_qp_auto(const char *dev, unsigned int port, bool on)
 {

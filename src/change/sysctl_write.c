@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "change/sysctl_write.h"
-#include "collect/sysctl.h"
+#include "kernel/sysctl.h"
 
 int sysctl_write_iface(const char *proc_root, const char *ifname, enum net_sysctl_id id, int value)
 {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/mad_port.h"
-#include "collect/mad_watch.h"
-#include "collect/source.h"
+#include "mad/mad_port.h"
+#include "mad/mad_watch.h"
+#include "source/source.h"
 #include "derive/counters.h"
 #include "live/live.h"
 #include "util.h"

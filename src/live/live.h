@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/snapshot.h"
+#include "source/snapshot.h"
 #include "ctx.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
@@ -31,7 +31,7 @@ struct source;
  * its poll slots (live_fds()), polls, and steps it once (live_step()),
  * which says what changed; it never reads the source itself. Every policy
  * of keeping a host current lives here once: the sampling interval, the
- * structure checks and re-collections (collect/snapshot.h), the network
+ * structure checks and re-collections (source/snapshot.h), the network
  * read again on a netlink change (at most every SNAPSHOT_NET_GAP_NS), with
  * the structure, every SNAPSHOT_RESCAN_NS and as soon as the CM REJ
  * counters move (so the doctor's CM finding follows a reject at once),

@@ -174,8 +174,8 @@ struct fab_port {
 	size_t ngids;
 	unsigned int gid_tbl_len;	/* entries in the table, empty ones included */
 	/*
-	 * COLLECT_* bits (collect/source.h) not read yet: a big host is shown
-	 * first and filled port by port (collect/snapshot.h). 0: all read.
+	 * COLLECT_* bits (source/source.h) not read yet: a big host is shown
+	 * first and filled port by port (source/snapshot.h). 0: all read.
 	 */
 	unsigned int pending;
 	/* A GID table read over several steps: the entries so far (not shown yet), where to go on. */

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "ui/pager.h"
+#include "ui/widget/pager.h"
 #include "ui/views.h"
 
 void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r)

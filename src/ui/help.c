@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
-#include "ui/pager.h"
+#include "ui/widget/pager.h"
 #include "ui/views.h"
 #include "warn.h"
 

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "collect/mad_port.h"
-#include "collect/mad_watch.h"
-#include "collect/source.h"
+#include "mad/mad_port.h"
+#include "mad/mad_watch.h"
+#include "source/source.h"
 #include "derive/mad_decode.h"
 #include "derive/units.h"
 #include "report/ibfabric.h"
-#include "ui/graph.h"
+#include "ui/widget/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/ui.h"
 #include "ui/views.h"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "live/live.h"
-#include "ui/text.h"
+#include "ui/widget/text.h"
 
 struct ui;
 struct ui_rect;

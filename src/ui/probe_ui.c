@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "record/file.h"
 #include "record/probe.h"
 #include "ui/probe_ui.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "record/reader.h"
 #include "record/when.h"
 #include "ui/replay_ui.h"

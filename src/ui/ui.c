@@ -14,15 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "derive/counters.h"
 #include "derive/doctor.h"
 #include "record/reader.h"
 #include "report/net.h"
 #include "ui/mad_ui.h"
 #include "ui/probe_ui.h"
-#include "ui/term.h"
+#include "ui/widget/term.h"
 #include "ui/ui_run.h"
 #include "ui/views.h"
 #include "warn.h"

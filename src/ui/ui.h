@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/snapshot.h"
+#include "source/snapshot.h"
 #include "ctx.h"
 #include "live/live.h"
 #include "derive/doctor.h"
@@ -19,9 +19,9 @@
 #include "model/net.h"
 #include "model/roce.h"
 #include "ui/settings.h"
-#include "ui/table.h"
-#include "ui/text.h"
-#include "ui/theme.h"
+#include "ui/widget/table.h"
+#include "ui/widget/text.h"
+#include "ui/widget/theme.h"
 #include "derive/track.h"
 
 struct ui_rect {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/prom_cluster.h"
+#include "remote/prom_cluster.h"
 #include "derive/units.h"
 #include "ui/views.h"
 #include "util.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "model/res.h"
 #include "report/res.h"
 #include "ui/views.h"

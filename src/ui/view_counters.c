@@ -9,7 +9,7 @@
 
 #include "derive/counters.h"
 #include "derive/units.h"
-#include "ui/graph.h"
+#include "ui/widget/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/views.h"
 #include "util.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "derive/counters.h"
 #include "derive/port.h"
 #include "derive/units.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/demo.h"
+#include "demo/demo.h"
 #include "derive/doctor.h"
 #include "model/net.h"
 

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "../unit/tap.h"
-#include "collect/mad.h"
-#include "collect/mad_fabric.h"
-#include "collect/mad_port.h"
+#include "mad/mad.h"
+#include "mad/mad_fabric.h"
+#include "mad/mad_port.h"
 #include "derive/mad_decode.h"
 #include "util.h"
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/nl_parse.h"
-#include "collect/route_query.h"
+#include "kernel/nl_parse.h"
+#include "kernel/route_query.h"
 #include "derive/doctor.h"
 #include "derive/fix.h"
 #include "util.h"

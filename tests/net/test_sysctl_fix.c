@@ -14,7 +14,7 @@
 
 #include "../unit/tap.h"
 #include "change/sysctl_write.h"
-#include "collect/sysctl.h"
+#include "kernel/sysctl.h"
 #include "derive/fix.h"
 
 static char root[256];

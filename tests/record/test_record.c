@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "ctx.h"
 #include "record/reader.h"
 #include "record/writer.h"

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "collect/host.h"
+#include "kernel/host.h"
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "tap.h"

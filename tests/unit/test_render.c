@@ -14,7 +14,7 @@
 #include "derive/counters.h"
 #include "model/net.h"
 #include "tap.h"
-#include "ui/graph.h"
+#include "ui/widget/graph.h"
 #include "ui/probe_ui.h"
 #include "derive/track.h"
 #include "ui/ui.h"

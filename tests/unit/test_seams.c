@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/host.h"
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "kernel/host.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "derive/doctor.h"
 #include "tap.h"
 #include "ui/ui.h"
