@@ -35,30 +35,55 @@
 #include "warn.h"
 #include "util.h"
 
+/* The options of `show` that belong to one section or another (struct show_section's takes). */
+struct show_opts {
+	const char *since;		/* events: --since */
+	double duration_s;		/* events: --duration */
+	const char *for_arg;		/* gids: --for */
+	struct gid_want want;		/* ... parsed */
+	enum res_part res_part;		/* res: the one table asked for (RES_PART_ALL: every table) */
+};
+
+#define SHOW_TAKES_COUNT	(1u << 0)	/* --count (with --interval) */
+#define SHOW_TAKES_SINCE	(1u << 1)	/* --since, --duration */
+#define SHOW_TAKES_FOR		(1u << 2)	/* --for */
+#define SHOW_TAKES_PART		(1u << 3)	/* a table name after the section: 'show res qp' */
+
+/* watch()'s answer when the section is one look at a snapshot after all. */
+#define SHOW_FROM_SNAPSHOT	(-1)
+
 /*
- * A section of the report. text() prints for people; json() writes its
- * members into the open top-level object; both return 0 or an exit code.
- * A section that reads only the host gives host_text()/host_json() (the
- * report/show.c functions) instead. A section that reads the network
- * state or the fabric says so, and only then is it read.
+ * A section of the report: one row owns its name, the options it takes,
+ * what it needs collected and its output. text() prints for people;
+ * json() writes its members into the open top-level object; both return
+ * 0 or an exit code. A section that reads only the host gives
+ * host_text()/host_json() (the report/show.c functions) instead. A section
+ * that reads the network state or the fabric says so, and only then is it
+ * read. A section that is not one look (a watch over time, samples with
+ * rates, an answer of its own) has watch(), which runs instead of the
+ * snapshot unless it answers SHOW_FROM_SNAPSHOT.
  */
 struct show_section {
 	const char *name;
 	bool in_all;		/* part of "show all" */
 	unsigned int needs;	/* SNAPSHOT_* parts beyond the host it reads */
+	unsigned int takes;	/* SHOW_TAKES_* */
+	int (*watch)(const struct fab_ctx *ctx, const struct show_opts *o);
+	/* Why these options do not fit this section (a usage error), NULL when they do. */
+	const char *(*refuse)(const struct fab_ctx *ctx, const struct show_opts *o);
 	void (*host_text)(FILE *f, const struct fab_host *h);
 	void (*host_json)(struct json *j, const struct fab_host *h);
-	int (*text)(const struct fab_ctx *ctx, struct snapshot *s, FILE *f);
-	int (*json)(const struct fab_ctx *ctx, struct snapshot *s, struct json *j);
+	int (*text)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f);
+	int (*json)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j);
 };
 
-static int net_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
+static int net_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
 {
 	net_report_text(f, &s->host, &s->net);
 	return 0;
 }
 
-static int net_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
+static int net_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
 {
 	net_report_json(j, &s->host, &s->net);
 	return 0;
@@ -84,7 +109,7 @@ static int fabric_status(const struct snapshot *s)
 }
 
 /* With --count N, N more PMA samples --interval apart: rates of both ends of each cable. */
-static int fabric_sec_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
+static int fabric_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
 {
 	int rc = fabric_status(s);
 
@@ -100,7 +125,8 @@ static int fabric_sec_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *
 	return rc;
 }
 
-static int fabric_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
+static int fabric_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s,
+			   struct json *j)
 {
 	int rc = fabric_status(s);
 
@@ -119,9 +145,6 @@ static int fabric_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct
 	return rc;
 }
 
-/* 'show res qp|cm|proc': the one table asked for (RES_PART_ALL: every table). */
-static enum res_part res_part;
-
 /* Why there are no resources to show, on stderr; 0 when there are (maybe in part). */
 static int res_status(const struct snapshot *s)
 {
@@ -136,37 +159,27 @@ static int res_status(const struct snapshot *s)
 	return s->res.err && !s->res.ndevs ? EXIT_RUNTIME : EXIT_OK;
 }
 
-static int res_sec_text(const struct fab_ctx *ctx, struct snapshot *s, FILE *f)
+static int res_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
 {
 	int rc = res_status(s);
 
 	if (s->has_res && (!s->res.err || s->res.ndevs))
-		res_report_text(f, &s->res, res_part);
+		res_report_text(f, &s->res, o->res_part);
 	return rc;
 }
 
-static int res_sec_json(const struct fab_ctx *ctx, struct snapshot *s, struct json *j)
+static int res_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
 {
 	int rc = res_status(s);
 
 	if (s->has_res)
-		res_report_json(j, &s->res, res_part);
+		res_report_json(j, &s->res, o->res_part);
 	return rc;
 }
 
-static const struct show_section sections[] = {
-	{ "ports", true, 0, show_ports_text, show_ports_json, NULL, NULL },
-	{ "counters", true, 0, show_counters_text, show_counters_json, NULL, NULL },
-	{ "gids", true, 0, show_gids_text, show_gids_json, NULL, NULL },
-	{ "net", false, SNAPSHOT_NET, NULL, NULL, net_text, net_json },
-	{ "fabric", false, SNAPSHOT_FABRIC, NULL, NULL, fabric_sec_text, fabric_sec_json },
-	/* A watch over time, not one snapshot: show_events_watch() (cmd/cmd_show_events.c). */
-	{ "events", false, 0, NULL, NULL, NULL, NULL },
-	{ "res", false, SNAPSHOT_RES, NULL, NULL, res_sec_text, res_sec_json },
-	{ "roce", false, 0, NULL, NULL, NULL, NULL },	/* show_roce(): it samples itself */
-};
 
-#define NSECTIONS (ARRAY_SIZE(sections))
+static const struct show_section sections[];
+static const size_t nsections;
 
 static void show_usage(FILE *f)
 {
@@ -176,7 +189,7 @@ static void show_usage(FILE *f)
 		   "       fabtop show events --replay FILE [--since T] [--at T] [--json]\n"
 		   "       fabtop show gids --for ADDR|IFACE [--json]\n"
 		   "Sections:");
-	for (size_t i = 0; i < NSECTIONS; i++)
+	for (size_t i = 0; i < nsections; i++)
 		fprintf(f, " %s", sections[i].name);
 	fprintf(f, " all (default: all)\n"
 		   "'res' takes one of qp, cm, proc to show only that table.\n"
@@ -231,20 +244,35 @@ static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev,
 	free(fs);
 }
 
-/* show roce --count: the live core's RoCE chain at each of its samples, with rates between them. */
-static int show_roce_watch(const struct fab_ctx *ctx)
+/*
+ * show roce: the RoCE chain of every RoCE port as the live core reads it
+ * (live, or a fixture tree's recordings), then --count more samples
+ * --interval apart with rates. A fixture tree with a second recording
+ * gives its rates without --count.
+ */
+static int roce_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
 	struct live lv;
+	struct roce_state next;
+	bool live = !strcmp(ctx->sysfs_root, "/sys");
 	int rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
 
-	if (!rc)
+	if (!rc) {
 		live_want(&lv, LIVE_WANT_ROCE);
-	for (long s = 1; !rc && s <= ctx->count; s++) {
+		rc = lv.roce_err == -ENOMEM ? -ENOMEM : 0;
+	}
+	if (!rc && !live && !ctx->demo && !roce_collect_next(ctx->sysfs_root, &lv.roce, &next)) {
+		roce_print(ctx, &lv.roce, &next, 0);
+		roce_state_free(&next);
+	} else if (!rc && !ctx->count) {
+		roce_print(ctx, NULL, &lv.roce, 0);
+	}
+	for (long n = 1; !rc && n <= ctx->count; n++) {
 		live_next_sample(&lv);
 		if (lv.roce_err == -ENOMEM)
 			rc = -ENOMEM;
 		else
-			roce_print(ctx, &lv.roce_prev, &lv.roce, (unsigned int)s);
+			roce_print(ctx, &lv.roce_prev, &lv.roce, (unsigned int)n);
 	}
 	live_close(&lv);
 	if (rc)
@@ -252,36 +280,24 @@ static int show_roce_watch(const struct fab_ctx *ctx)
 	return rc ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/*
- * show roce: one sample of every RoCE port's chain (live, or a fixture
- * tree's recordings), then --count more --interval apart with rates. A
- * fixture tree with a second recording gives its rates without --count.
- */
-static int show_roce(const struct fab_ctx *ctx, struct source *src, struct fab_host *h)
-{
-	struct roce_state a, b;
-	bool live = !strcmp(ctx->sysfs_root, "/sys");
-
-	if (source_roce(src, h, &a) == -ENOMEM) {
-		fprintf(stderr, "fabtop: out of memory\n");
-		return EXIT_RUNTIME;
-	}
-	if (!live && !ctx->demo && !roce_collect_next(ctx->sysfs_root, &a, &b)) {
-		roce_print(ctx, &a, &b, 0);
-		roce_state_free(&b);
-	} else if (!ctx->count) {
-		roce_print(ctx, NULL, &a, 0);
-	}
-	roce_state_free(&a);
-	return ctx->count ? show_roce_watch(ctx) : EXIT_OK;
-}
-
 /* show gids --for: exit 0 with an index (or an InfiniBand port), 1 when nothing fits. */
-static int show_gid_choice(const struct fab_ctx *ctx, const struct fab_host *h, const struct gid_want *w)
+static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
+	const struct gid_want *w = &o->want;
+	struct source *src;
+	struct snapshot snap;
 	struct gid_choice c;
 
-	gid_choose(h, w, &c);
+	if (!o->for_arg)
+		return SHOW_FROM_SNAPSHOT;
+	src = source_open(ctx);
+	if (!src || snapshot_take(src, &snap, COLLECT_ALL)) {
+		fprintf(stderr, "fabtop: out of memory while reading the RDMA devices\n");
+		source_close(src);
+		return EXIT_RUNTIME;
+	}
+	/* c points into the host: it is freed after the answer is out */
+	gid_choose(&snap.host, w, &c);
 	if (ctx->json) {
 		struct json j;
 
@@ -296,6 +312,8 @@ static int show_gid_choice(const struct fab_ctx *ctx, const struct fab_host *h, 
 		gid_advice_text(esc ? esc : stdout, w, &c);
 		escape_close(esc);
 	}
+	snapshot_free(&snap);
+	source_close(src);
 	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
 }
 
@@ -367,12 +385,16 @@ static void show_pma_close(struct show_pma *pm)
 	ib_fabric_free(&pm->f);
 }
 
-/* Repeated counter samples: the live core's, with rates between consecutive ones. */
-static int show_counter_rates(const struct fab_ctx *ctx)
+/* Repeated counter samples (--count): the live core's, with rates between consecutive ones. */
+static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
 	struct live lv;
 	struct show_pma pm;
-	int rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
+	int rc;
+
+	if (!ctx->count)
+		return SHOW_FROM_SNAPSHOT;
+	rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
 
 	memset(&pm, 0, sizeof(pm));
 	if (!rc)
@@ -424,10 +446,6 @@ static int show_events_recorded(const struct fab_ctx *ctx, const char *since, do
 	char err[512];
 	int rc = EXIT_OK;
 
-	if (duration_s > 0) {
-		fprintf(stderr, "fabtop show events: --duration watches a live host; a recording has its own\n");
-		return EXIT_USAGE;
-	}
 	if (since && rec_when_wall(r, since, &since_ns, err, sizeof(err)) &&
 	    events_parse_since(since, end, &since_ns)) {
 		fprintf(stderr, "fabtop show events: --since %s\n", err);
@@ -452,21 +470,115 @@ static int show_events_recorded(const struct fab_ctx *ctx, const char *since, do
 	return rc;
 }
 
+/* show events: a watch of the live host, or a recording's own past. */
+static int events_sec_watch(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	uint64_t since_ns = 0;
+
+	if (ctx->replay)
+		return show_events_recorded(ctx, o->since, o->duration_s);
+	if (o->since && events_parse_since(o->since, util_wall_ns(), &since_ns)) {
+		fprintf(stderr, "fabtop show events: --since wants 90s, 5m, 2h, 1d (ago), @UNIXTIME or "
+			"'YYYY-MM-DD HH:MM[:SS]', not '%s'\n", o->since);
+		return EXIT_USAGE;
+	}
+	return show_events_watch(ctx, o->duration_s, since_ns);
+}
+
+/* fabric --count samples the PMA counters live: a recording has only the rates of its own samples. */
+static const char *fabric_refuse(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	if (ctx->count && ctx->replay)
+		return "--count samples the PMA counters live; a recording has the rates of its samples: "
+		       "'show fabric --replay FILE --at T' for each, or the monitor";
+	return NULL;
+}
+
+static const char *events_refuse(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	if (ctx->count)
+		return "--count has no meaning here (use --duration)";
+	if (ctx->replay && o->duration_s > 0)
+		return "--duration watches a live host; a recording has its own";
+	return NULL;
+}
+
+static const struct show_section sections[] = {
+	{ .name = "ports", .in_all = true, .host_text = show_ports_text, .host_json = show_ports_json },
+	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch,
+	  .host_text = show_counters_text, .host_json = show_counters_json },
+	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch,
+	  .host_text = show_gids_text, .host_json = show_gids_json },
+	{ .name = "net", .needs = SNAPSHOT_NET, .text = net_text, .json = net_json },
+	{ .name = "fabric", .needs = SNAPSHOT_FABRIC, .takes = SHOW_TAKES_COUNT, .refuse = fabric_refuse,
+	  .text = fabric_sec_text, .json = fabric_sec_json },
+	{ .name = "events", .takes = SHOW_TAKES_SINCE, .refuse = events_refuse, .watch = events_sec_watch },
+	{ .name = "res", .needs = SNAPSHOT_RES, .takes = SHOW_TAKES_PART, .text = res_sec_text, .json = res_sec_json },
+	{ .name = "roce", .takes = SHOW_TAKES_COUNT, .watch = roce_watch },
+};
+
+static const size_t nsections = ARRAY_SIZE(sections);
+
+static const struct show_section *section_find(const char *name)
+{
+	for (size_t i = 0; i < nsections; i++)
+		if (!strcmp(name, sections[i].name))
+			return &sections[i];
+	return NULL;
+}
+
+/* An option given for a section that does not take it: which ones do, in one message. */
+static int option_misplaced(const char *opt, unsigned int takes)
+{
+	const char *names[ARRAY_SIZE(sections)];
+	size_t n = 0;
+
+	for (size_t i = 0; i < nsections; i++)
+		if (sections[i].takes & takes)
+			names[n++] = sections[i].name;
+	fprintf(stderr, "fabtop show: %s go%s with ", opt, strchr(opt, ' ') ? "" : "es");
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s'show %s'", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+/* The options given against what the section takes; 0 or EXIT_USAGE with the message printed. */
+static int options_check(const struct fab_ctx *ctx, const struct show_opts *o, const struct show_section *only)
+{
+	unsigned int takes = only ? only->takes : 0;
+	const char *why;
+
+	if ((o->since || o->duration_s > 0) && !(takes & SHOW_TAKES_SINCE))
+		return option_misplaced("--since and --duration", SHOW_TAKES_SINCE);
+	if (o->for_arg && !(takes & SHOW_TAKES_FOR))
+		return option_misplaced("--for", SHOW_TAKES_FOR);
+	if (only && (why = only->refuse ? only->refuse(ctx, o) : NULL)) {
+		fprintf(stderr, "fabtop show %s: %s\n", only->name, why);
+		return EXIT_USAGE;
+	}
+	if (ctx->count && (!(takes & SHOW_TAKES_COUNT) || o->for_arg))
+		return option_misplaced("--count", SHOW_TAKES_COUNT);
+	return 0;
+}
+
 /* The section named after the options (NULL: all); 0 or EXIT_USAGE with the message printed. */
-static int select_section(int argc, char **argv, const struct show_section **only)
+static int select_section(int argc, char **argv, const struct show_section **only, struct show_opts *o)
 {
 	*only = NULL;
-	res_part = RES_PART_ALL;
+	o->res_part = RES_PART_ALL;
 	for (int i = optind; i < argc; i++) {
 		int part;
 
-		if (*only && !strcmp((*only)->name, "res") && i == optind + 1 && (part = res_part_parse(argv[i])) > 0) {
-			res_part = (enum res_part)part;
+		if (*only && ((*only)->takes & SHOW_TAKES_PART) && i == optind + 1) {
+			part = res_part_parse(argv[i]);
+			if (part <= 0) {
+				fprintf(stderr, "fabtop show %s: unknown table '%s' (qp, cm or proc)\n", (*only)->name,
+					argv[i]);
+				return EXIT_USAGE;
+			}
+			o->res_part = (enum res_part)part;
 			continue;
-		}
-		if (*only && !strcmp((*only)->name, "res") && i == optind + 1) {
-			fprintf(stderr, "fabtop show res: unknown table '%s' (qp, cm or proc)\n", argv[i]);
-			return EXIT_USAGE;
 		}
 		if (*only || (i > optind && !strcmp(argv[optind], "all"))) {
 			fprintf(stderr, "fabtop show: one section at a time ('%s' is extra)\n", argv[i]);
@@ -474,9 +586,7 @@ static int select_section(int argc, char **argv, const struct show_section **onl
 		}
 		if (!strcmp(argv[i], "all"))
 			continue;
-		for (size_t s = 0; s < NSECTIONS; s++)
-			if (!strcmp(argv[i], sections[s].name))
-				*only = &sections[s];
+		*only = section_find(argv[i]);
 		if (!*only) {
 			fprintf(stderr, "fabtop show: unknown section '%s'\n", argv[i]);
 			show_usage(stderr);
@@ -495,34 +605,24 @@ static const struct option show_own[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Long: options, the section, the snapshot parts it needs, and the text or JSON walk over the sections. */
-int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
+/* The command line into o and the section; -1 to go on, else the exit code. */
+static int show_args(struct fab_ctx *ctx, int argc, char **argv, struct show_opts *o,
+		     const struct show_section **only)
 {
-	const struct show_section *only = NULL;
-	const char *for_arg = NULL;
-	struct gid_want want;
-	unsigned int what = COLLECT_ALL;
-	struct source *src;
 	struct option longopts[OPTS_MAX];
-	struct snapshot snap;
-	const char *since = NULL;
-	double duration_s = 0;
-	uint64_t since_ns = 0;
-	struct show_pma pm;
-	int rc = EXIT_OK, c, stop;
+	int c, stop, rc;
 
-	memset(&pm, 0, sizeof(pm));
 	opts_merge(longopts, show_own);
 	while ((c = opts_next(ctx, "show", argc, argv, ":hV", longopts, &stop)) != -1) {
 		switch (c) {
 		case OPT_SINCE:
-			since = optarg;
+			o->since = optarg;
 			break;
 		case OPT_FOR:
-			for_arg = optarg;
+			o->for_arg = optarg;
 			break;
 		case OPT_DURATION:
-			if (util_parse_double(optarg, 0.1, 31 * 86400.0, &duration_s)) {
+			if (util_parse_double(optarg, 0.1, 31 * 86400.0, &o->duration_s)) {
 				fprintf(stderr, "fabtop show: --duration wants seconds from 0.1 to 2678400, not '%s'\n",
 					optarg);
 				return EXIT_USAGE;
@@ -538,62 +638,89 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 			show_usage(stderr);
 		return stop;
 	}
-	rc = select_section(argc, argv, &only);
+	rc = select_section(argc, argv, only, o);
 	if (rc)
 		return rc;
-	if ((since || duration_s > 0) && (!only || strcmp(only->name, "events"))) {
-		fprintf(stderr, "fabtop show: --since and --duration go with 'show events'\n");
-		return EXIT_USAGE;
-	}
-	if (only && !strcmp(only->name, "events")) {
-		if (ctx->count) {
-			fprintf(stderr, "fabtop show events: --count has no meaning here (use --duration)\n");
-			return EXIT_USAGE;
-		}
-		if (ctx->replay)
-			return show_events_recorded(ctx, since, duration_s);
-		if (since && events_parse_since(since, util_wall_ns(), &since_ns)) {
-			fprintf(stderr, "fabtop show events: --since wants 90s, 5m, 2h, 1d (ago), @UNIXTIME or "
-				"'YYYY-MM-DD HH:MM[:SS]', not '%s'\n", since);
-			return EXIT_USAGE;
-		}
-		return show_events_watch(ctx, duration_s, since_ns);
-	}
-	if (for_arg) {
+	if (o->for_arg) {
 		char why[160];
 
-		if (only && strcmp(only->name, "gids")) {
-			fprintf(stderr, "fabtop show: --for goes with 'show gids'\n");
-			return EXIT_USAGE;
-		}
-		if (!gid_want_parse(for_arg, &want, why, sizeof(why))) {
-			fprintf(stderr, "fabtop show gids: --for: %s\n", why);
-			return EXIT_USAGE;
-		}
-		for (size_t s = 0; s < NSECTIONS; s++)
-			if (!strcmp(sections[s].name, "gids"))
-				only = &sections[s];
-		if (ctx->count) {
-			fprintf(stderr, "fabtop show: --count goes with 'show counters' or 'show fabric'\n");
+		if (!*only)
+			*only = section_find("gids");
+		if (*only && ((*only)->takes & SHOW_TAKES_FOR) && !gid_want_parse(o->for_arg, &o->want, why, sizeof(why))) {
+			fprintf(stderr, "fabtop show %s: --for: %s\n", (*only)->name, why);
 			return EXIT_USAGE;
 		}
 	}
-	if (ctx->count && (!only || (strcmp(only->name, "counters") && strcmp(only->name, "fabric") &&
-				     strcmp(only->name, "roce")))) {
-		fprintf(stderr, "fabtop show: --count goes with 'show counters', 'show fabric' or 'show roce'\n");
-		return EXIT_USAGE;
+	rc = options_check(ctx, o, *only);
+	return rc ? rc : -1;
+}
+
+/* The sections of one snapshot, as text or JSON. */
+static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, const struct show_section *only,
+			 struct snapshot *snap)
+{
+	int rc = 0;
+
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		for (size_t i = 0; i < nsections && !rc; i++) {
+			const struct show_section *sec = &sections[i];
+
+			if (only ? only != sec : !sec->in_all)
+				continue;
+			if (sec->host_json)
+				sec->host_json(&j, &snap->host);
+			else if (sec->json)
+				rc = sec->json(ctx, o, snap, &j);
+		}
+		json_obj_end(&j);
+		json_end(&j);
+		return rc;
 	}
-	/* A recording keeps the PMA samples the monitor took, not new ones to take between --count rounds. */
-	if (ctx->count && ctx->replay && !strcmp(only->name, "fabric")) {
-		fprintf(stderr, "fabtop show fabric: --count samples the PMA counters live; a recording has the "
-			"rates of its samples: 'show fabric --replay FILE --at T' for each, or the monitor\n");
-		return EXIT_USAGE;
+	for (size_t i = 0; i < nsections && !rc; i++) {
+		const struct show_section *sec = &sections[i];
+		FILE *esc, *out;
+
+		if (only ? only != sec : !sec->in_all)
+			continue;
+		if (!only)
+			printf("%s== %s ==\n", i ? "\n" : "", sec->name);
+		/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
+		esc = escape_open(stdout);
+		out = esc ? esc : stdout;
+		if (sec->host_text)
+			sec->host_text(out, &snap->host);
+		else if (sec->text)
+			rc = sec->text(ctx, o, snap, out);
+		escape_close(esc);
 	}
+	return rc;
+}
+
+/* Options, the section (its own watch, or the snapshot parts it needs), and the report. */
+int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
+{
+	const struct show_section *only = NULL;
+	struct show_opts o = { 0 };
+	unsigned int what = COLLECT_ALL;
+	struct source *src;
+	struct snapshot snap;
+	struct show_pma pm;
+	int rc;
+
+	rc = show_args(ctx, argc, argv, &o, &only);
+	if (rc >= 0)
+		return rc;
+	if (only && only->watch && (rc = only->watch(ctx, &o)) != SHOW_FROM_SNAPSHOT)
+		return rc;
 
 	/* The real sysfs or the demo fabric (--demo): the report does not care which. */
-	for (size_t s = 0; s < NSECTIONS; s++)
-		if (only ? only == &sections[s] : sections[s].in_all)
-			what |= sections[s].needs;
+	for (size_t i = 0; i < nsections; i++)
+		if (only ? only == &sections[i] : sections[i].in_all)
+			what |= sections[i].needs;
 	src = source_open(ctx);
 	if (!src || snapshot_take(src, &snap, what)) {
 		char from[PATH_MAX];
@@ -604,6 +731,8 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		source_close(src);
 		return EXIT_RUNTIME;
 	}
+	memset(&pm, 0, sizeof(pm));
+	rc = EXIT_OK;
 	if ((what & SNAPSHOT_NET) && snap.net_err) {
 		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n",
 			snapshot_net_error(snap.net_err));
@@ -621,51 +750,9 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	if (snap.host.sysfs_missing && !ctx->json && !ctx->replay)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
-	if ((!only || !strcmp(only->name, "counters")) && !ctx->count)
+	if (!only || !strcmp(only->name, "counters"))
 		show_pma_open(ctx, &pm, &snap.host);
-
-	if (for_arg) {
-		rc = show_gid_choice(ctx, &snap.host, &want);
-	} else if (only && !strcmp(only->name, "roce")) {
-		rc = show_roce(ctx, src, &snap.host);
-	} else if (ctx->count && strcmp(only->name, "fabric")) {	/* fabric samples PMA counters itself */
-		rc = show_counter_rates(ctx);
-	} else if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		for (size_t s = 0; s < NSECTIONS && !rc; s++) {
-			if (!(only ? only == &sections[s] : sections[s].in_all))
-				continue;
-			if (sections[s].host_json)
-				sections[s].host_json(&j, &snap.host);
-			else
-				rc = sections[s].json(ctx, &snap, &j);
-		}
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		bool first = true;
-
-		for (size_t s = 0; s < NSECTIONS && !rc; s++) {
-			FILE *esc, *out;
-
-			if (only ? only != &sections[s] : !sections[s].in_all)
-				continue;
-			if (!only)
-				printf("%s== %s ==\n", first ? "" : "\n", sections[s].name);
-			first = false;
-			/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
-			esc = escape_open(stdout);
-			out = esc ? esc : stdout;
-			if (sections[s].host_text)
-				sections[s].host_text(out, &snap.host);
-			else
-				rc = sections[s].text(ctx, &snap, out);
-			escape_close(esc);
-		}
-	}
+	rc = show_snapshot(ctx, &o, only, &snap);
 out:
 	show_pma_close(&pm);
 	snapshot_free(&snap);
