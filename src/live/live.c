@@ -68,15 +68,21 @@ static void live_derive(struct live *lv, bool host, bool net)
 		live_say(lv, "out of memory deriving events: some changes may go unreported");
 }
 
-void live_net_take(struct live *lv, struct net_state *st, int err)
+/* No network state and no findings (a source closed, or a read to take in their place). */
+static void live_net_drop(struct live *lv)
 {
-	/* Nothing stale: a failed read shows as unavailable, not as the old state. */
 	if (lv->net_ok)
 		net_state_free(&lv->net);
 	if (lv->doctor_ok)
 		doctor_report_free(&lv->doctor);
 	lv->net_ok = lv->doctor_ok = false;
 	lv->findings = -1;
+}
+
+void live_net_take(struct live *lv, struct net_state *st, int err)
+{
+	/* Nothing stale: a failed read shows as unavailable, not as the old state. */
+	live_net_drop(lv);
 	lv->net_err = err;
 	if (err || !st)
 		return;
@@ -381,12 +387,7 @@ int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, co
 static void live_drop_source(struct live *lv)
 {
 	live_mad_drop(lv);
-	if (lv->net_ok)
-		net_state_free(&lv->net);
-	if (lv->doctor_ok)
-		doctor_report_free(&lv->doctor);
-	lv->net_ok = lv->doctor_ok = false;
-	lv->findings = -1;
+	live_net_drop(lv);
 	track_free(&lv->track);
 	roce_state_free(&lv->roce);
 	roce_state_free(&lv->roce_prev);
