@@ -281,6 +281,75 @@ static void on_peer_node(struct mad_session *s, struct ib_local_port *lp, const 
 }
 
 /* Long: one MAD reply handler for every step of a port's query (self, SM, partner, PMA of both ends), so the order of the steps reads in one place. */
+/* SMInfo of the port's SM: who it is and what state it says it is in. */
+static void sm_answer(struct ib_local_port *lp, enum ib_query_state st, const uint8_t *data, size_t dlen)
+{
+	struct mad_sm_info si;
+
+	if (st == IBQ_OK && mad_decode_sm_info(data, dlen, &si))
+		st = IBQ_BAD_REPLY;
+	if (st == IBQ_OK) {
+		lp->sm.guid = si.guid;
+		lp->sm.priority = si.priority;
+		lp->sm.sm_state = si.state;
+		lp->sm.act_count = si.act_count;
+	}
+	lp->sm.state = st;
+}
+
+/* PortInfo of the partner's port (or its port 0, for a switch's LID). */
+static void peer_port_answer(struct mad_session *s, struct port_q *q, enum ib_query_state st, const uint8_t *data,
+			     size_t dlen)
+{
+	struct ib_local_port *lp = q->lp;
+	struct mad_port_info pi;
+	uint16_t lid = lp->peer_pi.lid;
+
+	if (st == IBQ_OK && mad_decode_port_info(data, dlen, &pi))
+		st = IBQ_BAD_REPLY;
+	if (st != IBQ_OK)
+		return;
+	if (q->kind == PQ_PEER_PORT) {
+		port_id_from(&lp->peer_pi, &pi, lp->peer_pi.num);
+		/* a switch port's LID field is not its LID: keep port 0's */
+		if (lp->peer.node_type == 2)
+			lp->peer_pi.lid = lid;
+	} else {
+		lp->peer_pi.lid = pi.lid;
+	}
+	peer_pma_maybe(s, lp, q->now_ns);
+}
+
+/* The PMA's ClassPortInfo: which counter sets it has; then the first sample. */
+static void pma_cpi_answer(struct mad_session *s, struct port_q *q, enum ib_query_state st, const uint8_t *data,
+			   size_t dlen)
+{
+	struct mad_class_port_info cpi;
+
+	if (st == IBQ_OK && mad_decode_class_port_info(data, dlen, &cpi))
+		st = IBQ_BAD_REPLY;
+	if (st == IBQ_OK) {
+		q->pma->cpi_known = true;
+		q->pma->cap_mask = cpi.cap_mask;
+	} else {
+		/* No ClassPortInfo: assume the mandatory PortCounters only. */
+		q->pma->cap_mask = 0;
+	}
+	if (st == IBQ_OK || st == IBQ_STATUS) {
+		mad_port_pma_define(q->pma);
+		pma_start_sample(s, q->lp, q->pma, q->now_ns);
+	} else {
+		q->pma->state = st;
+	}
+}
+
+/* NodeInfo of the port itself or of its partner. */
+static enum ib_query_state node_answer(enum ib_query_state st, const uint8_t *data, size_t dlen,
+				       struct mad_node_info *ni)
+{
+	return st == IBQ_OK && mad_decode_node_info(data, dlen, ni) ? IBQ_BAD_REPLY : st;
+}
+
 static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
 {
 	struct port_q *q = arg;
@@ -296,12 +365,10 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 	enum ib_query_state st = IBQ_OK;
 	const uint8_t *data = NULL;
 	size_t dlen = 0;
-	struct mad_hdr h;
+	struct mad_hdr h = { 0 };
 	struct mad_node_info ni;
 	struct mad_port_info pi;
-	struct mad_sm_info si;
-	struct mad_class_port_info cpi;
-	int rc = 0;
+	int rc;
 
 	if (status) {
 		st = fail_state(status);
@@ -315,8 +382,7 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 
 	switch (q->kind) {
 	case PQ_SELF_NODE:
-		if (st == IBQ_OK && mad_decode_node_info(data, dlen, &ni))
-			st = IBQ_BAD_REPLY;
+		st = node_answer(st, data, dlen, &ni);
 		if (st == IBQ_OK)
 			node_id_from(&lp->node, &ni);
 		lp->self_state = st;
@@ -334,19 +400,10 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 			lp->self_state = st;
 		break;
 	case PQ_SM_INFO:
-		if (st == IBQ_OK && mad_decode_sm_info(data, dlen, &si))
-			st = IBQ_BAD_REPLY;
-		if (st == IBQ_OK) {
-			lp->sm.guid = si.guid;
-			lp->sm.priority = si.priority;
-			lp->sm.sm_state = si.state;
-			lp->sm.act_count = si.act_count;
-		}
-		lp->sm.state = st;
+		sm_answer(lp, st, data, dlen);
 		break;
 	case PQ_PEER_NODE:
-		if (st == IBQ_OK && mad_decode_node_info(data, dlen, &ni))
-			st = IBQ_BAD_REPLY;
+		st = node_answer(st, data, dlen, &ni);
 		lp->peer_state = st;
 		if (st == IBQ_OK)
 			on_peer_node(s, lp, &ni, q->now_ns);
@@ -357,38 +414,10 @@ static void port_cb(struct mad_session *s, void *arg, int status, const uint8_t 
 		break;
 	case PQ_PEER_PORT:
 	case PQ_PEER_PORT0:
-		if (st == IBQ_OK && mad_decode_port_info(data, dlen, &pi))
-			st = IBQ_BAD_REPLY;
-		if (st == IBQ_OK) {
-			uint16_t lid = lp->peer_pi.lid;
-
-			if (q->kind == PQ_PEER_PORT) {
-				port_id_from(&lp->peer_pi, &pi, lp->peer_pi.num);
-				/* a switch port's LID field is not its LID: keep port 0's */
-				if (lp->peer.node_type == 2)
-					lp->peer_pi.lid = lid;
-			} else {
-				lp->peer_pi.lid = pi.lid;
-			}
-			peer_pma_maybe(s, lp, q->now_ns);
-		}
+		peer_port_answer(s, q, st, data, dlen);
 		break;
 	case PQ_PMA_CPI:
-		if (st == IBQ_OK && mad_decode_class_port_info(data, dlen, &cpi))
-			st = IBQ_BAD_REPLY;
-		if (st == IBQ_OK) {
-			q->pma->cpi_known = true;
-			q->pma->cap_mask = cpi.cap_mask;
-		} else {
-			/* No ClassPortInfo: assume the mandatory PortCounters only. */
-			q->pma->cap_mask = 0;
-		}
-		if (st == IBQ_OK || st == IBQ_STATUS) {
-			mad_port_pma_define(q->pma);
-			pma_start_sample(s, lp, q->pma, q->now_ns);
-		} else {
-			q->pma->state = st;
-		}
+		pma_cpi_answer(s, q, st, data, dlen);
 		break;
 	case PQ_PMA_PC:
 	case PQ_PMA_PCE:
