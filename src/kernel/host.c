@@ -109,12 +109,10 @@ static void read_opt_u64(int dirfd, const char *where, const char *attr, struct 
 /* "100 Gb/sec (4X EDR)" -> 100; "2.5 Gb/sec (1X SDR)" -> 2.5. */
 static bool parse_rate_gbps(const char *s, double *out)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !(v >= 0 && v < 1e6))
+	if (util_num_double(s, UTIL_NUM_BLANKS | UTIL_NUM_PREFIX, 0, 1e6, &v, &end))
 		return false;
 	while (*end == ' ')
 		end++;

@@ -29,13 +29,9 @@ static const char *status_field(const char *status, const char *key)
 /* The first number of a status field's value. */
 static bool first_u32(const char *v, uint32_t *out)
 {
-	char *end;
-	unsigned long x;
+	uint64_t x;
 
-	while (*v == ' ' || *v == '\t')
-		v++;
-	x = strtoul(v, &end, 10);
-	if (end == v || x > UINT32_MAX)
+	if (util_num_u64(v, UTIL_NUM_BLANKS | UTIL_NUM_PREFIX, 10, UINT32_MAX, &x, NULL))
 		return false;
 	*out = (uint32_t)x;
 	return true;
@@ -48,13 +44,10 @@ static void ns_pid(const char *v, struct res_proc *p)
 	uint32_t last = 0;
 
 	while (v && *v && *v != '\n') {
-		char *end;
-		unsigned long x;
+		const char *end;
+		uint64_t x;
 
-		while (*v == ' ' || *v == '\t')
-			v++;
-		x = strtoul(v, &end, 10);
-		if (end == v || x > UINT32_MAX)
+		if (util_num_u64(v, UTIL_NUM_BLANKS | UTIL_NUM_PREFIX, 10, UINT32_MAX, &x, &end))
 			break;
 		last = (uint32_t)x;
 		n++;

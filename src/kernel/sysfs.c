@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kernel/sysfs.h"
+#include "util.h"
 
 int sysfs_open_dir(int dirfd, const char *path)
 {
@@ -128,36 +129,7 @@ ssize_t sysfs_read_str(int dirfd, const char *path, char *buf, size_t size)
 
 int sysfs_parse_u64(const char *s, uint64_t *out)
 {
-	uint64_t v = 0;
-	unsigned int base = 10;
-	int digits = 0;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	for (; *s; s++) {
-		unsigned int d;
-
-		if (isdigit((unsigned char)*s))
-			d = (unsigned int)(*s - '0');
-		else if (base == 16 && isxdigit((unsigned char)*s))
-			d = (unsigned int)(tolower((unsigned char)*s) - 'a' + 10);
-		else
-			break;
-		if (v > (UINT64_MAX - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-		digits++;
-	}
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!digits || *s)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return util_num_u64(s, UTIL_NUM_BLANKS | UTIL_NUM_0X, 10, UINT64_MAX, out, NULL);
 }
 
 int sysfs_read_u64(int dirfd, const char *path, uint64_t *out)

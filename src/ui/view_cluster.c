@@ -142,6 +142,7 @@ static void cluster_build(struct ui *ui, struct table *t)
 	const struct cluster *c = cp && cp->pc ? prom_cluster_model(cp->pc, NULL) : NULL;
 	bool stale = c && prom_cluster_error(cp->pc);
 	char key[TABLE_KEY_LEN];
+	double num;
 
 	for (size_t i = 0; c && i < c->nports; i++) {
 		const struct cluster_port *p = &c->ports[i];
@@ -155,7 +156,8 @@ static void cluster_build(struct ui *ui, struct table *t)
 		table_cell(r, C_HOST, 0, "%s", h->instance);
 		table_cell(r, C_DEV, 0, "%s", p->device);
 		table_cell(r, C_PORT, 0, "%s", p->port);
-		table_cell_num(r, C_PORT, strtod(p->port, NULL));
+		/* a port the Prometheus named oddly sorts as unknown, not as 0 */
+		table_cell_num(r, C_PORT, util_num_double(p->port, 0, 0, 1e9, &num, NULL) ? NAN : num);
 		table_cell(r, C_STATE, views_port_state_role(p->state), "%s",
 			   p->state == PORT_STATE_UNKNOWN ? "?" : fab_port_state_str(p->state));
 		/* Sorted by state: the broken ones first in ascending order. */
