@@ -13,6 +13,7 @@
 
 #include "derive/counters.h"
 #include "model/net.h"
+#include "net_fixture.h"
 #include "tap.h"
 #include "ui/widget/graph.h"
 #include "ui/probe_ui.h"
@@ -155,13 +156,6 @@ static void *dup(const void *p, size_t n)
 	return q;
 }
 
-static struct net_ip ip4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
-{
-	struct net_ip ip = { .family = AF_INET, .bytes = { a, b, c, d } };
-
-	return ip;
-}
-
 /* The same-subnet mistake (doc/doctor.md, finding 1): ib0 and ib1 in one /16, the main table routes it by both. */
 static void build_net(struct net_state *st)
 {
@@ -173,17 +167,17 @@ static void build_net(struct net_state *st)
 		{ .ifindex = 4, .name = "eth1", .type = ARPHRD_ETHER, .operstate = 6, .mtu = 1500, .ipoib_pkey = -1 },
 	};
 	struct net_addr addrs[] = {
-		{ .ifindex = 2, .prefixlen = 16, .local = ip4(172, 16, 34, 1) },
-		{ .ifindex = 3, .prefixlen = 16, .local = ip4(172, 16, 34, 2) },
-		{ .ifindex = 4, .prefixlen = 24, .local = ip4(10, 20, 0, 1) },
+		{ .ifindex = 2, .prefixlen = 16, .local = ip4("172.16.34.1") },
+		{ .ifindex = 3, .prefixlen = 16, .local = ip4("172.16.34.2") },
+		{ .ifindex = 4, .prefixlen = 24, .local = ip4("10.20.0.1") },
 	};
 	struct net_route routes[] = {
 		{ .table = 254, .family = AF_INET, .dst_len = 16, .type = 1, .protocol = 2, .scope = 253,
-		  .dst = ip4(172, 16, 0, 0), .prefsrc = ip4(172, 16, 34, 1), .oif = 2 },
+		  .dst = ip4("172.16.0.0"), .prefsrc = ip4("172.16.34.1"), .oif = 2 },
 		{ .table = 254, .family = AF_INET, .dst_len = 16, .type = 1, .protocol = 2, .scope = 253,
-		  .dst = ip4(172, 16, 0, 0), .prefsrc = ip4(172, 16, 34, 2), .oif = 3 },
+		  .dst = ip4("172.16.0.0"), .prefsrc = ip4("172.16.34.2"), .oif = 3 },
 		{ .table = 254, .family = AF_INET, .dst_len = 24, .type = 1, .protocol = 2, .scope = 253,
-		  .dst = ip4(10, 20, 0, 0), .prefsrc = ip4(10, 20, 0, 1), .oif = 4 },
+		  .dst = ip4("10.20.0.0"), .prefsrc = ip4("10.20.0.1"), .oif = 4 },
 	};
 	struct net_rule rules[] = {
 		{ .family = AF_INET, .action = 1, .table = 255, .has_priority = true, .priority = 0 },
