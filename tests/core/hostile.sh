@@ -68,7 +68,7 @@ for section in all ports counters gids; do
 		set -e
 		assert_eq "$section/$fmt: exits 0, no crash, no hang" 0 "$rc"
 		if [ $fmt = json ]; then
-			check "$section/$fmt: output is valid JSON" jq -e . "$T/out"
+			assert_json "$section/$fmt: output is one JSON document" "$T/out" 'type == "object"'
 		fi
 		n=$(wc -l <"$T/err")
 		if [ "$n" -ge 1 ] && [ "$n" -le 41 ]; then ok "$section/$fmt: warned, boundedly ($n lines)"; else not_ok "$section/$fmt: warned, boundedly ($n lines)"; fi

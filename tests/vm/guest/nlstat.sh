@@ -51,7 +51,7 @@ if cmp -s $T/sysfs.txt $T/fab.txt; then
 else
 	t_nok "netlink counters as sysfs hw_counters"; diff $T/sysfs.txt $T/fab.txt | head -20
 fi
-if jq -e '[.ports[] | select(.device == "rxe0") | .counters[] | select(.source == "hw_counters")] | length == 0' $T/nl.json > /dev/null; then
+if json_true $T/nl.json '[.ports[] | select(.device == "rxe0") | .counters[] | select(.source == "hw_counters")] | length == 0'; then
 	t_ok "with --counters netlink no counter of rxe0 is read from hw_counters/"
 else
 	t_nok "hw_counters/ entries left beside the netlink ones"
