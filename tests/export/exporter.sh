@@ -65,9 +65,15 @@ assert_match "scrapes are counted" '^[1-9][0-9]+$' "$s"
 assert_eq "/ answers" 200 "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://$demo_addr/")"
 assert_eq "an unknown path is 404" 404 "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://$demo_addr/nope")"
 assert_eq "POST is 405" 405 "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -d x=1 "http://$demo_addr/metrics")"
+# Every other method is 405 and says what is served: only GET and HEAD read.
+for m in PUT DELETE PATCH OPTIONS; do
+	assert_eq "$m is 405, with Allow: GET, HEAD" "405 GET, HEAD" \
+		"$(curl -s -o /dev/null -D "$T/m.hdr" -w '%{http_code}' --max-time 5 -X "$m" -d x=1 "http://$demo_addr/metrics") $(
+			sed -n 's/^Allow: \(.*\)\r$/\1/p' "$T/m.hdr")"
+done
 assert_eq "HEAD works" 200 "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -I "http://$demo_addr/metrics")"
 r=$(scrape "$demo_addr" | metric /dev/stdin fabtop_exporter_http_rejected_total)
-assert_eq "refused requests are counted" 2 "$r"
+assert_eq "refused requests are counted" 6 "$r"
 
 kill -TERM "$demo_pid"
 set +e; wait "$demo_pid"; rc=$?; set -e
