@@ -87,10 +87,16 @@ tui_expect "Esc clears the filter" "10.100.0.1"
 # Sort: s moves the sort mark from DEVICE to the next column; I inverts it.
 tui_keys 1
 tui_expect "Ports sorted by DEVICE, ascending" "DEVICE^"
+# port_rows: the Ports table's rows as DEVICE/PORT, top to bottom.
+port_rows() { awk '$1 ~ /^(mlx5_[01]|cxgb4_0)$/ && $2 ~ /^[0-9]+$/ { printf "%s%s/%s", n++ ? " " : "", $1, $2 }' "$T/screen"; }
 tui_keys s
 tui_expect "s sorts by PORT (numbers biggest first)" "PORv"
+# The rows, not only the mark: port 2 first, the ports 1 after it in
+# collection order (ties keep it).
+assert_eq "... the rows in that order" "mlx5_0/2 mlx5_0/1 mlx5_1/1 cxgb4_0/1" "$(port_rows)"
 tui_keys I
 tui_expect "I inverts the order" "POR^"
+assert_eq "... the rows inverted, ties still in collection order" "mlx5_0/1 mlx5_1/1 cxgb4_0/1 mlx5_0/2" "$(port_rows)"
 tui_keys s
 tui_expect "s again sorts by STATE (names A to Z)" "STATE^"
 
