@@ -53,8 +53,8 @@ tui_quit >/dev/null || :
 EXT="$DATA/external/procfs"
 tui_start 120 30 -- --sysfs "$EXT"
 tui_expect "procfs tree: mlx5_0 at 1X is flagged SLOW" "SLOW"
-tui_keys 2
-tui_expect "procfs tree: counters pane" "hfi1_0"
+tui_expect_after "procfs tree: counters pane" "ERR/INT" 10 tui_keys 2
+tui_expect "... with the hfi1 port" "hfi1_0"
 tui_quit >/dev/null || :
 
 # No devices at all: it says so and offers the demo.
