@@ -33,6 +33,7 @@ found() {
 # Finding 3: strict (1) drops what arrives on the other NIC; loose (2) and
 # off (0) do not. The effective value is the larger of all and IFACE.
 for c in "0 0 -" "0 1 ib1" "1 0 ib1" "1 1 ib1" "0 2 -" "2 0 -" "1 2 -" "2 1 -" "2 2 -"; do
+	# shellcheck disable=SC2086 # the case's words
 	set -- $c
 	set_all rp_filter "$1" "$2"
 	want=""
@@ -45,6 +46,7 @@ set_all rp_filter 0 0
 # and IFACE) is flux; both above 0 is none.
 flux="arp-flux:ib0 arp-flux:ib1"
 for c in "0 0 0 0 y" "0 1 0 2 n" "0 1 0 0 y" "0 0 0 2 y" "1 0 2 0 n" "1 0 0 0 y" "0 0 2 0 y" "0 2 0 1 n" "0 8 0 1 n"; do
+	# shellcheck disable=SC2086 # the case's words
 	set -- $c
 	set_all arp_ignore "$1" "$2"
 	set_all arp_announce "$3" "$4"
@@ -56,6 +58,7 @@ done
 # Finding 6: a probe between two local ports needs accept_local (either of
 # all and IFACE) on the receiving interface.
 for c in "0 0 y" "1 0 n" "0 1 n" "1 1 n"; do
+	# shellcheck disable=SC2086 # the case's words
 	set -- $c
 	set_all accept_local "$1" "$2"
 	want=""

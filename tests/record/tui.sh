@@ -61,6 +61,7 @@ tui_expect "the header says it is a recording" " RECORDED "
 tui_screen >"$T/screen"
 at=$(sed -n 's/.* #\([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' "$T/screen" | head -n 1)
 if [ -n "$at" ]; then
+	# shellcheck disable=SC2086 # N and M
 	set -- $at
 	tui_expect_after "< steps one sample back (#$1 to #$(($1 - 1)))" " #$(($1 - 1))/$2 " 10 tui_keys '<'
 else
