@@ -21,6 +21,7 @@ src_libfabtop_a_SOURCES += \
 NET_SH_TESTS = \
 	tests/net/doctor-seed.sh \
 	tests/net/doctor-findings.sh \
+	tests/net/doctor-sysctl.sh \
 	tests/net/doctor-ipv6.sh \
 	tests/net/fix-scripts.sh \
 	tests/net/doctor-apply.sh \

@@ -29,7 +29,7 @@ static char *slurp(const char *path)
 
 int main(void)
 {
-	char dir[] = "/tmp/fabtop-settings.XXXXXX", path[512], victim[512], link[600], cmd[700];
+	char dir[] = "/tmp/fabtop-settings.XXXXXX", path[512], victim[512], cmd[700];
 	struct settings s = { 0 }, back;
 	const char *text;
 
@@ -54,27 +54,31 @@ int main(void)
 	       back.nsorts ? back.sorts[0].view : "-", back.nsorts ? back.sorts[0].desc : 0);
 
 
-	/* Symlinks planted at the names an old writer used, and at the file itself's temp names. */
+	/*
+	 * A symlink planted at the settings file itself, the name the writer
+	 * finally writes (its temporary name is mkstemp's, which nobody can
+	 * plant): a writer that opened the path would write through the link.
+	 */
 	{
 		FILE *v = fopen(victim, "w");
 
 		fputs("precious\n", v);
 		fclose(v);
 	}
-	for (int pid = getpid() - 2; pid <= getpid() + 2; pid++) {
-		snprintf(link, sizeof(link), "%s.tmp.%d", path, pid);
-		if (symlink(victim, link))
-			return 1;
-	}
-	ASSERT_EQ_INT(settings_write(&s, path), 0, "written beside planted symlinks");
+	if (unlink(path) || symlink(victim, path))
+		return 1;
+	ASSERT_EQ_INT(settings_write(&s, path), 0, "written over a symlink planted at its own name");
 	text = slurp(victim);
-	ASSERT_EQ_STR(text ? text : "(gone)", "precious\n", "the symlinks' target is untouched");
+	ASSERT_EQ_STR(text ? text : "(gone)", "precious\n", "the symlink's target is untouched");
 	{
 		struct stat st;
 
 		TAP_OK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600,
-		       "the settings file is a regular 0600 file (mode %o)", (unsigned int)(st.st_mode & 0777));
+		       "the settings file is a regular 0600 file in the link's place (mode %o)",
+		       (unsigned int)(st.st_mode & 0777));
 	}
+	ASSERT_EQ_INT(settings_read(&back, path), 0, "and it reads back");
+	ASSERT_EQ_STR(back.pane, "gids", "with what was written");
 
 	/* A directory owned by someone else (only root can make one): refused. */
 	if (geteuid() == 0) {
