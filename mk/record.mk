@@ -23,6 +23,11 @@ check_PROGRAMS += tests/record/test_record_parts
 TESTS += tests/record/test_record_parts
 tests_record_test_record_parts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_parts_LDADD = $(TEST_LDADD)
+# Small hostile files (counts, budget, zstd bombs) fail fast and small, replayed by the binary.
+check_PROGRAMS += tests/record/test_record_bounds
+TESTS += tests/record/test_record_bounds
+tests_record_test_record_bounds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_bounds_LDADD = $(TEST_LDADD)
 TESTS += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh
 # Soft-RoCE (make check-vm): rxe0 recorded going down and up, replayed here.
 VM_TESTS += tests/record/vm-record.sh

@@ -31,10 +31,10 @@ void collect_counter_text(struct fab_counter *c, const char *raw)
 	counter_sample_value(c, known, v);
 }
 
-#define MAX_DEVICES	1024
-#define MAX_PORTS	256	/* port numbers are 8-bit in IB */
-#define MAX_COUNTERS	512	/* per port and directory */
-#define MAX_GIDS	4096
+#define MAX_DEVICES	FAB_MAX_DEVICES
+#define MAX_PORTS	FAB_MAX_PORTS
+#define MAX_COUNTERS	FAB_MAX_DIR_COUNTERS
+#define MAX_GIDS	FAB_MAX_GIDS
 #define MAX_NETS	4096
 
 /* State of one collection run. */
@@ -231,6 +231,7 @@ static const struct {
 	{ "cm_rx_msgs", COUNTER_SRC_CM_RX_MSGS },
 	{ "cm_rx_duplicates", COUNTER_SRC_CM_RX_DUPLICATES },
 };
+_Static_assert(3 + ARRAY_SIZE(cm_dirs) <= FAB_MAX_COUNTER_DIRS, "FAB_MAX_PORT_COUNTERS counts every directory");
 
 static int collect_counter_dir(int pfd, const char *where, const char *dir,
 			       enum fab_counter_source src, struct fab_port *p, struct fab_port *old)
