@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/gid.h"
 #include "record/schema.h"
 #include "util.h"
 
@@ -732,7 +733,7 @@ static void *take_n(struct rec_cur *c, struct budget *b, size_t n, size_t size, 
 _Static_assert(FAB_MAX_DEVICES == 1024 && FAB_MAX_PORTS == 256 && FAB_MAX_PORT_COUNTERS == 3584 &&
 	       FAB_MAX_GIDS == 4096, "the limits in decode_host()'s messages");
 
-static void decode_port(struct rec_cur *c, struct fab_port *p, struct budget *b)
+static void decode_port(struct rec_cur *c, struct fab_port *p, bool iwarp, struct budget *b)
 {
 	struct rec_field f;
 	size_t nc = count_fields(c, PORT_COUNTER), ng = count_fields(c, PORT_GID);
@@ -784,9 +785,17 @@ static void decode_port(struct rec_cur *c, struct fab_port *p, struct budget *b)
 				rec_fail(c, sub.base + sub.err_off, sub.err);
 			break;
 		}
-		case PORT_GID:
-			rec_decode_msg(c, &f, &rec_gid_table, &p->gids[p->ngids++]);
+		case PORT_GID: {
+			struct fab_gid *g = &p->gids[p->ngids];
+
+			/* an empty entry an older fabtop recorded is left out, as the collector leaves it */
+			rec_decode_msg(c, &f, &rec_gid_table, g);
+			if (gid_is_empty(g->raw, iwarp))
+				memset(g, 0, sizeof(*g));
+			else
+				p->ngids++;
 			break;
+		}
 		}
 	}
 }
@@ -803,7 +812,8 @@ static void decode_device(struct rec_cur *c, struct fab_device *d, struct budget
 		if (rec_decode_field(c, &rec_device_table, d, &f) || f.num != DEVICE_PORT)
 			continue;
 		rec_cur_sub(&sub, c, &f);
-		decode_port(&sub, &d->ports[d->nports++], b);
+		/* the device's fields come before its ports (rec_encode_host()) */
+		decode_port(&sub, &d->ports[d->nports++], d->node_type_num == 4, b);
 		if (sub.err)
 			rec_fail(c, sub.base + sub.err_off, sub.err);
 	}
