@@ -23,11 +23,12 @@ src_libfabtop_a_SOURCES += \
 	src/report/show.c src/report/show.h \
 	src/cmd/cmd_show.c
 
-check_PROGRAMS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
-TESTS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
+check_PROGRAMS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_dangling tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
+TESTS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_dangling tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
 tests_unit_test_handover_LDADD = $(TEST_LDADD)
 tests_unit_test_live_LDADD = $(TEST_LDADD)
 tests_unit_test_fill_LDADD = $(TEST_LDADD)
+tests_unit_test_dangling_LDADD = $(TEST_LDADD)
 tests_unit_test_tap_LDADD = $(TEST_LDADD)
 tests_unit_test_escape_LDADD = $(TEST_LDADD)
 tests_unit_test_util_LDADD = $(TEST_LDADD)
@@ -37,9 +38,9 @@ tests_unit_test_gid_choice_LDADD = $(TEST_LDADD)
 tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
 
-TESTS += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
+TESTS += tests/core/gid-choice.sh tests/core/trees.sh tests/core/oldkernel.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
 	tests/core/dynlib.sh tests/core/architecture.sh
-EXTRA_DIST += tests/core/gid-choice.sh tests/core/trees.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
+EXTRA_DIST += tests/core/gid-choice.sh tests/core/trees.sh tests/core/oldkernel.sh tests/core/hostile.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
 	tests/core/dynlib.sh tests/core/architecture.sh tests/data/trees tests/data/external
 
 # make bench: bench_collect is built with the check programs so distcheck compiles it.

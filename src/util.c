@@ -7,10 +7,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -197,4 +200,26 @@ bool util_is_http_url(const char *s)
 		if ((unsigned char)*s <= 0x20 || (unsigned char)*s >= 0x7f)
 			return false;
 	return true;
+}
+
+int util_create_file(const char *path)
+{
+	char tmp[PATH_MAX];
+	int fd, e;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (rename(tmp, path)) {
+		e = errno;
+		unlink(tmp);
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
 }

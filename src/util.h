@@ -66,4 +66,12 @@ int util_parse_guid(const char *s, uint64_t *out);
 #define UTIL_URL_MAX 512
 bool util_is_http_url(const char *s);
 
+/*
+ * A new file at path for writing, mode 0600: made under a fresh name beside
+ * it (O_EXCL, so a name someone planted is never opened) and renamed over
+ * path, so whatever was there, a planted symlink included, is replaced and
+ * never followed. The fd (O_CLOEXEC), or -1 with errno.
+ */
+int util_create_file(const char *path);
+
 #endif

@@ -31,10 +31,10 @@ void collect_counter_text(struct fab_counter *c, const char *raw)
 	counter_sample_value(c, known, v);
 }
 
-#define MAX_DEVICES	1024
-#define MAX_PORTS	256	/* port numbers are 8-bit in IB */
-#define MAX_COUNTERS	512	/* per port and directory */
-#define MAX_GIDS	4096
+#define MAX_DEVICES	FAB_MAX_DEVICES
+#define MAX_PORTS	FAB_MAX_PORTS
+#define MAX_COUNTERS	FAB_MAX_DIR_COUNTERS
+#define MAX_GIDS	FAB_MAX_GIDS
 #define MAX_NETS	4096
 
 /* State of one collection run. */
@@ -229,6 +229,7 @@ static const struct {
 	{ "cm_rx_msgs", COUNTER_SRC_CM_RX_MSGS },
 	{ "cm_rx_duplicates", COUNTER_SRC_CM_RX_DUPLICATES },
 };
+_Static_assert(3 + ARRAY_SIZE(cm_dirs) <= FAB_MAX_COUNTER_DIRS, "FAB_MAX_PORT_COUNTERS counts every directory");
 
 static int collect_counter_dir(int pfd, const char *where, const char *dir,
 			       enum fab_counter_source src, struct fab_port *p, struct fab_port *old)
@@ -422,7 +423,7 @@ static int collect_gids_verbs(struct collector *col, int pfd, const char *where,
 			continue;
 		g.index = ents[i].gid_index;
 		memcpy(g.raw, ents[i].gid.raw, 16);
-		if (gid_is_empty(g.raw))
+		if (gid_is_empty(g.raw, col->is_rnic))
 			continue;
 		gid_format(&g);
 		switch (col->is_rnic ? -1 : (int)ents[i].gid_type) {
@@ -481,7 +482,7 @@ static int collect_gids_sysfs(struct collector *col, int pfd, const char *where,
 			warn_once("%s/%s: not a GID: '%s'", where, path, buf);
 			continue;
 		}
-		if (gid_is_empty(g.raw))
+		if (gid_is_empty(g.raw, col->is_rnic))
 			continue;
 		g.index = (unsigned int)idx;
 		gid_format(&g);
@@ -790,9 +791,13 @@ static int collect_device(struct collector *col, const char *name, struct fab_de
 		devfd = sysfs_open_dir(col->rootfd, path);
 	}
 	if (devfd < 0) {
-		/* A dangling link or a loop: the device vanished or the tree is odd. */
-		warn_once("%s: unreadable (%s)", d->name, strerror(-devfd));
-		return 0;
+		/*
+		 * A dangling link or a loop: the device vanished or the tree is
+		 * odd. Said, and no device: 1 tells the caller to leave it out
+		 * (watch.c skips such names the same way).
+		 */
+		warn_once("%s: unreadable (%s), not a device", d->name, strerror(-devfd));
+		return 1;
 	}
 	if (read_attr(devfd, d->name, "node_type", buf, sizeof(buf))) {
 		d->node_type_num = sysfs_parse_enum(buf, &text);
@@ -869,6 +874,10 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 	}
 	for (i = 0; i < n && !rc; i++) {
 		rc = collect_device(&col, names[i], &h->devs[h->ndevs]);
+		if (rc == 1) {
+			rc = 0;
+			continue;
+		}
 		h->ndevs++;
 	}
 	if (n > 0)
@@ -976,6 +985,8 @@ int collect_device_again(const struct fab_ctx *ctx, struct fab_host *h, size_t d
 		return 0;	/* an empty device: the next structure check collects the host */
 	col.netfd = sysfs_open_dir(col.rootfd, "class/net");
 	rc = collect_device(&col, h->devs[dev].name, nd);
+	if (rc == 1)
+		rc = 0;	/* gone since: an empty device until the next structure check collects the host */
 	if (!rc && (what & COLLECT_NETDEVS))
 		collect_netdevs_reverse(&col, nd, 1);
 	if (col.netfd >= 0)

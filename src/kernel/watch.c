@@ -52,16 +52,12 @@ static bool port_differs(int devfd, const char *pname, const struct fab_port *p)
 	return changed;
 }
 
-static bool device_differs(int rootfd, const char *name, const struct fab_device *d)
+static bool device_differs(int devfd, const struct fab_device *d)
 {
-	char path[300], **ports;
+	char **ports;
 	bool changed = false;
-	int devfd, n;
+	int n;
 
-	snprintf(path, sizeof(path), "class/infiniband/%s", name);
-	devfd = sysfs_open_dir(rootfd, path);
-	if (devfd < 0)
-		return true;
 	n = sysfs_list(devfd, "ports", &ports, WATCH_MAX_PORTS);
 	if (n < 0)
 		n = 0;
@@ -75,7 +71,6 @@ static bool device_differs(int rootfd, const char *name, const struct fab_device
 	}
 	if (n > 0)
 		sysfs_names_free(ports, n);
-	close(devfd);
 	return changed;
 }
 
@@ -83,6 +78,7 @@ int watch_changed_devices(const struct fab_ctx *ctx, const struct fab_host *h, b
 {
 	char **names;
 	int rootfd, n, changed = 0;
+	size_t j = 0;
 
 	rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
 	if (rootfd < 0)
@@ -92,29 +88,43 @@ int watch_changed_devices(const struct fab_ctx *ctx, const struct fab_host *h, b
 		close(rootfd);
 		return !h->sysfs_missing || h->ndevs ? -1 : 0;
 	}
-	/* collect_host() keeps the listing's order, so devices compare one to one. */
-	if ((size_t)n != h->ndevs || h->sysfs_missing)
+	/*
+	 * collect_host() keeps the listing's order and leaves out the names
+	 * that lead to no directory (a dangling link): skipped here the same
+	 * way, the devices compare one to one.
+	 */
+	if (h->sysfs_missing)
 		changed = -1;
 	for (int i = 0; i < n && changed >= 0; i++) {
-		char shown[FAB_NAME_LEN];
+		char shown[FAB_NAME_LEN], path[300];
+		int devfd;
 
+		snprintf(path, sizeof(path), "class/infiniband/%s", names[i]);
+		devfd = sysfs_open_dir(rootfd, path);
+		if (devfd < 0)
+			continue;
 		/* The model keeps names printable (and cut to its size): compare likewise. */
 		snprintf(shown, sizeof(shown), "%s", names[i]);
 		sysfs_printable(shown);
-		if (strcmp(shown, h->devs[i].name))
+		if (j >= h->ndevs || strcmp(shown, h->devs[j].name))
 			changed = -1;
-		else if (device_differs(rootfd, names[i], &h->devs[i])) {
+		else if (device_differs(devfd, &h->devs[j])) {
 			/* A name the model had to make printable is read again by a full collection only. */
-			if (strcmp(shown, names[i])) {
+			if (strcmp(shown, names[i]))
 				changed = -1;
-				break;
+			else {
+				changed++;
+				if (devs)
+					devs[j] = true;
 			}
-			changed++;
-			if (!devs)
-				break;
-			devs[i] = true;
 		}
+		close(devfd);
+		j++;
+		if (changed > 0 && !devs)
+			break;
 	}
+	if (changed >= 0 && j != h->ndevs && !(changed > 0 && !devs))
+		changed = -1;
 	if (n > 0)
 		sysfs_names_free(names, n);
 	close(rootfd);

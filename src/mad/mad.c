@@ -74,11 +74,19 @@ struct mad_session {
 	bool in_step;
 };
 
+/* FABTOP_MAD_DUMP=DIR (collect/mad.h): where every reply is also written. */
+static void dump_from_env(struct mad_session *s)
+{
+	const char *dump = getenv("FABTOP_MAD_DUMP");
+
+	if (dump && *dump)
+		snprintf(s->dump_dir, sizeof(s->dump_dir), "%s", dump);
+}
+
 int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 		     const struct umad_local *port, char *why, size_t whysz)
 {
 	struct mad_session *s;
-	const char *dump;
 	int fd;
 
 	*out = NULL;
@@ -130,9 +138,7 @@ int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 	s->fd = (fd >= 0 && fcntl(fd, F_GETFD) >= 0) ? fd : -1;
 	s->opts = (struct mad_opts){ .timeout_ms = 200, .retries = 2, .window = 16 };
 	s->next_tid = (uint32_t)(util_now_ns() ^ ((uint64_t)getpid() << 16));
-	dump = getenv("FABTOP_MAD_DUMP");
-	if (dump && *dump)
-		snprintf(s->dump_dir, sizeof(s->dump_dir), "%s", dump);
+	dump_from_env(s);
 	*out = s;
 	return 0;
 }
@@ -151,6 +157,7 @@ int mad_session_open_transport(struct mad_session **out, const struct mad_transp
 		s->agents[i] = i;
 	s->opts = (struct mad_opts){ .timeout_ms = 200, .retries = 2, .window = 16 };
 	s->next_tid = 1;
+	dump_from_env(s);
 	*out = s;
 	return 0;
 }
@@ -452,14 +459,20 @@ static void dump_reply(struct mad_session *s, const uint8_t *mad, size_t len)
 {
 	char path[400];
 	FILE *f;
+	int fd;
 
 	if (len < MAD_HDR_SIZE)
 		return;
 	snprintf(path, sizeof(path), "%s/%02x-%04x-%u.bin", s->dump_dir, mad[1],
 		 (unsigned int)(mad[16] << 8 | mad[17]), s->dump_seq++);
-	f = fopen(path, "wb");
-	if (!f)
+	fd = util_create_file(path);
+	if (fd < 0)
 		return;
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		return;
+	}
 	fwrite(mad, 1, len, f);
 	fclose(f);
 }

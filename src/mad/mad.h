@@ -110,7 +110,8 @@ void mad_build_gsi(uint8_t *buf, uint8_t mgmt_class, uint64_t tid, uint16_t attr
 
 /*
  * FABTOP_MAD_DUMP=DIR: every reply is also written to DIR/<class>-<attr>-<n>.bin
- * (how tests/data/mad/ was recorded on the ibsim fabric).
+ * (how tests/data/mad/ was recorded on the ibsim fabric), each a new 0600
+ * file: one already there, or a symlink planted at its name, is replaced.
  */
 
 #endif

@@ -67,7 +67,9 @@ static void save_settings(struct ui *ui)
 	views_save_sorts(ui);
 	rc = settings_write(&ui->settings, path);
 	if (rc == -EPERM)
-		ui_status(ui, "cannot save %s: its directory belongs to another user", path);
+		ui_status(ui, "cannot save %s: its directory belongs to another user: not written there", path);
+	else if (rc == -ELOOP)
+		ui_status(ui, "cannot save %s: its directory is a symbolic link: not written through it", path);
 	else if (rc)
 		ui_status(ui, "cannot save %s: %s", path, strerror(-rc));
 	else

@@ -380,8 +380,11 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	theme_init(ctx->color);
 	{
 		const char *log = getenv("FABTOP_FRAME_LOG");
+		int fd = log && log[0] ? util_create_file(log) : -1;
 
-		if (log && log[0] && !(ui->frame_log = fopen(log, "we")))
+		if (fd >= 0 && !(ui->frame_log = fdopen(fd, "w")))
+			close(fd);
+		if (log && log[0] && !ui->frame_log)
 			warn_once("FABTOP_FRAME_LOG %s: %s", log, strerror(errno));
 	}
 	ui_loop(ui);
