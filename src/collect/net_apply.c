@@ -17,6 +17,7 @@
 #include "collect/nl_sock.h"
 #include "derive/fix.h"
 #include "collect/sysctl.h"
+#include "report/escape.h"
 
 enum step_kind { STEP_ROUTE, STEP_RULE, STEP_SYSCTL };
 
@@ -211,7 +212,7 @@ static void print_route(FILE *log, const char *verb, const struct net_route *r, 
 	char cmd[700];
 
 	fix_route_cmd(cmd, sizeof(cmd), verb, r, st);
-	fprintf(log, "%s\n", cmd);
+	escape_line(log, "%s", cmd);	/* interface names are the kernel's: any byte but '/' */
 }
 
 static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, int value)
@@ -219,7 +220,7 @@ static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, i
 	char cmd[700];
 
 	fix_sysctl_cmd(cmd, sizeof(cmd), ifname, id, value);
-	fprintf(log, "%s\n", cmd);
+	escape_line(log, "%s", cmd);
 }
 
 static int undo(struct nl_sock *nl, const struct step *s, const struct net_state *st,
@@ -387,7 +388,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		}
 		if (!fs->old.known) {
 			/* Without the old value there is nothing to restore: refuse. */
-			fprintf(log, "# %s: %s is unreadable, not changed\n", fs->ifname, net_sysctl_name(fs->id));
+			escape_line(log, "# %s: %s is unreadable, not changed", fs->ifname, net_sysctl_name(fs->id));
 			rc = -EIO;
 			break;
 		}
@@ -406,7 +407,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			const struct step *s = &steps[--nsteps];
 			int urc = undo(&nl, s, st, proc_root);
 
-			fprintf(log, "# %s %s: %s\n", urc ? "could not undo" : "undone",
+			escape_line(log, "# %s %s: %s", urc ? "could not undo" : "undone",
 				s->kind == STEP_ROUTE ? "route" : s->kind == STEP_RULE ? "rule" : "sysctl",
 				s->kind == STEP_SYSCTL ? s->fs->ifname : s->fr->ifname);
 			if (urc) {

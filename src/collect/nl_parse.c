@@ -134,6 +134,7 @@ static void attr_str(const struct nlattr *a, char *buf, size_t size)
 		n = size - 1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
+	util_clean(buf);
 }
 
 static void attr_ip(const struct nlattr *a, uint8_t family, struct net_ip *ip)

@@ -10,6 +10,7 @@
 
 #include "collect/sysctl.h"
 #include "collect/sysfs.h"
+#include "util.h"
 #include "warn.h"
 
 /* The path below proc_root of one setting: "sys/net/ipv4/conf/IFACE/NAME". */
@@ -37,7 +38,7 @@ static struct net_opt_int read_one(int rootfd, const char *ifname, enum net_sysc
 	if (n < 0)
 		return v;
 	if (sysfs_parse_u64(buf, &u) || u > 1000) {
-		warn_once("%s: not a setting: '%s'", path, sysfs_printable(buf));
+		warn_once("%s: not a setting: '%s'", path, util_clean(buf));
 		return v;
 	}
 	v.known = true;

@@ -68,5 +68,12 @@ int main(void)
 	t1 = util_now_ns();
 	TAP_OK(t0 > 0 && t1 >= t0, "the clock runs forwards (%" PRIu64 " then %" PRIu64 ")", t0, t1);
 
+	{
+		/* util_clean(): what a terminal acts on becomes '?', in place; text and UTF-8 stay */
+		char s[] = "a\r\nb\bc\033[2J\302\233d\233e\177f\342\224\200g\377\302\200\302\237\302\240h\tz";
+
+		ASSERT_EQ_STR(util_clean(s), "a??b?c?[2J??d?e?f\342\224\200g\377????\302\240h?z",
+			      "C0, CR/LF/BS/tab, ESC, C1 as UTF-8 and raw, DEL cleaned; U+2500, U+00A0, a stray 0xff kept");
+	}
 	return tap_done();
 }
