@@ -18,6 +18,7 @@
 #include "derive/fix.h"
 #include "collect/sysctl.h"
 #include "report/escape.h"
+#include "util.h"
 
 enum step_kind { STEP_ROUTE, STEP_RULE, STEP_SYSCTL };
 
@@ -215,6 +216,24 @@ static void print_route(FILE *log, const char *verb, const struct net_route *r, 
 	escape_line(log, "%s", cmd);	/* interface names are the kernel's: any byte but '/' */
 }
 
+/* A saved route as the command that gives it back whole, or labelled as approximate when it cannot be. */
+static void print_restore(FILE *log, const struct net_route *r, const struct net_state *st)
+{
+	static const char *const what[] = { "next hops", "encapsulation", "MPLS/IPv6 next hop", "expiry",
+					    "metrics", "device" };
+	char cmd[1200], lost[128] = "";
+	uint32_t inexact = fix_route_restore_cmd(cmd, sizeof(cmd), "replace", r, st);
+
+	if (!inexact) {
+		escape_line(log, "%s", cmd);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(what); i++)
+		if (inexact & (1u << i))
+			snprintf(lost + strlen(lost), sizeof(lost) - strlen(lost), "%s%s", lost[0] ? ", " : "", what[i]);
+	escape_line(log, "%s  # approximate: its %s not shown", cmd, lost);
+}
+
 static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, int value)
 {
 	char cmd[700];
@@ -255,7 +274,7 @@ static void print_undo(FILE *log, const struct step *s, const struct net_state *
 	switch (s->kind) {
 	case STEP_ROUTE:
 		if (s->old && nl_parse_route(s->old, &r) == 0) {
-			print_route(log, "replace", &r, st);
+			print_restore(log, &r, st);
 			break;
 		}
 		l = net_link_by_name(st, s->fr->ifname);
@@ -305,7 +324,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		/* Routes at another metric are not touched by a replace of ours: nothing to restore. */
 		for (size_t k = 0; k < st->nroutes && !had; k++) {
 			if (same_key(&st->routes[k], fr)) {
-				print_route(log, "replace", &st->routes[k], st);
+				print_restore(log, &st->routes[k], st);
 				had = true;
 			}
 		}
