@@ -31,7 +31,7 @@ FAKE_RDMA_WRAP = -Wl,--wrap=rdma_create_event_channel,--wrap=rdma_destroy_event_
 	-Wl,--wrap=ibv_alloc_pd,--wrap=ibv_dealloc_pd,--wrap=ibv_create_comp_channel \
 	-Wl,--wrap=ibv_destroy_comp_channel,--wrap=ibv_create_cq,--wrap=ibv_destroy_cq \
 	-Wl,--wrap=ibv_get_cq_event,--wrap=ibv_ack_cq_events,--wrap=ibv_reg_mr,--wrap=ibv_reg_mr_iova2 \
-	-Wl,--wrap=ibv_dereg_mr,--wrap=ibv_query_qp,--wrap=util_now_ns
+	-Wl,--wrap=ibv_dereg_mr,--wrap=ibv_query_qp,--wrap=ibv_query_port,--wrap=util_now_ns
 FAKE_RDMA_SRCS = tests/fuzz/fuzz_server.c tests/fuzz/fake_rdma.c tests/fuzz/fake_rdma.h
 
 # The same harness under every build: `make check` replays its seeds (one TAP

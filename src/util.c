@@ -223,3 +223,62 @@ int util_create_file(const char *path)
 	}
 	return fd;
 }
+
+size_t util_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t c;
+
+	if (!n)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+char *util_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		size_t len = util_utf8_seq(p + i, n - i, &cp);
+
+		if (!len) {
+			/* not UTF-8: a raw C1 byte is a control to a Latin-1 terminal */
+			if (p[i] >= 0x80 && p[i] <= 0x9f)
+				p[i] = '?';
+			i++;
+			continue;
+		}
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+			memset(p + i, '?', len);
+		i += len;
+	}
+	return s;
+}

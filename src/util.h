@@ -74,4 +74,21 @@ bool util_is_http_url(const char *s);
  */
 int util_create_file(const char *path);
 
+/*
+ * The length of the valid UTF-8 sequence at s (at most n bytes; no overlong
+ * form, surrogate or code point past U+10FFFF), 0 when there is none; its
+ * code point in *cp. ASCII is a sequence of one.
+ */
+size_t util_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
+
+/*
+ * Clean a string where it enters fabtop (sysfs, MADs, netlink, /proc,
+ * recordings, Prometheus answers): every byte a terminal acts on becomes
+ * '?', in place and length kept: C0 controls (newline and tab too: a name
+ * is one line), DEL, C1 controls as UTF-8 (U+0080..U+009F, C2 80..C2 9F)
+ * and as raw bytes 0x80..0x9F outside a valid sequence. Other bytes that
+ * are not UTF-8 stay (JSON repairs them, text escapes them). Returns s.
+ */
+char *util_clean(char *s);
+
 #endif

@@ -18,6 +18,8 @@
 #include "derive/fix.h"
 #include "change/sysctl_write.h"
 #include "kernel/sysctl.h"
+#include "report/escape.h"
+#include "util.h"
 
 enum step_kind { STEP_ROUTE, STEP_RULE, STEP_SYSCTL };
 
@@ -212,7 +214,25 @@ static void print_route(FILE *log, const char *verb, const struct net_route *r, 
 	char cmd[700];
 
 	fix_route_cmd(cmd, sizeof(cmd), verb, r, st);
-	fprintf(log, "%s\n", cmd);
+	escape_line(log, "%s", cmd);	/* interface names are the kernel's: any byte but '/' */
+}
+
+/* A saved route as the command that gives it back whole, or labelled as approximate when it cannot be. */
+static void print_restore(FILE *log, const struct net_route *r, const struct net_state *st)
+{
+	static const char *const what[] = { "next hops", "encapsulation", "MPLS/IPv6 next hop", "expiry",
+					    "metrics", "device" };
+	char cmd[1200], lost[128] = "";
+	uint32_t inexact = fix_route_restore_cmd(cmd, sizeof(cmd), "replace", r, st);
+
+	if (!inexact) {
+		escape_line(log, "%s", cmd);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(what); i++)
+		if (inexact & (1u << i))
+			snprintf(lost + strlen(lost), sizeof(lost) - strlen(lost), "%s%s", lost[0] ? ", " : "", what[i]);
+	escape_line(log, "%s  # approximate: its %s not shown", cmd, lost);
 }
 
 static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, int value)
@@ -220,7 +240,7 @@ static void print_sysctl(FILE *log, const char *ifname, enum net_sysctl_id id, i
 	char cmd[700];
 
 	fix_sysctl_cmd(cmd, sizeof(cmd), ifname, id, value);
-	fprintf(log, "%s\n", cmd);
+	escape_line(log, "%s", cmd);
 }
 
 static int undo(struct nl_sock *nl, const struct step *s, const struct net_state *st,
@@ -255,7 +275,7 @@ static void print_undo(FILE *log, const struct step *s, const struct net_state *
 	switch (s->kind) {
 	case STEP_ROUTE:
 		if (s->old && nl_parse_route(s->old, &r) == 0) {
-			print_route(log, "replace", &r, st);
+			print_restore(log, &r, st);
 			break;
 		}
 		l = net_link_by_name(st, s->fr->ifname);
@@ -305,7 +325,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		/* Routes at another metric are not touched by a replace of ours: nothing to restore. */
 		for (size_t k = 0; k < st->nroutes && !had; k++) {
 			if (same_key(&st->routes[k], fr)) {
-				print_route(log, "replace", &st->routes[k], st);
+				print_restore(log, &st->routes[k], st);
 				had = true;
 			}
 		}
@@ -388,7 +408,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 		}
 		if (!fs->old.known) {
 			/* Without the old value there is nothing to restore: refuse. */
-			fprintf(log, "# %s: %s is unreadable, not changed\n", fs->ifname, net_sysctl_name(fs->id));
+			escape_line(log, "# %s: %s is unreadable, not changed", fs->ifname, net_sysctl_name(fs->id));
 			rc = -EIO;
 			break;
 		}
@@ -407,7 +427,7 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 			const struct step *s = &steps[--nsteps];
 			int urc = undo(&nl, s, st, proc_root);
 
-			fprintf(log, "# %s %s: %s\n", urc ? "could not undo" : "undone",
+			escape_line(log, "# %s %s: %s", urc ? "could not undo" : "undone",
 				s->kind == STEP_ROUTE ? "route" : s->kind == STEP_RULE ? "rule" : "sysctl",
 				s->kind == STEP_SYSCTL ? s->fs->ifname : s->fr->ifname);
 			if (urc) {

@@ -59,9 +59,9 @@ static void usage(FILE *f)
 		"  --spin-us N        busy-poll completions up to N us before sleeping (as perftest; default 0)\n"
 		"  --idle-ms N        data phase: no completion this long fails; server: drops a client (default 10000)\n"
 		"  --listen [ADDR]    serve instead of connect (ADDR default: all)\n"
-		"  --max-conns N      server: connections at once (default 16); when full, the one longest\n"
-		"                     under 2 messages or 32 KiB a second is evicted for a newcomer\n"
-		"  --max-conns-per-source N  server: connections at once from one address\n"
+		"  --max-conns N      server: connections at once (default 16); when full, the least useful\n"
+		"                     of those moving under 1/100000 of the port's rate is evicted for a newcomer\n"
+		"  --max-conns-per-source N  server: connections at once from one /24 (IPv6: /64)\n"
 		"                     (default half of --max-conns, at least 1)\n"
 		"  --once             server: end after the first client served (like rping -s)\n"
 		"Exit status: 0 the probe succeeded, 1 it failed (the timeline says why), 2 usage.\n",

@@ -15,6 +15,7 @@
 #include "cmd/commands.h"
 #include "derive/mad_decode.h"
 #include "opts.h"
+#include "report/escape.h"
 #include "util.h"
 
 struct ping_result {
@@ -166,7 +167,7 @@ static uint64_t ping_loop(const struct fab_ctx *ctx, struct mad_session *s, cons
 			sum += rtt;
 			min = rtt < min ? rtt : min;
 			max = rtt > max ? rtt : max;
-			printf("Pong from %s (LID %u): time %.3f ms\n", r.host[0] ? r.host : "?",
+			escape_line(stdout, "Pong from %s (LID %u): time %.3f ms", r.host[0] ? r.host : "?",
 			       lid, (double)rtt / 1e6);
 		} else {
 			printf("no answer from LID %u: %s\n", lid,

@@ -744,7 +744,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		char when[64];
 
 		source_timeline(src, &t);
-		fprintf(stderr, "fabtop: from the recording %s as at %s (sample #%zu of %zu)\n", ctx->replay_path,
+		escape_line(stderr, "fabtop: from the recording %s as at %s (sample #%zu of %zu)", ctx->replay_path,
 			util_wall_str(t.wall_ns, when, sizeof(when)), t.pos, t.n);
 	}
 	if (snap.host.sysfs_missing && !ctx->json && !ctx->replay)

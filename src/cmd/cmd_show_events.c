@@ -17,6 +17,7 @@
 #include "cmd/commands.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
+#include "report/escape.h"
 #include "report/events.h"
 #include "util.h"
 
@@ -100,8 +101,8 @@ static int watch_loop(struct show_watch *w, double duration_s, uint64_t since_ns
 		}
 		/* a recording that cannot be written ends the watch (a full disk) */
 		if ((live_step(&w->lv) & LIVE_SAMPLED) && w->o->record_path && !source_record_status(w->lv.src, &st)) {
-			fprintf(stderr, "fabtop %s: writing %s failed: %s\n", w->o->who, w->o->record_path,
-				strerror(-st.error));
+			escape_line(stderr, "fabtop %s: writing %s failed: %s", w->o->who, w->o->record_path,
+				    strerror(-st.error));
 			return EXIT_RUNTIME;
 		}
 		if (w->o->print && !w->ctx->json)
@@ -142,7 +143,7 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 		/* the first look is the recording's first sample; every event after it goes in too */
 		if (source_record_start(w.lv.src, o->record_path, &w.lv.host, w.lv.net_ok ? &w.lv.net : NULL, err,
 					sizeof(err))) {
-			fprintf(stderr, "fabtop %s: %s\n", o->who, err);
+			escape_line(stderr, "fabtop %s: %s", o->who, err);
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
@@ -174,10 +175,10 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 		source_record_status(w.lv.src, &st);
 		if (source_record_stop(w.lv.src)) {
 			source_record_status(w.lv.src, &st);
-			fprintf(stderr, "fabtop %s: writing %s failed: %s\n", o->who, o->record_path, strerror(-st.error));
+			escape_line(stderr, "fabtop %s: writing %s failed: %s", o->who, o->record_path, strerror(-st.error));
 			rc = EXIT_RUNTIME;
 		} else if (rc == EXIT_OK) {
-			fprintf(stderr, "fabtop %s: %" PRIu64 " samples, %" PRIu64 " bytes in %s\n", o->who, st.samples,
+			escape_line(stderr, "fabtop %s: %" PRIu64 " samples, %" PRIu64 " bytes in %s", o->who, st.samples,
 				st.bytes, o->record_path);
 		}
 	}

@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
 #include <stdlib.h>
@@ -498,6 +501,138 @@ void fix_sysctl_cmd(char *buf, size_t size, const char *ifname, enum net_sysctl_
 	else
 		snprintf(arg, sizeof(arg), "net.ipv4.conf.%s.%s=%d", ifname, net_sysctl_name(id), value);
 	snprintf(buf, size, "sysctl -w %s", fix_sh_quote(arg, q, sizeof(q)));
+}
+
+/*
+ * RTAX_* as `ip route` names them, and how it takes their lock: after the
+ * word ("mtu lock 1400"), always (rto_min: ip locks it itself), or never.
+ * A value without a unit is taken as the kernel keeps it (rtt in 1/8 ms,
+ * rttvar in 1/4 ms).
+ */
+enum metric_lock { LOCK_WORD, LOCK_ALWAYS, LOCK_NEVER };
+static const struct {
+	unsigned int rtax;
+	const char *name;
+	enum metric_lock lock;
+} route_metrics[] = {
+	{ RTAX_MTU, "mtu", LOCK_WORD }, { RTAX_ADVMSS, "advmss", LOCK_WORD }, { RTAX_RTT, "rtt", LOCK_WORD },
+	{ RTAX_RTTVAR, "rttvar", LOCK_WORD }, { RTAX_REORDERING, "reordering", LOCK_WORD },
+	{ RTAX_WINDOW, "window", LOCK_WORD }, { RTAX_CWND, "cwnd", LOCK_WORD },
+	{ RTAX_SSTHRESH, "ssthresh", LOCK_WORD }, { RTAX_HOPLIMIT, "hoplimit", LOCK_WORD },
+	{ RTAX_INITCWND, "initcwnd", LOCK_WORD }, { RTAX_INITRWND, "initrwnd", LOCK_WORD },
+	{ RTAX_QUICKACK, "quickack", LOCK_NEVER }, { RTAX_CC_ALGO, "congctl", LOCK_WORD },
+	{ RTAX_FEATURES, "features", LOCK_NEVER }, { RTAX_RTO_MIN, "rto_min", LOCK_ALWAYS },
+	{ RTAX_FASTOPEN_NO_COOKIE, "fastopen_no_cookie", LOCK_NEVER },
+};
+
+static const char *const route_types[] = {
+	[RTN_LOCAL] = "local", [RTN_BROADCAST] = "broadcast", [RTN_ANYCAST] = "anycast",
+	[RTN_MULTICAST] = "multicast", [RTN_BLACKHOLE] = "blackhole", [RTN_UNREACHABLE] = "unreachable",
+	[RTN_PROHIBIT] = "prohibit", [RTN_THROW] = "throw", [RTN_NAT] = "nat",
+};
+
+static const char *const route_protos[] = {
+	[RTPROT_REDIRECT] = "redirect", [RTPROT_KERNEL] = "kernel", [RTPROT_BOOT] = "boot",
+	[RTPROT_STATIC] = "static", [RTPROT_RA] = "ra", [RTPROT_DHCP] = "dhcp",
+};
+
+/* printf at *o in buf, never past size. */
+static void cat(char *buf, size_t size, size_t *o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void cat(char *buf, size_t size, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*o >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *o, size - *o, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*o = *o + (size_t)n < size ? *o + (size_t)n : size - 1;
+}
+
+uint32_t fix_route_restore_cmd(char *buf, size_t size, const char *verb, const struct net_route *r,
+			       const struct net_state *st)
+{
+	char a[INET6_ADDRSTRLEN], q[80];
+	const char *type = util_name(route_types, ARRAY_SIZE(route_types), r->type, NULL);
+	const char *proto = util_name(route_protos, ARRAY_SIZE(route_protos), r->protocol, NULL);
+	uint32_t inexact = r->inexact;
+	size_t o = 0;
+
+	if (!size)
+		return inexact;
+	buf[0] = '\0';
+	cat(buf, size, &o, "ip%s route %s ", r->family == AF_INET6 ? " -6" : "", verb);
+	if (r->type != RTN_UNICAST) {
+		if (type)
+			cat(buf, size, &o, "%s ", type);
+		else
+			inexact |= NET_ROUTE_METRIC;	/* a type `ip route` has no word for */
+	}
+	if (!r->dst_len && !r->dst.family)
+		cat(buf, size, &o, "default");
+	else
+		cat(buf, size, &o, "%s/%u", net_ip_str(&r->dst, a, sizeof(a)), r->dst_len);
+	if (r->tos)
+		cat(buf, size, &o, " tos 0x%02x", r->tos);
+	if (r->src_len)
+		cat(buf, size, &o, " from %s/%u", net_ip_str(&r->src, a, sizeof(a)), r->src_len);
+	if (r->nhid)
+		cat(buf, size, &o, " nhid %u", r->nhid);
+	if (r->gateway.family)
+		cat(buf, size, &o, " via %s", net_ip_str(&r->gateway, a, sizeof(a)));
+	if (r->oif) {
+		const struct net_link *l = net_link_by_index(st, r->oif);
+
+		if (!l)
+			inexact |= NET_ROUTE_DEV;
+		cat(buf, size, &o, " dev %s", fix_sh_quote(l ? l->name : "?", q, sizeof(q)));
+	}
+	if (r->flags & RTNH_F_ONLINK)
+		cat(buf, size, &o, " onlink");
+	cat(buf, size, &o, " table %u", r->table);
+	if (r->has_priority)
+		cat(buf, size, &o, " metric %u", r->priority);
+	if (proto)
+		cat(buf, size, &o, " proto %s", proto);
+	else
+		cat(buf, size, &o, " proto %u", r->protocol);
+	cat(buf, size, &o, " scope %u", r->scope);
+	if (r->prefsrc.family)
+		cat(buf, size, &o, " src %s", net_ip_str(&r->prefsrc, a, sizeof(a)));
+	if (r->has_realms)
+		cat(buf, size, &o, " realms %u/%u", r->realms >> 16, r->realms & 0xffff);
+	for (size_t i = 0; i < ARRAY_SIZE(route_metrics); i++) {
+		unsigned int x = route_metrics[i].rtax;
+		bool lock = r->metrics_set & (1u << RTAX_LOCK) && r->metrics[RTAX_LOCK] & (1u << x);
+
+		if (!(r->metrics_set & (1u << x)))
+			continue;
+		if (route_metrics[i].lock != LOCK_WORD && lock != (route_metrics[i].lock == LOCK_ALWAYS))
+			inexact |= NET_ROUTE_METRIC;	/* ip would lock it, or cannot */
+		if (route_metrics[i].lock != LOCK_WORD)
+			lock = false;
+		if (x == RTAX_FEATURES) {
+			/* only ecn can be set; the kernel keeps other bits to itself */
+			if (r->metrics[x] & ~(uint32_t)RTAX_FEATURE_ECN)
+				inexact |= NET_ROUTE_METRIC;
+			if (r->metrics[x] & RTAX_FEATURE_ECN)
+				cat(buf, size, &o, " features ecn");
+			continue;
+		}
+		cat(buf, size, &o, " %s%s ", route_metrics[i].name, lock ? " lock" : "");
+		if (x == RTAX_CC_ALGO)
+			cat(buf, size, &o, "%s", fix_sh_quote(r->congctl, q, sizeof(q)));
+		else
+			cat(buf, size, &o, "%u", r->metrics[x]);
+	}
+	if (r->has_pref && r->family == AF_INET6)
+		cat(buf, size, &o, " pref %s", r->pref == 0 ? "medium" : r->pref == 1 ? "high" : r->pref == 3 ? "low" : "?");
+	if (o + 1 >= size)
+		inexact |= NET_ROUTE_METRIC;	/* cut short */
+	return inexact;
 }
 
 void fix_route_cmd(char *buf, size_t size, const char *verb, const struct net_route *r, const struct net_state *st)

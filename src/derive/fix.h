@@ -86,6 +86,18 @@ bool fix_ifname_ok(const char *ifname);
 const char *fix_sh_quote(const char *s, char *buf, size_t size);
 /* "ip route VERB DST dev IFACE ... table T" for r, the interface shell-quoted, into buf. */
 void fix_route_cmd(char *buf, size_t size, const char *verb, const struct net_route *r, const struct net_state *st);
+
+/*
+ * The `ip route VERB ...` that gives a saved route back with every
+ * attribute it carries that `ip route` can set: type, tos, source prefix,
+ * next-hop object, gateway, device, onlink, table, metric, protocol,
+ * scope, preferred source, realms, each RTA_METRICS value (locked ones
+ * with "lock", rtt/rttvar/rto_min in the kernel's own units), IPv6
+ * preference. Returns the NET_ROUTE_* bits of what it could not say (0:
+ * exact); the caller labels such a line as approximate.
+ */
+uint32_t fix_route_restore_cmd(char *buf, size_t size, const char *verb, const struct net_route *r,
+			       const struct net_state *st);
 /* "sysctl -w net.ipv4.conf.IFACE.NAME=VALUE", shell-quoted, into buf. */
 void fix_sysctl_cmd(char *buf, size_t size, const char *ifname, enum net_sysctl_id id, int value);
 

@@ -89,7 +89,7 @@ static bool read_attr(int dirfd, const char *where, const char *attr, char *buf,
 		return false;
 	}
 	memcpy(buf, tmp, (size_t)n + 1);
-	sysfs_printable(buf);
+	util_clean(buf);
 	return n > 0;
 }
 
@@ -278,6 +278,7 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 		/* The CM's four directories name the same message types: the directory is part of the name. */
 		if (counter_is_cm(c))
 			snprintf(c->name, sizeof(c->name), "%s/%s", dir, names[i]);
+		util_clean(c->name);	/* a file name is any byte but '/': shown cleaned, opened by path */
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		fd = take_counter_fd(old, p->ncounters, c, buf, sizeof(buf), &len);
 		if (fd < 0) {
@@ -301,7 +302,7 @@ static int collect_counter_dir(int pfd, const char *where, const char *dir,
 				warn_once("%s/%s: unreadable (%s)", where, path, strerror((int)-len));
 			buf[0] = '\0';
 		}
-		sysfs_printable(buf);
+		util_clean(buf);
 		collect_counter_text(c, buf);
 		/* Saturated counters are expected on busy links: shown as such, not warned. */
 		if (!c->known && buf[0] && strncmp(buf, "N/A", 3)) {
@@ -516,6 +517,7 @@ static void netdev_add(struct collector *col, struct fab_port *p, const char *na
 	nd = &p->netdevs[p->nnetdevs++];
 	memset(nd, 0, sizeof(*nd));
 	snprintf(nd->name, sizeof(nd->name), "%s", name);
+	util_clean(nd->name);		/* shown cleaned; opened below by the name the tree gives */
 	if (col->netfd < 0)
 		return;
 	fd = sysfs_open_dir(col->netfd, name);
@@ -783,7 +785,7 @@ static int collect_device(struct collector *col, const char *name, struct fab_de
 	memset(d, 0, sizeof(*d));
 	d->node_type_num = -1;
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	sysfs_printable(d->name);
+	util_clean(d->name);
 	{
 		char path[300];
 
@@ -856,6 +858,7 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 	sysfs_set_tree(!ctx->live_sysfs);
 	if (gethostname(h->hostname, sizeof(h->hostname) - 1))
 		h->hostname[0] = '\0';
+	util_clean(h->hostname);	/* sethostname() takes any byte */
 	col.rootfd = sysfs_open_dir(AT_FDCWD, ctx->sysfs_root);
 	if (col.rootfd < 0) {
 		h->sysfs_missing = true;

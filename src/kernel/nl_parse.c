@@ -134,6 +134,7 @@ static void attr_str(const struct nlattr *a, char *buf, size_t size)
 		n = size - 1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
+	util_clean(buf);
 }
 
 static void attr_ip(const struct nlattr *a, uint8_t family, struct net_ip *ip)
@@ -294,7 +295,56 @@ static const struct nl_policy route_policy[] = {
 	[RTA_PRIORITY] = { POL_U32, 0 },
 	[RTA_PREFSRC] = { POL_ADDR, 0 },
 	[RTA_TABLE] = { POL_U32, 0 },
+	[RTA_METRICS] = { POL_NESTED, 0 },
+	[RTA_MULTIPATH] = { POL_BIN, UINT16_MAX },
+	[RTA_FLOW] = { POL_U32, 0 },
+	[RTA_CACHEINFO] = { POL_BIN, UINT16_MAX },
+	[RTA_PREF] = { POL_U8, 0 },
+	[RTA_ENCAP] = { POL_BIN, UINT16_MAX },
+	[RTA_VIA] = { POL_BIN, UINT16_MAX },
+	[RTA_NEWDST] = { POL_BIN, UINT16_MAX },
+	[RTA_NH_ID] = { POL_U32, 0 },
 };
+
+static const struct nl_policy metrics_policy[] = {
+	[RTAX_LOCK ... RTAX_INITRWND] = { POL_U32, 0 },
+	[RTAX_QUICKACK] = { POL_U32, 0 },
+	[RTAX_CC_ALGO] = { POL_STR, 16 },
+	[RTAX_FASTOPEN_NO_COOKIE] = { POL_U32, 0 },
+};
+
+/* RTA_METRICS into r->metrics; a metric this table does not know makes the route inexact. */
+static int parse_metrics(const struct nlattr *a, uint8_t family, struct net_route *r)
+{
+	const struct nlattr *mx[TB_MAX];
+	const char *p = attr_data(a);
+	size_t len = attr_len(a);
+
+	if (nl_attrs(p, len, metrics_policy, ARRAY_SIZE(metrics_policy), family, mx))
+		return -EBADMSG;
+	for (unsigned int i = 1; i < ARRAY_SIZE(metrics_policy) && i < NET_RTAX_N; i++) {
+		if (!mx[i])
+			continue;
+		r->metrics_set |= 1u << i;
+		if (i == RTAX_CC_ALGO)
+			attr_str(mx[i], r->congctl, sizeof(r->congctl));
+		else
+			r->metrics[i] = attr_u32(mx[i]);
+	}
+	/* metrics past the table (a newer kernel's): seen, not printable */
+	while (len >= NLA_HDRLEN) {
+		const struct nlattr *m = (const struct nlattr *)(const void *)p;
+		size_t step = NLA_ALIGN(m->nla_len);
+
+		if ((m->nla_type & NLA_TYPE_MASK) >= ARRAY_SIZE(metrics_policy))
+			r->inexact |= NET_ROUTE_METRIC;
+		if (m->nla_len < NLA_HDRLEN || step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return 0;
+}
 
 static int parse_route(const struct nlmsghdr *nlh, struct net_route *out, bool answer)
 {
@@ -342,6 +392,34 @@ static int parse_route(const struct nlmsghdr *nlh, struct net_route *out, bool a
 	if (tb[RTA_PRIORITY]) {
 		out->has_priority = true;
 		out->priority = attr_u32(tb[RTA_PRIORITY]);
+	}
+	out->flags = rtm->rtm_flags;
+	if (tb[RTA_METRICS] && parse_metrics(tb[RTA_METRICS], rtm->rtm_family, out))
+		out->inexact |= NET_ROUTE_METRIC;	/* the route stands; its metrics cannot be said */
+	if (tb[RTA_PREF]) {
+		out->has_pref = true;
+		out->pref = attr_u8(tb[RTA_PREF]);
+	}
+	if (tb[RTA_FLOW]) {
+		out->has_realms = true;
+		out->realms = attr_u32(tb[RTA_FLOW]);
+	}
+	if (tb[RTA_NH_ID])
+		out->nhid = attr_u32(tb[RTA_NH_ID]);
+	if (tb[RTA_MULTIPATH])
+		out->inexact |= NET_ROUTE_MULTIPATH;
+	if (tb[RTA_ENCAP])
+		out->inexact |= NET_ROUTE_ENCAP;
+	if (tb[RTA_VIA] || tb[RTA_NEWDST])
+		out->inexact |= NET_ROUTE_VIA;
+	if (tb[RTA_CACHEINFO]) {
+		struct rta_cacheinfo ci;
+
+		if (attr_len(tb[RTA_CACHEINFO]) >= sizeof(ci)) {
+			memcpy(&ci, attr_data(tb[RTA_CACHEINFO]), sizeof(ci));
+			if (ci.rta_expires)
+				out->inexact |= NET_ROUTE_EXPIRES;
+		}
 	}
 	return 0;
 }

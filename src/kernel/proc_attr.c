@@ -67,6 +67,7 @@ static void user_name(uint32_t uid, char *buf, size_t size)
 	buf[0] = '\0';
 	if (getpwuid_r((uid_t)uid, &pw, tmp, sizeof(tmp), &res) == 0 && res)
 		snprintf(buf, size, "%s", res->pw_name);
+	util_clean(buf);
 }
 
 void proc_attr_fill(const char *proc_root, struct res_proc *p)
@@ -84,7 +85,7 @@ void proc_attr_fill(const char *proc_root, struct res_proc *p)
 	if (sysfs_read_str(fd, "comm", buf, sizeof(buf)) >= 0) {
 		p->seen = true;
 		snprintf(p->comm, sizeof(p->comm), "%.*s", (int)sizeof(p->comm) - 1, buf);
-		sysfs_printable(p->comm);
+		util_clean(p->comm);
 	}
 	if (sysfs_read_str(fd, "status", buf, sizeof(buf)) >= 0) {
 		p->seen = true;
@@ -98,7 +99,7 @@ void proc_attr_fill(const char *proc_root, struct res_proc *p)
 			ns_pid(v, p);
 	}
 	if (sysfs_read_str(fd, "cgroup", buf, sizeof(buf)) >= 0 && cgroup_path_of(buf, p->cgroup, sizeof(p->cgroup))) {
-		sysfs_printable(p->cgroup);
+		util_clean(p->cgroup);
 		cgroup_classify(p->cgroup, &p->unit);
 	}
 	close(fd);

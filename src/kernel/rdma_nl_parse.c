@@ -144,6 +144,7 @@ void rdma_nl_parse_str(const struct nlattr *a, char *buf, size_t size)
 		n = size - 1;
 	memcpy(buf, mnl_attr_get_str(a), n);
 	buf[n] = '\0';
+	util_clean(buf);
 }
 
 int rdma_nl_parse_dev(const struct nlmsghdr *nlh, uint32_t *index, char *name, size_t size)

@@ -10,6 +10,7 @@
 
 #include "kernel/sysctl.h"
 #include "kernel/sysfs.h"
+#include "util.h"
 #include "warn.h"
 
 int sysctl_path(const char *ifname, enum net_sysctl_id id, char *buf, size_t size)
@@ -36,7 +37,7 @@ static struct net_opt_int read_one(int rootfd, const char *ifname, enum net_sysc
 	if (n < 0)
 		return v;
 	if (sysfs_parse_u64(buf, &u) || u > 1000) {
-		warn_once("%s: not a setting: '%s'", path, sysfs_printable(buf));
+		warn_once("%s: not a setting: '%s'", path, util_clean(buf));
 		return v;
 	}
 	v.known = true;

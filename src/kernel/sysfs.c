@@ -279,13 +279,3 @@ int sysfs_exists(int dirfd, const char *path)
 {
 	return faccessat(dirfd, path, F_OK, 0) == 0;
 }
-
-char *sysfs_printable(char *s)
-{
-	unsigned char *p;
-
-	for (p = (unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return s;
-}

@@ -68,7 +68,4 @@ ssize_t sysfs_link_name(int dirfd, const char *path, char *buf, size_t size);
 /* Does path below dirfd exist (following symlinks)? */
 int sysfs_exists(int dirfd, const char *path);
 
-/* Make a string safe to print: control bytes become '?'. Returns s. */
-char *sysfs_printable(char *s);
-
 #endif

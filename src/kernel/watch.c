@@ -9,6 +9,7 @@
 
 #include "kernel/sysfs.h"
 #include "kernel/watch.h"
+#include "util.h"
 
 #define WATCH_MAX_DEVICES 1024
 #define WATCH_MAX_PORTS 272
@@ -18,7 +19,7 @@ static void read_raw(int dirfd, const char *path, char *buf, size_t size)
 {
 	if (sysfs_read_str(dirfd, path, buf, size) < 0)
 		buf[0] = '\0';
-	sysfs_printable(buf);
+	util_clean(buf);
 }
 
 static bool opt_differs(int pfd, const char *attr, const struct opt_u64 *v)
@@ -105,7 +106,7 @@ int watch_changed_devices(const struct fab_ctx *ctx, const struct fab_host *h, b
 			continue;
 		/* The model keeps names printable (and cut to its size): compare likewise. */
 		snprintf(shown, sizeof(shown), "%s", names[i]);
-		sysfs_printable(shown);
+		util_clean(shown);
 		if (j >= h->ndevs || strcmp(shown, h->devs[j].name))
 			changed = -1;
 		else if (device_differs(devfd, &h->devs[j])) {

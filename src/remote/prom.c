@@ -25,6 +25,7 @@ static void seterr(char *err, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, size, fmt, ap);
 	va_end(ap);
+	util_clean(err);	/* it quotes the server's answer */
 }
 
 void prom_vector_free(struct prom_vector *v)
@@ -125,10 +126,11 @@ static enum prom_status sample_labels(json_t *metric, struct prom_sample *s, siz
 	json_object_foreach(metric, k, v) {
 		size_t kl = strlen(k), vl = json_string_length(v);
 
-		s->labels[i].name = memcpy(p, k, kl + 1);
+		s->labels[i].name = util_clean(memcpy(p, k, kl + 1));
 		p += kl + 1;
 		memcpy(p, json_string_value(v), vl);
 		p[vl] = '\0';
+		util_clean(p);
 		s->labels[i++].value = p;
 		p += vl + 1;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "source/source.h"
+#include "util.h"
 #include "model/roce.h"
 
 struct source *source_open_ops(const struct fab_ctx *ctx, const struct source_ops *ops)
@@ -147,6 +148,8 @@ void source_describe(const struct source *s, char *buf, size_t size)
 		s->ops->describe(s, buf, size);
 	else
 		snprintf(buf, size, "%s", s->ops->name);
+	/* it names a recording's path, host and source: printed by every command */
+	util_clean(buf);
 }
 
 bool source_has(const struct source *s, unsigned int flag)

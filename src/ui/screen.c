@@ -15,6 +15,17 @@
 #include "warn.h"
 #include "util.h"
 
+/* Up to maxw characters of s (n bytes at most), cleaned: curses moves the cursor on \r, \n and \b. */
+static void ui_addn(WINDOW *w, int y, int x, const char *s, int maxw)
+{
+	char buf[1024];
+	size_t n = strnlen(s, sizeof(buf) - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	mvwaddnstr(w, y, x, util_clean(buf), maxw);
+}
+
 void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s)
 {
 	int W = getmaxx(w), H = getmaxy(w);
@@ -24,7 +35,7 @@ void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s)
 	if (maxw > W - x)
 		maxw = W - x;
 	wattrset(w, attr);
-	mvwaddnstr(w, y, x, s, maxw);
+	ui_addn(w, y, x, s, maxw);
 	wattrset(w, A_NORMAL);
 }
 
@@ -67,7 +78,7 @@ static int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s)
 				cut = r.w;
 		}
 		wattrset(w, attr);
-		mvwaddnstr(w, r.y + y, r.x, s, cut);
+		ui_addn(w, r.y + y, r.x, s, cut);
 		s += cut;
 		while (*s == ' ')
 			s++;

@@ -19,6 +19,7 @@
 #include "derive/counters.h"
 #include "derive/doctor.h"
 #include "record/reader.h"
+#include "report/escape.h"
 #include "report/net.h"
 #include "ui/mad_ui.h"
 #include "ui/probe_ui.h"
@@ -393,7 +394,7 @@ out:
 	warn_set_quiet(false);
 	warns = warn_list(&nwarn);
 	for (unsigned int i = 0; i < nwarn && i < 10 && rc != -EINVAL; i++)
-		fprintf(stderr, "fabtop: warning: %s\n", warns[i]);
+		escape_line(stderr, "fabtop: warning: %s", warns[i]);
 	if (nwarn > 10)
 		fprintf(stderr, "fabtop: ... and %u more warnings\n", nwarn - 10);
 	if (ui->frame_log)

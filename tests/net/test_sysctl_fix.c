@@ -208,10 +208,53 @@ static void test_restore_quoting(void)
 	ASSERT_EQ_STR(cmd, "ip route replace 10.9.0.0/24 dev 'it'\\''s' table 6729", "a quote inside the name too");
 }
 
+/* A saved route comes back with every attribute `ip route` can set, or says it cannot. */
+static void test_restore_whole(void)
+{
+	struct net_link link = { .ifindex = 3, .name = "ib0" };
+	struct net_state st = { .links = &link, .nlinks = 1 };
+	struct net_route r = { .family = AF_INET, .dst_len = 16, .oif = 3, .table = 3000, .type = RTN_UNICAST,
+			       .protocol = RTPROT_STATIC, .scope = RT_SCOPE_LINK, .tos = 0x10 };
+	char cmd[1200];
+
+	inet_pton(AF_INET, "172.16.0.0", r.dst.bytes);
+	r.dst.family = AF_INET;
+	inet_pton(AF_INET, "172.16.34.1", r.prefsrc.bytes);
+	r.prefsrc.family = AF_INET;
+	r.has_realms = true;
+	r.realms = 1u << 16 | 2;
+	r.metrics_set = 1u << RTAX_LOCK | 1u << RTAX_MTU | 1u << RTAX_RTT | 1u << RTAX_RTO_MIN |
+			1u << RTAX_CC_ALGO | 1u << RTAX_FEATURES;
+	r.metrics[RTAX_LOCK] = 1u << RTAX_MTU | 1u << RTAX_RTO_MIN;
+	r.metrics[RTAX_MTU] = 1400;
+	r.metrics[RTAX_RTT] = 80;
+	r.metrics[RTAX_RTO_MIN] = 50;
+	r.metrics[RTAX_FEATURES] = RTAX_FEATURE_ECN;
+	snprintf(r.congctl, sizeof(r.congctl), "reno");
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "replace", &r, &st), 0, "exact");
+	ASSERT_EQ_STR(cmd, "ip route replace 172.16.0.0/16 tos 0x10 dev ib0 table 3000 proto static scope 253 "
+		      "src 172.16.34.1 realms 1/2 mtu lock 1400 rtt 80 congctl reno features ecn rto_min 50",
+		      "type, tos, dev, table, proto, scope, src, realms, metrics with their locks, in ip's words");
+	r.metrics[RTAX_LOCK] = 0;	/* rto_min unlocked: ip would lock it */
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "replace", &r, &st), NET_ROUTE_METRIC,
+		      "an unlocked rto_min cannot be given back by ip");
+	r.metrics_set = 0;
+	r.inexact = NET_ROUTE_MULTIPATH;
+	r.oif = 9;
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "replace", &r, &st), NET_ROUTE_MULTIPATH | NET_ROUTE_DEV,
+		      "next hops and a gone device are said to be missing");
+	r = (struct net_route){ .family = AF_INET6, .table = 254, .type = RTN_BLACKHOLE, .protocol = 200,
+				.has_priority = true, .priority = 1024, .has_pref = true, .pref = 1 };
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "add", &r, &st), 0, "a blackhole default route is exact");
+	ASSERT_EQ_STR(cmd, "ip -6 route add blackhole default table 254 metric 1024 proto 200 scope 0 pref high",
+		      "type word, default, metric, a protocol by number, IPv6 pref");
+}
+
 int main(void)
 {
 	test_sysctl();
 	test_tables();
 	test_restore_quoting();
+	test_restore_whole();
 	return tap_done();
 }

@@ -124,5 +124,12 @@ int main(void)
 		ASSERT_EQ_INT(util_num_double("1e999", 0, 0, 1e300, &dv, NULL), -ERANGE, "past the double's range");
 		ASSERT_EQ_INT(util_num_double("5x", 0, 0, 10, &dv, NULL), -EINVAL, "something after the number");
 	}
+	{
+		/* util_clean(): what a terminal acts on becomes '?', in place; text and UTF-8 stay */
+		char s[] = "a\r\nb\bc\033[2J\302\233d\233e\177f\342\224\200g\377\302\200\302\237\302\240h\tz";
+
+		ASSERT_EQ_STR(util_clean(s), "a??b?c?[2J??d?e?f\342\224\200g\377????\302\240h?z",
+			      "C0, CR/LF/BS/tab, ESC, C1 as UTF-8 and raw, DEL cleaned; U+2500, U+00A0, a stray 0xff kept");
+	}
 	return tap_done();
 }
