@@ -9,6 +9,7 @@ src_libfabtop_a_SOURCES += \
 	src/collect/sysctl.c src/collect/sysctl.h \
 	src/collect/route_query.c src/collect/route_query.h \
 	src/collect/net_apply.c src/collect/net_apply.h \
+	src/collect/netconf.c src/collect/netconf.h \
 	src/derive/doctor.c src/derive/doctor.h \
 	src/derive/fix.c src/derive/fix.h \
 	src/report/net.c src/report/net.h \
@@ -22,6 +23,7 @@ NET_SH_TESTS = \
 	tests/net/doctor-findings.sh \
 	tests/net/doctor-ipv6.sh \
 	tests/net/fix-scripts.sh \
+	tests/net/fix-nm.sh \
 	tests/net/doctor-apply.sh \
 	tests/net/doctor-ports.sh \
 	tests/net/doctor-usage.sh \

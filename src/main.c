@@ -52,6 +52,7 @@ static void usage(FILE *f)
 		   "  --sysfs DIR       read DIR instead of /sys (fixture trees)\n"
 		   "  --proc DIR        read DIR instead of /proc\n"
 		   "  --configfs DIR    read DIR instead of /sys/kernel/config\n"
+		   "  --etc DIR         read DIR instead of /etc (which tool keeps the network configuration)\n"
 		   "  --interval SECS   refresh interval (default 1)\n"
 		   "  --count N         samples for repeated reports\n"
 		   "  --json            machine-readable output\n"
