@@ -167,6 +167,14 @@ static const struct show_section sections[] = {
 
 #define NSECTIONS (ARRAY_SIZE(sections))
 
+void show_synopsis(FILE *f)
+{
+	fprintf(f, "show [");
+	for (size_t i = 0; i < NSECTIONS; i++)
+		fprintf(f, "%s|", sections[i].name);
+	fprintf(f, "all]");
+}
+
 static void show_usage(FILE *f)
 {
 	fprintf(f, "Usage: fabtop show [SECTION] [--json] [--sysfs DIR] [--interval S --count N]\n"
