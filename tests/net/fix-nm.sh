@@ -11,6 +11,7 @@
 # no root needed) and, as root, from the seed topology in namespaces.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/net/nslib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 
 have_nmcli=false
 if command -v nmcli >/dev/null 2>&1 &&
