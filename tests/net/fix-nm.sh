@@ -41,12 +41,12 @@ nm_keeps() {
 	nmcli --offline connection modify connection.autoconnect yes <"$1" >"$1.kept"
 }
 
-# keyfile_ipv4 FILE: its [ipv4] routes and rules as NetworkManager wrote them, one a line:
-# "route DST OPTIONS" (options sorted) and "rule TEXT".
+# keyfile_ipv4 FILE [SECTION]: its [ipv4] (or SECTION's) routes and rules as
+# NetworkManager wrote them, one a line: "route DST OPTIONS" (options sorted) and "rule TEXT".
 keyfile_ipv4() {
-	awk -F= '
+	awk -F= -v want="[${2:-ipv4}]" '
 		/^\[/ { sec = $0; next }
-		sec != "[ipv4]" { next }
+		sec != want { next }
 		$1 ~ /^route[0-9]+$/ { dst[substr($1, 6)] = substr($0, length($1) + 2) }
 		$1 ~ /^route[0-9]+_options$/ { n = $1; sub(/^route/, "", n); sub(/_options$/, "", n)
 			opt[n] = substr($0, length($1) + 2) }
@@ -222,6 +222,71 @@ build_seed_topology
 rdma_fixture "$T/sys" rxe_A ib0 InfiniBand
 rdma_fixture "$T/sys" rxe_B ib1 InfiniBand
 check_all netns in_ns "$NS_MEM" "$FABTOP" --sysfs "$T/sys"
+
+# IPv6: two RDMA netdevs in one /64 (as tests/net/doctor-ipv6.sh builds it): the
+# [ipv6] section, ipv6.routes and ipv6.routing-rules, no scope (an IPv4 attribute).
+ns_cleanup
+build_seed_topology
+ip -n "$NS_MEM" -4 addr flush dev ib0; ip -n "$NS_MEM" -4 addr flush dev ib1
+ip -n "$NS_MEM" addr add fd00:16::34:1/64 dev ib0 nodad
+ip -n "$NS_MEM" addr add fd00:16::34:2/64 dev ib1 nodad
+for f in ip nmcli nm-keyfile netplan; do
+	in_ns "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor --fix "$f" >"$T/fix6-$f" || true
+done
+# "IF DST SRC TABLE" per route of the ip fix.
+sed -n 's|^ip -6 route replace \([0-9a-f:/]*\) dev \(ib[01]\) src \([0-9a-f:]*\) table \([0-9]*\)$|\2 \1 \3 \4|p' \
+	"$T/fix6-ip" >"$T/want6"
+assert_eq "IPv6: the ip fix has a route for ib0 and ib1" "ib0 ib1" "$(cut -d' ' -f1 "$T/want6" | sort | paste -sd' ' -)"
+if $have_nmcli; then
+	rm -rf "$T/nm6" && mkdir -p "$T/nm6"
+	while read -r i dst src table; do
+		nmcli --offline connection add type infiniband con-name "conn-$i" ifname "$i" ipv4.method disabled \
+			ipv6.method manual ipv6.addresses "$src/64" >"$T/nm6/conn-$i"
+		cp "$T/nm6/conn-$i" "$T/nm6/kf-$i"
+		awk -v want="# interface-name=$i" '$0 == want { on = 1 } on && /^$/ { on = 0 } on' \
+			"$T/fix6-nm-keyfile" >>"$T/nm6/kf-$i"
+	done <"$T/want6"
+	printf '%s\n' \
+		'nmcli() {' \
+		'	case "$*" in' \
+		"	\"-g GENERAL.CONNECTION device show \"*) printf 'conn-%s\\n' \"\$5\" ;;" \
+		'	"device reapply "*) ;;' \
+		'	"connection modify "*)' \
+		'		_c=$3; shift 3' \
+		"		command nmcli --offline connection modify \"\$@\" <\"$T/nm6/\$_c\" >\"$T/nm6/\$_c.new\" &&" \
+		"			mv \"$T/nm6/\$_c.new\" \"$T/nm6/\$_c\" ;;" \
+		'	*) echo "unexpected: nmcli $*" >&2; return 1 ;;' \
+		'	esac' \
+		'}' >"$T/nm6/nmcli.sh"
+	check "IPv6 nmcli: the commands run" sh -ec ". '$T/nm6/nmcli.sh'; . '$T/fix6-nmcli'"
+	while read -r i dst src table; do
+		for form in conn kf; do
+			nm_keeps "$T/nm6/$form-$i"
+			assert_eq "IPv6 $form: $i's route and rule kept by NetworkManager" \
+				"$(printf 'route %s src=%s,table=%s\nrule priority 1000 from %s table %s\n' \
+					"$dst" "$src" "$table" "$src" "$table" | sort)" \
+				"$(keyfile_ipv4 "$T/nm6/$form-$i.kept" ipv6)"
+		done
+	done <"$T/want6"
+else
+	skip "IPv6 nmcli: nmcli --offline (network-manager >= 1.42) is not installed"
+fi
+if $have_netplan; then
+	rm -rf "$T/np6" && mkdir -p "$T/np6/etc/netplan"
+	cp "$T/fix6-netplan" "$T/np6/etc/netplan/90-fabtop-rdma-routes.yaml"
+	chmod 600 "$T/np6/etc/netplan/90-fabtop-rdma-routes.yaml"
+	check "IPv6 netplan: netplan generate reads it" "$NETPLAN" generate --root-dir "$T/np6"
+	while read -r i dst src table; do
+		routes=$(awk '/^\[/ { if (s != "") print s; s = $0; next } /=/ { s = s " " $0 } END { print s }' \
+			"$T/np6/run/systemd/network/10-netplan-$i.network" 2>/dev/null || true)
+		assert_match "IPv6 netplan: $i's route to $dst from $src in table $table" \
+			"^\[Route\] Destination=$dst PreferredSource=$src( Scope=link)? Table=$table\$" "$routes"
+		assert_match "IPv6 netplan: $i's rule from $src to table $table" \
+			"^\[RoutingPolicyRule\] From=$src Table=$table Priority=1000\$" "$routes"
+	done <"$T/want6"
+else
+	skip "IPv6 netplan: netplan (netplan.io) is not installed"
+fi
 
 # The reboot line on each kind of host: fixture roots for /proc and /etc.
 # host_root DIR KIND: a tree where KIND keeps the configuration.
