@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "ctx.h"
 #include "opts.h"
 #include "util.h"
@@ -82,7 +82,7 @@ static void usage(FILE *f)
 /*
  * A host with dozens of RDMA ports keeps thousands of counter files open
  * (one pread each per refresh): take all the descriptors the hard limit
- * allows. Past half of them counters are reopened each time (collect/host.c).
+ * allows. Past half of them counters are reopened each time (kernel/host.c).
  */
 static void raise_fd_limit(void)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "opts.h"
 #include "record/reader.h"
 #include "record/when.h"

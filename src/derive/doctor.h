@@ -81,7 +81,7 @@ struct doctor_report {
  * What the doctor examines: the host, its network state with the RDMA
  * netdevs already marked (net_mark_rdma(), done where the state is
  * collected), and who answers route questions about it (the kernel on a
- * live host, the model otherwise: collect/route_query.h chooses).
+ * live host, the model otherwise: kernel/route_query.h chooses).
  */
 struct roce_state;
 

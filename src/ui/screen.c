@@ -46,9 +46,9 @@ void ui_status(struct ui *ui, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	vsnprintf(ui->msg.text, sizeof(ui->msg.text), fmt, ap);
 	va_end(ap);
-	ui->status_until_ns = util_now_ns() + 3000000000ull;
+	ui->msg.until_ns = util_now_ns() + 3000000000ull;
 }
 
 /* Word-wrap text into r; returns the lines used. */
@@ -105,7 +105,7 @@ int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
 	}
 	if (!v->empty)
 		return 1;
-	return 1 + ui_wrap(w, m, theme_attr(ui->host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
+	return 1 + ui_wrap(w, m, theme_attr(ui->live.host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
 }
 
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
@@ -124,7 +124,7 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 	} else if (v->cols) {
 		struct table_draw_opts o = {
 			.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],
-			.now_ns = ui->last_sample_ns, .focused = true,
+			.now_ns = ui->live.last_sample_ns, .focused = true,
 		};
 
 		table_draw(t, w, r.y, r.x, r.h, r.w, &o);
@@ -199,9 +199,9 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 	bool kin = false, kout = false;
 	unsigned int nwarn;
 
-	for (size_t i = 0; i < ui->host.ndevs; i++)
-		for (size_t j = 0; j < ui->host.devs[i].nports; j++) {
-			struct fab_port *p = &ui->host.devs[i].ports[j];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++)
+		for (size_t j = 0; j < ui->live.host.devs[i].nports; j++) {
+			struct fab_port *p = &ui->live.host.devs[i].ports[j];
 			struct port_rates pr;
 
 			if (p->state == PORT_STATE_ACTIVE || p->state == PORT_STATE_ACTIVE_DEFER)
@@ -219,11 +219,11 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 			}
 		}
 	memset(f, 0, sizeof(f));
-	snprintf(f[n].full, sizeof(f[n].full), "fabtop%s%s%s", ui->host.hostname[0] ? " " : "", ui->host.hostname,
+	snprintf(f[n].full, sizeof(f[n].full), "fabtop%s%s%s", ui->live.host.hostname[0] ? " " : "", ui->live.host.hostname,
 		 ui_simulated(ui) ? " DEMO" : ui_recorded(ui) ? " RECORDED" : "");
 	f[n++].prio = 0;
-	snprintf(f[n].full, sizeof(f[n].full), "%zu device%s, ports %zu up %zu down", ui->host.ndevs,
-		 ui->host.ndevs == 1 ? "" : "s", up, down);
+	snprintf(f[n].full, sizeof(f[n].full), "%zu device%s, ports %zu up %zu down", ui->live.host.ndevs,
+		 ui->live.host.ndevs == 1 ? "" : "s", up, down);
 	snprintf(f[n].brief, sizeof(f[n].brief), "ports %zu up %zu down", up, down);
 	f[n++].prio = 2;
 	units_bitrate(in, sizeof(in), tin * 1e9);
@@ -233,25 +233,25 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 		 kout ? brief_rate(out, bout, sizeof(bout)) : "n/a");
 	f[n++].prio = 2;
 	/* Connections refused since the monitor started (the CM's own counts): who, in the Doctor pane. */
-	if (host_cm_rejs(&ui->host, &rej_tx, &rej_rx)) {
+	if (host_cm_rejs(&ui->live.host, &rej_tx, &rej_rx)) {
 		snprintf(f[n].full, sizeof(f[n].full), "REJ sent %" PRIu64 " received %" PRIu64, rej_tx, rej_rx);
 		snprintf(f[n].brief, sizeof(f[n].brief), "REJ %" PRIu64 "/%" PRIu64, rej_tx, rej_rx);
 		f[n++].prio = 2;
 	}
-	if (ui->findings >= 0)
-		snprintf(f[n].full, sizeof(f[n].full), "findings %d", ui->findings);
+	if (ui->live.findings >= 0)
+		snprintf(f[n].full, sizeof(f[n].full), "findings %d", ui->live.findings);
 	else
 		snprintf(f[n].full, sizeof(f[n].full), "findings n/a");
 	f[n++].prio = 1;
-	snprintf(f[n].full, sizeof(f[n].full), "%gs", ui->interval_s);
+	snprintf(f[n].full, sizeof(f[n].full), "%gs", ui->live.interval_s);
 	f[n++].prio = 4;
-	if (ui->paused) {
+	if (ui->live.paused) {
 		snprintf(f[n].full, sizeof(f[n].full), "PAUSED");
 		f[n++].prio = 0;
 	}
 	/* What happened since the Events pane was last looked at. */
-	if (event_log_unseen(&ui->events)) {
-		snprintf(f[n].full, sizeof(f[n].full), "events +%" PRIu64, event_log_unseen(&ui->events));
+	if (event_log_unseen(&ui->live.events)) {
+		snprintf(f[n].full, sizeof(f[n].full), "events +%" PRIu64, event_log_unseen(&ui->live.events));
 		f[n++].prio = 2;
 	}
 	warn_list(&nwarn);
@@ -341,7 +341,7 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 		x += len;
 	}
 	ui->tab_x[ui->nviews] = x;
-	if (ui_table(ui)->filter[0] && !ui->filter_edit && x + 4 < W) {
+	if (ui_table(ui)->filter[0] && !ui->edit.filter && x + 4 < W) {
 		char f[TABLE_FILTER_LEN + 16];
 
 		snprintf(f, sizeof(f), " filter: %s ", ui_table(ui)->filter);
@@ -389,7 +389,7 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 	ui_fill(w, y, 0, W, theme_attr(ROLE_FLABEL));
 	if (replay_ui_draw_edit(ui, w, y, W))
 		return;
-	if (ui->filter_edit) {
+	if (ui->edit.filter) {
 		char buf[TABLE_FILTER_LEN + 64];
 
 		snprintf(buf, sizeof(buf), " Filter: %s_   (Enter keeps it, Esc clears)", ui_table(ui)->filter);
@@ -410,14 +410,14 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 	}
 	if (ui->nfbar < 16)
 		ui->fbar_x[ui->nfbar] = x;
-	if (ui->status[0] && ui->now_ns < ui->status_until_ns) {
-		int len = (int)strlen(ui->status);
+	if (ui->msg.text[0] && ui->now_ns < ui->msg.until_ns) {
+		int len = (int)strlen(ui->msg.text);
 		int sx = W - len - 1;
 
 		if (sx < x)
 			sx = x < W ? x : 0;
 		ui_fill(w, y, sx, W - sx, theme_attr(ROLE_FLABEL));
-		ui_puts(w, y, sx, W - sx, theme_attr(ROLE_STATUS) | A_REVERSE, ui->status);
+		ui_puts(w, y, sx, W - sx, theme_attr(ROLE_STATUS) | A_REVERSE, ui->msg.text);
 	}
 }
 
@@ -442,9 +442,9 @@ void screen_draw(struct ui *ui, WINDOW *w)
 		draw_tabs(ui, w, y++, W);
 	bottom = H >= 2 ? H - 1 : H;
 	body = (struct ui_rect){ y, 0, bottom - y, W };
-	if (ui->help)
+	if (ui->overlay.help)
 		help_draw(ui, w, body);
-	else if (ui->details)
+	else if (ui->overlay.details)
 		details_draw(ui, w, body);
 	else
 		screen_draw_body(ui, w, body);

@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/net_fixture.h"
 #include "../unit/tap.h"
-#include "collect/nl_parse.h"
-#include "collect/route_query.h"
+#include "kernel/nl_parse.h"
+#include "kernel/route_query.h"
 #include "derive/doctor.h"
 #include "derive/fix.h"
 #include "util.h"
@@ -50,14 +51,6 @@ static int ifindex_of(const struct net_state *st, const char *name)
 	const struct net_link *l = net_link_by_name(st, name);
 
 	return l ? l->ifindex : -1;
-}
-
-static struct net_ip ip4(const char *s)
-{
-	struct net_ip ip;
-
-	net_ip_parse(s, &ip);
-	return ip;
 }
 
 static size_t count_findings(const struct doctor_report *r, enum doctor_id id, const char *ifname)

@@ -13,8 +13,9 @@
 #include <unistd.h>
 
 #include "../unit/tap.h"
-#include "collect/netconf.h"
-#include "collect/sysctl.h"
+#include "change/sysctl_write.h"
+#include "kernel/netconf.h"
+#include "kernel/sysctl.h"
 #include "ctx.h"
 #include "derive/fix.h"
 

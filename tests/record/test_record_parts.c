@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/mad_watch.h"
-#include "collect/source.h"
+#include "mad/mad_watch.h"
+#include "source/source.h"
 #include "ctx.h"
 #include "record/mad.h"
 #include "record/probe.h"

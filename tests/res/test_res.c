@@ -13,8 +13,8 @@
 
 #include "../unit/tap.h"
 #include "rdma_json.h"
-#include "collect/proc_attr.h"
-#include "collect/rdma_nl_parse.h"
+#include "kernel/proc_attr.h"
+#include "kernel/rdma_nl_parse.h"
 #include "derive/cgroup.h"
 #include "model/res.h"
 #include "report/res.h"

@@ -68,8 +68,8 @@ t_run "fabtop <-> fabtop bw mode with SENDs, counted by the server" 0 'result: o
 show $T/m5.log
 t_run "fabtop probe --json: timeline and result" 0 '"ok":true' $T/m4.log \
 	timeout 30 "$F" probe $A --mode lat -C 50 --json
-if jq -e '.events | map(.event) | index("ADDR_RESOLVED") < index("ROUTE_RESOLVED") and index("ROUTE_RESOLVED") < index("ESTABLISHED")' $T/m4.log >/dev/null &&
-	jq -e '.latency_us.p99 >= .latency_us.p50 and .msgs == 50' $T/m4.log >/dev/null; then
+if json_true $T/m4.log '.events | map(.event) | index("ADDR_RESOLVED") < index("ROUTE_RESOLVED") and index("ROUTE_RESOLVED") < index("ESTABLISHED")' &&
+	json_true $T/m4.log '.latency_us.p99 >= .latency_us.p50 and .msgs == 50'; then
 	t_ok "--json: events in order, 50 round trips, p99 >= p50"
 else
 	t_nok "--json: events in order, 50 round trips, p99 >= p50"; show $T/m4.log
@@ -77,7 +77,7 @@ fi
 want=$("$F" show gids --for $A --json | jq -c '[.gid_choice.index, .gid_choice.ports[0].type]')
 got=$(jq -c '[.gid_index, .gid_type]' $T/m4.log)
 if [ "$got" = "$want" ] && [ "$want" != "[null,null]" ] &&
-	jq -e --argjson g "$(jq '.gid_index' $T/m4.log)" '.events[] | select(.event=="ESTABLISHED") | .text | test("GID index \($g) RoCE v2")' $T/m4.log >/dev/null; then
+	json_true $T/m4.log '.events[] | select(.event=="ESTABLISHED") | .text | test("GID index \($g) RoCE v2")' --argjson g "$(jq '.gid_index' $T/m4.log)"; then
 	t_ok "probe reports the GID index it used, the one show gids --for $A names ($got)"
 else
 	t_nok "probe reports the GID index it used, the one show gids --for $A names (probe $got, show gids $want)"
@@ -194,7 +194,7 @@ if [ -n "$il" ] && [ -n "$ow" ] && [ "$ow" != null ]; then
 else
 	t_nok "lat one-way estimate measured against ib_send_lat ('$il', '$ow')"; show $T/fl2.log
 fi
-if jq -e '.ok and .latency_us.n == 1000' $T/fl2.log > /dev/null; then t_ok "lat mode, busy-polled: 1000 round trips"; else t_nok "lat mode, busy-polled"; show $T/fl2.log; fi
+if json_true $T/fl2.log '.ok and .latency_us.n == 1000'; then t_ok "lat mode, busy-polled: 1000 round trips"; else t_nok "lat mode, busy-polled"; show $T/fl2.log; fi
 
 # --- hostile clients against the running server, then a real client
 if [ -n "$H" ] && [ -x "$H" ]; then
