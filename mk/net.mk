@@ -8,6 +8,7 @@ src_libfabtop_a_SOURCES += \
 	src/kernel/netlink.c src/kernel/netlink.h \
 	src/kernel/sysctl.c src/kernel/sysctl.h \
 	src/kernel/route_query.c src/kernel/route_query.h \
+	src/kernel/netconf.c src/kernel/netconf.h \
 	src/change/net_apply.c src/change/net_apply.h \
 	src/change/sysctl_write.c src/change/sysctl_write.h \
 	src/derive/doctor.c src/derive/doctor.h \
@@ -24,6 +25,7 @@ NET_SH_TESTS = \
 	tests/net/doctor-sysctl.sh \
 	tests/net/doctor-ipv6.sh \
 	tests/net/fix-scripts.sh \
+	tests/net/fix-nm.sh \
 	tests/net/doctor-apply.sh \
 	tests/net/doctor-undo.sh \
 	tests/net/doctor-ports.sh \

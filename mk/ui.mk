@@ -41,9 +41,9 @@ EXTRA_DIST += tests/bench/ui.sh tests/bench/monitor.sh tests/bench/monitor-frame
 bench: tests/bench/bench_collect
 
 # Terminal tests drive the monitor in a private tmux server.
-TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh
+TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh tests/tui/sizes.sh
 EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh \
-	tests/tui/hostile.sh
+	tests/tui/hostile.sh tests/tui/sizes.sh
 
 # --- demo fabric and data sources ---
 src_libfabtop_a_SOURCES += src/demo/demo.c src/demo/demo.h src/demo/demo_net.c \

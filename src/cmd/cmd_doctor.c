@@ -11,6 +11,7 @@
 
 #include "kernel/host.h"
 #include "change/net_apply.h"
+#include "kernel/netconf.h"
 #include "kernel/netlink.h"
 #include "source/snapshot.h"
 #include "source/source.h"
@@ -33,10 +34,19 @@ struct doctor_opts {
 	unsigned int nrdma_netdevs;
 };
 
+/* The --fix formats, "A|B|C", from fix.c's table. */
+static void print_formats(FILE *f, const char *sep)
+{
+	for (int i = 0; i < FIX_FORMAT_COUNT; i++)
+		fprintf(f, "%s%s", i ? sep : "", fix_format_name((enum fix_format)i));
+}
+
 static void doctor_usage(FILE *f)
 {
 	fprintf(f, "Usage: fabtop doctor [PEER] [--from ADDR|IFACE] [--json]\n"
-		   "       fabtop doctor --fix ip|networkd-dispatcher|nm-dispatcher|ifupdown|netplan\n"
+		   "       fabtop doctor --fix ");
+	print_formats(f, "|");
+	fprintf(f, "\n"
 		   "       fabtop doctor --apply --yes\n\n"
 		   "Explains what will break RDMA connections on this host and why, with the fix:\n"
 		   "routing of RDMA netdevs sharing a subnet, ARP flux, rp_filter, port states,\n"
@@ -124,8 +134,9 @@ static int parse_args(struct fab_ctx *ctx, int argc, char **argv, struct doctor_
 		enum fix_format fmt;
 
 		if (fix_format_parse(o->fix, &fmt)) {
-			fprintf(stderr, "fabtop doctor: unknown --fix format '%s' (ip, networkd-dispatcher, "
-				"nm-dispatcher, ifupdown, netplan)\n", o->fix);
+			fprintf(stderr, "fabtop doctor: unknown --fix format '%s' (", o->fix);
+			print_formats(stderr, ", ");
+			fprintf(stderr, ")\n");
 			return EXIT_USAGE;
 		}
 		if (o->apply && fmt != FIX_IP) {
@@ -160,6 +171,7 @@ static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 {
 	struct fix_plan plan;
 	sigset_t stop, old;
+	char hint[160];
 	size_t left;
 	int rc;
 
@@ -211,8 +223,8 @@ static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc)
 		return EXIT_RUNTIME;
-	printf("fabtop doctor: applied. Run 'fabtop doctor' again to check; this is lost at reboot "
-	       "(see --fix networkd-dispatcher|nm-dispatcher|ifupdown|netplan).\n");
+	printf("fabtop doctor: applied. Run 'fabtop doctor' again to check; this is lost at reboot: %s.\n",
+	       fix_persist_hint(hint, sizeof(hint), netconf_detect(ctx)));
 	return EXIT_OK;
 }
 
@@ -281,7 +293,9 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	if (source_roce(src, &snap.host, &roce) == 0)
 		roce_ok = true;
 	in = (struct doctor_input){ .host = &snap.host, .net = &snap.net, .routes = snap.routes,
-				    .roce = roce_ok ? &roce : NULL };
+				    .roce = roce_ok ? &roce : NULL,
+				    /* what keeps this host's configuration; a simulated one has none */
+				    .persist = source_has(src, SOURCE_OWN_NETWORK) ? netconf_detect(ctx) : FIX_HOST_UNKNOWN };
 	rc = doctor_run(&in, &q, &rep);
 	if (rc == -EINVAL && o.peer && o.from) {
 		fprintf(stderr, "fabtop doctor: '%s' is not an IP address, or PEER and --from differ in family\n", o.peer);

@@ -17,18 +17,22 @@ static void monitor_usage(FILE *f)
 
 	views_names(panes, sizeof(panes));
 	fprintf(f, "Usage: fabtop [monitor] [--pane NAME] [--record FILE] [--demo] [--sysfs DIR] [--interval SECS]\n"
-		   "                [--no-color] [--replay FILE [--at TIME]]\n\n"
+		   "                [--no-color] [--replay FILE [--at TIME]]\n"
+		   "       fabtop monitor --panes\n\n"
 		   "The interactive monitor. Panes: %s.\n"
+		   "--panes prints the pane table and exits: key, name, tab label, short tab label\n"
+		   "and column titles (separated by '|'), tab-separated, one pane a line.\n"
 		   "--record FILE records the session from its first sample (R starts and stops one\n"
 		   "later); --replay FILE plays a recording (doc/recording.md).\n"
 		   "Press F1 or ? inside for the keys. Settings: $XDG_CONFIG_HOME/fabtop/fabtoprc (W saves).\n"
 		   "Without RDMA devices it says so and offers the demo fabric (press d).\n", panes);
 }
 
-enum { OPT_PANE = OPT_FIRST_OWN, OPT_RECORD };
+enum { OPT_PANE = OPT_FIRST_OWN, OPT_RECORD, OPT_PANES };
 
 static const struct option own[] = {
 	{ "pane", required_argument, NULL, OPT_PANE },
+	{ "panes", no_argument, NULL, OPT_PANES },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ NULL, 0, NULL, 0 },
 };
@@ -45,6 +49,10 @@ int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv)
 	while ((c = opts_next(ctx, "monitor", argc, argv, ":hV", longopts, &stop)) != -1) {
 		if (c == 'h') {
 			monitor_usage(stdout);
+			return EXIT_OK;
+		}
+		if (c == OPT_PANES) {
+			views_dump(stdout);
 			return EXIT_OK;
 		}
 		if (c == OPT_RECORD)

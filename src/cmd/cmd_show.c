@@ -181,6 +181,14 @@ static int res_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, st
 static const struct show_section sections[];
 static const size_t nsections;
 
+void show_synopsis(FILE *f)
+{
+	fprintf(f, "show [");
+	for (size_t i = 0; i < nsections; i++)
+		fprintf(f, "%s|", sections[i].name);
+	fprintf(f, "all]");
+}
+
 static void show_usage(FILE *f)
 {
 	fprintf(f, "Usage: fabtop show [SECTION] [--json] [--sysfs DIR] [--interval S --count N]\n"

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ctx.h"
 
@@ -24,6 +25,9 @@ int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_export(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_record(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_counters(struct fab_ctx *ctx, int argc, char **argv);
+
+/* "show [ports|counters|...|all]": show's sections from its own table, for fabtop --help. */
+void show_synopsis(FILE *f);
 
 /*
  * fabtop show events, live (cmd/cmd_show_events.c): watch the source for

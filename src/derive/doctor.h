@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "derive/fix.h"
 #include "model/fabric.h"
 #include "model/net.h"
 #include "model/route.h"
@@ -89,6 +90,7 @@ struct doctor_input {
 	const struct net_state *net;
 	const struct route_ops *routes;
 	const struct roce_state *roce;	/* the RoCE chain (one sample) for finding 7; NULL: not looked at */
+	enum fix_host persist;		/* what keeps the host's configuration: the fix's persistent format */
 };
 
 /*

@@ -73,6 +73,7 @@ enum ui_key_result {
 struct ui_view {
 	const char *id;			/* "ports": settings and --pane names */
 	const char *title;		/* the tab label */
+	const char *tab;		/* its short form, when the tab line is narrow (NULL: title) */
 	const struct table_col *cols;	/* NULL: the view draws itself */
 	int ncols;
 	int default_sort;		/* column index */
@@ -213,6 +214,8 @@ void views_init(struct ui *ui);
 void views_free(struct ui *ui);
 /* "ports, counters, ...": the --pane names, for messages. */
 void views_names(char *buf, size_t size);
+/* The pane table, one pane a line: KEY, id, title, short tab label, column titles joined by '|' (tab-separated). */
+void views_dump(FILE *f);
 /* Copy each table's sort column into ui->settings. */
 void views_save_sorts(struct ui *ui);
 int views_find(const struct ui *ui, const char *id);

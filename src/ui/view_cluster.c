@@ -437,6 +437,7 @@ static bool cluster_tick(struct ui *ui, void *state)
 const struct ui_view view_cluster = {
 	.id = "cluster",
 	.title = "Cluster",
+	.tab = "Clus",
 	.cols = cluster_cols,
 	.ncols = NCOLS,
 	.default_sort = C_HOST,

@@ -512,6 +512,7 @@ static void conn_destroy(void *state)
 const struct ui_view view_conn = {
 	.id = "connections",
 	.title = "Connections",
+	.tab = "Conn",
 	.cols = conn_cols,
 	.ncols = NCOLS,
 	.default_sort = C_QPS,

@@ -419,6 +419,7 @@ static const char *counters_empty(struct ui *ui)
 const struct ui_view view_counters = {
 	.id = "counters",
 	.title = "Counters",
+	.tab = "Ctrs",
 	.cols = counters_cols,
 	.ncols = NCOLS,
 	.default_sort = C_DEV,

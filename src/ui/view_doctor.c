@@ -163,6 +163,7 @@ static const char *doctor_empty(struct ui *ui)
 const struct ui_view view_doctor = {
 	.id = "doctor",
 	.title = "Doctor",
+	.tab = "Doc",
 	.cols = doctor_cols,
 	.ncols = NCOLS,
 	.default_sort = C_SEV,

@@ -149,6 +149,7 @@ static const char *events_empty(struct ui *ui)
 const struct ui_view view_events = {
 	.id = "events",
 	.title = "Events",
+	.tab = "Evts",
 	.cols = events_cols,
 	.ncols = NCOLS,
 	.default_sort = C_TIME,

@@ -237,6 +237,7 @@ static const char *net_empty(struct ui *ui)
 const struct ui_view view_net = {
 	.id = "net",
 	.title = "Network",
+	.tab = "Net",
 	.cols = net_cols,
 	.ncols = NCOLS,
 	.default_sort = C_IFACE,

@@ -223,6 +223,7 @@ static const char *ports_empty(struct ui *ui)
 const struct ui_view view_ports = {
 	.id = "ports",
 	.title = "Ports",
+	.tab = "Ports",
 	.cols = ports_cols,
 	.ncols = NCOLS,
 	.default_sort = C_DEV,

@@ -312,6 +312,7 @@ static void probe_net_changed(struct ui *ui, void *state)
 const struct ui_view view_probe = {
 	.id = "probe",
 	.title = "Probe",
+	.tab = "Probe",
 	.draw = probe_draw,
 	.key = probe_key,
 	.keys_help = "e peer, f source address, m mode, Enter/g start, x stop",

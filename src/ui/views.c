@@ -115,6 +115,18 @@ void views_names(char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", ui_default_views[i]->id);
 }
 
+void views_dump(FILE *f)
+{
+	for (size_t i = 0; i < ui_default_nviews; i++) {
+		const struct ui_view *v = ui_default_views[i];
+
+		fprintf(f, "%zu\t%s\t%s\t%s\t", (i + 1) % 10, v->id, v->title, v->tab ? v->tab : v->title);
+		for (int c = 0; c < v->ncols; c++)
+			fprintf(f, "%s%s", c ? "|" : "", v->cols[c].title);
+		fprintf(f, "\n");
+	}
+}
+
 struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev)
 {
 	for (size_t i = 0; i < ui->live.host.ndevs; i++) {

@@ -262,7 +262,17 @@ static void table_layout(struct table *t, int width)
 		t->col_on[drop] = false;
 		total -= t->col_w[drop] + 1;
 	}
-	/* Still too wide: squeeze the rightmost shown columns. */
+	/*
+	 * Still too wide: the rightmost of the columns that matter go too, whole
+	 * (a column cut to a few letters says nothing); the first one stays.
+	 */
+	for (c = t->ncols - 1; c > 0 && total > width; c--) {
+		if (!t->col_on[c])
+			continue;
+		t->col_on[c] = false;
+		total -= t->col_w[c] + 1;
+	}
+	/* Only the first is left, and it is wider than the screen: squeeze it. */
 	for (c = t->ncols - 1; c >= 0 && total > width; c--) {
 		int cut;
 
