@@ -34,7 +34,18 @@ if [ "${1:-}" = --inside ]; then
 	else
 		cat "$T/install.log"; bad "apt-get install $(basename "$deb")"; exit 1
 	fi
-	grep -E '^(Setting up|Unpacking) ' "$T/install.log" | sed 's/^/# /'
+	echo "# $(grep -c '^Setting up ' "$T/install.log") packages set up: $(grep '^Setting up ' "$T/install.log" | sed 's/^Setting up \([^ :]*\).*/\1/' | tr '\n' ' ')"
+	# Every path on this root with fabtop's dependencies but not fabtop (apt's
+	# and dpkg's bookkeeping, logs and caches and the project copy in /root
+	# aside): after the purge, nothing may be there that was not.
+	snapshot() {
+		find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /root \
+			-o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path '/var/lib/dpkg/*-old' \
+			-o -path /var/lib/dpkg/triggers \) -prune -o -print | sort
+	}
+	dpkg --purge fabtop >"$T/purge0.log" 2>&1 || { cat "$T/purge0.log"; bad "dpkg --purge fabtop"; exit 1; }
+	snapshot >"$T/before"
+	apt-get install -y "$deb" >"$T/install2.log" 2>&1 || { cat "$T/install2.log"; bad "apt-get install again"; exit 1; }
 	dpkg -L fabtop | sort >"$T/files"
 	echo "# $(wc -l <"$T/files") paths in the package"
 
@@ -47,7 +58,7 @@ if [ "${1:-}" = --inside ]; then
 
 	MANPAGER=cat MANWIDTH=80 man fabtop >"$T/man" 2>"$T/man.err"
 	if grep -q 'fabtop - live terminal monitor and doctor for RDMA fabrics' "$T/man" &&
-		grep -q 'fabtop-exporter.service' "$T/man"; then
+		grep -q '^EXIT STATUS' "$T/man"; then
 		ok "man fabtop ($(wc -l <"$T/man") lines)"
 	else
 		bad "man fabtop"; head -20 "$T/man" "$T/man.err"
@@ -114,22 +125,24 @@ if [ "${1:-}" = --inside ]; then
 	apt-get purge -y fabtop >"$T/purge.log" 2>&1 && ok "apt-get purge fabtop" || { bad "apt-get purge fabtop"; cat "$T/purge.log"; }
 	status=$(dpkg-query -W -f='${db:Status-Abbrev}' fabtop 2>/dev/null)
 	[ -z "$status" ] || [ "$status" = "un " ] && ok "dpkg knows no fabtop" || bad "dpkg still has fabtop: '$status'"
-	left=""
 	while read -r f; do
-		if [ -d "$f" ] && [ ! -L "$f" ]; then
+		if [ -d "$f" ]; then
+			# (/lib is a link to usr/lib on a merged /usr: a directory too)
 			[ -z "$(ls -A "$f")" ] || continue	# shared with other packages, not empty
 			dpkg -S "$f" >/dev/null 2>&1 && continue	# another package's empty directory
 		elif [ ! -e "$f" ] && [ ! -L "$f" ]; then
 			continue
 		fi
-		left="$left $f"
-	done <"$T/files"
-	for f in /var/lib/dpkg/info/fabtop.* /etc/systemd/system/*.wants/fabtop-exporter.service \
-		/var/lib/systemd/deb-systemd-helper-enabled/fabtop-exporter.service \
-		/var/lib/systemd/deb-systemd-helper-masked/fabtop-exporter.service /etc/default/fabtop-exporter; do
-		[ -e "$f" ] && left="$left $f"
-	done
-	[ -z "$left" ] && ok "nothing left after purge" || bad "left after purge:$left"
+		echo "$f"
+	done <"$T/files" >"$T/left"
+	# ... and nothing its maintainer scripts made (systemd's enablement state, say).
+	snapshot >"$T/after"
+	comm -13 "$T/before" "$T/after" >>"$T/left"
+	if [ -s "$T/left" ]; then
+		bad "left after purge: $(sort -u "$T/left" | tr '\n' ' ')"
+	else
+		ok "nothing left after purge ($(wc -l <"$T/before") paths as before fabtop)"
+	fi
 	rm -rf "$T"
 	echo "deb-check: $n checks, $([ $fail = 0 ] && echo all passed || echo some FAILED)"
 	exit $fail
