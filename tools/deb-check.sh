@@ -28,24 +28,25 @@ if [ "${1:-}" = --inside ]; then
 	apt-get update -qq && apt-get install -y -qq man-db systemd bash-completion >"$T/tools.log" 2>&1 ||
 		{ cat "$T/tools.log"; echo "not ok - cannot install man-db, systemd, bash-completion"; exit 1; }
 	deb=$(ls "$debs"/fabtop_*.deb)
+	# Every path on this root with fabtop's dependencies and recommends but
+	# not fabtop (apt's and dpkg's bookkeeping, logs and caches and the
+	# project copy in /root aside): after the purge, nothing may be there that
+	# was not.
+	snapshot() {
+		find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /root \
+			-o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path '/var/lib/dpkg/*-old' \
+			-o -path /var/lib/dpkg/triggers \) -prune -o -print | sort
+	}
+	deps="$(dpkg-deb -f "$deb" Depends), $(dpkg-deb -f "$deb" Recommends)"
+	apt-get satisfy -y "${deps%, }" >"$T/deps.log" 2>&1 || { cat "$T/deps.log"; bad "apt-get satisfy '$deps'"; exit 1; }
+	echo "# fabtop's dependencies and recommends: $(grep -c '^Setting up ' "$T/deps.log") packages set up: $(grep '^Setting up ' "$T/deps.log" | sed 's/^Setting up \([^ :]*\).*/\1/' | tr '\n' ' ')"
+	snapshot >"$T/before"
 	# As a user would: recommends included, dependencies from the archive.
 	if apt-get install -y "$deb" >"$T/install.log" 2>&1; then
 		ok "apt-get install $(basename "$deb")"
 	else
 		cat "$T/install.log"; bad "apt-get install $(basename "$deb")"; exit 1
 	fi
-	echo "# $(grep -c '^Setting up ' "$T/install.log") packages set up: $(grep '^Setting up ' "$T/install.log" | sed 's/^Setting up \([^ :]*\).*/\1/' | tr '\n' ' ')"
-	# Every path on this root with fabtop's dependencies but not fabtop (apt's
-	# and dpkg's bookkeeping, logs and caches and the project copy in /root
-	# aside): after the purge, nothing may be there that was not.
-	snapshot() {
-		find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /root \
-			-o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path '/var/lib/dpkg/*-old' \
-			-o -path /var/lib/dpkg/triggers \) -prune -o -print | sort
-	}
-	dpkg --purge fabtop >"$T/purge0.log" 2>&1 || { cat "$T/purge0.log"; bad "dpkg --purge fabtop"; exit 1; }
-	snapshot >"$T/before"
-	apt-get install -y "$deb" >"$T/install2.log" 2>&1 || { cat "$T/install2.log"; bad "apt-get install again"; exit 1; }
 	dpkg -L fabtop | sort >"$T/files"
 	echo "# $(wc -l <"$T/files") paths in the package"
 
@@ -104,8 +105,8 @@ if [ "${1:-}" = --inside ]; then
 	epid=$!
 	got=""
 	for _ in $(seq 50); do
-		got=$(exec 3<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null &&
-			printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3 && timeout 5 cat <&3) && break
+		got=$({ exec 3<>"/dev/tcp/127.0.0.1/$port" &&
+			printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3 && timeout 5 cat <&3; } 2>/dev/null) && break
 		kill -0 $epid 2>/dev/null || break
 		sleep 0.1
 	done
