@@ -168,12 +168,14 @@ t0=$(date +%s)
 
 # The build root has the project and its Build-Depends only (apt-get
 # build-dep reads debian/control): a missing build dependency fails here.
+# Without the tests, the nocheck profile leaves their Build-Depends out too.
 nocheck=nocheck
 [ "${FABTOP_DEB_TESTS:-0}" = 1 ] && nocheck=""
-step "dpkg-buildpackage -us -uc -b in a bare Debian $suite root (DEB_BUILD_OPTIONS=$nocheck)"
+step "dpkg-buildpackage -us -uc -b in a bare Debian $suite root (DEB_BUILD_OPTIONS=$nocheck DEB_BUILD_PROFILES=$nocheck)"
 bash tools/fresh-debian.sh -s "$suite" -o "$logs/build" -b "$logs/out:/root/out" \
-	"apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq ./ >/dev/null &&
-	 DEB_BUILD_OPTIONS=$nocheck dpkg-buildpackage -us -uc -b && cp ../fabtop*.deb ../fabtop_*.changes ../fabtop_*.buildinfo /root/out/" \
+	"export DEB_BUILD_OPTIONS=$nocheck DEB_BUILD_PROFILES=$nocheck &&
+	 apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq ./ >/dev/null &&
+	 dpkg-buildpackage -us -uc -b && cp ../fabtop*.deb ../fabtop_*.changes ../fabtop_*.buildinfo /root/out/" \
 	>"$logs/build.out" 2>&1 || rc=1
 grep '^== fresh-debian' "$logs/build.out"
 [ $rc = 0 ] || { tail -40 "$logs/build/cmd1.log"; exit 1; }
