@@ -31,9 +31,12 @@ static int eth_ioctl(int fd, const char *ifname, void *cmd)
 /* How many ETH_SS_STATS strings the driver has (ETHTOOL_GSSET_INFO, else GDRVINFO). */
 static int stats_count(int fd, const char *ifname, unsigned int *n)
 {
-	struct {
+	/* Room for the one count asked for after the header's flexible
+	 * data[]: a union, since a struct ending in one cannot be a member
+	 * followed by more (clang's -Wgnu-variable-sized-type-not-at-end). */
+	union {
 		struct ethtool_sset_info hdr;
-		uint32_t data[1];
+		unsigned char room[sizeof(struct ethtool_sset_info) + sizeof(uint32_t)];
 	} sset;
 	struct ethtool_drvinfo drv;
 	int rc;
@@ -43,7 +46,7 @@ static int stats_count(int fd, const char *ifname, unsigned int *n)
 	sset.hdr.sset_mask = 1ULL << ETH_SS_STATS;
 	rc = eth_ioctl(fd, ifname, &sset);
 	if (!rc) {
-		*n = sset.hdr.sset_mask & (1ULL << ETH_SS_STATS) ? sset.data[0] : 0;
+		*n = sset.hdr.sset_mask & (1ULL << ETH_SS_STATS) ? sset.hdr.data[0] : 0;
 		return 0;
 	}
 	if (rc != -EOPNOTSUPP)

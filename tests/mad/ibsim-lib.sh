@@ -23,12 +23,14 @@ ibsim_require() {
 RUN="$T/run"
 mkdir -p "$RUN"
 
-# An ASan-built fabtop needs its runtime first in the preload list; umad2sim
+# An ASan-built fabtop needs its runtime first in the preload list when it is
+# a shared library (GCC's libasan; clang links it into the binary); umad2sim
 # itself reads past its own buffers (its read() copies umad_size()+256 bytes
 # out of a 288-byte request), which is not ours to report.
 FAB_PRELOAD="$UMAD2SIM"
-if ldd "$FABTOP" 2>/dev/null | grep -q libasan; then
-	FAB_PRELOAD="$(ldd "$FABTOP" | awk '/libasan/ {print $3}'):$UMAD2SIM"
+_libasan=$(ldd "$FABTOP" 2>/dev/null | awk '/libasan/ {print $3}')
+if [ -n "$_libasan" ] || [ "${FABTOP_SANITIZERS:-no}" = yes ]; then
+	FAB_PRELOAD="${_libasan:+$_libasan:}$UMAD2SIM"
 	printf 'interceptor_via_lib:libumad2sim.so\n' >"$T/asan.supp"
 	printf 'leak:libumad2sim.so\nleak:libibumad.so\n' >"$T/lsan.supp"
 	export ASAN_OPTIONS="suppressions=$T/asan.supp${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
