@@ -782,6 +782,31 @@ int demo_collect(struct demo *d, struct fab_host *h)
 	return rc;
 }
 
+unsigned long demo_seed(const struct demo *d)
+{
+	return d->seed;
+}
+
+unsigned int demo_port_load(const struct demo *d, const char *dev, unsigned int port)
+{
+	uint64_t t_us = d->now_ns / NS_PER_US, m = t_us / SEG_US, r = t_us % SEG_US;
+
+	for (size_t i = 0; i < d->nports; i++) {
+		const struct demo_port *p = &d->ports[i];
+		uint64_t l0, l1;
+
+		if (p->ps->num != port || strcmp(p->ds->name, dev))
+			continue;
+		if (port_phase(d, p, m) != PHASE_ACTIVE)
+			return 0;
+		/* between the keyframes, as the smoothstep goes: close enough on a straight line */
+		l0 = flow_level(d, &p->xmit, m);
+		l1 = flow_level(d, &p->xmit, m + 1);
+		return (unsigned int)((l0 * (SEG_US - r) + l1 * r) / SEG_US);
+	}
+	return 0;
+}
+
 bool demo_link_up(const struct demo *d, const char *netdev)
 {
 	uint64_t seg = d->now_ns / NS_PER_US / SEG_US;

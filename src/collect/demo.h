@@ -48,6 +48,16 @@ uint64_t demo_now_ns(const struct demo *d);
  */
 bool demo_link_up(const struct demo *d, const char *netdev);
 
+/* The seed the demo was made with. */
+unsigned long demo_seed(const struct demo *d);
+
+/*
+ * How busy a simulated port's send side is now, per mille of its link rate
+ * (the traffic a probe shares the link with); 0 when the port is not ACTIVE
+ * or not the demo's.
+ */
+unsigned int demo_port_load(const struct demo *d, const char *dev, unsigned int port);
+
 /*
  * The simulated host's network (memserver34 of doc/demo.md): links with ib0/ib1
  * (IPoIB datagram, MTU 2044), the RoCE NIC and its VLAN, the iWARP NIC;

@@ -141,6 +141,19 @@ struct mad_watch *source_mad_watch(struct source *s)
 	return s && s->ops->mad_watch ? s->ops->mad_watch(s) : NULL;
 }
 
+struct probe *source_probe_start(struct source *s, const struct probe_opts *o, int *err)
+{
+	struct probe *p;
+
+	if (!s || !s->ops->probe) {
+		*err = -EOPNOTSUPP;
+		return NULL;
+	}
+	p = s->ops->probe(s, o);
+	*err = p ? 0 : -ENOMEM;
+	return p;
+}
+
 void source_describe(const struct source *s, char *buf, size_t size)
 {
 	if (s->ops->describe)

@@ -57,6 +57,8 @@ struct event_log;
 struct fab_event;
 struct mad_watch;
 struct net_state;
+struct probe;
+struct probe_opts;
 struct res_state;
 struct roce_state;
 struct source;
@@ -129,6 +131,13 @@ struct source_ops {
 	 * roce_state_free()). 0 or -errno; NULL op: -EOPNOTSUPP.
 	 */
 	int (*roce)(struct source *s, const struct fab_host *h, struct roce_state *st);
+	/*
+	 * Start an RDMA CM probe (probe/probe.h) over what this source is:
+	 * the live host's RDMA CM, or the demo's simulated exchange (its
+	 * status says simulated). NULL result: out of memory. NULL op: this
+	 * source cannot probe (a recording).
+	 */
+	struct probe *(*probe)(struct source *s, const struct probe_opts *o);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
 	/*
@@ -184,7 +193,7 @@ struct source_ops {
 };
 
 /* What a source can do; what it cannot, the surfaces explain instead of trying. */
-#define SOURCE_SIMULATED	(1u << 0)	/* made-up devices: no verbs, no probe, no MADs */
+#define SOURCE_SIMULATED	(1u << 0)	/* made-up devices: no verbs, no MADs; its probe is simulated */
 #define SOURCE_OWN_NETWORK	(1u << 1)	/* net() is this host's own network: --apply may change it */
 #define SOURCE_RECORDED		(1u << 2)	/* a recording: no verbs, no probe, no MADs; time moves by refresh() */
 
@@ -237,6 +246,11 @@ int source_async_fd(struct source *s, const struct fab_host *h);
 unsigned int source_async_events(struct source *s, struct event_log *log);
 /* A new MAD watch for the monitor (free it with mad_watch_free()); NULL: none or no memory. */
 struct mad_watch *source_mad_watch(struct source *s);
+/*
+ * A probe over src (see source_ops.probe). NULL: out of memory, or the
+ * source cannot probe (-EOPNOTSUPP in *err, else -ENOMEM).
+ */
+struct probe *source_probe_start(struct source *s, const struct probe_opts *o, int *err);
 void source_describe(const struct source *s, char *buf, size_t size);
 bool source_has(const struct source *s, unsigned int flag);
 /* Recording and a recording's time: see source_ops. -EOPNOTSUPP / false when the source has none. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "collect/demo.h"
+#include "collect/demo_probe.h"
 #include "collect/demo_roce.h"
 #include "collect/host.h"
 #include "collect/source.h"
@@ -90,6 +91,14 @@ static int demo_source_roce(struct source *s, const struct fab_host *h, struct r
 	return demo_roce(ds->demo, h, st);
 }
 
+/* The simulated CM exchange over the demo host as it is now. */
+static struct probe *demo_source_probe(struct source *s, const struct probe_opts *o)
+{
+	struct demo_source *ds = s->priv;
+
+	return demo_probe_start(ds->demo, o);
+}
+
 static void demo_source_describe(const struct source *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "demo fabric (simulated, seed %lu)", s->ctx->seed);
@@ -112,6 +121,7 @@ const struct source_ops source_demo_ops = {
 	.refresh = demo_source_refresh,
 	.net = demo_source_net,
 	.roce = demo_source_roce,
+	.probe = demo_source_probe,
 	.describe = demo_source_describe,
 	.close = demo_source_close,
 };

@@ -17,6 +17,7 @@
 #include "collect/roce.h"
 #include "collect/source.h"
 #include "collect/watch.h"
+#include "probe/probe.h"
 #include "util.h"
 #include "warn.h"
 
@@ -225,6 +226,13 @@ static int live_roce(struct source *s, const struct fab_host *h, struct roce_sta
 	return roce_collect(h, s->ctx->sysfs_root, st);
 }
 
+/* The RDMA CM of this host. */
+static struct probe *live_probe(struct source *s, const struct probe_opts *o)
+{
+	(void)s;
+	return probe_start(o);
+}
+
 const struct source_ops source_live_ops = {
 	.name = "live",
 	.flags = SOURCE_OWN_NETWORK,
@@ -247,4 +255,5 @@ const struct source_ops source_live_ops = {
 	.changed_devices = live_changed_devices,
 	.collect_device = live_collect_device,
 	.describe = live_describe,
+	.probe = live_probe,
 };

@@ -334,6 +334,11 @@ void source_record_event_hook(const struct fab_event *ev, void *src)
 	rec_buf_free(&b);
 }
 
+static struct probe *rec_probe(struct source *s, const struct probe_opts *o)
+{
+	return inner_of(s)->ops->probe(inner_of(s), o);
+}
+
 struct source *source_recorder_wrap(struct source *inner)
 {
 	struct source *s = calloc(1, sizeof(*s));
@@ -368,6 +373,7 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.res = in->res ? rec_res : NULL;
 	r->ops.qp_counters = in->qp_counters ? rec_qp_counters : NULL;
 	r->ops.roce = in->roce ? rec_roce : NULL;
+	r->ops.probe = in->probe ? rec_probe : NULL;
 	r->ops.fill_port = in->fill_port ? rec_fill_port : NULL;
 	r->ops.changed_devices = in->changed_devices ? rec_changed_devices : NULL;
 	r->ops.collect_device = in->collect_device ? rec_collect_device : NULL;
