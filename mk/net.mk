@@ -23,6 +23,7 @@ NET_SH_TESTS = \
 	tests/net/doctor-ipv6.sh \
 	tests/net/fix-scripts.sh \
 	tests/net/doctor-apply.sh \
+	tests/net/demo-apply.sh \
 	tests/net/doctor-ports.sh \
 	tests/net/doctor-usage.sh \
 	tests/net/monitor.sh \

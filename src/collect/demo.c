@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "collect/demo.h"
+#include "collect/demo_int.h"
 #include "collect/host.h"
 #include "derive/counters.h"
 #include "derive/gid.h"
@@ -343,6 +344,7 @@ struct demo_port {
 
 struct demo {
 	unsigned long seed;
+	struct demo_netfix netfix;	/* the fix applied to the simulated network (demo_net.c) */
 	uint64_t now_ns;		/* simulated time of the latest sample */
 	unsigned int flap_up;		/* keyframes the flapping port stays up per cycle */
 	struct demo_port ports[DEMO_MAX_PORTS];
@@ -576,6 +578,16 @@ struct demo *demo_new(unsigned long seed)
 		for (size_t k = 0; k < demo_devs[i].nports && d->nports < DEMO_MAX_PORTS; k++)
 			port_init(d, d->nports++, &demo_devs[i], &demo_devs[i].ports[k]);
 	return d;
+}
+
+struct demo_netfix *demo_netfix_of(struct demo *d)
+{
+	return &d->netfix;
+}
+
+const struct demo_netfix *demo_netfix_get(const struct demo *d)
+{
+	return &d->netfix;
 }
 
 void demo_free(struct demo *d)

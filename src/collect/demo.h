@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/fabric.h"
 
@@ -68,6 +69,20 @@ unsigned int demo_port_load(const struct demo *d, const char *dev, unsigned int 
  */
 struct net_state;
 int demo_net(struct demo *d, struct net_state *st);
+
+/*
+ * Fixing the simulated host (the doctor's `--apply`, the Doctor pane's a):
+ * plan's routes, rules and sysctls are put into the simulated network
+ * (demo_net() shows them from then on), each step written to log as the
+ * command a real host would run, every line marked SIMULATED. Nothing on
+ * the machine changes. Returns 0, 1 when nothing was left to apply, or
+ * -ENOMEM. demo_unfix() takes every applied fix back (1: none was).
+ */
+struct fix_plan;
+int demo_fix(struct demo *d, const struct fix_plan *plan, FILE *log);
+int demo_unfix(struct demo *d, FILE *log);
+/* Whether a fix is applied to the simulated host now. */
+bool demo_fixed(const struct demo *d);
 
 void demo_free(struct demo *d);
 

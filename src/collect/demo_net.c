@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "collect/demo.h"
+#include "collect/demo_int.h"
+#include "derive/fix.h"
 #include "model/net.h"
 #include "util.h"
 
@@ -388,6 +390,140 @@ static void sysctls_fill(struct build *b)
 	}
 }
 
+static int ifindex_of(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(demo_links); i++)
+		if (!strcmp(demo_links[i].name, name))
+			return demo_links[i].ifindex;
+	return 0;
+}
+
+/* A rule in its place: the dump lists IPv4 rules by priority, then IPv6. */
+static void rule_insert(struct build *b, const struct net_rule *nr)
+{
+	struct net_state *st = b->st;
+	struct net_rule *np = realloc(st->rules, (st->nrules + 1) * sizeof(*st->rules));
+	size_t at = 0;
+
+	if (!np) {
+		b->err = -ENOMEM;
+		return;
+	}
+	st->rules = np;
+	while (at < st->nrules && st->rules[at].family == nr->family && st->rules[at].priority <= nr->priority)
+		at++;
+	memmove(&st->rules[at + 1], &st->rules[at], (st->nrules - at) * sizeof(*st->rules));
+	st->rules[at] = *nr;
+	st->nrules++;
+}
+
+/* The fix applied to the simulated host, as the kernel would then show it. */
+static void netfix_fill(struct demo *d, struct build *b)
+{
+	const struct demo_netfix *f = demo_netfix_get(d);
+	struct net_state *st = b->st;
+
+	for (size_t i = 0; i < f->nroutes && !b->err; i++) {
+		struct net_rule nr = { .family = AF_INET, .action = FR_ACT_TO_TBL, .src_len = 32,
+				       .table = f->routes[i].table, .has_priority = true,
+				       .priority = f->routes[i].priority, .src = f->routes[i].addr };
+		struct net_route *r = route_add(b, f->routes[i].table, RTN_UNICAST, RTPROT_BOOT, RT_SCOPE_LINK,
+						&f->routes[i].subnet, f->routes[i].prefixlen,
+						ifindex_of(f->routes[i].ifname));
+
+		if (r)
+			r->prefsrc = f->routes[i].addr;
+		rule_insert(b, &nr);
+	}
+	for (size_t i = 0; i < f->nsysctls; i++)
+		for (size_t k = 0; k < st->nsysctls; k++) {
+			struct net_sysctl_val *v = &st->sysctls[k].v[f->sysctls[i].id];
+
+			if (strcmp(st->sysctls[k].ifname, f->sysctls[i].ifname))
+				continue;
+			v->iface = (struct net_opt_int){ .known = true, .value = f->sysctls[i].value };
+			v->effective = net_sysctl_combine(f->sysctls[i].id, v->all, v->iface);
+		}
+}
+
+/* Every output line of fn(f, arg) with "[SIMULATED] " in front, into log. */
+static void simulated_lines(FILE *log, const char *text)
+{
+	const char *s = text;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		int len = nl ? (int)(nl - s) : (int)strlen(s);
+
+		fprintf(log, "[SIMULATED] %.*s\n", len, s);
+		s += len + (nl ? 1 : 0);
+	}
+}
+
+int demo_fix(struct demo *d, const struct fix_plan *plan, FILE *log)
+{
+	struct demo_netfix *f = demo_netfix_of(d);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!fix_plan_needed(plan))
+		return 1;
+	for (size_t i = 0; i < plan->nroutes && f->nroutes < DEMO_FIX_ROUTES; i++) {
+		const struct fix_route *r = &plan->routes[i];
+
+		if (r->route_ok && r->rule_ok)
+			continue;
+		snprintf(f->routes[f->nroutes].ifname, IFNAMSIZ, "%s", r->ifname);
+		f->routes[f->nroutes].addr = r->addr;
+		f->routes[f->nroutes].subnet = r->subnet;
+		f->routes[f->nroutes].prefixlen = r->prefixlen;
+		f->routes[f->nroutes].table = r->table;
+		f->routes[f->nroutes].priority = r->priority;
+		f->nroutes++;
+	}
+	for (size_t i = 0; i < plan->nsysctls && f->nsysctls < DEMO_FIX_SYSCTLS; i++) {
+		if (plan->sysctls[i].ok)
+			continue;
+		snprintf(f->sysctls[f->nsysctls].ifname, IFNAMSIZ, "%s", plan->sysctls[i].ifname);
+		f->sysctls[f->nsysctls].id = plan->sysctls[i].id;
+		f->sysctls[f->nsysctls].value = plan->sysctls[i].value;
+		f->nsysctls++;
+	}
+	if (!log)
+		return 0;
+	fprintf(log, "[SIMULATED] applying the doctor's fix to the simulated host memserver34; nothing on this "
+		"machine changes:\n");
+	m = open_memstream(&text, &len);
+	if (m) {
+		fix_write(m, FIX_IP, plan);
+		fclose(m);
+		simulated_lines(log, text ? text : "");
+		free(text);
+	}
+	fprintf(log, "[SIMULATED] applied to the simulated host (this run only; undo: u in the monitor's Doctor pane)\n");
+	return 0;
+}
+
+int demo_unfix(struct demo *d, FILE *log)
+{
+	struct demo_netfix *f = demo_netfix_of(d);
+
+	if (!f->nroutes && !f->nsysctls)
+		return 1;
+	memset(f, 0, sizeof(*f));
+	if (log)
+		fprintf(log, "[SIMULATED] the simulated host is back as it was: its fix is undone\n");
+	return 0;
+}
+
+bool demo_fixed(const struct demo *d)
+{
+	const struct demo_netfix *f = demo_netfix_get(d);
+
+	return f->nroutes || f->nsysctls;
+}
+
 int demo_net(struct demo *d, struct net_state *st)
 {
 	struct build b = { .st = st };
@@ -402,6 +538,8 @@ int demo_net(struct demo *d, struct net_state *st)
 		neighs_fill(&b);
 	if (!b.err)
 		sysctls_fill(&b);
+	if (!b.err)
+		netfix_fill(d, &b);
 	st->live = false;
 	if (b.err)
 		net_state_free(st);

@@ -154,6 +154,23 @@ struct probe *source_probe_start(struct source *s, const struct probe_opts *o, i
 	return p;
 }
 
+int source_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+		     size_t *left)
+{
+	*left = 0;
+	return s && s->ops->apply_fix ? s->ops->apply_fix(s, plan, st, log, left) : -EOPNOTSUPP;
+}
+
+int source_undo_fix(struct source *s, FILE *log)
+{
+	return s && s->ops->undo_fix ? s->ops->undo_fix(s, log) : -EOPNOTSUPP;
+}
+
+bool source_can_fix(const struct source *s)
+{
+	return s && s->ops->apply_fix;
+}
+
 void source_describe(const struct source *s, char *buf, size_t size)
 {
 	if (s->ops->describe)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ctx.h"
 #include "model/fabric.h"
@@ -55,6 +56,7 @@ enum source_seek {
 };
 struct event_log;
 struct fab_event;
+struct fix_plan;
 struct mad_watch;
 struct net_state;
 struct probe;
@@ -138,6 +140,20 @@ struct source_ops {
 	 * source cannot probe (a recording).
 	 */
 	struct probe *(*probe)(struct source *s, const struct probe_opts *o);
+	/*
+	 * Apply the doctor's runtime fix plan (derive/fix.h) to the network
+	 * net() describes, st being that network now: the steps, and what
+	 * undoes them, to log. 0; 1: nothing was left to apply; -EPERM: not
+	 * allowed (root only); else the failing step's -errno after a
+	 * rollback (*left: steps it could not undo). The live host's
+	 * rtnetlink and /proc/sys (collect/net_apply.h), or the demo's
+	 * simulated host. NULL op: nothing can be changed here (a recording).
+	 */
+	int (*apply_fix)(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+			 size_t *left);
+	/* Take back what apply_fix() did: 0, 1 nothing was applied. NULL op: not here (a real host's
+	 * fix is undone by the commands apply_fix() printed first). */
+	int (*undo_fix)(struct source *s, FILE *log);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
 	/*
@@ -251,6 +267,11 @@ struct mad_watch *source_mad_watch(struct source *s);
  * source cannot probe (-EOPNOTSUPP in *err, else -ENOMEM).
  */
 struct probe *source_probe_start(struct source *s, const struct probe_opts *o, int *err);
+/* The fix ops (see source_ops); -EOPNOTSUPP when the source has none. */
+int source_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+		     size_t *left);
+int source_undo_fix(struct source *s, FILE *log);
+bool source_can_fix(const struct source *s);
 void source_describe(const struct source *s, char *buf, size_t size);
 bool source_has(const struct source *s, unsigned int flag);
 /* Recording and a recording's time: see source_ops. -EOPNOTSUPP / false when the source has none. */

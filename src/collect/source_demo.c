@@ -99,6 +99,24 @@ static struct probe *demo_source_probe(struct source *s, const struct probe_opts
 	return demo_probe_start(ds->demo, o);
 }
 
+/* The fix goes into the simulated host, never this machine. */
+static int demo_source_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st,
+				 FILE *log, size_t *left)
+{
+	struct demo_source *ds = s->priv;
+
+	(void)st;
+	*left = 0;
+	return demo_fix(ds->demo, plan, log);
+}
+
+static int demo_source_undo_fix(struct source *s, FILE *log)
+{
+	struct demo_source *ds = s->priv;
+
+	return demo_unfix(ds->demo, log);
+}
+
 static void demo_source_describe(const struct source *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "demo fabric (simulated, seed %lu)", s->ctx->seed);
@@ -122,6 +140,8 @@ const struct source_ops source_demo_ops = {
 	.net = demo_source_net,
 	.roce = demo_source_roce,
 	.probe = demo_source_probe,
+	.apply_fix = demo_source_apply_fix,
+	.undo_fix = demo_source_undo_fix,
 	.describe = demo_source_describe,
 	.close = demo_source_close,
 };

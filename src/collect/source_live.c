@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "collect/async.h"
 #include "collect/host.h"
 #include "collect/mad_fabric.h"
 #include "collect/mad_watch.h"
+#include "collect/net_apply.h"
 #include "collect/netlink.h"
 #include "collect/proc_attr.h"
 #include "collect/rdma_nl.h"
@@ -233,6 +235,18 @@ static struct probe *live_probe(struct source *s, const struct probe_opts *o)
 	return probe_start(o);
 }
 
+/* This host's own routes, rules and sysctls: root only. */
+static int live_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+			  size_t *left)
+{
+	*left = 0;
+	if (!fix_plan_needed(plan))
+		return 1;
+	if (geteuid() != 0)
+		return -EPERM;
+	return net_apply(plan, st, s->ctx->proc_root, log, left);
+}
+
 const struct source_ops source_live_ops = {
 	.name = "live",
 	.flags = SOURCE_OWN_NETWORK,
@@ -256,4 +270,5 @@ const struct source_ops source_live_ops = {
 	.collect_device = live_collect_device,
 	.describe = live_describe,
 	.probe = live_probe,
+	.apply_fix = live_apply_fix,
 };

@@ -22,6 +22,24 @@ tui_expect "... on the port of the interface the route takes" "ADDR_RESOLVED    
 tui_expect "... the why names the route" "route: traffic from 172.16.34.2 to 172.16.16.1 leaves by ib0, not by ib1"
 tui_expect "... and the doctor's finding 1" "see doctor finding 1 (same-subnet-route)"
 tui_expect "... the timeline says SIMULATED" "CM event timeline (SIMULATED,"
+# the doctor's fix, applied to the simulated host from the Doctor pane, then undone
+tui_keys 5
+tui_expect "5: the Doctor pane has finding 1" "same-subnet-route"
+tui_keys a
+tui_expect "a: the fix is applied to the simulated host" "SIMULATED: the doctor's fix is applied to the simulated host"
+tui_expect "... and finding 1 is gone" "No findings"
+tui_keys 6
+tui_expect "the what-if: ib1's address now leaves by ib1, by its own table" "(ib1): leaves by ib1, src 172.16.34.2, table 6729"
+tui_keys Enter
+tui_expect "Enter: from ib1 the probe now connects" "ESTABLISHED        connected 172.16.34.2:"
+tui_expect "... on ib1's own port" "ADDR_RESOLVED      mlx5_0 port 2, local 172.16.34.2:"
+tui_keys x
+tui_expect "x: done" "SIMULATED state done"
+tui_keys 5 u
+tui_expect "u: the fix is undone" "SIMULATED: the fix is undone"
+tui_expect "... and finding 1 is back" "same-subnet-route"
+tui_keys 6 Enter
+tui_expect "from ib1 the probe is REJECTED again" "REJECTED           reason 8 (invalid service ID)"
 tui_keys f f f f
 tui_expect "f: back to the kernel's choice" "from  the kernel's choice"
 tui_keys Enter
