@@ -42,19 +42,20 @@ EXTRA_DIST += tests/bench/ui.sh tests/bench/monitor.sh tests/bench/monitor-frame
 bench: tests/bench/bench_collect
 
 # Terminal tests drive the monitor in a private tmux server.
-TESTS += tests/tui/demo.sh tests/tui/demo-probe.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh
-EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/demo-probe.sh tests/tui/trees.sh tests/tui/netlink.sh \
+TESTS += tests/tui/demo.sh tests/tui/demo-probe.sh tests/tui/scenarios.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh
+EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/demo-probe.sh tests/tui/scenarios.sh tests/tui/trees.sh tests/tui/netlink.sh \
 	tests/tui/hostile.sh
 
 # --- demo fabric and data sources ---
 src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \
-	src/collect/demo_probe.c src/collect/demo_probe.h \
+	src/collect/demo_probe.c src/collect/demo_probe.h src/collect/demo_scenario.c src/collect/demo_scenario.h \
+	src/collect/demo_int.h \
 	src/collect/source_demo.c
 check_PROGRAMS += tests/demo/test_demo tests/demo/test_demo_net
-TESTS += tests/demo/test_demo tests/demo/test_demo_net tests/demo/show_demo.sh tests/demo/probe.sh
+TESTS += tests/demo/test_demo tests/demo/test_demo_net tests/demo/show_demo.sh tests/demo/probe.sh tests/demo/scenarios.sh
 tests_demo_test_demo_LDADD = $(TEST_LDADD)
 tests_demo_test_demo_net_LDADD = $(TEST_LDADD)
-EXTRA_DIST += tests/demo/show_demo.sh tests/demo/probe.sh tests/data/demo
+EXTRA_DIST += tests/demo/show_demo.sh tests/demo/probe.sh tests/demo/scenarios.sh tests/data/demo
 # --- end demo ---
 
 # --- the far end of each cable through MADs in the monitor ---

@@ -223,13 +223,19 @@ static int doctor_after(struct source *src, struct snapshot *snap, const struct 
 	struct doctor_query q = { .peer = o->peer, .from = o->from };
 	struct doctor_input in;
 	struct doctor_report rep;
+	struct roce_state roce = { 0 };
+	bool roce_ok;
 	int rc;
 
 	snapshot_free(snap);
 	if (snapshot_take(src, snap, COLLECT_ALL | SNAPSHOT_NET) || snap->net_err)
 		return EXIT_RUNTIME;
-	in = (struct doctor_input){ .host = &snap->host, .net = &snap->net, .routes = snap->routes };
-	if (doctor_run(&in, &q, &rep))
+	roce_ok = source_roce(src, &snap->host, &roce) == 0;
+	in = (struct doctor_input){ .host = &snap->host, .net = &snap->net, .routes = snap->routes,
+				    .roce = roce_ok ? &roce : NULL };
+	rc = doctor_run(&in, &q, &rep);
+	roce_state_free(&roce);
+	if (rc)
 		return EXIT_RUNTIME;
 	printf("[SIMULATED] the doctor on the simulated host now:\n");
 	{

@@ -23,6 +23,9 @@ struct demo;
 
 /* NULL when out of memory. */
 struct demo *demo_new(unsigned long seed);
+/* The host of a scenario (collect/demo_scenario.h; NULL: the default demo). NULL when out of memory. */
+struct demo_scenario;
+struct demo *demo_new_scenario(unsigned long seed, const struct demo_scenario *sc);
 
 /*
  * Build the host model (structure + first sample) at the current simulated
@@ -83,6 +86,12 @@ int demo_fix(struct demo *d, const struct fix_plan *plan, FILE *log);
 int demo_unfix(struct demo *d, FILE *log);
 /* Whether a fix is applied to the simulated host now. */
 bool demo_fixed(const struct demo *d);
+/*
+ * The scenario's lines for a header (fabtop --demo NAME): its story and
+ * where to look, or what the fixed host shows. false: the default demo
+ * (no story).
+ */
+bool demo_story(const struct demo *d, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed);
 
 void demo_free(struct demo *d);
 

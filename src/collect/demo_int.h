@@ -4,6 +4,7 @@
 #define FABTOP_COLLECT_DEMO_INT_H
 
 #include <net/if.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,5 +33,18 @@ struct demo_netfix {
 
 struct demo_netfix *demo_netfix_of(struct demo *d);
 const struct demo_netfix *demo_netfix_get(const struct demo *d);
+/* The network's own fix: what the host had before anyone applied one (demo_unfix() goes back to it). */
+struct demo_netfix *demo_netfix_base_of(struct demo *d);
+/* Put the doctor's fix in as the network's own (demo_net.c): 0 or -ENOMEM. */
+int demo_netfix_base(struct demo *d);
+
+struct demo_scenario;
+const struct demo_scenario *demo_scenario_of(const struct demo *d);
+/* Is what (DS_*) broken now? */
+bool demo_broken(const struct demo *d, unsigned int what);
+/* The scenario's own fix: in (from now on), whether it is, and since when (simulated ns, 0: not). */
+void demo_sc_fix(struct demo *d);
+bool demo_sc_fixed(const struct demo *d);
+uint64_t demo_sc_fix_ns(const struct demo *d);
 
 #endif

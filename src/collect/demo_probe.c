@@ -12,7 +12,9 @@
 #include <rdma/rdma_cma.h>
 
 #include "collect/demo.h"
+#include "collect/demo_int.h"
 #include "collect/demo_probe.h"
+#include "collect/demo_scenario.h"
 #include "model/fabric.h"
 #include "model/net.h"
 #include "model/route.h"
@@ -303,6 +305,15 @@ static int sim_plan(struct sim *s, const struct probe_opts *o, const struct fab_
 	}
 	s->end = END_NONE;
 	sim_data_plan(s, o, dev, p, demo_port_load(s->d, dev, p->num));
+	/* lossy RoCE (v1 on a priority without PFC, or PFC off): drops, each a go-back-N retransmission */
+	if (p->link_layer == LINK_LAYER_ETHERNET && s->sgid_index >= 0) {
+		unsigned int goodput = demo_broken(s->d, DS_ROCE_V1) ? 330 : demo_broken(s->d, DS_PFC_OFF) ? 420 : 1000;
+
+		if (o->mode == PROBE_MODE_BW)
+			s->msg_ns = s->msg_ns * 1000 / goodput;
+		else
+			s->rtt_ns = s->msg_ns = s->rtt_ns * 1000 / goodput;
+	}
 	return 0;
 }
 

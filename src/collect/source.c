@@ -166,6 +166,12 @@ int source_undo_fix(struct source *s, FILE *log)
 	return s && s->ops->undo_fix ? s->ops->undo_fix(s, log) : -EOPNOTSUPP;
 }
 
+bool source_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed)
+{
+	*fixed = false;
+	return s && s->ops->story && s->ops->story(s, story, ssize, hint, hsize, fixed);
+}
+
 bool source_can_fix(const struct source *s)
 {
 	return s && s->ops->apply_fix;

@@ -154,6 +154,12 @@ struct source_ops {
 	/* Take back what apply_fix() did: 0, 1 nothing was applied. NULL op: not here (a real host's
 	 * fix is undone by the commands apply_fix() printed first). */
 	int (*undo_fix)(struct source *s, FILE *log);
+	/*
+	 * A scenario's lines for the monitor's header: what goes wrong and
+	 * where to look, or what the fixed host shows (*fixed). false, or
+	 * NULL op: no story (a real host, the default demo).
+	 */
+	bool (*story)(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
 	/*
@@ -272,6 +278,7 @@ int source_apply_fix(struct source *s, const struct fix_plan *plan, const struct
 		     size_t *left);
 int source_undo_fix(struct source *s, FILE *log);
 bool source_can_fix(const struct source *s);
+bool source_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed);
 void source_describe(const struct source *s, char *buf, size_t size);
 bool source_has(const struct source *s, unsigned int flag);
 /* Recording and a recording's time: see source_ops. -EOPNOTSUPP / false when the source has none. */

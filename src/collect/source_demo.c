@@ -8,6 +8,7 @@
 
 #include "collect/demo.h"
 #include "collect/demo_probe.h"
+#include "collect/demo_scenario.h"
 #include "collect/demo_roce.h"
 #include "collect/host.h"
 #include "collect/source.h"
@@ -24,7 +25,7 @@ static int demo_source_open(struct source *s)
 
 	if (!ds)
 		return -ENOMEM;
-	ds->demo = demo_new(s->ctx->seed);
+	ds->demo = demo_new_scenario(s->ctx->seed, demo_scenario_find(s->ctx->scenario));
 	if (!ds->demo) {
 		free(ds);
 		return -ENOMEM;
@@ -117,9 +118,20 @@ static int demo_source_undo_fix(struct source *s, FILE *log)
 	return demo_unfix(ds->demo, log);
 }
 
+static bool demo_source_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize,
+			      bool *fixed)
+{
+	const struct demo_source *ds = s->priv;
+
+	return demo_story(ds->demo, story, ssize, hint, hsize, fixed);
+}
+
 static void demo_source_describe(const struct source *s, char *buf, size_t size)
 {
-	snprintf(buf, size, "demo fabric (simulated, seed %lu)", s->ctx->seed);
+	if (s->ctx->scenario)
+		snprintf(buf, size, "demo fabric (simulated, seed %lu, scenario %s)", s->ctx->seed, s->ctx->scenario);
+	else
+		snprintf(buf, size, "demo fabric (simulated, seed %lu)", s->ctx->seed);
 }
 
 static void demo_source_close(struct source *s)
@@ -142,6 +154,7 @@ const struct source_ops source_demo_ops = {
 	.probe = demo_source_probe,
 	.apply_fix = demo_source_apply_fix,
 	.undo_fix = demo_source_undo_fix,
+	.story = demo_source_story,
 	.describe = demo_source_describe,
 	.close = demo_source_close,
 };

@@ -218,8 +218,8 @@ static bool doctor_tick(struct ui *ui, void *state)
 		     source_apply_fix(ui->src, &plan, &ui->net, NULL, &left);
 		if (ui->net_ok && rc != -ENOMEM)
 			fix_plan_free(&plan);
-		ui_status(ui, rc == 0 ? "SIMULATED: the doctor's fix is applied to the simulated host (u undoes it)" :
-			  rc == 1 ? "SIMULATED: nothing to apply: the simulated host needs no routing fix" :
+		ui_status(ui, rc == 0 ? "SIMULATED: the fix is applied to the simulated host (u undoes a routing fix)" :
+			  rc == 1 ? "SIMULATED: nothing to apply: the simulated host needs no fix" :
 			  "SIMULATED: the fix could not be applied: %s", strerror(rc < 0 ? -rc : 0));
 	} else {
 		rc = source_undo_fix(ui->src, NULL);

@@ -19,8 +19,11 @@ snapshot() {
 	done
 }
 snapshot >"$T/before"
-grep -q '172.16.0.0/16 dev ib1' "$T/before" && ok "the namespace has the demo's mistake too (two routes for 172.16.0.0/16)" ||
+if grep -q '172.16.0.0/16 dev ib1' "$T/before"; then
+	ok "the namespace has the demo's mistake too (two routes for 172.16.0.0/16)"
+else
 	not_ok "the namespace has the demo's mistake too"
+fi
 
 run_rc ip netns exec "$NS_MEM" "$FABTOP" --demo doctor --apply --yes 172.16.16.1 --from 172.16.34.2
 assert_eq "--demo doctor --apply --yes as root: exit 0" 0 "$rc"

@@ -26,7 +26,7 @@ tui_expect "... the timeline says SIMULATED" "CM event timeline (SIMULATED,"
 tui_keys 5
 tui_expect "5: the Doctor pane has finding 1" "same-subnet-route"
 tui_keys a
-tui_expect "a: the fix is applied to the simulated host" "SIMULATED: the doctor's fix is applied to the simulated host"
+tui_expect "a: the fix is applied to the simulated host" "SIMULATED: the fix is applied to the simulated host"
 tui_expect "... and finding 1 is gone" "No findings"
 tui_keys 6
 tui_expect "the what-if: ib1's address now leaves by ib1, by its own table" "(ib1): leaves by ib1, src 172.16.34.2, table 6729"
