@@ -28,6 +28,7 @@ NET_SH_TESTS = \
 	tests/net/fix-nm.sh \
 	tests/net/doctor-apply.sh \
 	tests/net/doctor-undo.sh \
+	tests/net/demo-apply.sh \
 	tests/net/doctor-ports.sh \
 	tests/net/doctor-usage.sh \
 	tests/net/monitor.sh \

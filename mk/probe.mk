@@ -5,7 +5,7 @@ src_libfabtop_a_SOURCES += src/cmd/cmd_probe.c \
 	src/probe/server.c src/probe/conn.c src/probe/fair.c src/probe/fair.h src/probe/stats.c \
 	src/probe/wire.c src/probe/wire.h \
 	src/probe/cm_reason.c src/probe/cm_reason.h \
-	src/probe/explain.c src/probe/explain.h
+	src/probe/explain.c src/probe/explain.h src/probe/driven.h
 
 # Unit tests (no RDMA needed) and the hostile client the VM test drives.
 check_PROGRAMS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe \

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "cmd/commands.h"
+#include "demo/demo_scenario.h"
 #include "ctx.h"
 #include "opts.h"
 #include "util.h"
@@ -56,7 +57,8 @@ static void usage(FILE *f)
 		fprintf(f, "%s\n", commands[i].usage);
 	}
 	fprintf(f, "\nGlobal options:\n"
-		   "  --demo            run on the built-in simulated fabric (no hardware needed)\n"
+		   "  --demo [NAME]     run on the built-in simulated fabric (no hardware needed);\n"
+		   "                    NAME: a scenario to break and fix (fabtop --demo list)\n"
 		   "  --seed N          seed of the demo fabric (deterministic runs)\n"
 		   "  --sysfs DIR       read DIR instead of /sys (fixture trees)\n"
 		   "  --proc DIR        read DIR instead of /proc\n"
@@ -140,6 +142,16 @@ int main(int argc, char **argv)
 			rc = rc < 0 ? EXIT_OK : rc;
 			goto out;
 		}
+		/* --demo NAME: a scenario (or "list"), when the word after it names one */
+		if (c == OPT_DEMO && optind < argc && (!strcmp(argv[optind], "list") ||
+						       demo_scenario_find(argv[optind]))) {
+			if (!strcmp(argv[optind], "list")) {
+				demo_scenario_list(stdout);
+				rc = EXIT_OK;
+				goto out;
+			}
+			ctx.scenario = argv[optind++];
+		}
 	}
 
 	nrest = 0;
@@ -159,7 +171,8 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	fprintf(stderr, "fabtop: unknown command '%s'\n", rest[0]);
+	fprintf(stderr, "fabtop: unknown command '%s'%s\n", rest[0],
+		ctx.demo ? " (nor a scenario of the demo: fabtop --demo list)" : "");
 	fprintf(stderr, "Try 'fabtop --help'.\n");
 	rc = EXIT_USAGE;
 out:

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,7 +56,8 @@ static void doctor_usage(FILE *f)
 		   "  --fix FORMAT        print the routing fix (per-interface tables + ip rule from\n"
 		   "                      ADDR, ARP sysctls) as commands or persistent configuration\n"
 		   "  --apply --yes       apply the runtime (ip) fix now: root only; the previous state\n"
-		   "                      is printed first and restored if any step fails\n"
+		   "                      is printed first and restored if any step fails (--demo:\n"
+		   "                      to the simulated host, nothing on this machine changes)\n"
 		   "  --rdma-netdev IFACE treat IFACE as an RDMA netdev too (repeatable; for hosts\n"
 		   "                      where sysfs does not link the netdev to its RDMA device)\n\n"
 		   "Exit status: 0 no problem found, 1 problems found (or a runtime failure),\n"
@@ -167,7 +169,8 @@ static int print_fix(const struct fix_plan *plan, const char *format)
 	return EXIT_OK;
 }
 
-static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
+/* The doctor's runtime fix, applied by the source: this host's network, or the demo's simulated one. */
+static int do_apply(const struct fab_ctx *ctx, struct source *src, struct net_state *net)
 {
 	struct fix_plan plan;
 	sigset_t stop, old;
@@ -175,11 +178,6 @@ static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 	size_t left;
 	int rc;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "fabtop doctor: --apply needs root (it changes routes, rules and sysctls); "
-			"nothing was changed. Print the commands with --fix ip instead.\n");
-		return EXIT_RUNTIME;
-	}
 	if (fix_plan_build(net, &plan)) {
 		fprintf(stderr, "fabtop: out of memory\n");
 		return EXIT_RUNTIME;
@@ -191,13 +189,6 @@ static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 			fix_plan_free(&plan);
 			return EXIT_RUNTIME;
 		}
-	if (!fix_plan_needed(&plan)) {
-		printf("fabtop doctor: nothing to apply: %s\n", plan.nroutes ?
-		       "the per-interface tables, rules and ARP settings are already in place" :
-		       "no two RDMA netdevs share an IPv4 subnet");
-		fix_plan_free(&plan);
-		return EXIT_OK;
-	}
 	/*
 	 * ^C, a kill or a hangup during the apply must not leave half a fix:
 	 * they wait (blocked) until the apply has rolled back or finished.
@@ -207,25 +198,74 @@ static int do_apply(const struct fab_ctx *ctx, struct net_state *net)
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stop, &old);
-	rc = net_apply(&plan, net, ctx->proc_root, stdout, &left);
-	fix_plan_free(&plan);
+	rc = source_apply_fix(src, &plan, net, stdout, &left);
 	fflush(stdout);
-	if (rc && left)
+	if (rc == 1)
+		printf("fabtop doctor: nothing to apply: %s\n", plan.nroutes ?
+		       "the per-interface tables, rules and ARP settings are already in place" :
+		       "no two RDMA netdevs share an IPv4 subnet");
+	else if (rc == -EPERM)
+		fprintf(stderr, "fabtop doctor: --apply needs root (it changes routes, rules and sysctls); "
+			"nothing was changed. Print the commands with --fix ip instead.\n");
+	else if (rc && left)
 		fprintf(stderr, "fabtop doctor: applying the fix %s (%s); %zu step%s could not be undone: the "
 			"commands above that undo them are still to run\n", rc == -EINTR ? "was interrupted" : "failed",
 			rc == -EINTR ? "signal" : strerror(-rc), left, left == 1 ? "" : "s");
 	else if (rc)
 		fprintf(stderr, "fabtop doctor: applying the fix %s (%s); the previous state was restored\n",
 			rc == -EINTR ? "was interrupted" : "failed", rc == -EINTR ? "signal" : strerror(-rc));
+	fix_plan_free(&plan);
 	/* A signal that came after the last step is taken here, not by default death. */
 	while (sigtimedwait(&stop, NULL, &(struct timespec){ 0, 0 }) > 0)
 		;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc == 1)
+		return EXIT_OK;
 	if (rc)
 		return EXIT_RUNTIME;
-	printf("fabtop doctor: applied. Run 'fabtop doctor' again to check; this is lost at reboot: %s.\n",
-	       fix_persist_hint(hint, sizeof(hint), netconf_detect(ctx)));
+	if (!source_has(src, SOURCE_SIMULATED))
+		printf("fabtop doctor: applied. Run 'fabtop doctor' again to check; this is lost at reboot: %s.\n",
+		       fix_persist_hint(hint, sizeof(hint), netconf_detect(ctx)));
 	return EXIT_OK;
+}
+
+/* After a fix of the simulated host: the doctor's report on it, with PEER's routes when given. */
+static int doctor_after(struct source *src, struct snapshot *snap, const struct doctor_opts *o)
+{
+	struct doctor_query q = { .peer = o->peer, .from = o->from };
+	struct doctor_input in;
+	struct doctor_report rep;
+	struct roce_state roce = { 0 };
+	bool roce_ok;
+	int rc;
+
+	snapshot_free(snap);
+	if (snapshot_take(src, snap, COLLECT_ALL | SNAPSHOT_NET) || snap->net_err)
+		return EXIT_RUNTIME;
+	roce_ok = source_roce(src, &snap->host, &roce) == 0;
+	in = (struct doctor_input){ .host = &snap->host, .net = &snap->net, .routes = snap->routes,
+				    .roce = roce_ok ? &roce : NULL };
+	rc = doctor_run(&in, &q, &rep);
+	roce_state_free(&roce);
+	if (rc)
+		return EXIT_RUNTIME;
+	printf("[SIMULATED] the doctor on the simulated host now:\n");
+	{
+		char *text = NULL, *line, *save = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		if (m) {
+			doctor_report_text(m, &rep, false);
+			fclose(m);
+			for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+				printf("[SIMULATED] %s\n", line);
+			free(text);
+		}
+	}
+	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
+	doctor_report_free(&rep);
+	return rc;
 }
 
 /* Long: the snapshot, the --fix and --apply paths and the report, each with the exit code the doctor documents. */
@@ -258,8 +298,11 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 		source_close(src);
 		return EXIT_RUNTIME;
 	}
-	if (o.apply && !source_has(src, SOURCE_OWN_NETWORK)) {
-		fprintf(stderr, "fabtop doctor: --apply works on this host's own network only, not on --demo\n");
+	if (o.apply && !source_can_fix(src)) {
+		char what[256];
+
+		source_describe(src, what, sizeof(what));
+		fprintf(stderr, "fabtop doctor: --apply cannot change the %s; nothing was changed\n", what);
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -275,7 +318,10 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 		struct fix_plan plan;
 
 		if (o.apply) {
-			rc = do_apply(ctx, &snap.net);
+			rc = do_apply(ctx, src, &snap.net);
+			/* the simulated host keeps its fix for this run only: show what the doctor sees now */
+			if (rc == EXIT_OK && source_has(src, SOURCE_SIMULATED))
+				rc = doctor_after(src, &snap, &o);
 			goto out;
 		}
 		if (fix_plan_build(&snap.net, &plan)) {

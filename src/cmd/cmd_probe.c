@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "source/source.h"
 #include "opts.h"
 #include "derive/units.h"
 #include "outbuf.h"
@@ -79,9 +80,15 @@ static int parse_num(const char *opt, const char *s, uint64_t max, uint64_t *out
 	return -1;
 }
 
-static void print_event(struct outbuf *ob, const struct probe_event *e)
+/* Every line of a simulated probe says so (the demo fabric's exchange, doc/demo.md). */
+static const char *tag_of(const struct probe_status *st)
 {
-	outbuf_printf(ob, "  +%" PRIu64 ".%03" PRIu64 "s %-16s %s\n", e->t_ns / UINT64_C(1000000000),
+	return st->simulated ? "[SIMULATED] " : "";
+}
+
+static void print_event(struct outbuf *ob, const struct probe_status *st, const struct probe_event *e)
+{
+	outbuf_printf(ob, "  %s+%" PRIu64 ".%03" PRIu64 "s %-16s %s\n", tag_of(st), e->t_ns / UINT64_C(1000000000),
 	       e->t_ns / UINT64_C(1000000) % 1000, e->name, e->text);
 }
 
@@ -90,11 +97,11 @@ static void print_new_events(struct outbuf *ob, const struct probe_status *st, u
 	uint64_t first = st->events_total - st->n_events, i;
 
 	if (*seen < first) {
-		outbuf_printf(ob, "  ... %" PRIu64 " events not shown\n", first - *seen);
+		outbuf_printf(ob, "  %s... %" PRIu64 " events not shown\n", tag_of(st), first - *seen);
 		*seen = first;
 	}
 	for (i = *seen; i < st->events_total; i++)
-		print_event(ob, &st->events[i - first]);
+		print_event(ob, st, &st->events[i - first]);
 	*seen = st->events_total;
 	outbuf_flush(ob);
 }
@@ -116,40 +123,43 @@ static void print_summary(struct outbuf *ob, const struct probe_status *st)
 		return;
 	}
 	if (st->state != PROBE_DONE && st->state != PROBE_FAILED) {
-		outbuf_printf(ob, "result: interrupted while %s\n", probe_state_name(st->state));
+		outbuf_printf(ob, "%sresult: interrupted while %s\n", tag_of(st), probe_state_name(st->state));
 		return;
 	}
 	if (st->state != PROBE_DONE) {
-		outbuf_printf(ob, "result: FAILED: %s\n", st->error);
+		outbuf_printf(ob, "%sresult: FAILED: %s\n", tag_of(st), st->error);
 		return;
 	}
 	units_bitrate(avg, sizeof(avg), st->avg_gbps * 1e9);
 	if (st->data_ns)
 		snprintf(per_s, sizeof(per_s), ", %.0f msg/s", (double)st->msgs * 1e9 / (double)st->data_ns);
 	/* one piece per line: a line is dropped whole or written whole */
-	outbuf_printf(ob, "result: ok: %" PRIu64 " %s, %" PRIu64 " bytes in %.3f s, %s%s%s\n",
-		      st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_LAT ? "round trips" :
+	outbuf_printf(ob, "%sresult: ok: %" PRIu64 " %s, %" PRIu64 " bytes in %.3f s, %s%s%s\n",
+		      tag_of(st), st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_LAT ? "round trips" :
 		      st->bw_send ? "sends" : "writes",
 		      st->bytes, (double)st->data_ns / 1e9, avg, per_s,
 		      st->mode != PROBE_MODE_RPING ? "" : st->payload_errors ? ", payload MISMATCH" : ", payload ok");
 	if (st->lat.n)
-		outbuf_printf(ob, "round trip (us): min %.1f  p50 %.1f  p99 %.1f  max %.1f  (%" PRIu64 " samples)\n",
-			      us(st->lat.min_ns), us(st->lat.p50_ns), us(st->lat.p99_ns), us(st->lat.max_ns), st->lat.n);
+		outbuf_printf(ob, "%sround trip (us): min %.1f  p50 %.1f  p99 %.1f  max %.1f  (%" PRIu64 " samples)\n",
+			      tag_of(st), us(st->lat.min_ns), us(st->lat.p50_ns), us(st->lat.p99_ns), us(st->lat.max_ns), st->lat.n);
 	/* ib_send_lat reports half the round trip: the same, to compare like for like. */
 	if (st->lat.n && st->mode == PROBE_MODE_LAT)
-		outbuf_printf(ob, "one way (us, half the round trip, as ib_send_lat reports): min %.1f  p50 %.1f  "
-			      "p99 %.1f  max %.1f\n", us(st->lat.min_ns) / 2, us(st->lat.p50_ns) / 2,
+		outbuf_printf(ob, "%sone way (us, half the round trip, as ib_send_lat reports): min %.1f  p50 %.1f  "
+			      "p99 %.1f  max %.1f\n", tag_of(st), us(st->lat.min_ns) / 2, us(st->lat.p50_ns) / 2,
 			      us(st->lat.p99_ns) / 2, us(st->lat.max_ns) / 2);
 }
 
 /* Long: the probe's JSON document, member by member in its documented order (doc/probe.md). */
-static void json_status(const struct probe_opts *o, const struct probe_status *st, const struct explain *ex)
+static void json_status(const struct probe_opts *o, const struct probe_status *st, const struct explain *ex,
+			const char *from)
 {
 	struct json j;
 	unsigned int i;
 
 	json_init(&j, stdout);
 	json_obj_begin(&j);
+	json_key(&j, "simulated");
+	json_bool(&j, st->simulated);
 	json_key(&j, "role");
 	json_str(&j, st->listen ? "server" : "client");
 	json_key(&j, "mode");
@@ -193,6 +203,10 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 		const struct probe_event *e = &st->events[i];
 
 		json_obj_begin(&j);
+		if (st->simulated) {
+			json_key(&j, "simulated");
+			json_bool(&j, true);
+		}
 		json_key(&j, "t_s");
 		json_double(&j, (double)e->t_ns / 1e9, 6);
 		json_key(&j, "event");
@@ -245,6 +259,10 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	} else {
 		json_null(&j);
 	}
+	if (st->simulated) {
+		json_key(&j, "simulated_by");
+		json_str(&j, from);
+	}
 	if (st->listen) {
 		json_key(&j, "conns_done");
 		json_u64(&j, st->conns_done);
@@ -266,6 +284,9 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	struct sigaction sa;
 	const struct probe_status *st;
 	struct probe *p;
+	struct source *src;
+	char from[256];
+	int err;
 	uint64_t seen = 0, now, last_live = 0, stop_ns = 0;
 	sig_atomic_t stop_seen = 0;
 	bool stopped = false;
@@ -285,17 +306,29 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	n = outbuf_init(&ob, STDOUT_FILENO, OUT_BUF);
 	if (n && !json)
 		fprintf(stderr, "fabtop probe: standard output may block: %s\n", strerror(-n));
-	p = probe_start(o);
+	/* the source decides what a probe is: the host's RDMA CM, or the demo's simulated exchange */
+	src = source_open(ctx);
+	p = src ? source_probe_start(src, o, &err) : NULL;
 	if (!p) {
-		fprintf(stderr, "fabtop probe: out of memory\n");
+		if (src && err == -EOPNOTSUPP) {
+			source_describe(src, from, sizeof(from));
+			fprintf(stderr, "fabtop probe: %s cannot probe: a probe needs the live host (or --demo)\n", from);
+		} else {
+			fprintf(stderr, "fabtop probe: out of memory\n");
+		}
+		source_close(src);
 		outbuf_free(&ob);
 		return EXIT_RUNTIME;
 	}
+	source_describe(src, from, sizeof(from));
+	st = probe_status(p);
 	if (!json) {
+		if (st->simulated)
+			outbuf_printf(&ob, "fabtop probe: SIMULATED on the %s: no packet leaves this machine\n", from);
 		if (o->listen)
-			outbuf_printf(&ob, "fabtop probe: serving on port %u (^C ends)\n", o->port);
+			outbuf_printf(&ob, "%sfabtop probe: serving on port %u (^C ends)\n", tag_of(st), o->port);
 		else
-			outbuf_printf(&ob, "fabtop probe: %s port %u, %s mode%s%s\n", o->peer, o->port,
+			outbuf_printf(&ob, "%sfabtop probe: %s port %u, %s mode%s%s\n", tag_of(st), o->peer, o->port,
 				      probe_mode_name(o->mode), o->from ? ", from " : "", o->from ? o->from : "");
 	}
 	while (probe_active(p)) {
@@ -337,22 +370,22 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 				last_live = now;
 				if (st->listen)
 					snprintf(conns, sizeof(conns), ", %u connections", st->conns_active);
-				outbuf_printf(&ob, "  live: %s, %.0f msg/s, %" PRIu64 " messages%s\n",
-					      units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs, conns);
+				outbuf_printf(&ob, "  %slive: %s, %.0f msg/s, %" PRIu64 " messages%s\n",
+					      tag_of(st), units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs, conns);
 			}
 		}
 		outbuf_flush(&ob);
 	}
 	st = probe_status(p);
 	/* a failure gets the doctor's view of this source and peer */
-	explain_failure(ctx, o, st, &ex);
+	explain_failure_src(src, o, st, &ex);
 	if (json) {
-		json_status(o, st, &ex);
+		json_status(o, st, &ex, from);
 	} else {
 		print_new_events(&ob, st, &seen);
 		print_summary(&ob, st);
 		for (unsigned int k = 0; k < ex.n; k++)
-			outbuf_printf(&ob, "  %s%s\n", k ? "" : "why: ", ex.line[k]);
+			outbuf_printf(&ob, "  %s%s%s\n", tag_of(st), k ? "" : "why: ", ex.line[k]);
 		/* a reader that never comes holds the exit back a second at most */
 		outbuf_drain(&ob, OUT_DRAIN_MS);
 		if (ob.dropped_total || outbuf_pending(&ob))
@@ -364,6 +397,7 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	if (probe_active(p))
 		rc = EXIT_RUNTIME;	/* interrupted twice */
 	probe_free(p);
+	source_close(src);
 	return rc;
 }
 

@@ -10,6 +10,8 @@
 
 #include "demo/demo.h"
 #include "kernel/host.h"
+#include "demo/demo_int.h"
+#include "demo/demo_scenario.h"
 #include "derive/counters.h"
 #include "derive/gid.h"
 #include "util.h"
@@ -317,7 +319,9 @@ static const struct demo_dev_spec demo_devs[] = {
 #define DEMO_MAX_PORTS	8
 
 /* One direction of traffic (or a steady trickle) integrated over simulated time. */
+struct demo_port;
 struct demo_flow {
+	const struct demo_port *port;	/* data flows: scaled to the port's rate at each keyframe; NULL: not */
 	uint64_t stream;		/* hash stream of its keyframes */
 	unsigned int lo, hi;		/* utilisation range, per mille */
 	uint64_t num, den;		/* units = integral of utilisation (per mille * us) * num / den */
@@ -343,6 +347,12 @@ struct demo_port {
 
 struct demo {
 	unsigned long seed;
+	const struct demo_scenario *sc;	/* what is broken (the default demo: everything) */
+	bool sc_fixed;			/* the scenario's own fix is in (one way: a new cable stays) */
+	uint64_t fix_seg;		/* ... since this keyframe: its bursts still come, later ones not */
+	uint64_t fix_ns;		/* ... at this simulated time */
+	struct demo_netfix netfix;	/* the fix applied to the simulated network (demo_net.c) */
+	struct demo_netfix base;	/* the network's own fix (a scenario whose routing is right) */
 	uint64_t now_ns;		/* simulated time of the latest sample */
 	unsigned int flap_up;		/* keyframes the flapping port stays up per cycle */
 	struct demo_port ports[DEMO_MAX_PORTS];
@@ -369,11 +379,37 @@ static uint64_t demo_hash(const struct demo *d, uint64_t stream, uint64_t n)
 	return mix64(mix64((uint64_t)d->seed ^ mix64(stream)) + n);
 }
 
+/* Broken now (what is structural: states, GIDs, modes, the network). */
+static bool broken(const struct demo *d, unsigned int what)
+{
+	return (d->sc->breaks & what) && !((what & ~DS_NOISE) && d->sc_fixed);
+}
+
+/* Broken at keyframe seg, for what adds up over time (error bursts): the fix's keyframe keeps its burst. */
+static bool broken_at(const struct demo *d, unsigned int what, uint64_t seg)
+{
+	return (d->sc->breaks & what) && !((what & ~DS_NOISE) && d->sc_fixed && seg > d->fix_seg);
+}
+
+/* The port with the bad cable flaps: the default demo's always, the bad-cable scenario's until replaced. */
+static bool port_flaps(const struct demo *d, const struct demo_port *p)
+{
+	return p->ps->flaps && (broken(d, DS_NOISE) || broken(d, DS_BAD_CABLE));
+}
+
+/* The link rate a port trained at now: the bad cable's at 1X. */
+static unsigned int port_gbps(const struct demo *d, const struct demo_port *p)
+{
+	return p->ps->flaps && broken(d, DS_BAD_CABLE) ? p->ps->rate_gbps / 4 : p->ps->rate_gbps;
+}
+
 static enum demo_phase port_phase(const struct demo *d, const struct demo_port *p, uint64_t seg)
 {
 	uint64_t k, cycle = d->flap_up + FLAP_DOWN_SEGS + FLAP_INIT_SEGS;
 
-	if (!p->ps->flaps || seg < START_SEG)
+	if (p->ps->ll == LINK_LAYER_INFINIBAND && broken(d, DS_NO_SM))
+		return PHASE_INIT;
+	if (!port_flaps(d, p) || seg < START_SEG)
 		return PHASE_ACTIVE;
 	k = (seg - START_SEG) % cycle;
 	if (k < d->flap_up)
@@ -386,7 +422,10 @@ static uint64_t port_downs(const struct demo *d, const struct demo_port *p, uint
 {
 	uint64_t cycle = d->flap_up + FLAP_DOWN_SEGS + FLAP_INIT_SEGS;
 
-	if (!p->ps->flaps || seg < START_SEG + d->flap_up)
+	/* a replaced cable goes down no more: the count stops where it was */
+	if (p->ps->flaps && d->sc_fixed && (d->sc->breaks & DS_BAD_CABLE) && seg > d->fix_seg)
+		seg = d->fix_seg;
+	if (!p->ps->flaps || !(d->sc->breaks & (DS_NOISE | DS_BAD_CABLE)) || seg < START_SEG + d->flap_up)
 		return 0;
 	return (seg - START_SEG - d->flap_up) / cycle + 1;
 }
@@ -417,8 +456,12 @@ static uint64_t flow_part(const struct demo *d, const struct demo_flow *f, uint6
 	__int128 T = SEG_US, t = tau;
 	__int128 l0 = flow_level(d, f, m), l1 = flow_level(d, f, m + 1);
 	__int128 n = 2 * T * T * T * l0 * t + (l1 - l0) * (2 * T * t * t * t - t * t * t * t);
+	__int128 num = f->num;
 
-	return (uint64_t)(n * f->num / ((__int128)f->den * 2 * T * T * T));
+	/* a data flow moves at its port's trained rate (the bad cable's 1X carries a quarter) */
+	if (f->port)
+		num = num * port_gbps(d, f->port) / f->port->ps->rate_gbps;
+	return (uint64_t)(n * num / ((__int128)f->den * 2 * T * T * T));
 }
 
 /* Units moved from time 0 to t_us; only while the port is ACTIVE. Time only goes forward. */
@@ -442,8 +485,14 @@ static uint64_t burst_of(const struct demo *d, const struct demo_port *p, const 
 	*at_us = (h >> 8) % SEG_US;
 	if (!b->every || m < START_SEG || port_phase(d, p, m) != PHASE_ACTIVE)
 		return 0;
+	/* the bad cable's errors: the default demo's always, the scenario's until the keyframe of its fix */
+	if (b == &p->phy && !broken_at(d, DS_NOISE, m) && !(p->ps->flaps && broken_at(d, DS_BAD_CABLE, m)))
+		return 0;
 	if (h % b->every == 0)
 		n = 1 + (h >> 20) % b->max;
+	/* lossy RoCE: every drop is a go-back-N retransmission, seen as out_of_sequence at the peer's NAKs */
+	if (b == &p->seq && p->ps->roce_mode[0] && broken_at(d, DS_ROCE_V1 | DS_PFC_OFF, m))
+		n = n * 10 + 40 + (h >> 28) % 60;
 	if (port_phase(d, p, m + 1) == PHASE_DOWN)
 		n += 2 * (uint64_t)b->max + (h >> 40) % b->max;
 	return n;
@@ -485,7 +534,7 @@ static void port_values(const struct demo *d, struct demo_port *p, uint64_t t_us
 	v[V_XMIT_PKTS] = v[V_UC_XMIT_PKTS] + mcx;
 	v[V_RCV_PKTS] = v[V_UC_RCV_PKTS] + mcr;
 	/* The congested port's 32-bit wait counter climbs into all-ones and stays there. */
-	if (ps->saturates)
+	if (ps->saturates && (d->sc->breaks & DS_NOISE))
 		v[V_XMIT_WAIT] = min_u64(counter_max(32), p->wait0 + (xb - p->xmit_bytes0) / WAIT_DIV_SAT);
 	else
 		v[V_XMIT_WAIT] = p->wait0 + xb / WAIT_DIV;
@@ -508,6 +557,7 @@ static void flow_init(struct demo_flow *f, uint64_t stream, unsigned int lo, uns
 		      uint64_t num, uint64_t den)
 {
 	memset(f, 0, sizeof(*f));
+	f->port = NULL;
 	f->stream = stream;
 	f->lo = lo;
 	f->hi = hi;
@@ -539,6 +589,7 @@ static void port_init(struct demo *d, size_t idx, const struct demo_dev_spec *ds
 	/* utilisation (per mille) * us * bpus / 1000 = bytes */
 	flow_init(&p->xmit, stream_id(idx, STREAM_XMIT), ps->xmit_lo, ps->xmit_hi, bpus, 1000);
 	flow_init(&p->rcv, stream_id(idx, STREAM_RCV), ps->rcv_lo, ps->rcv_hi, bpus, 1000);
+	p->xmit.port = p->rcv.port = p;
 	/* a steady trickle: 1000 per mille * us * mc / 1e9 = packets */
 	flow_init(&p->mc_xmit, stream_id(idx, STREAM_MC_XMIT), 1000, 1000, ps->mc_per_s, 1000000000);
 	flow_init(&p->mc_rcv, stream_id(idx, STREAM_MC_RCV), 1000, 1000, ps->mc_per_s, 1000000000);
@@ -547,7 +598,7 @@ static void port_init(struct demo *d, size_t idx, const struct demo_dev_spec *ds
 	p->seq = (struct demo_burst){ .stream = stream_id(idx, STREAM_SEQ),
 				      .every = ps->seq_every, .max = ps->seq_max };
 	/* A bad link has a history; a good one reads zero. */
-	if (ps->phy_every) {
+	if (ps->phy_every && (d->sc->breaks & (DS_NOISE | DS_BAD_CABLE))) {
 		p->base_sym = 12 + h % 40;
 		p->base_rcv_err = 3 + (h >> 8) % 10;
 		p->base_recovery = 1 + (h >> 16) % 3;
@@ -556,7 +607,7 @@ static void port_init(struct demo *d, size_t idx, const struct demo_dev_spec *ds
 	if (ps->seq_every)
 		p->base_seq = (h >> 32) % 200;
 	/* The congested port saturates 10 to 20 s into the demo at its usual load. */
-	if (ps->saturates)
+	if (ps->saturates && (d->sc->breaks & DS_NOISE))
 		p->wait0 = counter_max(32) - UINT64_C(2000000000) - (h >> 40) % UINT64_C(2000000000);
 	else
 		p->wait0 = (h >> 40) % 100000;
@@ -565,17 +616,70 @@ static void port_init(struct demo *d, size_t idx, const struct demo_dev_spec *ds
 
 struct demo *demo_new(unsigned long seed)
 {
+	return demo_new_scenario(seed, NULL);
+}
+
+struct demo *demo_new_scenario(unsigned long seed, const struct demo_scenario *sc)
+{
 	struct demo *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
 	d->seed = seed;
+	d->sc = sc ? sc : demo_scenario_default();
 	d->now_ns = START_SEG * SEG_US * NS_PER_US;
 	d->flap_up = FLAP_UP_MIN + (unsigned int)(demo_hash(d, 0, 0) % FLAP_UP_SPAN);
 	for (size_t i = 0; i < DEMO_NDEVS; i++)
 		for (size_t k = 0; k < demo_devs[i].nports && d->nports < DEMO_MAX_PORTS; k++)
 			port_init(d, d->nports++, &demo_devs[i], &demo_devs[i].ports[k]);
+	/* a scenario whose routing is not the lesson starts with the doctor's fix in place */
+	if (!(d->sc->breaks & DS_SAME_SUBNET) && demo_netfix_base(d)) {
+		demo_free(d);
+		return NULL;
+	}
 	return d;
+}
+
+const struct demo_scenario *demo_scenario_of(const struct demo *d)
+{
+	return d->sc;
+}
+
+bool demo_broken(const struct demo *d, unsigned int what)
+{
+	return broken(d, what);
+}
+
+uint64_t demo_sc_fix_ns(const struct demo *d)
+{
+	return d->sc_fixed ? d->fix_ns : 0;
+}
+
+bool demo_sc_fixed(const struct demo *d)
+{
+	return d->sc_fixed;
+}
+
+void demo_sc_fix(struct demo *d)
+{
+	d->sc_fixed = true;
+	d->fix_ns = d->now_ns;
+	d->fix_seg = d->now_ns / NS_PER_US / SEG_US;
+}
+
+struct demo_netfix *demo_netfix_base_of(struct demo *d)
+{
+	return &d->base;
+}
+
+struct demo_netfix *demo_netfix_of(struct demo *d)
+{
+	return &d->netfix;
+}
+
+const struct demo_netfix *demo_netfix_get(const struct demo *d)
+{
+	return &d->netfix;
 }
 
 void demo_free(struct demo *d)
@@ -608,6 +712,62 @@ static void port_set_phase(struct fab_port *p, enum demo_phase ph)
 	for (unsigned int i = 0; i < p->nnetdevs; i++)
 		snprintf(p->netdevs[i].operstate, sizeof(p->netdevs[i].operstate), "%s",
 			 ph == PHASE_ACTIVE ? "up" : "down");
+}
+
+static void opt_set(struct opt_u64 *o, uint64_t v)
+{
+	o->known = true;
+	o->value = v;
+}
+
+/*
+ * What the scenario makes of a port now: its state, trained rate, LIDs,
+ * rdma_cm mode, and whether its netdevs are in this network namespace.
+ * True when any of it changed.
+ */
+static bool port_scenario(struct demo *d, struct demo_port *dp, struct fab_port *p)
+{
+	const struct demo_port_spec *ps = dp->ps;
+	unsigned int gbps = port_gbps(d, dp);
+	enum fab_port_state before = p->state;
+	bool no_sm = ps->ll == LINK_LAYER_INFINIBAND && broken(d, DS_NO_SM);
+	bool changed = false;
+	/* the container's namespace holds none of the host's netdevs (the fix moves enp65s0f0 and its VLAN in) */
+	bool out = broken(d, DS_CONTAINER), moved = (d->sc->breaks & DS_CONTAINER) && !out;
+	const char *mode = ps->roce_mode[0] && broken(d, DS_ROCE_V1) ? "IB/RoCE v1" : ps->roce_mode;
+
+	port_set_phase(p, port_phase(d, dp, d->now_ns / NS_PER_US / SEG_US));
+	changed |= p->state != before;
+	if (p->rate_gbps != gbps) {
+		changed = true;
+		p->rate_gbps = gbps;
+		if (gbps == ps->rate_gbps)
+			snprintf(p->rate, sizeof(p->rate), "%s", ps->rate);
+		else
+			snprintf(p->rate, sizeof(p->rate), "%u Gb/sec (1X EDR)", gbps);
+	}
+	if (p->lid.value != (no_sm ? 0 : ps->lid) || p->sm_lid.value != (no_sm ? 0 : ps->sm_lid))
+		changed = true;
+	opt_set(&p->lid, no_sm ? 0 : ps->lid);
+	opt_set(&p->sm_lid, no_sm ? 0 : ps->sm_lid);
+	if (strcmp(p->default_roce_mode, mode))
+		changed = true;
+	snprintf(p->default_roce_mode, sizeof(p->default_roce_mode), "%s", mode);
+	if (d->sc->breaks & DS_CONTAINER) {
+		for (unsigned int i = 0; i < p->nnetdevs; i++) {
+			bool in = !out && moved && !strncmp(p->netdevs[i].name, "enp65s0f0", 9);
+
+			changed |= p->netdevs[i].in_ns != in;
+			p->netdevs[i].in_ns = in;
+		}
+		for (size_t i = 0; i < p->ngids; i++) {
+			bool in = p->gids[i].netdev[0] && moved && !strncmp(p->gids[i].netdev, "enp65s0f0", 9);
+
+			changed |= p->gids[i].netdev_in_ns != in;
+			p->gids[i].netdev_in_ns = in;
+		}
+	}
+	return changed;
 }
 
 /* Sample every counter through the collector's own parser, as if read from its file. */
@@ -655,12 +815,6 @@ static void gid_fill(struct fab_gid *g, const struct demo_gid_spec *gs)
 	g->netdev_in_ns = gs->netdev[0] != '\0';
 }
 
-static void opt_set(struct opt_u64 *o, uint64_t v)
-{
-	o->known = true;
-	o->value = v;
-}
-
 static bool dir_has(const struct demo_counter_dir *dir, const char *name)
 {
 	for (size_t i = 0; i < dir->n; i++)
@@ -676,9 +830,7 @@ static int port_build(struct demo *d, struct demo_port *dp, struct fab_port *p)
 
 	memset(p, 0, sizeof(*p));
 	p->num = ps->num;
-	snprintf(p->rate, sizeof(p->rate), "%s", ps->rate);
 	p->rate_known = true;
-	p->rate_gbps = ps->rate_gbps;
 	p->link_layer = ps->ll;
 	snprintf(p->link_layer_raw, sizeof(p->link_layer_raw), "%s", fab_link_layer_str(ps->ll));
 	opt_set(&p->lid, ps->lid);
@@ -705,8 +857,6 @@ static int port_build(struct demo *d, struct demo_port *dp, struct fab_port *p)
 			opt_set(&nd->pkey, ns->pkey);
 		snprintf(nd->parent, sizeof(nd->parent), "%s", ns->parent);
 	}
-	port_set_phase(p, port_phase(d, dp, d->now_ns / NS_PER_US / SEG_US));
-
 	p->gid_tbl_len = ps->gid_tbl_len;
 	if (ps->ngids) {
 		p->gids = calloc(ps->ngids, sizeof(*p->gids));
@@ -715,6 +865,7 @@ static int port_build(struct demo *d, struct demo_port *dp, struct fab_port *p)
 		for (size_t i = 0; i < ps->ngids; i++)
 			gid_fill(&p->gids[p->ngids++], &ps->gids[i]);
 	}
+	port_scenario(d, dp, p);
 
 	for (size_t k = 0; k < ARRAY_SIZE(ps->dirs); k++)
 		n += ps->dirs[k].n;
@@ -782,6 +933,31 @@ int demo_collect(struct demo *d, struct fab_host *h)
 	return rc;
 }
 
+unsigned long demo_seed(const struct demo *d)
+{
+	return d->seed;
+}
+
+unsigned int demo_port_load(const struct demo *d, const char *dev, unsigned int port)
+{
+	uint64_t t_us = d->now_ns / NS_PER_US, m = t_us / SEG_US, r = t_us % SEG_US;
+
+	for (size_t i = 0; i < d->nports; i++) {
+		const struct demo_port *p = &d->ports[i];
+		uint64_t l0, l1;
+
+		if (p->ps->num != port || strcmp(p->ds->name, dev))
+			continue;
+		if (port_phase(d, p, m) != PHASE_ACTIVE)
+			return 0;
+		/* between the keyframes, as the smoothstep goes: close enough on a straight line */
+		l0 = flow_level(d, &p->xmit, m);
+		l1 = flow_level(d, &p->xmit, m + 1);
+		return (unsigned int)((l0 * (SEG_US - r) + l1 * r) / SEG_US);
+	}
+	return 0;
+}
+
 bool demo_link_up(const struct demo *d, const char *netdev)
 {
 	uint64_t seg = d->now_ns / NS_PER_US / SEG_US;
@@ -813,12 +989,10 @@ bool demo_tick(struct demo *d, struct fab_host *h, uint64_t dt_ns)
 		for (size_t k = 0; k < dev->nports; k++) {
 			struct fab_port *p = &dev->ports[k];
 			struct demo_port *dp = demo_port_of(d, dev, p);
-			enum fab_port_state before = p->state;
 
 			if (!dp)
 				continue;
-			port_set_phase(p, port_phase(d, dp, d->now_ns / NS_PER_US / SEG_US));
-			if (p->state != before)
+			if (port_scenario(d, dp, p))
 				changed = true;
 			port_sample(d, dp, p);
 		}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/fabric.h"
 
@@ -22,6 +23,9 @@ struct demo;
 
 /* NULL when out of memory. */
 struct demo *demo_new(unsigned long seed);
+/* The host of a scenario (collect/demo_scenario.h; NULL: the default demo). NULL when out of memory. */
+struct demo_scenario;
+struct demo *demo_new_scenario(unsigned long seed, const struct demo_scenario *sc);
 
 /*
  * Build the host model (structure + first sample) at the current simulated
@@ -48,6 +52,16 @@ uint64_t demo_now_ns(const struct demo *d);
  */
 bool demo_link_up(const struct demo *d, const char *netdev);
 
+/* The seed the demo was made with. */
+unsigned long demo_seed(const struct demo *d);
+
+/*
+ * How busy a simulated port's send side is now, per mille of its link rate
+ * (the traffic a probe shares the link with); 0 when the port is not ACTIVE
+ * or not the demo's.
+ */
+unsigned int demo_port_load(const struct demo *d, const char *dev, unsigned int port);
+
 /*
  * The simulated host's network (memserver34 of doc/demo.md): links with ib0/ib1
  * (IPoIB datagram, MTU 2044), the RoCE NIC and its VLAN, the iWARP NIC;
@@ -58,6 +72,26 @@ bool demo_link_up(const struct demo *d, const char *netdev);
  */
 struct net_state;
 int demo_net(struct demo *d, struct net_state *st);
+
+/*
+ * Fixing the simulated host (the doctor's `--apply`, the Doctor pane's a):
+ * plan's routes, rules and sysctls are put into the simulated network
+ * (demo_net() shows them from then on), each step written to log as the
+ * command a real host would run, every line marked SIMULATED. Nothing on
+ * the machine changes. Returns 0, 1 when nothing was left to apply, or
+ * -ENOMEM. demo_unfix() takes every applied fix back (1: none was).
+ */
+struct fix_plan;
+int demo_fix(struct demo *d, const struct fix_plan *plan, FILE *log);
+int demo_unfix(struct demo *d, FILE *log);
+/* Whether a fix is applied to the simulated host now. */
+bool demo_fixed(const struct demo *d);
+/*
+ * The scenario's lines for a header (fabtop --demo NAME): its story and
+ * where to look, or what the fixed host shows. false: the default demo
+ * (no story).
+ */
+bool demo_story(const struct demo *d, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed);
 
 void demo_free(struct demo *d);
 

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "demo/demo.h"
+#include "demo/demo_int.h"
+#include "demo/demo_scenario.h"
+#include "derive/fix.h"
 #include "model/net.h"
 #include "util.h"
 
@@ -58,6 +61,47 @@ static const struct demo_link_spec demo_links[] = {
 	  "10.30.0.1/24", "fe80::207:43ff:fea1:b2c0" },
 	{ 7, "enp65s0f0.100", "vlan", ARPHRD_ETHER, 9000, 5, "0c:42:a1:5e:3b:70", NET_IPOIB_NONE, -1,
 	  "10.100.0.1/24", "fe80::e42:a1ff:fe5e:3b70" },
+};
+
+/*
+ * The container of the container scenario: its own veth (as Docker gives
+ * one) and none of the host's netdevs; its fix moves the RoCE netdev in
+ * (ip link set dev enp65s0f0 netns ...), with its address.
+ */
+static const struct demo_link_spec container_links[] = {
+	{ 1, "lo", "", ARPHRD_LOOPBACK, 65536, 0, "00:00:00:00:00:00", NET_IPOIB_NONE, -1,
+	  "127.0.0.1/8", NULL },
+	{ 9, "eth0", "veth", ARPHRD_ETHER, 1500, 0, "02:42:ac:11:00:02", NET_IPOIB_NONE, -1,
+	  "172.17.0.2/16", "fe80::42:acff:fe11:2" },
+	{ 5, "enp65s0f0", "", ARPHRD_ETHER, 9000, 0, "0c:42:a1:5e:3b:70", NET_IPOIB_NONE, -1,
+	  "10.20.0.1/24", "fe80::e42:a1ff:fe5e:3b70" },
+	{ 7, "enp65s0f0.100", "vlan", ARPHRD_ETHER, 9000, 5, "0c:42:a1:5e:3b:70", NET_IPOIB_NONE, -1,
+	  "10.100.0.1/24", "fe80::e42:a1ff:fe5e:3b70" },
+};
+
+/* Which host the network is: its links, its default route, its kernel subnet routes in dump order. */
+struct demo_netspec {
+	const struct demo_link_spec *links;
+	size_t nlinks;
+	const char *gateway;
+	int gw_ifindex;
+	const int *order;		/* indexes into links */
+	size_t norder;
+	bool neighs;
+};
+
+static const int host_order[] = { 4, 5, 6, 1, 2, 3 };
+static const int container_order[] = { 2, 3, 1 };
+
+static const struct demo_netspec host_spec = {
+	demo_links, ARRAY_SIZE(demo_links), "10.208.130.254", 2, host_order, ARRAY_SIZE(host_order), true,
+};
+/* broken: the container's veth alone; fixed: the RoCE netdev and its VLAN moved in */
+static const struct demo_netspec container_spec = {
+	container_links, 2, "172.17.0.1", 9, container_order + 2, 1, false,
+};
+static const struct demo_netspec container_fixed_spec = {
+	container_links, 4, "172.17.0.1", 9, container_order, 3, false,
 };
 
 /* Ubuntu 18.04: rp_filter=1 from /etc/sysctl.d/10-network-security.conf; the rest kernel defaults. */
@@ -181,17 +225,17 @@ static void hwaddr_parse(const char *s, uint8_t *out, uint8_t *len)
 	}
 }
 
-static void links_fill(struct demo *d, struct build *b)
+static void links_fill(struct demo *d, struct build *b, const struct demo_netspec *ns)
 {
 	struct net_state *st = b->st;
 
-	st->links = calloc(ARRAY_SIZE(demo_links), sizeof(*st->links));
+	st->links = calloc(ns->nlinks, sizeof(*st->links));
 	if (!st->links) {
 		b->err = -ENOMEM;
 		return;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(demo_links); i++) {
-		const struct demo_link_spec *ls = &demo_links[i];
+	for (size_t i = 0; i < ns->nlinks; i++) {
+		const struct demo_link_spec *ls = &ns->links[i];
 		struct net_link *l = &st->links[st->nlinks++];
 		bool lo = ls->type == ARPHRD_LOOPBACK;
 		bool carrier = demo_link_up(d, ls->name);
@@ -217,23 +261,21 @@ static void links_fill(struct demo *d, struct build *b)
  * Addresses and the routes the kernel derives from them, table by table.
  * Long: the demo host's addresses and the routes the kernel makes from them, table by table, as data.
  */
-static void addrs_routes_fill(struct build *b)
+static void addrs_routes_fill(struct build *b, const struct demo_netspec *ns)
 {
-	struct net_ip gw = ip_of("10.208.130.254"), any = { 0 };
+	struct net_ip gw = ip_of(ns->gateway), any = { 0 };
 	struct net_route *r;
 
 	/* main: the default route first, then the subnets in address order (as the FIB dumps them). */
-	r = route_add(b, RT_TABLE_MAIN, RTN_UNICAST, RTPROT_STATIC, RT_SCOPE_UNIVERSE, &any, 0, 2);
+	r = route_add(b, RT_TABLE_MAIN, RTN_UNICAST, RTPROT_STATIC, RT_SCOPE_UNIVERSE, &any, 0, ns->gw_ifindex);
 	if (r) {
 		r->family = AF_INET;
 		r->gateway = gw;
 	}
 	{
-		/* Kernel subnet routes, in address order; two for 172.16.0.0/16: the mistake. */
-		static const int order[] = { 5, 6, 7, 2, 3, 4 };
-
-		for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
-			const struct demo_link_spec *ls = &demo_links[order[k] - 1];
+		/* Kernel subnet routes, in address order; on the host two for 172.16.0.0/16: the mistake. */
+		for (size_t k = 0; k < ns->norder; k++) {
+			const struct demo_link_spec *ls = &ns->links[ns->order[k]];
 			uint8_t len;
 			struct net_ip ip = ip_prefix_of(ls->v4, &len), net = net_ip_network(&ip, len);
 
@@ -244,13 +286,13 @@ static void addrs_routes_fill(struct build *b)
 		}
 	}
 	/* IPv6 link-local subnets of the up links, metric 256. */
-	for (size_t i = 0; i < ARRAY_SIZE(demo_links); i++) {
+	for (size_t i = 0; i < ns->nlinks; i++) {
 		struct net_ip fe80 = ip_of("fe80::");
 
-		if (!demo_links[i].v6ll)
+		if (!ns->links[i].v6ll)
 			continue;
 		r = route_add(b, RT_TABLE_MAIN, RTN_UNICAST, RTPROT_KERNEL, RT_SCOPE_UNIVERSE, &fe80, 64,
-			      demo_links[i].ifindex);
+			      ns->links[i].ifindex);
 		if (r) {
 			r->has_priority = true;
 			r->priority = 256;
@@ -258,8 +300,8 @@ static void addrs_routes_fill(struct build *b)
 	}
 
 	/* Addresses, and the local table's host and broadcast routes for each. */
-	for (size_t i = 0; i < ARRAY_SIZE(demo_links); i++) {
-		const struct demo_link_spec *ls = &demo_links[i];
+	for (size_t i = 0; i < ns->nlinks; i++) {
+		const struct demo_link_spec *ls = &ns->links[i];
 		bool lo = ls->type == ARPHRD_LOOPBACK;
 		uint8_t len;
 		struct net_ip ip = ip_prefix_of(ls->v4, &len);
@@ -364,19 +406,19 @@ static void neighs_fill(struct build *b)
 	}
 }
 
-static void sysctls_fill(struct build *b)
+static void sysctls_fill(struct build *b, const struct demo_netspec *ns)
 {
 	struct net_state *st = b->st;
 
-	st->sysctls = calloc(ARRAY_SIZE(demo_links), sizeof(*st->sysctls));
+	st->sysctls = calloc(ns->nlinks, sizeof(*st->sysctls));
 	if (!st->sysctls) {
 		b->err = -ENOMEM;
 		return;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(demo_links); i++) {
+	for (size_t i = 0; i < ns->nlinks; i++) {
 		struct net_if_sysctls *s = &st->sysctls[st->nsysctls++];
 
-		snprintf(s->ifname, sizeof(s->ifname), "%s", demo_links[i].name);
+		snprintf(s->ifname, sizeof(s->ifname), "%s", ns->links[i].name);
 		for (int id = 0; id < NET_SYSCTL_COUNT; id++) {
 			struct net_sysctl_val *v = &s->v[id];
 			/* default.rp_filter is 1 too, so every interface was created with 1. */
@@ -388,20 +430,222 @@ static void sysctls_fill(struct build *b)
 	}
 }
 
+static int ifindex_of(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(demo_links); i++)
+		if (!strcmp(demo_links[i].name, name))
+			return demo_links[i].ifindex;
+	for (size_t i = 0; i < ARRAY_SIZE(container_links); i++)
+		if (!strcmp(container_links[i].name, name))
+			return container_links[i].ifindex;
+	return 0;
+}
+
+/* A rule in its place: the dump lists IPv4 rules by priority, then IPv6. */
+static void rule_insert(struct build *b, const struct net_rule *nr)
+{
+	struct net_state *st = b->st;
+	struct net_rule *np = realloc(st->rules, (st->nrules + 1) * sizeof(*st->rules));
+	size_t at = 0;
+
+	if (!np) {
+		b->err = -ENOMEM;
+		return;
+	}
+	st->rules = np;
+	while (at < st->nrules && st->rules[at].family == nr->family && st->rules[at].priority <= nr->priority)
+		at++;
+	memmove(&st->rules[at + 1], &st->rules[at], (st->nrules - at) * sizeof(*st->rules));
+	st->rules[at] = *nr;
+	st->nrules++;
+}
+
+/* The fix applied to the simulated host, as the kernel would then show it. */
+static void netfix_fill(struct demo *d, struct build *b)
+{
+	const struct demo_netfix *f = demo_netfix_get(d);
+	struct net_state *st = b->st;
+
+	for (size_t i = 0; i < f->nroutes && !b->err; i++) {
+		struct net_rule nr = { .family = AF_INET, .action = FR_ACT_TO_TBL, .src_len = 32,
+				       .table = f->routes[i].table, .has_priority = true,
+				       .priority = f->routes[i].priority, .src = f->routes[i].addr };
+		struct net_route *r = route_add(b, f->routes[i].table, RTN_UNICAST, RTPROT_BOOT, RT_SCOPE_LINK,
+						&f->routes[i].subnet, f->routes[i].prefixlen,
+						ifindex_of(f->routes[i].ifname));
+
+		if (r)
+			r->prefsrc = f->routes[i].addr;
+		rule_insert(b, &nr);
+	}
+	for (size_t i = 0; i < f->nsysctls; i++)
+		for (size_t k = 0; k < st->nsysctls; k++) {
+			struct net_sysctl_val *v = &st->sysctls[k].v[f->sysctls[i].id];
+
+			if (strcmp(st->sysctls[k].ifname, f->sysctls[i].ifname))
+				continue;
+			v->iface = (struct net_opt_int){ .known = true, .value = f->sysctls[i].value };
+			v->effective = net_sysctl_combine(f->sysctls[i].id, v->all, v->iface);
+		}
+}
+
+/* Every output line of fn(f, arg) with "[SIMULATED] " in front, into log. */
+static void simulated_lines(FILE *log, const char *text)
+{
+	const char *s = text;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		int len = nl ? (int)(nl - s) : (int)strlen(s);
+
+		fprintf(log, "[SIMULATED] %.*s\n", len, s);
+		s += len + (nl ? 1 : 0);
+	}
+}
+
+/* The plan's routes, rules and sysctls into f (what is already right stays out). */
+static void netfix_add(struct demo_netfix *f, const struct fix_plan *plan)
+{
+	for (size_t i = 0; i < plan->nroutes && f->nroutes < DEMO_FIX_ROUTES; i++) {
+		const struct fix_route *r = &plan->routes[i];
+
+		if (r->route_ok && r->rule_ok)
+			continue;
+		snprintf(f->routes[f->nroutes].ifname, IFNAMSIZ, "%s", r->ifname);
+		f->routes[f->nroutes].addr = r->addr;
+		f->routes[f->nroutes].subnet = r->subnet;
+		f->routes[f->nroutes].prefixlen = r->prefixlen;
+		f->routes[f->nroutes].table = r->table;
+		f->routes[f->nroutes].priority = r->priority;
+		f->nroutes++;
+	}
+	for (size_t i = 0; i < plan->nsysctls && f->nsysctls < DEMO_FIX_SYSCTLS; i++) {
+		if (plan->sysctls[i].ok)
+			continue;
+		snprintf(f->sysctls[f->nsysctls].ifname, IFNAMSIZ, "%s", plan->sysctls[i].ifname);
+		f->sysctls[f->nsysctls].id = plan->sysctls[i].id;
+		f->sysctls[f->nsysctls].value = plan->sysctls[i].value;
+		f->nsysctls++;
+	}
+}
+
+int demo_netfix_base(struct demo *d)
+{
+	struct fab_host h;
+	struct net_state st;
+	struct fix_plan plan;
+	int rc;
+
+	if (demo_collect(d, &h))
+		return -ENOMEM;
+	rc = demo_net(d, &st);
+	if (!rc) {
+		net_mark_rdma(&st, &h);
+		rc = fix_plan_build(&st, &plan);
+		if (!rc) {
+			netfix_add(demo_netfix_of(d), &plan);
+			fix_plan_free(&plan);
+		}
+		net_state_free(&st);
+	}
+	fab_host_free(&h);
+	*demo_netfix_base_of(d) = *demo_netfix_of(d);
+	return rc;
+}
+
+/* Long: the doctor's routing fix, then the scenario's own, each said as a real host would do it. */
+int demo_fix(struct demo *d, const struct fix_plan *plan, FILE *log)
+{
+	const struct demo_scenario *sc = demo_scenario_of(d);
+	bool route = fix_plan_needed(plan), own = sc->fix_cmd && !demo_sc_fixed(d);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!route && !own)
+		return 1;
+	if (route)
+		netfix_add(demo_netfix_of(d), plan);
+	if (own)
+		demo_sc_fix(d);
+	if (!log)
+		return 0;
+	fprintf(log, "[SIMULATED] applying the fix to the simulated host memserver34; nothing on this "
+		"machine changes:\n");
+	if (route) {
+		m = open_memstream(&text, &len);
+		if (m) {
+			fix_write(m, FIX_IP, plan);
+			fclose(m);
+			simulated_lines(log, text ? text : "");
+			free(text);
+		}
+	}
+	if (own)
+		fprintf(log, "[SIMULATED] %s\n", sc->fix_cmd);
+	fprintf(log, "[SIMULATED] applied to the simulated host (this run only%s)\n",
+		route ? "; undo: u in the monitor's Doctor pane" : "");
+	return 0;
+}
+
+int demo_unfix(struct demo *d, FILE *log)
+{
+	struct demo_netfix *f = demo_netfix_of(d);
+	const struct demo_netfix *base = demo_netfix_base_of(d);
+
+	if (!memcmp(f, base, sizeof(*f)))
+		return 1;
+	*f = *base;
+	if (log)
+		fprintf(log, "[SIMULATED] the simulated host's routing is back as it was: its fix is undone\n");
+	return 0;
+}
+
+bool demo_fixed(const struct demo *d)
+{
+	const struct demo_netfix *f = demo_netfix_get(d);
+
+	return memcmp(f, demo_netfix_base_of((struct demo *)d), sizeof(*f)) || demo_sc_fixed(d);
+}
+
+bool demo_story(const struct demo *d, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed)
+{
+	const struct demo_scenario *sc = demo_scenario_of(d);
+
+	if (!sc->name)
+		return false;
+	/* fixed: the scenario's own fix is in, and (the routing lesson) the routing fix */
+	*fixed = (sc->fix_cmd ? demo_sc_fixed(d) : true) &&
+		 (sc->breaks & DS_SAME_SUBNET ? demo_fixed(d) : true);
+	if (*fixed) {
+		snprintf(story, ssize, "SIMULATED scenario %s: FIXED: %s", sc->name, sc->fixed);
+		snprintf(hint, hsize, "%sfabtop --demo list: the other scenarios",
+			 sc->breaks & DS_SAME_SUBNET ? "u in the Doctor pane breaks it again; " : "");
+	} else {
+		snprintf(story, ssize, "SIMULATED scenario %s: %s", sc->name, sc->story);
+		snprintf(hint, hsize, "look: %s", sc->hint);
+	}
+	return true;
+}
+
 int demo_net(struct demo *d, struct net_state *st)
 {
 	struct build b = { .st = st };
+	const struct demo_netspec *ns = !(demo_scenario_of(d)->breaks & DS_CONTAINER) ? &host_spec :
+					demo_broken(d, DS_CONTAINER) ? &container_spec : &container_fixed_spec;
 
 	memset(st, 0, sizeof(*st));
-	links_fill(d, &b);
+	links_fill(d, &b, ns);
 	if (!b.err)
-		addrs_routes_fill(&b);
+		addrs_routes_fill(&b, ns);
 	if (!b.err)
 		rules_fill(&b);
-	if (!b.err)
+	if (!b.err && ns->neighs)
 		neighs_fill(&b);
 	if (!b.err)
-		sysctls_fill(&b);
+		sysctls_fill(&b, ns);
+	if (!b.err)
+		netfix_fill(d, &b);
 	st->live = false;
 	if (b.err)
 		net_state_free(st);

@@ -9,6 +9,8 @@
 
 #include "demo/demo_roce.h"
 #include "kernel/roce.h"
+#include "demo/demo_int.h"
+#include "demo/demo_scenario.h"
 #include "derive/roce_ctr.h"
 
 #define DEMO_ROCE_PRIO	3
@@ -42,7 +44,13 @@ static void set(struct roce_ctr *c, uint64_t v)
 	c->value = v;
 }
 
-static void fill_port(struct roce_port *rp, double t)
+/*
+ * Long: DCB as the NIC reports it, and its ethtool counters: the default
+ * demo's pause storms, or the quiet scenario's steady state; PFC off on
+ * priority 3 (pfc-off) means no pauses and discards there until the fix
+ * at tf (seconds, 0: none), continuous across it.
+ */
+static void fill_port(struct roce_port *rp, double t, bool storms, double pfc_off_s, double v1_s)
 {
 	struct roce_dcb *dcb = &rp->dcb;
 	struct roce_ethtool *e = &rp->eth;
@@ -68,17 +76,29 @@ static void fill_port(struct roce_port *rp, double t)
 	rp->tos.value = DEMO_ROCE_TOS;
 
 	e->nstats = 64;		/* the simulated driver's whole list; nmatched of them are the chain's */
-	set(&e->prio[ROCE_PRIO_RX_PAUSE][p], integral(t, 150, 21000));
-	set(&e->prio[ROCE_PRIO_TX_PAUSE][p], integral(t, 40, 40));
-	set(&e->prio[ROCE_PRIO_RX_PAUSE_US][p], integral(t, 20000, 970000));
-	set(&e->prio[ROCE_PRIO_TX_PAUSE_US][p], integral(t, 5000, 5000));
-	set(&e->prio[ROCE_PRIO_RX_DISCARDS][p], 0);
+	{
+		/* without PFC the pause counters stand still and discards climb; from the fix on, the reverse */
+		double t_on = t - pfc_off_s;
+
+		if (storms) {
+			set(&e->prio[ROCE_PRIO_RX_PAUSE][p], integral(t, 150, 21000));
+			set(&e->prio[ROCE_PRIO_RX_PAUSE_US][p], integral(t, 20000, 970000));
+		} else {
+			set(&e->prio[ROCE_PRIO_RX_PAUSE][p], (uint64_t)(150 * t_on));
+			set(&e->prio[ROCE_PRIO_RX_PAUSE_US][p], (uint64_t)(20000 * t_on));
+		}
+		set(&e->prio[ROCE_PRIO_TX_PAUSE][p], (uint64_t)(40 * t_on));
+		set(&e->prio[ROCE_PRIO_TX_PAUSE_US][p], (uint64_t)(5000 * t_on));
+		set(&e->prio[ROCE_PRIO_RX_DISCARDS][p], (uint64_t)(900 * pfc_off_s));
+	}
 	set(&e->prio[ROCE_PRIO_RX_ECN_MARKED][p], integral(t, 300, 300));
 	for (int q = 0; q < ROCE_PRIOS; q++)
 		if (q != p) {
 			set(&e->prio[ROCE_PRIO_RX_PAUSE][q], 0);
 			set(&e->prio[ROCE_PRIO_TX_PAUSE][q], 0);
 		}
+	/* RoCE v1 carries no DSCP: it lands on priority 0, which has no PFC, and drops there under load */
+	set(&e->prio[ROCE_PRIO_RX_DISCARDS][0], (uint64_t)(700 * v1_s));
 	set(&e->port[ROCE_PORT_RX_OUT_OF_BUFFER], 0);
 	set(&e->port[ROCE_PORT_RX_DISCARDS_PHY], 0);
 	set(&e->port[ROCE_PORT_PAUSE_STORM_WARN], 0);
@@ -88,6 +108,16 @@ static void fill_port(struct roce_port *rp, double t)
 	set(&e->port[ROCE_PORT_GLOBAL_RX_PAUSE], 0);
 	set(&e->port[ROCE_PORT_GLOBAL_TX_PAUSE], 0);
 	e->nmatched = 2 * ROCE_PRIOS + 4 + 6;
+}
+
+/* Seconds (to t) that what has been broken: since the counters began, to the fix if there was one. */
+static double broken_s(const struct demo *d, unsigned int what, double t)
+{
+	if (!(demo_scenario_of(d)->breaks & what))
+		return 0;
+	if (demo_sc_fix_ns(d))
+		t = DEMO_START_S + (double)demo_sc_fix_ns(d) / 1e9;
+	return t - DEMO_START_S;
 }
 
 int demo_roce(const struct demo *d, const struct fab_host *h, struct roce_state *st)
@@ -108,7 +138,9 @@ int demo_roce(const struct demo *d, const struct fab_host *h, struct roce_state 
 			rp->ecn.np_known[q] = rp->ecn.rp_known[q] = true;
 			rp->ecn.np[q] = rp->ecn.rp[q] = q == 3;
 		}
-		fill_port(rp, t);
+		fill_port(rp, t, demo_broken(d, DS_NOISE), broken_s(d, DS_PFC_OFF, t), broken_s(d, DS_ROCE_V1, t));
+		if (demo_broken(d, DS_PFC_OFF))
+			rp->dcb.pfc_en = 0;
 	}
 	return rc;
 }

@@ -72,12 +72,10 @@ static bool network_failure(const struct probe_status *st, bool *reason8)
 }
 
 /* Long: the route line, the matching finding and the other findings, each only when it applies. */
-unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts *o,
-			     const struct probe_status *st, struct explain *out)
+unsigned int explain_failure_in(const struct fab_host *h, const struct net_state *net, const struct route_ops *routes,
+				const struct probe_opts *o, const struct probe_status *st, struct explain *out)
 {
-	struct snapshot snap;
 	struct doctor_input in;
-	struct source *source;
 	struct doctor_query q;
 	struct doctor_report rep;
 	const struct doctor_finding *f = NULL;
@@ -98,19 +96,11 @@ unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts 
 		strip_port(st->local, src, sizeof(src));
 	from = src[0] ? src : o->from;
 
-	source = source_open(ctx);
-	if (!source || snapshot_take(source, &snap, COLLECT_GIDS | COLLECT_NETDEVS | SNAPSHOT_NET)) {
-		source_close(source);
-		return 0;
-	}
-	source_close(source);
 	q.peer = peer;
 	q.from = from;
-	in = (struct doctor_input){ .host = &snap.host, .net = &snap.net, .routes = snap.routes };
-	if (!snap.has_net || doctor_run(&in, &q, &rep)) {
-		snapshot_free(&snap);
+	in = (struct doctor_input){ .host = h, .net = net, .routes = routes };
+	if (doctor_run(&in, &q, &rep))
 		return 0;
-	}
 
 	for (i = 0; i < rep.nroutes; i++) {
 		const struct doctor_route *r = &rep.routes[i];
@@ -140,7 +130,7 @@ unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts 
 		struct route_answer ans;
 		struct net_ip pip;
 
-		if (!net_ip_parse(peer, &pip) && !snap.routes->output(&snap.net, &pip, NULL, 0, &ans)) {
+		if (!net_ip_parse(peer, &pip) && !routes->output(net, &pip, NULL, 0, &ans)) {
 			char s[DOCTOR_ADDR_LEN];
 
 			add(out, "route: traffic to %s leaves by %s from %s (table %u)", peer, ans.oif_name,
@@ -160,6 +150,32 @@ unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts 
 		add(out, "this host's routing looks right for this pair: look at the path and at the peer "
 			 "(its routes, rp_filter, ARP) — run 'fabtop doctor' there");
 	doctor_report_free(&rep);
-	snapshot_free(&snap);
 	return out->n;
+}
+
+unsigned int explain_failure_src(struct source *src, const struct probe_opts *o, const struct probe_status *st,
+				 struct explain *out)
+{
+	struct snapshot snap;
+	bool reason8;
+	unsigned int n;
+
+	memset(out, 0, sizeof(*out));
+	if (st->listen || st->state != PROBE_FAILED || !o->peer || !network_failure(st, &reason8))
+		return 0;
+	if (!src || snapshot_take(src, &snap, COLLECT_GIDS | COLLECT_NETDEVS | SNAPSHOT_NET))
+		return 0;
+	n = snap.has_net ? explain_failure_in(&snap.host, &snap.net, snap.routes, o, st, out) : 0;
+	snapshot_free(&snap);
+	return n;
+}
+
+unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts *o,
+			     const struct probe_status *st, struct explain *out)
+{
+	struct source *src = source_open(ctx);
+	unsigned int n = explain_failure_src(src, o, st, out);
+
+	source_close(src);
+	return n;
 }

@@ -25,4 +25,16 @@ struct explain {
 unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts *o,
 			     const struct probe_status *st, struct explain *out);
 
+/* The same from a source the caller holds (the demo's simulated host, with its fixes). */
+struct source;
+unsigned int explain_failure_src(struct source *src, const struct probe_opts *o, const struct probe_status *st,
+				 struct explain *out);
+
+/* The same from a host and network the caller already has (the monitor's), asking routes. */
+struct fab_host;
+struct net_state;
+struct route_ops;
+unsigned int explain_failure_in(const struct fab_host *h, const struct net_state *net, const struct route_ops *routes,
+				const struct probe_opts *o, const struct probe_status *st, struct explain *out);
+
 #endif

@@ -165,6 +165,10 @@ static void probe_release(struct probe *p)
 		server_free(p);
 	}
 	client_release(p);
+	if (p->drv && p->drv_priv) {
+		p->drv->free(p->drv_priv);
+		p->drv_priv = NULL;
+	}
 	p->deadline_ns = 0;
 }
 
@@ -348,10 +352,13 @@ static void client_begin(struct probe *p, uint64_t now)
 	probe_set_deadline(p, now, p->o.timeout_ms, "ADDR_RESOLVED");
 }
 
-struct probe *probe_start(const struct probe_opts *o)
+/*
+ * A probe with o copied and its defaults filled in, and what a client would
+ * send checked (PROBE_FAILED with the reason when it is wrong). NULL: no memory.
+ */
+static struct probe *probe_new(const struct probe_opts *o, uint64_t now)
 {
 	struct probe *p = calloc(1, sizeof(*p));
-	uint64_t now = util_now_ns();
 
 	if (!p)
 		return NULL;
@@ -390,13 +397,8 @@ struct probe *probe_start(const struct probe_opts *o)
 		free(p);
 		return NULL;
 	}
-
-	if (p->o.listen) {
-		server_start(p, now);
-		if (p->state == PROBE_FAILED)
-			probe_release(p);
+	if (p->o.listen)
 		return p;
-	}
 
 	/* validate what the client sends before touching the network */
 	if (p->o.mode == PROBE_MODE_RPING &&
@@ -415,9 +417,39 @@ struct probe *probe_start(const struct probe_opts *o)
 		 (p->o.size < WIRE_MSG_HDR_LEN || p->o.size > WIRE_MAX_LAT_SIZE))
 		probe_fail(p, now, "ERROR", 0, "lat size must be %d..%u bytes, not %u",
 			   WIRE_MSG_HDR_LEN, WIRE_MAX_LAT_SIZE, p->o.size);
-	else
+	return p;
+}
+
+struct probe *probe_start(const struct probe_opts *o)
+{
+	uint64_t now = util_now_ns();
+	struct probe *p = probe_new(o, now);
+
+	if (!p)
+		return NULL;
+	if (p->o.listen)
+		server_start(p, now);
+	else if (p->state != PROBE_FAILED)
 		client_begin(p, now);
 	if (p->state == PROBE_FAILED)
+		probe_release(p);
+	return p;
+}
+
+struct probe *probe_start_driven(const struct probe_opts *o, const struct probe_driver *drv, void *priv)
+{
+	uint64_t now = util_now_ns();
+	struct probe *p = probe_new(o, now);
+
+	if (!p) {
+		drv->free(priv);
+		return NULL;
+	}
+	p->drv = drv;
+	p->drv_priv = priv;
+	if (p->state != PROBE_FAILED)
+		drv->step(p, priv, now);
+	if (!probe_active(p))
 		probe_release(p);
 	return p;
 }
@@ -1111,7 +1143,10 @@ int probe_timeout_ms(const struct probe *p, uint64_t now_ns)
 		return -1;
 	if (p->cq_more)
 		return 0;	/* completions are waiting: no sleeping */
-	d = p->srv ? server_deadline(p) : p->deadline_ns;
+	if (p->drv)
+		d = p->drv->next_ns(p, p->drv_priv);
+	else
+		d = p->srv ? server_deadline(p) : p->deadline_ns;
 	/* wake at least once a second while data moves, for the rate window */
 	if (p->state == PROBE_RUNNING || p->state == PROBE_LISTENING) {
 		w = now_ns + 1000 * MS;
@@ -1130,10 +1165,15 @@ int probe_handle(struct probe *p, uint64_t now_ns)
 	if (!probe_active(p))
 		return 0;
 	p->cq_more = false;	/* set again below when a completion budget runs out */
-	if (p->srv)
+	if (p->drv) {
+		p->drv->step(p, p->drv_priv, now_ns);
+		if (p->state == PROBE_RUNNING)
+			stats_tick(&p->stats, now_ns);
+	} else if (p->srv) {
 		server_handle(p, now_ns);
-	else
+	} else {
 		client_handle(p, now_ns);
+	}
 	if (!probe_active(p))
 		probe_release(p);
 	return probe_active(p);
@@ -1146,7 +1186,9 @@ void probe_stop(struct probe *p)
 	if (!probe_active(p))
 		return;
 	p->stop_requested = true;
-	if (p->srv) {
+	if (p->drv && p->state == PROBE_RUNNING) {
+		p->drv->step(p, p->drv_priv, now);	/* it ends the data phase */
+	} else if (p->srv) {
 		server_stop(p, now);
 	} else if (p->state == PROBE_RUNNING) {
 		/* bw: stop posting; finish once the writes in flight are done */
@@ -1183,6 +1225,7 @@ const struct probe_status *probe_status(const struct probe *cp)
 	st->n_events = (unsigned int)n;
 	st->events_total = p->ev_total;
 	st->state = p->state;
+	st->simulated = p->drv != NULL;
 	st->mode = p->o.mode;
 	st->listen = p->o.listen;
 	st->size = p->o.size;
@@ -1207,4 +1250,88 @@ const struct probe_status *probe_status(const struct probe *cp)
 	if (p->srv)
 		server_status(p, st);
 	return st;
+}
+
+/* ---- the driven probe's side (probe/driven.h) ---- */
+
+const struct probe_opts *probe_driven_opts(const struct probe *p)
+{
+	return &p->o;
+}
+
+uint64_t probe_driven_t0(const struct probe *p)
+{
+	return p->t0_ns;
+}
+
+enum probe_state probe_driven_state(const struct probe *p)
+{
+	return p->state;
+}
+
+bool probe_driven_stopping(const struct probe *p)
+{
+	return p->stop_requested;
+}
+
+void probe_driven_event(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+{
+	struct probe_event *e = probe_event_add(p, now, name, status, false, "%s", "");
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	va_end(ap);
+}
+
+void probe_driven_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+{
+	char text[PROBE_EVENT_TEXT_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	probe_fail(p, now, name, status, "%s", text);
+}
+
+void probe_driven_where(struct probe *p, const char *device, unsigned int port, const char *local,
+			const char *remote, int sgid_index, const char *sgid_type)
+{
+	if (device)
+		snprintf(p->st.device, sizeof(p->st.device), "%s", device);
+	if (port)
+		p->st.port_num = (uint8_t)port;
+	if (local)
+		snprintf(p->st.local, sizeof(p->st.local), "%s", local);
+	if (remote)
+		snprintf(p->st.remote, sizeof(p->st.remote), "%s", remote);
+	if (sgid_index >= 0)
+		p->st.sgid_index = sgid_index;
+	if (sgid_type)
+		snprintf(p->st.sgid_type, sizeof(p->st.sgid_type), "%s", sgid_type);
+}
+
+void probe_driven_set_state(struct probe *p, uint64_t now, enum probe_state s)
+{
+	if (s == PROBE_RUNNING && p->state != PROBE_RUNNING)
+		stats_start(&p->stats, now);
+	p->state = s;
+}
+
+void probe_driven_data(struct probe *p, uint64_t now, uint64_t msgs, uint64_t bytes)
+{
+	if (!p->stats.start_ns)
+		stats_start(&p->stats, now);
+	stats_add(&p->stats, now, msgs, bytes);
+}
+
+void probe_driven_lat(struct probe *p, uint64_t ns)
+{
+	stats_lat(&p->stats, ns);
+}
+
+void probe_driven_done(struct probe *p, uint64_t now)
+{
+	finish_ok(p, now);
 }

@@ -90,6 +90,7 @@ struct probe_latency {
 
 struct probe_status {
 	enum probe_state state;
+	bool simulated;			/* a simulated exchange (probe/driven.h: the demo's), not the RDMA CM */
 	enum probe_mode mode;
 	bool listen;
 	char local[PROBE_ADDR_MAX];	/* bound address once known, else "" */

@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "probe/driven.h"
 #include "probe/probe.h"
 #include "probe/wire.h"
 
@@ -172,6 +173,8 @@ struct probe {
 	struct probe_event ev_lin[PROBE_MAX_EVENTS];	/* linear copy for probe_status() */
 
 	struct probe_status st;		/* what probe_status() returns, refreshed there */
+	const struct probe_driver *drv;	/* a driven probe (probe/driven.h): it moves the state, not the CM */
+	void *drv_priv;			/* the driver's own state, freed with drv->free() at release */
 	uint64_t pct_ns;		/* when st.lat was last computed (sorting is not free) */
 };
 

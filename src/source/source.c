@@ -142,6 +142,42 @@ struct mad_watch *source_mad_watch(struct source *s)
 	return s && s->ops->mad_watch ? s->ops->mad_watch(s) : NULL;
 }
 
+struct probe *source_probe_start(struct source *s, const struct probe_opts *o, int *err)
+{
+	struct probe *p;
+
+	if (!s || !s->ops->probe) {
+		*err = -EOPNOTSUPP;
+		return NULL;
+	}
+	p = s->ops->probe(s, o);
+	*err = p ? 0 : -ENOMEM;
+	return p;
+}
+
+int source_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+		     size_t *left)
+{
+	*left = 0;
+	return s && s->ops->apply_fix ? s->ops->apply_fix(s, plan, st, log, left) : -EOPNOTSUPP;
+}
+
+int source_undo_fix(struct source *s, FILE *log)
+{
+	return s && s->ops->undo_fix ? s->ops->undo_fix(s, log) : -EOPNOTSUPP;
+}
+
+bool source_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed)
+{
+	*fixed = false;
+	return s && s->ops->story && s->ops->story(s, story, ssize, hint, hsize, fixed);
+}
+
+bool source_can_fix(const struct source *s)
+{
+	return s && s->ops->apply_fix;
+}
+
 void source_describe(const struct source *s, char *buf, size_t size)
 {
 	if (s->ops->describe)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ctx.h"
 #include "model/fabric.h"
@@ -55,8 +56,11 @@ enum source_seek {
 };
 struct event_log;
 struct fab_event;
+struct fix_plan;
 struct mad_watch;
 struct net_state;
+struct probe;
+struct probe_opts;
 struct res_state;
 struct roce_state;
 struct source;
@@ -129,6 +133,33 @@ struct source_ops {
 	 * roce_state_free()). 0 or -errno; NULL op: -EOPNOTSUPP.
 	 */
 	int (*roce)(struct source *s, const struct fab_host *h, struct roce_state *st);
+	/*
+	 * Start an RDMA CM probe (probe/probe.h) over what this source is:
+	 * the live host's RDMA CM, or the demo's simulated exchange (its
+	 * status says simulated). NULL result: out of memory. NULL op: this
+	 * source cannot probe (a recording).
+	 */
+	struct probe *(*probe)(struct source *s, const struct probe_opts *o);
+	/*
+	 * Apply the doctor's runtime fix plan (derive/fix.h) to the network
+	 * net() describes, st being that network now: the steps, and what
+	 * undoes them, to log. 0; 1: nothing was left to apply; -EPERM: not
+	 * allowed (root only); else the failing step's -errno after a
+	 * rollback (*left: steps it could not undo). The live host's
+	 * rtnetlink and /proc/sys (collect/net_apply.h), or the demo's
+	 * simulated host. NULL op: nothing can be changed here (a recording).
+	 */
+	int (*apply_fix)(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+			 size_t *left);
+	/* Take back what apply_fix() did: 0, 1 nothing was applied. NULL op: not here (a real host's
+	 * fix is undone by the commands apply_fix() printed first). */
+	int (*undo_fix)(struct source *s, FILE *log);
+	/*
+	 * A scenario's lines for the monitor's header: what goes wrong and
+	 * where to look, or what the fixed host shows (*fixed). false, or
+	 * NULL op: no story (a real host, the default demo).
+	 */
+	bool (*story)(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed);
 	/* Cheap check between full collections: is h out of date? NULL: refresh() reports changes. */
 	bool (*changed)(struct source *s, const struct fab_host *h);
 	/*
@@ -184,7 +215,7 @@ struct source_ops {
 };
 
 /* What a source can do; what it cannot, the surfaces explain instead of trying. */
-#define SOURCE_SIMULATED	(1u << 0)	/* made-up devices: no verbs, no probe, no MADs */
+#define SOURCE_SIMULATED	(1u << 0)	/* made-up devices: no verbs, no MADs; its probe is simulated */
 #define SOURCE_OWN_NETWORK	(1u << 1)	/* net() is this host's own network: --apply may change it */
 #define SOURCE_RECORDED		(1u << 2)	/* a recording: no verbs, no probe, no MADs; time moves by refresh() */
 
@@ -237,6 +268,17 @@ int source_async_fd(struct source *s, const struct fab_host *h);
 unsigned int source_async_events(struct source *s, struct event_log *log);
 /* A new MAD watch for the monitor (free it with mad_watch_free()); NULL: none or no memory. */
 struct mad_watch *source_mad_watch(struct source *s);
+/*
+ * A probe over src (see source_ops.probe). NULL: out of memory, or the
+ * source cannot probe (-EOPNOTSUPP in *err, else -ENOMEM).
+ */
+struct probe *source_probe_start(struct source *s, const struct probe_opts *o, int *err);
+/* The fix ops (see source_ops); -EOPNOTSUPP when the source has none. */
+int source_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+		     size_t *left);
+int source_undo_fix(struct source *s, FILE *log);
+bool source_can_fix(const struct source *s);
+bool source_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed);
 void source_describe(const struct source *s, char *buf, size_t size);
 bool source_has(const struct source *s, unsigned int flag);
 /* Recording and a recording's time: see source_ops. -EOPNOTSUPP / false when the source has none. */

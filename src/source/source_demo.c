@@ -10,6 +10,8 @@
 #include "demo/demo_roce.h"
 #include "kernel/host.h"
 #include "source/source.h"
+#include "demo/demo_probe.h"
+#include "demo/demo_scenario.h"
 #include "util.h"
 
 struct demo_source {
@@ -23,7 +25,7 @@ static int demo_source_open(struct source *s)
 
 	if (!ds)
 		return -ENOMEM;
-	ds->demo = demo_new(s->ctx->seed);
+	ds->demo = demo_new_scenario(s->ctx->seed, demo_scenario_find(s->ctx->scenario));
 	if (!ds->demo) {
 		free(ds);
 		return -ENOMEM;
@@ -90,9 +92,46 @@ static int demo_source_roce(struct source *s, const struct fab_host *h, struct r
 	return demo_roce(ds->demo, h, st);
 }
 
+/* The simulated CM exchange over the demo host as it is now. */
+static struct probe *demo_source_probe(struct source *s, const struct probe_opts *o)
+{
+	struct demo_source *ds = s->priv;
+
+	return demo_probe_start(ds->demo, o);
+}
+
+/* The fix goes into the simulated host, never this machine. */
+static int demo_source_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st,
+				 FILE *log, size_t *left)
+{
+	struct demo_source *ds = s->priv;
+
+	(void)st;
+	*left = 0;
+	return demo_fix(ds->demo, plan, log);
+}
+
+static int demo_source_undo_fix(struct source *s, FILE *log)
+{
+	struct demo_source *ds = s->priv;
+
+	return demo_unfix(ds->demo, log);
+}
+
+static bool demo_source_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize,
+			      bool *fixed)
+{
+	const struct demo_source *ds = s->priv;
+
+	return demo_story(ds->demo, story, ssize, hint, hsize, fixed);
+}
+
 static void demo_source_describe(const struct source *s, char *buf, size_t size)
 {
-	snprintf(buf, size, "demo fabric (simulated, seed %lu)", s->ctx->seed);
+	if (s->ctx->scenario)
+		snprintf(buf, size, "demo fabric (simulated, seed %lu, scenario %s)", s->ctx->seed, s->ctx->scenario);
+	else
+		snprintf(buf, size, "demo fabric (simulated, seed %lu)", s->ctx->seed);
 }
 
 static void demo_source_close(struct source *s)
@@ -112,6 +151,10 @@ const struct source_ops source_demo_ops = {
 	.refresh = demo_source_refresh,
 	.net = demo_source_net,
 	.roce = demo_source_roce,
+	.probe = demo_source_probe,
+	.apply_fix = demo_source_apply_fix,
+	.undo_fix = demo_source_undo_fix,
+	.story = demo_source_story,
 	.describe = demo_source_describe,
 	.close = demo_source_close,
 };

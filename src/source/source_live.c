@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "kernel/async.h"
 #include "kernel/host.h"
@@ -17,6 +18,8 @@
 #include "kernel/roce.h"
 #include "source/source.h"
 #include "kernel/watch.h"
+#include "change/net_apply.h"
+#include "probe/probe.h"
 #include "util.h"
 #include "warn.h"
 
@@ -225,6 +228,25 @@ static int live_roce(struct source *s, const struct fab_host *h, struct roce_sta
 	return roce_collect(h, s->ctx->sysfs_root, st);
 }
 
+/* The RDMA CM of this host. */
+static struct probe *live_probe(struct source *s, const struct probe_opts *o)
+{
+	(void)s;
+	return probe_start(o);
+}
+
+/* This host's own routes, rules and sysctls: root only. */
+static int live_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+			  size_t *left)
+{
+	*left = 0;
+	if (!fix_plan_needed(plan))
+		return 1;
+	if (geteuid() != 0)
+		return -EPERM;
+	return net_apply(plan, st, s->ctx->proc_root, log, left);
+}
+
 const struct source_ops source_live_ops = {
 	.name = "live",
 	.flags = SOURCE_OWN_NETWORK,
@@ -247,4 +269,6 @@ const struct source_ops source_live_ops = {
 	.changed_devices = live_changed_devices,
 	.collect_device = live_collect_device,
 	.describe = live_describe,
+	.probe = live_probe,
+	.apply_fix = live_apply_fix,
 };

@@ -334,6 +334,27 @@ void source_record_event_hook(const struct fab_event *ev, void *src)
 	rec_buf_free(&b);
 }
 
+static struct probe *rec_probe(struct source *s, const struct probe_opts *o)
+{
+	return inner_of(s)->ops->probe(inner_of(s), o);
+}
+
+static int rec_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
+			 size_t *left)
+{
+	return inner_of(s)->ops->apply_fix(inner_of(s), plan, st, log, left);
+}
+
+static int rec_undo_fix(struct source *s, FILE *log)
+{
+	return inner_of(s)->ops->undo_fix(inner_of(s), log);
+}
+
+static bool rec_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize, bool *fixed)
+{
+	return inner_of(s)->ops->story(inner_of(s), story, ssize, hint, hsize, fixed);
+}
+
 struct source *source_recorder_wrap(struct source *inner)
 {
 	struct source *s = calloc(1, sizeof(*s));
@@ -368,6 +389,10 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.res = in->res ? rec_res : NULL;
 	r->ops.qp_counters = in->qp_counters ? rec_qp_counters : NULL;
 	r->ops.roce = in->roce ? rec_roce : NULL;
+	r->ops.probe = in->probe ? rec_probe : NULL;
+	r->ops.apply_fix = in->apply_fix ? rec_apply_fix : NULL;
+	r->ops.undo_fix = in->undo_fix ? rec_undo_fix : NULL;
+	r->ops.story = in->story ? rec_story : NULL;
 	r->ops.fill_port = in->fill_port ? rec_fill_port : NULL;
 	r->ops.changed_devices = in->changed_devices ? rec_changed_devices : NULL;
 	r->ops.collect_device = in->collect_device ? rec_collect_device : NULL;

@@ -99,7 +99,7 @@ static void probe_ui_event(struct ui *ui, const struct ui_probe *pu, const struc
 	snprintf(ev.device, sizeof(ev.device), "%s", st->device);
 	ev.port = st->port_num;
 	snprintf(ev.iface, sizeof(ev.iface), "%s", pu->from_ifname);
-	event_set_what(&ev, "probe %s %s -> %s: %s", probe_mode_name(st->mode), st->local[0] ? st->local : "?",
+	event_set_what(&ev, "%sprobe %s %s -> %s: %s", st->simulated ? "SIMULATED " : "", probe_mode_name(st->mode), st->local[0] ? st->local : "?",
 		       pu->peer, ok ? "connected and done" : "failed");
 	if (ok)
 		event_set_evidence(&ev, "%" PRIu64 " messages, %" PRIu64 " bytes, %.3g Gb/s average; round trip "
@@ -148,6 +148,9 @@ static void probe_ui_record(struct ui *ui, struct ui_probe *pu, const struct pro
 	struct rec_buf b = { 0 };
 
 	if (!source_record_status(ui->live.src, &rs))
+		return;
+	/* a simulated run is not a probe of anything: it never goes into a recording as one */
+	if (st->simulated)
 		return;
 	if (rs.started_ns != pu->rec_file_ns) {
 		pu->rec_file_ns = rs.started_ns;
@@ -238,7 +241,12 @@ bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 	if (st->state == PROBE_FAILED && !pu->explained) {
 		pu->explained = true;
 		memset(&pu->why, 0, sizeof(pu->why));
-		if (!ui_simulated(ui) && !ui_recorded(ui))
+		/* the monitor's own view of the host and network: the demo's with its fixes, the live one as read */
+		if (ui_recorded(ui))
+			;
+		else if (ui->live.net_ok)
+			explain_failure_in(&ui->live.host, &ui->live.net, ui->live.routes, &pu->opts, st, &pu->why);
+		else
 			explain_failure(ui->ctx, &pu->opts, st, &pu->why);
 	}
 	if (was_active && !probe_active(pu->p))

@@ -9,6 +9,7 @@
 
 #include "derive/counters.h"
 #include "derive/units.h"
+#include "source/source.h"
 #include "ui/keys.h"
 #include "ui/replay_ui.h"
 #include "ui/views.h"
@@ -321,6 +322,22 @@ static int tab_labels(const struct ui *ui, int form, char label[][48])
 	return width;
 }
 
+/* A scenario of the demo: its story and where to look, or FIXED; lines drawn (0: no story). */
+static int draw_story(struct ui *ui, WINDOW *w, int y, int W, int H)
+{
+	char story[512], hint[512];
+	bool fixed;
+
+	if (!source_story(ui->live.src, story, sizeof(story), hint, sizeof(hint), &fixed))
+		return 0;
+	ui_fill(w, y, 0, W, theme_attr(fixed ? ROLE_OK : ROLE_WARN));
+	ui_puts(w, y, 0, W, theme_attr(fixed ? ROLE_OK : ROLE_WARN), story);
+	if (H < 12)
+		return 1;
+	ui_puts(w, y + 1, 0, W, theme_attr(ROLE_DIM), hint);
+	return 2;
+}
+
 static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 {
 	char label[UI_MAX_VIEWS][48];
@@ -449,6 +466,8 @@ void screen_draw(struct ui *ui, WINDOW *w)
 		draw_title(ui, w, W), y++;
 	if (H >= 6)
 		y += replay_ui_draw(ui, w, y, W);
+	if (H >= 8)
+		y += draw_story(ui, w, y, W, H);
 	if (H >= 5)
 		draw_tabs(ui, w, y++, W);
 	bottom = H >= 2 ? H - 1 : H;

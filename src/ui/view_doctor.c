@@ -2,9 +2,14 @@
 /* The Doctor pane: findings with cause, evidence and fix; the selected one in full below. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "source/snapshot.h"
+#include "source/source.h"
+#include "derive/fix.h"
 #include "ui/views.h"
 
 enum { C_SEV, C_ID, C_CODE, C_IFACE, C_ADDR, C_TITLE, NCOLS };
@@ -146,6 +151,9 @@ static void doctor_details(struct ui *ui, const char *key, struct text *out)
 	finding_text(f, out);
 	text_add(out, ROLE_DIM, "The same in a shell: fabtop doctor%s  (fixes are printed, never applied silently)",
 		 ui_simulated(ui) ? " --demo" : "");
+	if (ui_simulated(ui))
+		text_add(out, ROLE_DIM, "SIMULATED host: a applies the fix to it (nothing on this machine changes), "
+			 "u undoes it");
 }
 
 static const char *doctor_empty(struct ui *ui)
@@ -160,6 +168,71 @@ static const char *doctor_empty(struct ui *ui)
 	return "No findings: nothing the doctor checks for looks wrong (routes, ARP, rp_filter, ports, GIDs, IPoIB).";
 }
 
+/* What the keys asked for; tick() does it (keys only ask). */
+struct doctor_pane {
+	bool apply, undo;
+};
+
+static void *doctor_create(struct ui *ui)
+{
+	(void)ui;
+	return calloc(1, sizeof(struct doctor_pane));
+}
+
+static void doctor_destroy(void *state)
+{
+	free(state);
+}
+
+/* a applies the doctor's fix, u takes it back: on a simulated host only (a real one is fixed from a shell). */
+static enum ui_key_result doctor_key(struct ui *ui, void *state, int ch)
+{
+	struct doctor_pane *dp = state;
+
+	if (!dp || (ch != 'a' && ch != 'u'))
+		return UI_KEY_IGNORED;
+	if (!ui_simulated(ui) || !source_can_fix(ui->live.src)) {
+		ui_status(ui, "the monitor changes no real host: as root, fabtop doctor --apply --yes (or --fix FORMAT)");
+		return UI_KEY_TAKEN;
+	}
+	if (ch == 'a')
+		dp->apply = true;
+	else
+		dp->undo = true;
+	return UI_KEY_TAKEN;
+}
+
+/* The fix into the simulated host, then the network and the doctor again. */
+static bool doctor_tick(struct ui *ui, void *state)
+{
+	struct doctor_pane *dp = state;
+	struct fix_plan plan;
+	struct net_state st;
+	size_t left;
+	int rc;
+
+	if (!dp || (!dp->apply && !dp->undo))
+		return false;
+	if (dp->apply) {
+		rc = !ui->live.net_ok ? -ENODATA : fix_plan_build(&ui->live.net, &plan) ? -ENOMEM :
+		     source_apply_fix(ui->live.src, &plan, &ui->live.net, NULL, &left);
+		if (ui->live.net_ok && rc != -ENOMEM)
+			fix_plan_free(&plan);
+		ui_status(ui, rc == 0 ? "SIMULATED: the fix is applied to the simulated host (u undoes a routing fix)" :
+			  rc == 1 ? "SIMULATED: nothing to apply: the simulated host needs no fix" :
+			  "SIMULATED: the fix could not be applied: %s", strerror(rc < 0 ? -rc : 0));
+	} else {
+		rc = source_undo_fix(ui->live.src, NULL);
+		ui_status(ui, rc == 0 ? "SIMULATED: the fix is undone: the simulated host is broken again" :
+			  "SIMULATED: no fix to undo");
+	}
+	dp->apply = dp->undo = false;
+	memset(&st, 0, sizeof(st));
+	rc = snapshot_net(ui->live.src, &ui->live.host, &st);
+	ui_net_set(ui, &st, rc);
+	return true;
+}
+
 const struct ui_view view_doctor = {
 	.id = "doctor",
 	.title = "Doctor",
@@ -172,4 +245,9 @@ const struct ui_view view_doctor = {
 	.draw = doctor_draw,
 	.details = doctor_details,
 	.empty = doctor_empty,
+	.key = doctor_key,
+	.keys_help = "a apply the fix (simulated host), u undo it",
+	.create = doctor_create,
+	.destroy = doctor_destroy,
+	.tick = doctor_tick,
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "source/source.h"
 #include "derive/units.h"
 #include "record/schema.h"
 #include "ui/probe_ui.h"
@@ -39,10 +40,8 @@ static bool from_candidate(struct ui *ui, int i, char *addr, size_t asize, char 
 
 static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
 {
-	if (ui_simulated(ui)) {
-		ui_status(ui, "the demo fabric is simulated: the probe needs real RDMA devices");
-		return;
-	}
+	int err;
+
 	if (ui_recorded(ui)) {
 		ui_status(ui, "this is a recording: the probe needs the live host");
 		return;
@@ -61,9 +60,11 @@ static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
 	pu->opts.from = pu->from_addr[0] ? pu->from_addr : NULL;
 	pu->opts.mode = pu->mode;
 	pu->explained = false;
-	pu->p = probe_start(&pu->opts);
+	/* the source's probe: the host's RDMA CM, or the demo's simulated exchange */
+	pu->p = source_probe_start(ui->live.src, &pu->opts, &err);
 	if (!pu->p)
-		ui_status(ui, "cannot start the probe: out of memory");
+		ui_status(ui, "cannot start the probe: %s", err == -EOPNOTSUPP ? "this source cannot probe" :
+			  "out of memory");
 	else
 		probe_ui_started(pu);
 }
@@ -204,13 +205,16 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	}
 	if (ui_simulated(ui)) {
 		y++;
-		line(w, r, &y, ROLE_WARN, "The demo fabric is simulated: a probe needs real RDMA devices and a real peer.");
-		line(w, r, &y, ROLE_DIM, "Run fabtop without --demo on a host with RDMA ports (or Soft-RoCE) to probe.");
-		return;
+		line(w, r, &y, ROLE_WARN, "SIMULATED: the demo fabric's probe is a simulated CM exchange on its routes; "
+		     "no packet leaves this machine.");
 	}
 	if (!pu->p) {
 		y++;
-		line(w, r, &y, ROLE_DIM, "No probe started yet. A peer needs 'fabtop probe --listen' (or rping -s) running.");
+		if (ui_simulated(ui))
+			line(w, r, &y, ROLE_DIM, "No probe started yet. Simulated peers listen at 172.16.16.1, 172.16.16.2 "
+			     "(IB), 10.20.0.2 (RoCE), 10.30.0.2 (iWARP).");
+		else
+			line(w, r, &y, ROLE_DIM, "No probe started yet. A peer needs 'fabtop probe --listen' (or rping -s) running.");
 		return;
 	}
 	st = probe_status(pu->p);
@@ -227,7 +231,7 @@ static void draw_run(WINDOW *w, struct ui_rect r, int *yp, const struct probe_st
 	char a[32], b[32];
 
 	line(w, r, &y, st->state == PROBE_FAILED ? ROLE_BAD : st->state == PROBE_DONE ? ROLE_OK : ROLE_WARN,
-	     "state %s   %s -> %s   %s%s", probe_state_name(st->state), st->local[0] ? st->local : "?",
+	     "%sstate %s   %s -> %s   %s%s", st->simulated ? "SIMULATED " : "", probe_state_name(st->state), st->local[0] ? st->local : "?",
 	     st->remote[0] ? st->remote : "?", st->device[0] ? st->device : "", st->error[0] ? "" : "");
 	if (st->sgid_index >= 0)
 		line(w, r, &y, 0, "  %s port %u, GID index %d%s%s (NCCL_IB_GID_INDEX=%d for the same path)",
@@ -261,7 +265,8 @@ static void draw_run(WINDOW *w, struct ui_rect r, int *yp, const struct probe_st
 		for (unsigned int i = 0; i < why->n && i < EXPLAIN_MAX_LINES; i++)
 			line(w, r, &y, ROLE_WARN, "  %s", why->line[i]);
 	}
-	line(w, r, &y, ROLE_HEADING, "CM event timeline (%" PRIu64 " events)", st->events_total);
+	line(w, r, &y, ROLE_HEADING, "CM event timeline (%s%" PRIu64 " events)", st->simulated ? "SIMULATED, " : "",
+	     st->events_total);
 	for (unsigned int i = 0; i < st->n_events; i++) {
 		const struct probe_event *e = &st->events[i];
 

@@ -10,6 +10,8 @@
 #include "demo/demo.h"
 #include "kernel/host.h"
 #include "source/source.h"
+#include "demo/demo_scenario.h"
+#include "derive/fix.h"
 #include "derive/counters.h"
 #include "util.h"
 
@@ -417,6 +419,76 @@ static void test_source(void)
 	source_close(s);
 }
 
+/*
+ * Every scenario, fixed halfway: no counter ever goes back (a fix changes
+ * what comes, never what was), the fix shows, and the bad cable's errors
+ * stop from the next keyframe on.
+ */
+static void test_scenarios(void)
+{
+	static const char *const names[] = { "two-nics", "container", "roce-v1", "pfc-off", "no-sm", "bad-cable" };
+	struct fix_plan none = { 0 };
+
+	for (size_t n = 0; n < ARRAY_SIZE(names); n++) {
+		const struct demo_scenario *sc = demo_scenario_find(names[n]);
+		struct demo *d = sc ? demo_new_scenario(7, sc) : NULL;
+		struct fab_host h;
+		uint64_t *prev = NULL, sym_fix = 0, sym_end = 0;
+		size_t nc = 0;
+		bool back = false, fixed = false;
+		char story[512], hint[512];
+
+		if (!d || demo_collect(d, &h)) {
+			TAP_OK(0, "%s: the scenario's host", names[n]);
+			demo_free(d);
+			continue;
+		}
+		for (size_t i = 0; i < h.ndevs; i++)
+			for (size_t k = 0; k < h.devs[i].nports; k++)
+				nc += h.devs[i].ports[k].ncounters;
+		prev = calloc(nc ? nc : 1, sizeof(*prev));
+		TAP_OK(demo_story(d, story, sizeof(story), hint, sizeof(hint), &fixed) && !fixed &&
+		       strstr(story, names[n]), "%s: a story, not fixed: %s", names[n], story);
+		for (int t = 0; prev && t < 120; t++) {
+			size_t c = 0;
+
+			if (t == 40)
+				TAP_OK(demo_fix(d, &none, NULL) == (sc->fix_cmd ? 0 : 1),
+				       "%s: the scenario's own fix goes in (%s)", names[n], sc->fix_cmd ? "one" : "none");
+			demo_tick(d, &h, TICK_NS);
+			for (size_t i = 0; i < h.ndevs; i++)
+				for (size_t k = 0; k < h.devs[i].nports; k++) {
+					struct fab_port *p = &h.devs[i].ports[k];
+
+					for (size_t j = 0; j < p->ncounters; j++, c++) {
+						if (p->counters[j].known && p->counters[j].value < prev[c])
+							back = true;
+						if (p->counters[j].known)
+							prev[c] = p->counters[j].value;
+					}
+					if (!strcmp(h.devs[i].name, "mlx5_0") && p->num == 2) {
+						struct fab_counter *sym = fab_port_find_counter(p, "symbol_error");
+
+						if (t == 45)
+							sym_fix = sym ? sym->value : 0;
+						if (t == 119)
+							sym_end = sym ? sym->value : 0;
+					}
+				}
+		}
+		TAP_OK(prev && !back, "%s: no counter goes back across the fix", names[n]);
+		if (sc->fix_cmd)
+			TAP_OK(demo_story(d, story, sizeof(story), hint, sizeof(hint), &fixed) && fixed,
+			       "%s: FIXED after its fix: %s", names[n], story);
+		if (sc->breaks & DS_BAD_CABLE)
+			TAP_OK(sym_fix && sym_end == sym_fix, "%s: symbol_error stops after the fix (%" PRIu64 " -> %"
+			       PRIu64 ")", names[n], sym_fix, sym_end);
+		free(prev);
+		fab_host_free(&h);
+		demo_free(d);
+	}
+}
+
 int main(void)
 {
 	test_determinism();
@@ -425,5 +497,6 @@ int main(void)
 	test_monotonic();
 	test_latch();
 	test_source();
+	test_scenarios();
 	return tap_done();
 }

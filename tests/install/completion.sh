@@ -21,6 +21,10 @@ sections=$("$FABTOP" show --help | sed -n 's/^Sections: \(.*\) (default.*/\1/p' 
 assert_eq "fabtop show <TAB>: the sections show --help lists" "$sections" "$(comp fabtop show '')"
 assert_eq "fabtop --sy<TAB>" "--sysfs" "$(comp fabtop --sy)"
 assert_eq "global options before the command do not hide it" "counters" "$(comp fabtop --sysfs /x --demo show cou)"
+scen=$({ "$FABTOP" --demo list | sed -n 's/^  \([a-z0-9-]*\) .*/\1/p'; echo list; } | sort | tr '\n' ' ' | sed 's/ $//')
+assert_eq "fabtop --demo <TAB>: the scenarios --demo list names, and list" "$scen" \
+	"$(comp fabtop --demo '' | tr ' ' '\n' | grep -v -x -e show -e doctor -e probe -e export -e record -e counters -e monitor | tr '\n' ' ' | sed 's/ $//')"
+assert_eq "a scenario after --demo does not hide the command" "counters" "$(comp fabtop --demo no-sm show cou)"
 formats=$("$FABTOP" doctor --help | sed -n 's/.*--fix \([a-z|-]*\)$/\1/p' | tr '|' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 assert_eq "fabtop doctor --fix <TAB>: the formats doctor --help lists" "$formats" "$(comp fabtop doctor --fix '')"
 panes=$("$FABTOP" monitor --help | sed -n 's/.*Panes: \(.*\)\./\1/p' | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')

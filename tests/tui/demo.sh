@@ -40,7 +40,7 @@ tui_expect "Doctor pane: the selected finding's fix" "ip rule add from 172.16.34
 assert_match "summary header counts the findings" "findings [1-9][0-9]* " "$(tui_line "findings")"
 tui_keys 6
 tui_expect "6: Probe pane" "RDMA CM probe"
-tui_expect "Probe pane: the demo cannot probe, and says so" "needs real RDMA devices"
+tui_expect "Probe pane: the demo's probe is simulated, and says so" "SIMULATED: the demo fabric's probe"
 tui_keys e 1 7 2 . 1 6 . 1 6 . 1 Enter
 tui_expect "Probe pane: what-if from ib0 leaves by ib0" "(ib0): leaves by ib0"
 tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged" "(ib1): leaves by ib0, src 172.16.34.2, table main  <- not by its own interface"
@@ -62,13 +62,13 @@ tui_expect "Shift-Tab goes back to the last pane (RoCE)" "DSCP 26"
 tui_keys 1
 
 tui_keys F1
-tui_expect "F1 opens the help" "Colours and flags"
+tui_expect "F1 opens the help" "Esc/q/F1 closes, arrows scroll"
 tui_keys Escape
-tui_expect_gone "Esc closes the help" "Colours and flags"
+tui_expect_gone "Esc closes the help" "Esc/q/F1 closes, arrows scroll"
 tui_keys '?'
-tui_expect "? opens the help too" "Colours and flags"
+tui_expect "? opens the help too" "Esc/q/F1 closes, arrows scroll"
 tui_keys q
-tui_expect_gone "q in the help closes the help, not fabtop" "Colours and flags"
+tui_expect_gone "q in the help closes the help, not fabtop" "Esc/q/F1 closes, arrows scroll"
 
 tui_keys Home Enter
 tui_expect "Enter shows the selected row's details" "Details: cxgb4_0  1  ACTIVE"
