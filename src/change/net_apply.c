@@ -292,29 +292,21 @@ static void print_undo(FILE *log, const struct step *s, const struct net_state *
 	}
 }
 
-/* Long: the transaction in order: save, apply each step, and on the first failure restore what was saved; apart, the rollback would be harder to check. */
-int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log,
-	      size_t *left)
-{
+/* One --apply in progress: the socket, the steps done so far (to undo), where the log goes. */
+struct txn {
 	struct nl_sock nl;
 	struct step *steps;
-	size_t nsteps = 0;
+	size_t nsteps;
+	const struct net_state *st;
+	const char *proc_root;
+	FILE *log;
+};
+
+/* The previous state first: how to get back to it, as commands. */
+static void print_previous(const struct fix_plan *plan, const struct net_state *st, FILE *log)
+{
 	char a[INET6_ADDRSTRLEN];
-	int rc = 0;
 
-	*left = 0;
-	steps = calloc(2 * plan->nroutes + plan->nsysctls + 1, sizeof(*steps));
-	if (!steps)
-		return -ENOMEM;
-	rc = nl_sock_open(&nl, NETLINK_ROUTE, 0, APPLY_BUF);
-	if (rc) {
-		free(steps);
-		return rc;
-	}
-	/* an answer that is not whole messages fails the step (and the plan rolls back) */
-	nl.strict = true;
-
-	/* The previous state first: how to get back to it, as commands. */
 	fprintf(log, "# previous state (commands that restore it):\n");
 	for (size_t i = 0; i < plan->nroutes; i++) {
 		const struct fix_route *fr = &plan->routes[i];
@@ -345,102 +337,146 @@ int net_apply(const struct fix_plan *plan, const struct net_state *st, const cha
 	for (size_t i = 0; i < plan->nsysctls; i++)
 		if (!plan->sysctls[i].ok && plan->sysctls[i].old.known)
 			print_sysctl(log, plan->sysctls[i].ifname, plan->sysctls[i].id, plan->sysctls[i].old.value);
-	fprintf(log, "# applying:\n");
+}
+
+/* The per-interface routes, each replacing what it replaces (saved for the undo). */
+static int apply_routes(struct txn *t, const struct fix_plan *plan)
+{
+	int rc = 0;
 
 	for (size_t i = 0; i < plan->nroutes && !rc; i++) {
 		const struct fix_route *fr = &plan->routes[i];
-		const struct net_link *l = net_link_by_name(st, fr->ifname);
-		struct step *s = &steps[nsteps];
+		const struct net_link *l = net_link_by_name(t->st, fr->ifname);
+		struct step *s = &t->steps[t->nsteps];
 		struct net_route r;
 
 		if (fr->route_ok)
 			continue;
-		if (interrupted()) {
-			rc = -EINTR;
-			break;
-		}
-		if (!l) {
-			rc = -ENODEV;
-			break;
-		}
+		if (interrupted())
+			return -EINTR;
+		if (!l)
+			return -ENODEV;
 		s->kind = STEP_ROUTE;
 		s->fr = fr;
 		rc = find_replaced(fr, &s->old);
 		if (rc)
-			break;
+			return rc;
 		route_of_fix(fr, l->ifindex, &r);
-		print_route(log, "replace", &r, st);
-		rc = route_msg(&nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &r);
+		print_route(t->log, "replace", &r, t->st);
+		rc = route_msg(&t->nl, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &r);
 		if (!rc) {
-			nsteps++;
+			t->nsteps++;
 		} else {
 			free(s->old);
 			s->old = NULL;
 		}
 	}
+	return rc;
+}
+
+/* The rules that send each address to its table. */
+static int apply_rules(struct txn *t, const struct fix_plan *plan)
+{
+	char a[INET6_ADDRSTRLEN];
+	int rc = 0;
+
 	for (size_t i = 0; i < plan->nroutes && !rc; i++) {
 		const struct fix_route *fr = &plan->routes[i];
 
 		if (fr->rule_ok)
 			continue;
-		if (interrupted()) {
-			rc = -EINTR;
-			break;
-		}
-		fprintf(log, "ip%s rule add from %s table %u priority %u\n", fam(fr->addr.family),
-			net_ip_str(&fr->addr, a, sizeof(a)),
-			fr->table, fr->priority);
-		rc = rule_msg(&nl, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL, fr);
+		if (interrupted())
+			return -EINTR;
+		fprintf(t->log, "ip%s rule add from %s table %u priority %u\n", fam(fr->addr.family),
+			net_ip_str(&fr->addr, a, sizeof(a)), fr->table, fr->priority);
+		rc = rule_msg(&t->nl, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL, fr);
 		if (!rc) {
-			steps[nsteps].kind = STEP_RULE;
-			steps[nsteps].fr = fr;
-			nsteps++;
+			t->steps[t->nsteps].kind = STEP_RULE;
+			t->steps[t->nsteps].fr = fr;
+			t->nsteps++;
 		}
 	}
+	return rc;
+}
+
+/* The ARP sysctls; one whose old value cannot be read is refused (nothing to restore it to). */
+static int apply_sysctls(struct txn *t, const struct fix_plan *plan)
+{
+	int rc = 0;
+
 	for (size_t i = 0; i < plan->nsysctls && !rc; i++) {
 		const struct fix_sysctl *fs = &plan->sysctls[i];
 
 		if (fs->ok)
 			continue;
-		if (interrupted()) {
-			rc = -EINTR;
-			break;
-		}
+		if (interrupted())
+			return -EINTR;
 		if (!fs->old.known) {
-			/* Without the old value there is nothing to restore: refuse. */
-			escape_line(log, "# %s: %s is unreadable, not changed", fs->ifname, net_sysctl_name(fs->id));
-			rc = -EIO;
-			break;
+			escape_line(t->log, "# %s: %s is unreadable, not changed", fs->ifname, net_sysctl_name(fs->id));
+			return -EIO;
 		}
-		print_sysctl(log, fs->ifname, fs->id, fs->value);
-		rc = sysctl_write_iface(proc_root, fs->ifname, fs->id, fs->value);
+		print_sysctl(t->log, fs->ifname, fs->id, fs->value);
+		rc = sysctl_write_iface(t->proc_root, fs->ifname, fs->id, fs->value);
 		if (!rc) {
-			steps[nsteps].kind = STEP_SYSCTL;
-			steps[nsteps].fs = fs;
-			nsteps++;
+			t->steps[t->nsteps].kind = STEP_SYSCTL;
+			t->steps[t->nsteps].fs = fs;
+			t->nsteps++;
 		}
 	}
-	if (rc) {
-		fprintf(log, "# %s; restoring the previous state\n",
-			rc == -EINTR ? "interrupted" : strerror(-rc));
-		while (nsteps > 0) {
-			const struct step *s = &steps[--nsteps];
-			int urc = undo(&nl, s, st, proc_root);
+	return rc;
+}
 
-			escape_line(log, "# %s %s: %s", urc ? "could not undo" : "undone",
-				s->kind == STEP_ROUTE ? "route" : s->kind == STEP_RULE ? "rule" : "sysctl",
-				s->kind == STEP_SYSCTL ? s->fs->ifname : s->fr->ifname);
-			if (urc) {
-				fprintf(log, "#   (%s); left as applied, undo it by hand with:\n", strerror(-urc));
-				print_undo(log, s, st);
-				(*left)++;
-			}
+/* After a failure: every step done is undone, last first; what cannot be is said, with how. */
+static void rollback(struct txn *t, int rc, size_t *left)
+{
+	fprintf(t->log, "# %s; restoring the previous state\n", rc == -EINTR ? "interrupted" : strerror(-rc));
+	while (t->nsteps > 0) {
+		const struct step *s = &t->steps[--t->nsteps];
+		int urc = undo(&t->nl, s, t->st, t->proc_root);
+
+		escape_line(t->log, "# %s %s: %s", urc ? "could not undo" : "undone",
+			    s->kind == STEP_ROUTE ? "route" : s->kind == STEP_RULE ? "rule" : "sysctl",
+			    s->kind == STEP_SYSCTL ? s->fs->ifname : s->fr->ifname);
+		if (urc) {
+			fprintf(t->log, "#   (%s); left as applied, undo it by hand with:\n", strerror(-urc));
+			print_undo(t->log, s, t->st);
+			(*left)++;
 		}
 	}
-	nl_sock_close(&nl);
-	for (size_t i = 0; i < 2 * plan->nroutes + plan->nsysctls + 1; i++)
-		free(steps[i].old);
-	free(steps);
+}
+
+/* The transaction in order: save, apply each step, and on the first failure restore what was saved. */
+int net_apply(const struct fix_plan *plan, const struct net_state *st, const char *proc_root, FILE *log,
+	      size_t *left)
+{
+	struct txn t = { .st = st, .proc_root = proc_root, .log = log };
+	size_t nalloc = 2 * plan->nroutes + plan->nsysctls + 1;
+	int rc;
+
+	*left = 0;
+	t.steps = calloc(nalloc, sizeof(*t.steps));
+	if (!t.steps)
+		return -ENOMEM;
+	rc = nl_sock_open(&t.nl, NETLINK_ROUTE, 0, APPLY_BUF);
+	if (rc) {
+		free(t.steps);
+		return rc;
+	}
+	/* an answer that is not whole messages fails the step (and the plan rolls back) */
+	t.nl.strict = true;
+	print_previous(plan, st, log);
+	fprintf(log, "# applying:\n");
+	rc = apply_routes(&t, plan);
+	if (!rc)
+		rc = apply_rules(&t, plan);
+	if (!rc)
+		rc = apply_sysctls(&t, plan);
+	if (rc)
+		rollback(&t, rc, left);
+	nl_sock_close(&t.nl);
+	for (size_t i = 0; i < nalloc; i++)
+		free(t.steps[i].old);
+	free(t.steps);
 	fflush(log);
 	return rc;
 }
