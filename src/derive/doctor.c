@@ -254,20 +254,116 @@ static void evidence_subnet_routes(struct doc *d, struct doctor_finding *f, cons
 	}
 }
 
-/*
- * Findings 1 and 3: traffic from K must leave by K's interface (and come back through it).
- * Long: findings 1 and 3 come from the same route answer per address; their evidence and fix are written where the answer is read.
- */
-static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
+/* Finding 1 for one address whose traffic does not leave by its own interface (rc: the route answer's). */
+static bool route_finding(struct doc *d, struct rdma_addr *x, int rc)
 {
 	char k[INET6_ADDRSTRLEN], p[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], tb[16], net[INET6_ADDRSTRLEN];
 	char qi[64], hint[160];
+	struct doctor_finding *f;
+	struct net_ip sub;
+	uint32_t table;
 
+	ipstr(&x->a->local, k, sizeof(k));
+	ipstr(&x->probe, p, sizeof(p));
+	sub = net_ip_network(&x->a->local, x->a->prefixlen);
+	ipstr(&sub, net, sizeof(net));
+	table = fix_table_for(d->net, x->l->name, &x->a->local);
+	fix_sh_quote(x->l->name, qi, sizeof(qi));
+
+	f = finding_add(d, DOCTOR_SAME_SUBNET_ROUTE, "same-subnet-route", DOCTOR_ERROR);
+	if (!f)
+		return false;
+	f_about(f, x->l->name, &x->a->local);
+	if (rc == 0) {
+		f_title(f, "traffic from %s (%s) leaves by %s", k, x->l->name,
+			x->ans.oif_name[0] ? x->ans.oif_name : "another interface");
+		f_cause(f, "%s shares the subnet %s/%u with another RDMA netdev, and the kernel routes "
+			"that subnet through %s. Connections bound to %s send from the wrong port "
+			"while the peer answers %s: RDMA CM gets REJECTED (error 8) or UNREACHABLE.",
+			x->l->name, net, x->a->prefixlen,
+			x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name);
+		f_ev(f, "ip route get %s from %s: dev %s src %s table %s%s", p, k,
+		     x->ans.oif_name[0] ? x->ans.oif_name : "?", ipstr(&x->ans.src, s, sizeof(s)),
+		     net_table_str(x->ans.table, tb, sizeof(tb)), x->ans.from_model ? " (from the model)" : "");
+	} else {
+		f_title(f, "traffic from %s (%s) has no route into %s/%u", k, x->l->name, net,
+			x->a->prefixlen);
+		f_cause(f, "No table selected for source %s routes %s/%u: connections bound to %s fail "
+			"with ADDR_ERROR or UNREACHABLE.", k, net, x->a->prefixlen, k);
+		f_ev(f, "ip route get %s from %s: %s", p, k, strerror(-rc));
+	}
+	evidence_subnet_routes(d, f, x->a);
+	f_ev(f, "no rule 'from %s' selects a table that routes %s/%u by %s", k, net, x->a->prefixlen,
+	     x->l->name);
+	if (x->a->local.family == AF_INET6) {
+		f_fix(f, "ip -6 route replace %s/%u dev %s src %s table %u", net, x->a->prefixlen, qi, k, table);
+		f_fix(f, "ip -6 rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+	} else {
+		f_fix(f, "ip route replace %s/%u dev %s scope link src %s table %u", net, x->a->prefixlen,
+		      qi, k, table);
+		f_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+	}
+	f_fix(f, "all interfaces at once: fabtop doctor --fix ip; %s",
+	      fix_persist_hint(hint, sizeof(hint), d->persist));
+	return true;
+}
+
+/* Finding 3 for one address: strict rp_filter where the reverse path is the wrong interface. */
+static bool rp_filter_finding(struct doc *d, struct rdma_addr *x)
+{
+	char k[INET6_ADDRSTRLEN], p[INET6_ADDRSTRLEN];
+	const struct net_if_sysctls *sc = net_sysctls_of(d->net, x->l->name);
+	const struct net_sysctl_val *v;
+	struct doctor_finding *f;
+	char cmd[DOCTOR_LINE_LEN];
+	struct route_answer in;
+	int irc = 0;
+
+	/* rp_filter is an IPv4 setting. */
+	if (!x->shared || !x->route_checked || x->route_ok || !sc || x->a->local.family != AF_INET)
+		return true;
+	v = &sc->v[NET_SYSCTL_RP_FILTER];
+	if (!v->effective.known || v->effective.value != 1)
+		return true;
+	/* Where the kernel can be asked, its own input check decides. */
+	if (d->routes->input) {
+		irc = d->routes->input(d->net, &x->a->local, &x->probe, x->l->ifindex, &in);
+		if (irc == 0)
+			return true;
+	}
+	ipstr(&x->a->local, k, sizeof(k));
+	f = finding_add(d, DOCTOR_RP_FILTER, "strict-rp-filter", DOCTOR_ERROR);
+	if (!f)
+		return false;
+	f_about(f, x->l->name, &x->a->local);
+	f_title(f, "strict rp_filter on %s drops packets to %s", x->l->name, k);
+	f_cause(f, "With rp_filter=1 the kernel drops a packet unless the reply would leave by the "
+		"interface it came in on. Replies from %s leave by %s, so everything for %s that "
+		"arrives on %s is dropped: the peer sees UNREACHABLE (error -110) or timeouts, and "
+		"ARP for %s is answered by the other NIC only.", k,
+		x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name, k);
+	f_ev(f, "net.ipv4.conf.%s.rp_filter=%d, conf.all.rp_filter=%d: effective %d (strict)",
+	     x->l->name, v->iface.known ? v->iface.value : -1, v->all.known ? v->all.value : -1,
+	     v->effective.value);
+	f_ev(f, "reverse path for %s leaves by %s (finding 1)", k,
+	     x->ans.oif_name[0] ? x->ans.oif_name : "?");
+	if (d->routes->input)
+		f_ev(f, "ip route get %s from %s iif %s: %s (the kernel refuses such packets)", k,
+		     ipstr(&x->probe, p, sizeof(p)), x->l->name, strerror(-irc));
+	f_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
+	fix_sysctl_cmd(cmd, sizeof(cmd), x->l->name, NET_SYSCTL_RP_FILTER, 2);
+	f_fix(f, "or loosen the check: %s (and conf.all.rp_filter must not be 1)", cmd);
+	return true;
+}
+
+/*
+ * Findings 1 and 3: traffic from K must leave by K's interface (and come
+ * back through it). Both come from the same route answer per address.
+ */
+static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		struct rdma_addr *x = &ra[i];
-		struct doctor_finding *f;
-		struct net_ip sub;
-		uint32_t table;
 		int rc;
 
 		if (!x->shared || !probe_addr(d, x->a, &x->probe))
@@ -275,97 +371,12 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 		rc = ask_route(d, &x->probe, &x->a->local, 0, &x->ans);
 		x->route_checked = true;
 		x->route_ok = rc == 0 && x->ans.oif == x->l->ifindex;
-		if (x->route_ok)
-			continue;
-		ipstr(&x->a->local, k, sizeof(k));
-		ipstr(&x->probe, p, sizeof(p));
-		sub = net_ip_network(&x->a->local, x->a->prefixlen);
-		ipstr(&sub, net, sizeof(net));
-		table = fix_table_for(d->net, x->l->name, &x->a->local);
-		fix_sh_quote(x->l->name, qi, sizeof(qi));
-
-		f = finding_add(d, DOCTOR_SAME_SUBNET_ROUTE, "same-subnet-route", DOCTOR_ERROR);
-		if (!f)
+		if (!x->route_ok && !route_finding(d, x, rc))
 			return;
-		f_about(f, x->l->name, &x->a->local);
-		if (rc == 0) {
-			f_title(f, "traffic from %s (%s) leaves by %s", k, x->l->name,
-				x->ans.oif_name[0] ? x->ans.oif_name : "another interface");
-			f_cause(f, "%s shares the subnet %s/%u with another RDMA netdev, and the kernel routes "
-				"that subnet through %s. Connections bound to %s send from the wrong port "
-				"while the peer answers %s: RDMA CM gets REJECTED (error 8) or UNREACHABLE.",
-				x->l->name, net, x->a->prefixlen,
-				x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name);
-			f_ev(f, "ip route get %s from %s: dev %s src %s table %s%s", p, k,
-			     x->ans.oif_name[0] ? x->ans.oif_name : "?", ipstr(&x->ans.src, s, sizeof(s)),
-			     net_table_str(x->ans.table, tb, sizeof(tb)), x->ans.from_model ? " (from the model)" : "");
-		} else {
-			f_title(f, "traffic from %s (%s) has no route into %s/%u", k, x->l->name, net,
-				x->a->prefixlen);
-			f_cause(f, "No table selected for source %s routes %s/%u: connections bound to %s fail "
-				"with ADDR_ERROR or UNREACHABLE.", k, net, x->a->prefixlen, k);
-			f_ev(f, "ip route get %s from %s: %s", p, k, strerror(-rc));
-		}
-		evidence_subnet_routes(d, f, x->a);
-		f_ev(f, "no rule 'from %s' selects a table that routes %s/%u by %s", k, net, x->a->prefixlen,
-		     x->l->name);
-		if (x->a->local.family == AF_INET6) {
-			f_fix(f, "ip -6 route replace %s/%u dev %s src %s table %u", net, x->a->prefixlen, qi, k, table);
-			f_fix(f, "ip -6 rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
-		} else {
-			f_fix(f, "ip route replace %s/%u dev %s scope link src %s table %u", net, x->a->prefixlen,
-			      qi, k, table);
-			f_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
-		}
-		f_fix(f, "all interfaces at once: fabtop doctor --fix ip; %s",
-		      fix_persist_hint(hint, sizeof(hint), d->persist));
 	}
-
-	/* Finding 3: strict rp_filter where the reverse path is the wrong interface. */
-	for (size_t i = 0; i < n; i++) {
-		struct rdma_addr *x = &ra[i];
-		const struct net_if_sysctls *sc = net_sysctls_of(d->net, x->l->name);
-		const struct net_sysctl_val *v;
-		struct doctor_finding *f;
-		char cmd[DOCTOR_LINE_LEN];
-		struct route_answer in;
-		int irc = 0;
-
-		/* rp_filter is an IPv4 setting. */
-		if (!x->shared || !x->route_checked || x->route_ok || !sc || x->a->local.family != AF_INET)
-			continue;
-		v = &sc->v[NET_SYSCTL_RP_FILTER];
-		if (!v->effective.known || v->effective.value != 1)
-			continue;
-		/* Where the kernel can be asked, its own input check decides. */
-		if (d->routes->input) {
-			irc = d->routes->input(d->net, &x->a->local, &x->probe, x->l->ifindex, &in);
-			if (irc == 0)
-				continue;
-		}
-		ipstr(&x->a->local, k, sizeof(k));
-		f = finding_add(d, DOCTOR_RP_FILTER, "strict-rp-filter", DOCTOR_ERROR);
-		if (!f)
+	for (size_t i = 0; i < n; i++)
+		if (!rp_filter_finding(d, &ra[i]))
 			return;
-		f_about(f, x->l->name, &x->a->local);
-		f_title(f, "strict rp_filter on %s drops packets to %s", x->l->name, k);
-		f_cause(f, "With rp_filter=1 the kernel drops a packet unless the reply would leave by the "
-			"interface it came in on. Replies from %s leave by %s, so everything for %s that "
-			"arrives on %s is dropped: the peer sees UNREACHABLE (error -110) or timeouts, and "
-			"ARP for %s is answered by the other NIC only.", k,
-			x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name, k);
-		f_ev(f, "net.ipv4.conf.%s.rp_filter=%d, conf.all.rp_filter=%d: effective %d (strict)",
-		     x->l->name, v->iface.known ? v->iface.value : -1, v->all.known ? v->all.value : -1,
-		     v->effective.value);
-		f_ev(f, "reverse path for %s leaves by %s (finding 1)", k,
-		     x->ans.oif_name[0] ? x->ans.oif_name : "?");
-		if (d->routes->input)
-			f_ev(f, "ip route get %s from %s iif %s: %s (the kernel refuses such packets)", k,
-			     ipstr(&x->probe, p, sizeof(p)), x->l->name, strerror(-irc));
-		f_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
-		fix_sysctl_cmd(cmd, sizeof(cmd), x->l->name, NET_SYSCTL_RP_FILTER, 2);
-		f_fix(f, "or loosen the check: %s (and conf.all.rp_filter must not be 1)", cmd);
-	}
 }
 
 /* Finding 2: ARP flux between NICs of one subnet. */
