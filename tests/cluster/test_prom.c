@@ -72,6 +72,19 @@ static void test_vector(void)
 	}
 	prom_vector_free(&v);
 
+	/* A Prometheus answers what its targets said: labels and errors with controls come in cleaned. */
+	ASSERT_EQ_INT(parse_str("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+				"[{\"metric\":{\"device\":\"m\\u001b]52;c;eA==\\u0007\\u009b\\r\\nx\"},"
+				"\"value\":[1,\"1\"]}]}}", &v, err, sizeof(err)), PROM_OK, "a label with controls parses");
+	if (v.nsamples == 1)
+		ASSERT_EQ_STR(prom_sample_label(&v.samples[0], "device"), "m?]52;c;eA==?????x",
+			      "its ESC, BEL, C1, CR and LF are cleaned as it is read");
+	prom_vector_free(&v);
+	ASSERT_EQ_INT(parse_str("{\"status\":\"error\",\"errorType\":\"bad\\u001b[2J\",\"error\":\"x\\u009dy\"}",
+				&v, err, sizeof(err)), PROM_ERR_API, "an error answer");
+	ASSERT_EQ_STR(err, "bad?[2J: x??y", "its message is cleaned too");
+	prom_vector_free(&v);
+
 	ASSERT_EQ_INT(parse_file("warnings.json", &v, err, sizeof(err)), PROM_OK, "an answer with warnings parses");
 	if (v.nsamples == 1)
 		ASSERT_NEAR(v.samples[0].value, 1.8446744073709552e+19, 1e4, "a huge counter keeps its value");

@@ -213,6 +213,13 @@ static void test_node_desc(void)
 
 	ASSERT_EQ_INT(mad_decode_node_desc(p, dlen, d, 4), 0, "a small output buffer is respected");
 	ASSERT_EQ_INT(strlen(d), 3, "3 characters + NUL");
+	{
+		/* C1 controls too: a CSI as UTF-8 (C2 9B) and as a raw byte, an OSC (C2 9D); UTF-8 text stays */
+		uint8_t nd[64] = "sw\302\2332J\233H\302\23552;c;eA==\007 \342\224\200";
+
+		ASSERT_EQ_INT(mad_decode_node_desc(nd, sizeof(nd), d, sizeof(d)), 0, "a description with C1 decodes");
+		ASSERT_EQ_STR(d, "sw??2J?H??52;c;eA==? \342\224\200", "C1 as UTF-8 and raw cleaned, UTF-8 kept");
+	}
 }
 
 /* Every bad file is refused somewhere along the chain, never read past its end. */

@@ -401,6 +401,12 @@ static void test_malformed(void)
 		off += put_attr(m.body + off, IFLA_IFNAME, "eth0", 5);
 		m.h.nlmsg_len = (uint32_t)(NLMSG_HDRLEN + off);
 		ASSERT_EQ_INT(nl_parse_link(&m.h, &l), -EBADMSG, "a 2-byte IFLA_MTU is refused");
+		/* the kernel takes any byte but '/', ':' and blanks in a name: ESC, BS, C1 come in cleaned */
+		off = NLMSG_ALIGN(sizeof(ifi));
+		off += put_attr(m.body + off, IFLA_IFNAME, "e\033[2J\b\302\233", 9);
+		m.h.nlmsg_len = (uint32_t)(NLMSG_HDRLEN + off);
+		ASSERT_EQ_INT(nl_parse_link(&m.h, &l), 0, "a link named with control bytes parses");
+		ASSERT_EQ_STR(l.name, "e?[2J???", "its name is cleaned as it is read");
 	}
 	{	/* a route with a prefix length but no RTA_DST */
 		struct rtmsg rtm = { .rtm_family = AF_INET, .rtm_dst_len = 16, .rtm_table = RT_TABLE_MAIN };
