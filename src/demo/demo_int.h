@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Inside the demo: what its files share (the fix applied to the simulated network). */
-#ifndef FABTOP_COLLECT_DEMO_INT_H
-#define FABTOP_COLLECT_DEMO_INT_H
+#ifndef FABTOP_DEMO_DEMO_INT_H
+#define FABTOP_DEMO_DEMO_INT_H
 
 #include <net/if.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The demo's simulated RDMA CM exchange: a probe over the simulated host, answered as the real stack would. */
-#ifndef FABTOP_COLLECT_DEMO_PROBE_H
-#define FABTOP_COLLECT_DEMO_PROBE_H
+#ifndef FABTOP_DEMO_DEMO_PROBE_H
+#define FABTOP_DEMO_DEMO_PROBE_H
 
 #include "probe/probe.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The demo's scenarios: one thing broken on a quiet simulated host, a story, a hint, a fix. */
-#ifndef FABTOP_COLLECT_DEMO_SCENARIO_H
-#define FABTOP_COLLECT_DEMO_SCENARIO_H
+#ifndef FABTOP_DEMO_DEMO_SCENARIO_H
+#define FABTOP_DEMO_DEMO_SCENARIO_H
 
 #include <stddef.h>
 #include <stdio.h>
