@@ -527,119 +527,128 @@ static bool port_has_gid_type(const struct fab_port *p, enum fab_gid_type t)
 	return false;
 }
 
-/*
- * Finding 5: RoCE addresses and GIDs.
- * Long: finding 5's cases (GID netdev in another namespace, RoCE mode, IPv4 GID missing) share one walk over ports and GIDs.
- */
-static void check_roce(struct doc *d, struct rdma_addr *ra, size_t n)
+/* Finding 5, an address of the port's netdev that no GID carries (IPv4 GIDs are ::ffff:a.b.c.d). False: out of memory. */
+static bool roce_no_gid(struct doc *d, const struct fab_device *dev, const struct fab_port *p)
 {
 	char a[INET6_ADDRSTRLEN];
 
+	for (unsigned int k = 0; k < p->nnetdevs; k++) {
+		const struct net_link *l = net_link_by_name(d->net, p->netdevs[k].name);
+
+		for (size_t m = 0; l && m < d->net->naddrs; m++) {
+			const struct net_addr *ad = &d->net->addrs[m];
+			struct doctor_finding *f;
+			bool found = false;
+
+			if (ad->ifindex != l->ifindex || ad->scope != RT_SCOPE_UNIVERSE ||
+			    (ad->local.family != AF_INET && ad->local.family != AF_INET6))
+				continue;
+			ipstr(&ad->local, a, sizeof(a));
+			for (size_t g = 0; g < p->ngids; g++)
+				if (ad->local.family == AF_INET ? p->gids[g].has_ipv4 && !strcmp(p->gids[g].ipv4, a) :
+				    !memcmp(p->gids[g].raw, ad->local.bytes, 16))
+					found = true;
+			if (found)
+				continue;
+			f = finding_add(d, DOCTOR_ROCE_GID, "roce-no-gid", DOCTOR_ERROR);
+			if (!f)
+				return false;
+			f_about(f, l->name, &ad->local);
+			snprintf(f->device, sizeof(f->device), "%s", dev->name);
+			f->port = p->num;
+			f_title(f, "%s has no GID entry on %s port %u", a, dev->name, p->num);
+			f_cause(f, "RoCE addresses an endpoint by a GID made from its IP address. %s is on "
+				"%s but %s/%u has no GID for it, so rdma_cm cannot bind to it "
+				"(ADDR_ERROR, or 'No such device' from ibv_modify_qp).", a, l->name,
+				dev->name, p->num);
+			f_ev(f, "%s/%u: %zu GIDs, none for %s", dev->name, p->num, p->ngids, a);
+			f_fix(f, "the kernel adds GIDs when the address is added on the RoCE netdev itself "
+			      "(not a bridge or bond above it): move %s to %s, or bounce it "
+			      "(ip addr del/add)", a, l->name);
+		}
+	}
+	return true;
+}
+
+/* Finding 5, GIDs whose netdev lives in another network namespace (containers). False: out of memory. */
+static bool roce_gid_netns(struct doc *d, const struct fab_device *dev, const struct fab_port *p)
+{
+	char names[DOCTOR_LINE_LEN] = "";
+	struct doctor_finding *f;
+	size_t cnt = 0;
+
+	for (size_t g = 0; g < p->ngids; g++) {
+		const char *nd = p->gids[g].netdev;
+
+		if (!nd[0] || net_link_by_name(d->net, nd) || strstr(names, nd))
+			continue;
+		if (strlen(names) + strlen(nd) + 3 < sizeof(names))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", cnt ? ", " : "", nd);
+		cnt++;
+	}
+	if (!cnt)
+		return true;
+	f = finding_add(d, DOCTOR_ROCE_GID, "gid-netdev-not-in-netns", DOCTOR_WARNING);
+	if (!f)
+		return false;
+	snprintf(f->device, sizeof(f->device), "%s", dev->name);
+	f->port = p->num;
+	f_title(f, "%s port %u has GIDs of netdevs not in this network namespace", dev->name, p->num);
+	f_cause(f, "The RDMA device is visible here but the netdev its GIDs belong to is not "
+		"(a container without the RoCE netdev, or with rdma netns 'shared' mode). "
+		"Using those GIDs fails: ibv_modify_qp returns 'No such device', rdma_cm "
+		"gets ADDR_ERROR.");
+	f_ev(f, "GID netdevs missing here: %s", names);
+	f_fix(f, "move the netdev into this namespace (ip link set DEV netns NS) or run in "
+	      "the namespace that has it; for containers use the RoCE netdev's namespace "
+	      "(rdma system set netns exclusive + rdma dev set DEV netns NS)");
+	return true;
+}
+
+/* Finding 5, default_roce_mode against the GID types the port has. False: out of memory. */
+static bool roce_mode_mismatch(struct doc *d, const struct fab_device *dev, const struct fab_port *p)
+{
+	enum fab_gid_type want = GID_TYPE_UNKNOWN;
+	struct doctor_finding *f;
+
+	if (!p->default_roce_mode[0] || !p->ngids)
+		return true;
+	if (!strcmp(p->default_roce_mode, "RoCE v2"))
+		want = GID_TYPE_ROCE_V2;
+	else if (!strcmp(p->default_roce_mode, "IB/RoCE v1"))
+		want = GID_TYPE_ROCE_V1;
+	if (want == GID_TYPE_UNKNOWN || port_has_gid_type(p, want))
+		return true;
+	f = finding_add(d, DOCTOR_ROCE_GID, "roce-mode-mismatch", DOCTOR_WARNING);
+	if (!f)
+		return false;
+	snprintf(f->device, sizeof(f->device), "%s", dev->name);
+	f->port = p->num;
+	f_title(f, "rdma_cm default_roce_mode is %s but %s port %u has no %s GIDs",
+		p->default_roce_mode, dev->name, p->num, fab_gid_type_str(want));
+	f_cause(f, "rdma_cm picks GIDs of its default RoCE mode; with none of that type "
+		"it cannot resolve addresses on this port, and both ends must agree on "
+		"the RoCE version.");
+	f_ev(f, "configfs rdma_cm/%s/ports/%u/default_roce_mode = %s", dev->name, p->num, p->default_roce_mode);
+	f_fix(f, "echo '%s' > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
+	      want == GID_TYPE_ROCE_V2 ? "IB/RoCE v1" : "RoCE v2", dev->name, p->num);
+	return true;
+}
+
+/* Finding 5: RoCE addresses and GIDs, port by port (a missing GID, another namespace's, the RoCE mode). */
+static void check_roce(struct doc *d, struct rdma_addr *ra, size_t n)
+{
 	for (size_t i = 0; i < d->host->ndevs; i++) {
-		struct fab_device *dev = &d->host->devs[i];
+		const struct fab_device *dev = &d->host->devs[i];
 
 		for (size_t j = 0; j < dev->nports; j++) {
-			struct fab_port *p = &dev->ports[j];
-			struct doctor_finding *f = NULL;
+			const struct fab_port *p = &dev->ports[j];
 
 			/* RoCE only: iWARP RNICs (node type 4) have no IP-based GIDs. */
 			if (p->link_layer != LINK_LAYER_ETHERNET || dev->node_type_num == 4)
 				continue;
-			/* An IPv4 address of the port's netdev that no GID carries. */
-			for (unsigned int k = 0; k < p->nnetdevs; k++) {
-				const struct net_link *l = net_link_by_name(d->net, p->netdevs[k].name);
-
-				if (!l)
-					continue;
-				for (size_t m = 0; m < d->net->naddrs; m++) {
-					const struct net_addr *ad = &d->net->addrs[m];
-					bool found = false;
-
-					if (ad->ifindex != l->ifindex || ad->scope != RT_SCOPE_UNIVERSE ||
-					    (ad->local.family != AF_INET && ad->local.family != AF_INET6))
-						continue;
-					ipstr(&ad->local, a, sizeof(a));
-					/* IPv4 GIDs are ::ffff:a.b.c.d; IPv6 GIDs are the address itself. */
-					for (size_t g = 0; g < p->ngids; g++)
-						if (ad->local.family == AF_INET ? p->gids[g].has_ipv4 && !strcmp(p->gids[g].ipv4, a) :
-						    !memcmp(p->gids[g].raw, ad->local.bytes, 16))
-							found = true;
-					if (found)
-						continue;
-					f = finding_add(d, DOCTOR_ROCE_GID, "roce-no-gid", DOCTOR_ERROR);
-					if (!f)
-						return;
-					f_about(f, l->name, &ad->local);
-					snprintf(f->device, sizeof(f->device), "%s", dev->name);
-					f->port = p->num;
-					f_title(f, "%s has no GID entry on %s port %u", a, dev->name, p->num);
-					f_cause(f, "RoCE addresses an endpoint by a GID made from its IP address. %s is on "
-						"%s but %s/%u has no GID for it, so rdma_cm cannot bind to it "
-						"(ADDR_ERROR, or 'No such device' from ibv_modify_qp).", a, l->name,
-						dev->name, p->num);
-					f_ev(f, "%s/%u: %zu GIDs, none for %s", dev->name, p->num, p->ngids, a);
-					f_fix(f, "the kernel adds GIDs when the address is added on the RoCE netdev itself "
-					      "(not a bridge or bond above it): move %s to %s, or bounce it "
-					      "(ip addr del/add)", a, l->name);
-				}
-			}
-			/* GIDs whose netdev lives in another network namespace (containers). */
-			{
-				char names[DOCTOR_LINE_LEN] = "";
-				size_t cnt = 0;
-
-				for (size_t g = 0; g < p->ngids; g++) {
-					const char *nd = p->gids[g].netdev;
-
-					if (!nd[0] || net_link_by_name(d->net, nd) || strstr(names, nd))
-						continue;
-					if (strlen(names) + strlen(nd) + 3 < sizeof(names))
-						snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-							 cnt ? ", " : "", nd);
-					cnt++;
-				}
-				if (cnt) {
-					f = finding_add(d, DOCTOR_ROCE_GID, "gid-netdev-not-in-netns", DOCTOR_WARNING);
-					if (!f)
-						return;
-					snprintf(f->device, sizeof(f->device), "%s", dev->name);
-					f->port = p->num;
-					f_title(f, "%s port %u has GIDs of netdevs not in this network namespace", dev->name, p->num);
-					f_cause(f, "The RDMA device is visible here but the netdev its GIDs belong to is not "
-						"(a container without the RoCE netdev, or with rdma netns 'shared' mode). "
-						"Using those GIDs fails: ibv_modify_qp returns 'No such device', rdma_cm "
-						"gets ADDR_ERROR.");
-					f_ev(f, "GID netdevs missing here: %s", names);
-					f_fix(f, "move the netdev into this namespace (ip link set DEV netns NS) or run in "
-					      "the namespace that has it; for containers use the RoCE netdev's namespace "
-					      "(rdma system set netns exclusive + rdma dev set DEV netns NS)");
-				}
-			}
-			/* default_roce_mode against the GID types the port has. */
-			if (p->default_roce_mode[0] && p->ngids) {
-				enum fab_gid_type want = GID_TYPE_UNKNOWN;
-
-				if (!strcmp(p->default_roce_mode, "RoCE v2"))
-					want = GID_TYPE_ROCE_V2;
-				else if (!strcmp(p->default_roce_mode, "IB/RoCE v1"))
-					want = GID_TYPE_ROCE_V1;
-				if (want != GID_TYPE_UNKNOWN && !port_has_gid_type(p, want)) {
-					f = finding_add(d, DOCTOR_ROCE_GID, "roce-mode-mismatch", DOCTOR_WARNING);
-					if (!f)
-						return;
-					snprintf(f->device, sizeof(f->device), "%s", dev->name);
-					f->port = p->num;
-					f_title(f, "rdma_cm default_roce_mode is %s but %s port %u has no %s GIDs",
-						p->default_roce_mode, dev->name, p->num, fab_gid_type_str(want));
-					f_cause(f, "rdma_cm picks GIDs of its default RoCE mode; with none of that type "
-						"it cannot resolve addresses on this port, and both ends must agree on "
-						"the RoCE version.");
-					f_ev(f, "configfs rdma_cm/%s/ports/%u/default_roce_mode = %s", dev->name, p->num,
-					     p->default_roce_mode);
-					f_fix(f, "echo '%s' > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
-					      want == GID_TYPE_ROCE_V2 ? "IB/RoCE v1" : "RoCE v2", dev->name, p->num);
-				}
-			}
+			if (!roce_no_gid(d, dev, p) || !roce_gid_netns(d, dev, p) || !roce_mode_mismatch(d, dev, p))
+				return;
 		}
 	}
 }
