@@ -253,46 +253,11 @@ static int setup_evicting(struct probe *p, struct srv_conn *sc, struct rdma_cm_i
 	return conn_setup(&sc->c, id, cp, err, errlen) ? -1 : 0;
 }
 
-/*
- * Returns an id the caller destroys after acking the event, or NULL.
- * Long: every check a hostile or confused client can fail, in the order a connection is accepted, each ending in its own reject.
- */
-static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+/* The connection's queues and buffers for a probe mode, as the client's hello asks (rping: none). */
+static void conn_params_for(enum probe_mode mode, const struct wire_hello *hp, struct conn_params *cpp)
 {
-	struct rdma_cm_id *id = ev->id;
-	struct srv_conn *sc;
-	struct wire_hello h;
+	struct wire_hello h = *hp;
 	struct conn_params cp;
-	struct rdma_conn_param prm;
-	uint8_t acc[WIRE_ACCEPT_LEN];
-	char peer[PROBE_ADDR_MAX], src[PROBE_ADDR_MAX], err[PROBE_EVENT_TEXT_MAX];
-	uint8_t code = WIRE_REJ_BUSY;
-	enum wire_err we;
-	enum probe_mode mode = PROBE_MODE_RPING;
-
-	probe_addr_str(rdma_get_peer_addr(id), peer, sizeof(peer));
-	fair_src_key(rdma_get_peer_addr(id), src, sizeof(src));
-	if (p->srv->stopping) {
-		reject(p, id, now, peer, WIRE_REJ_SHUTTING_DOWN, NULL);
-		return id;
-	}
-	we = ev->param.conn.private_data ?
-		wire_hello_parse(ev->param.conn.private_data, ev->param.conn.private_data_len, &h) :
-		WIRE_NOT_OURS;
-	if (we == WIRE_OK) {
-		mode = (enum probe_mode)h.mode;
-	} else if (we != WIRE_NOT_OURS) {
-		reject(p, id, now, peer, WIRE_REJ_BAD_HELLO, wire_err_str(we));
-		return id;
-	} else {
-		/* no fabtop hello: a stock rping client (its private data is absent or zeros) */
-		memset(&h, 0, sizeof(h));
-	}
-	sc = free_slot(p, now, src, &code, err, sizeof(err));
-	if (!sc) {
-		reject(p, id, now, peer, code, err);
-		return id;
-	}
 
 	memset(&cp, 0, sizeof(cp));
 	cp.recv_slots = CONN_CTRL_RECVS;
@@ -324,10 +289,17 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 		cp.slot_size = h.size;
 		break;
 	}
-	if (setup_evicting(p, sc, id, &cp, now, err, sizeof(err))) {
-		reject(p, id, now, peer, WIRE_REJ_NO_RESOURCES, err);
-		return id;
-	}
+	*cpp = cp;
+}
+
+/* Accept with our answer (a sink for bw WRITEs); 0, or -1 when the accept failed (said, torn down). */
+static int accept_conn(struct probe *p, struct srv_conn *sc, struct rdma_cm_id *id, enum probe_mode mode,
+		       const struct wire_hello *hp, uint64_t now, const char *peer)
+{
+	struct wire_hello h = *hp;
+	struct rdma_conn_param prm;
+	uint8_t acc[WIRE_ACCEPT_LEN];
+
 	memset(&prm, 0, sizeof(prm));
 	prm.responder_resources = 1;
 	prm.initiator_depth = 1;	/* rping mode READs the client's source buffer */
@@ -348,8 +320,57 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	if (rdma_accept(id, &prm)) {
 		probe_event_add(p, now, "ERROR", -errno, true, "%s: rdma_accept: %s", peer, strerror(errno));
 		conn_teardown(&sc->c);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Returns an id the caller destroys after acking the event, or NULL.
+ * Long: every check a hostile or confused client can fail, in the order a connection is accepted, each ending in its own reject.
+ */
+static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+{
+	struct rdma_cm_id *id = ev->id;
+	struct srv_conn *sc;
+	struct wire_hello h;
+	struct conn_params cp;
+	char peer[PROBE_ADDR_MAX], src[PROBE_ADDR_MAX], err[PROBE_EVENT_TEXT_MAX];
+	uint8_t code = WIRE_REJ_BUSY;
+	enum wire_err we;
+	enum probe_mode mode = PROBE_MODE_RPING;
+
+	probe_addr_str(rdma_get_peer_addr(id), peer, sizeof(peer));
+	fair_src_key(rdma_get_peer_addr(id), src, sizeof(src));
+	if (p->srv->stopping) {
+		reject(p, id, now, peer, WIRE_REJ_SHUTTING_DOWN, NULL);
 		return id;
 	}
+	we = ev->param.conn.private_data ?
+		wire_hello_parse(ev->param.conn.private_data, ev->param.conn.private_data_len, &h) :
+		WIRE_NOT_OURS;
+	if (we == WIRE_OK) {
+		mode = (enum probe_mode)h.mode;
+	} else if (we != WIRE_NOT_OURS) {
+		reject(p, id, now, peer, WIRE_REJ_BAD_HELLO, wire_err_str(we));
+		return id;
+	} else {
+		/* no fabtop hello: a stock rping client (its private data is absent or zeros) */
+		memset(&h, 0, sizeof(h));
+	}
+	sc = free_slot(p, now, src, &code, err, sizeof(err));
+	if (!sc) {
+		reject(p, id, now, peer, code, err);
+		return id;
+	}
+
+	conn_params_for(mode, &h, &cp);
+	if (setup_evicting(p, sc, id, &cp, now, err, sizeof(err))) {
+		reject(p, id, now, peer, WIRE_REJ_NO_RESOURCES, err);
+		return id;
+	}
+	if (accept_conn(p, sc, id, mode, &h, now, peer))
+		return id;
 	sc->state = SC_ACCEPTING;
 	sc->id = id;
 	sc->mode = mode;
