@@ -13,6 +13,7 @@
 #include "mad/mad_watch.h"
 #include "source/source.h"
 #include "derive/counters.h"
+#include "kernel/netconf.h"
 #include "live/live.h"
 #include "util.h"
 #include "warn.h"
@@ -91,7 +92,8 @@ void live_net_take(struct live *lv, struct net_state *st, int err)
 	lv->routes = snapshot_routes(&lv->net);
 	memset(&lv->doctor, 0, sizeof(lv->doctor));
 	{
-		struct doctor_input in = { .host = &lv->host, .net = &lv->net, .routes = lv->routes };
+		struct doctor_input in = { .host = &lv->host, .net = &lv->net, .routes = lv->routes,
+					   .persist = lv->persist };
 
 		if (doctor_run(&in, NULL, &lv->doctor) == 0) {
 			lv->doctor_ok = true;
@@ -344,6 +346,8 @@ static int live_first_look(struct live *lv)
 	if (!(lv->flags & LIVE_HOST_ONLY)) {
 		uint64_t tx, rx;
 
+		/* the fix's persistent form fits what configures this host (the demo's: every form) */
+		lv->persist = source_has(lv->src, SOURCE_OWN_NETWORK) ? netconf_detect(lv->ctx) : FIX_HOST_UNKNOWN;
 		host_cm_rejs(&lv->host, &tx, &rx);
 		lv->cm_rejs = tx + rx;
 		/* The doctor on half the GID tables would report netdevs as not RDMA's. */

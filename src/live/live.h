@@ -88,6 +88,7 @@ struct live {
 	struct doctor_report doctor;
 	bool doctor_ok;
 	int findings;			/* warnings and errors; -1: unknown */
+	enum fix_host persist;		/* what configures this host: the fix's persistent form */
 	uint64_t cm_rejs;		/* CM REJs sent + received when the network was last read */
 	uint64_t last_net_ns;
 	bool net_wanted;		/* a change arrived: read the network again (at most every NET_GAP) */
