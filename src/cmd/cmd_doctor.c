@@ -269,16 +269,90 @@ static int doctor_after(struct source *src, struct snapshot *snap, const struct 
 }
 
 /* Long: the snapshot, the --fix and --apply paths and the report, each with the exit code the doctor documents. */
+/* The doctor's exit code for what doctor_run() said (0: it ran), the message printed. */
+static int doctor_run_error(int rc, const struct doctor_opts *o)
+{
+	if (rc == -EINVAL && o->peer && o->from) {
+		fprintf(stderr, "fabtop doctor: '%s' is not an IP address, or PEER and --from differ in family\n", o->peer);
+		return EXIT_USAGE;
+	}
+	if (rc == -EINVAL) {
+		fprintf(stderr, "fabtop doctor: PEER '%s' is not an IP address\n", o->peer ? o->peer : "");
+		return EXIT_USAGE;
+	}
+	if (rc == -ENODEV || rc == -EADDRNOTAVAIL) {
+		fprintf(stderr, "fabtop doctor: --from '%s' is neither a local address nor an interface here\n", o->from);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "fabtop doctor: %s\n", strerror(-rc));
+	return EXIT_RUNTIME;
+}
+
+/* The findings for the snapshot (and PEER/--from), as text or JSON; exit 1 when there is a problem. */
+static int diagnose(const struct fab_ctx *ctx, struct source *src, struct snapshot *snap, const struct doctor_opts *o)
+{
+	struct doctor_query q = { .peer = o->peer, .from = o->from };
+	struct roce_state roce = { 0 };
+	struct doctor_report rep;
+	struct doctor_input in;
+	int rc;
+
+	/* The RoCE chain's configuration (a source that has none, the demo, leaves it out). */
+	rc = source_roce(src, &snap->host, &roce);
+	in = (struct doctor_input){ .host = &snap->host, .net = &snap->net, .routes = snap->routes,
+				    .roce = rc == 0 ? &roce : NULL,
+				    /* what keeps this host's configuration; a simulated one has none */
+				    .persist = source_has(src, SOURCE_OWN_NETWORK) ? netconf_detect(ctx) : FIX_HOST_UNKNOWN };
+	rc = doctor_run(&in, &q, &rep);
+	if (rc) {
+		roce_state_free(&roce);
+		return doctor_run_error(rc, o);
+	}
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		doctor_report_json(&j, &rep);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		if (snap->host.sysfs_missing && !o->nrdma_netdevs && !source_has(src, SOURCE_SIMULATED))
+			printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
+			       "network side only.\n", ctx->sysfs_root);
+		doctor_report_text(stdout, &rep, ctx->color);
+	}
+	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
+	doctor_report_free(&rep);
+	roce_state_free(&roce);
+	return rc;
+}
+
+/* --apply, or the fix printed in a format (--fix). */
+static int fix(const struct fab_ctx *ctx, struct source *src, struct snapshot *snap, const struct doctor_opts *o)
+{
+	struct fix_plan plan;
+	int rc;
+
+	if (o->apply) {
+		rc = do_apply(ctx, src, &snap->net);
+		/* the simulated host keeps its fix for this run only: show what the doctor sees now */
+		if (rc == EXIT_OK && source_has(src, SOURCE_SIMULATED))
+			rc = doctor_after(src, snap, o);
+		return rc;
+	}
+	if (fix_plan_build(&snap->net, &plan))
+		return EXIT_RUNTIME;
+	rc = print_fix(&plan, o->fix);
+	fix_plan_free(&plan);
+	return rc;
+}
+
 int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct doctor_opts o = { 0 };
-	struct doctor_query q;
-	struct doctor_report rep;
-	struct doctor_input in;
 	struct snapshot snap;
 	struct source *src;
-	struct roce_state roce = { 0 };
-	bool roce_ok = false;
 	int rc;
 
 	rc = parse_args(ctx, argc, argv, &o);
@@ -294,9 +368,8 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 	if (snap.net_err) {
 		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n",
 			snapshot_net_error(snap.net_err));
-		snapshot_free(&snap);
-		source_close(src);
-		return EXIT_RUNTIME;
+		rc = EXIT_RUNTIME;
+		goto out;
 	}
 	if (o.apply && !source_can_fix(src)) {
 		char what[256];
@@ -313,71 +386,8 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 			rc = EXIT_USAGE;
 			goto out;
 		}
-
-	if (o.apply || o.fix) {
-		struct fix_plan plan;
-
-		if (o.apply) {
-			rc = do_apply(ctx, src, &snap.net);
-			/* the simulated host keeps its fix for this run only: show what the doctor sees now */
-			if (rc == EXIT_OK && source_has(src, SOURCE_SIMULATED))
-				rc = doctor_after(src, &snap, &o);
-			goto out;
-		}
-		if (fix_plan_build(&snap.net, &plan)) {
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		rc = print_fix(&plan, o.fix);
-		fix_plan_free(&plan);
-		goto out;
-	}
-
-	q.peer = o.peer;
-	q.from = o.from;
-	/* The RoCE chain's configuration (a source that has none, the demo, leaves it out). */
-	if (source_roce(src, &snap.host, &roce) == 0)
-		roce_ok = true;
-	in = (struct doctor_input){ .host = &snap.host, .net = &snap.net, .routes = snap.routes,
-				    .roce = roce_ok ? &roce : NULL,
-				    /* what keeps this host's configuration; a simulated one has none */
-				    .persist = source_has(src, SOURCE_OWN_NETWORK) ? netconf_detect(ctx) : FIX_HOST_UNKNOWN };
-	rc = doctor_run(&in, &q, &rep);
-	if (rc == -EINVAL && o.peer && o.from) {
-		fprintf(stderr, "fabtop doctor: '%s' is not an IP address, or PEER and --from differ in family\n", o.peer);
-		rc = EXIT_USAGE;
-		goto out;
-	} else if (rc == -EINVAL) {
-		fprintf(stderr, "fabtop doctor: PEER '%s' is not an IP address\n", o.peer ? o.peer : "");
-		rc = EXIT_USAGE;
-		goto out;
-	} else if (rc == -ENODEV || rc == -EADDRNOTAVAIL) {
-		fprintf(stderr, "fabtop doctor: --from '%s' is neither a local address nor an interface here\n", o.from);
-		rc = EXIT_USAGE;
-		goto out;
-	} else if (rc) {
-		fprintf(stderr, "fabtop doctor: %s\n", strerror(-rc));
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		doctor_report_json(&j, &rep);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		if (snap.host.sysfs_missing && !o.nrdma_netdevs && !source_has(src, SOURCE_SIMULATED))
-			printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
-			       "network side only.\n", ctx->sysfs_root);
-		doctor_report_text(stdout, &rep, ctx->color);
-	}
-	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
-	doctor_report_free(&rep);
+	rc = o.apply || o.fix ? fix(ctx, src, &snap, &o) : diagnose(ctx, src, &snap, &o);
 out:
-	roce_state_free(&roce);
 	snapshot_free(&snap);
 	source_close(src);
 	return rc;
