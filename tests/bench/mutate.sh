@@ -94,8 +94,9 @@ run_tests() {
 	# Automake names a .sh test's results without its extension.
 	for t in "$@"; do rm -f "$B/${t%.sh}.log" "$B/${t%.sh}.trs"; done
 	set +e
+	# stdin is the mutant list being read: no test may take its lines
 	timeout "$TMO" make -C "$B" -j"$JOBS" check TESTS="$*" check_PROGRAMS="${progs# }" \
-		>"$LOG/$label" 2>&1
+		</dev/null >"$LOG/$label" 2>&1
 	status=$?
 	set -e
 	failed="" skipped="" passed=""
@@ -189,7 +190,7 @@ while IFS= read -r line; do
 		cp -p "$W/orig" "$C/$file"; rm -f "$W/dirty"
 		die "$name: the replacement changed nothing in $file"
 	fi
-	if ! make -C "$B" -j"$JOBS" >"$LOG/$name.build" 2>&1; then
+	if ! make -C "$B" -j"$JOBS" </dev/null >"$LOG/$name.build" 2>&1; then
 		result=error by="does not build: $LOG/$name.build"
 		bad=$((bad + 1))
 	else
