@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Cluster pane: a Prometheus client (libcurl multi + jansson), the
 # cluster model, the pane, and their tests and benchmark.
-src_libfabtop_a_SOURCES += src/collect/prom.c src/collect/prom.h \
-	src/collect/libcurl.c src/collect/libcurl.h \
-	src/collect/prom_cluster.c src/collect/prom_cluster.h \
+src_libfabtop_a_SOURCES += src/remote/prom.c src/remote/prom.h \
+	src/remote/libcurl.c src/remote/libcurl.h \
+	src/remote/prom_cluster.c src/remote/prom_cluster.h \
 	src/model/cluster.c src/model/cluster.h \
 	src/ui/view_cluster.c
 

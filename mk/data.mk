@@ -24,8 +24,8 @@ installcheck-local:
 		'$(installcheck_unitdir)'
 EXTRA_DIST += tests/install/installcheck.sh
 
-TESTS += tests/install/man.sh tests/install/completion.sh
-EXTRA_DIST += tests/install/man.sh tests/install/completion.sh
+TESTS += tests/install/man.sh tests/install/completion.sh tests/install/docs.sh
+EXTRA_DIST += tests/install/man.sh tests/install/completion.sh tests/install/docs.sh
 check_PROGRAMS += tests/unit/test_fabtoprc
 TESTS += tests/unit/test_fabtoprc
 tests_unit_test_fabtoprc_LDADD = $(TEST_LDADD)

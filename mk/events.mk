@@ -3,9 +3,9 @@
 src_libfabtop_a_SOURCES += \
 	src/model/events.c src/model/events.h \
 	src/derive/events.c src/derive/events.h \
-	src/collect/async.c src/collect/async.h \
+	src/kernel/async.c src/kernel/async.h \
 	src/report/events.c src/report/events.h \
-	src/cmd_show_events.c \
+	src/cmd/cmd_show_events.c \
 	src/ui/view_events.c
 
 # The log (ring, since, seen mark, hook) and every derived kind on hand-made samples.

@@ -6,13 +6,13 @@ src_libfabtop_a_SOURCES += \
 	src/export/libmicrohttpd.c src/export/libmicrohttpd.h \
 	src/export/textfile.c src/export/textfile.h \
 	src/export/probe_runs.c src/export/probe_runs.h \
-	src/cmd_export.c
+	src/cmd/cmd_export.c
 
-TESTS += tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh
+TESTS += tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/rej.sh tests/export/hoard.sh
 # Soft-RoCE (make check-vm): the rxe port and --probe for real.
 VM_TESTS += tests/export/vm-export.sh
 TESTS += tests/export/ibsim.sh
-EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/hostile-http.py \
+EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/rej.sh tests/export/hostile-http.py tests/export/hoard.sh tests/export/hoard.py \
 	tests/export/vm-export.sh tests/export/vm-export.guest tests/export/ibsim.sh
 
 check_PROGRAMS += tests/unit/test_openmetrics

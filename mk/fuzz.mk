@@ -12,6 +12,11 @@ FUZZ_SRCS = tests/fuzz/fuzz_wire.c tests/fuzz/fuzz_netlink.c tests/fuzz/fuzz_mad
 	tests/fuzz/fuzz_record.c tests/fuzz/record_seeds.sh
 EXTRA_DIST += $(FUZZ_SRCS) tests/data/fuzz
 FUZZ_SECONDS = 30
+# Memory is a crash too: an input that makes a parser allocate past these
+# (a few bytes that ask for gigabytes) fails the run like an overflow. The
+# largest a reader allocates by design is the recording index (96 MiB at
+# record/reader.h's limit); ASan's shadow and quarantine are in the RSS.
+FUZZ_LIMITS = -rss_limit_mb=1024 -malloc_limit_mb=128
 
 # fuzz_server runs the real probe server over tests/fuzz/fake_rdma.c: every
 # rdma_* and ibv_* it calls (nm -u src/probe/*.o), and util_now_ns for a
@@ -26,7 +31,7 @@ FAKE_RDMA_WRAP = -Wl,--wrap=rdma_create_event_channel,--wrap=rdma_destroy_event_
 	-Wl,--wrap=ibv_alloc_pd,--wrap=ibv_dealloc_pd,--wrap=ibv_create_comp_channel \
 	-Wl,--wrap=ibv_destroy_comp_channel,--wrap=ibv_create_cq,--wrap=ibv_destroy_cq \
 	-Wl,--wrap=ibv_get_cq_event,--wrap=ibv_ack_cq_events,--wrap=ibv_reg_mr,--wrap=ibv_reg_mr_iova2 \
-	-Wl,--wrap=ibv_dereg_mr,--wrap=ibv_query_qp,--wrap=util_now_ns
+	-Wl,--wrap=ibv_dereg_mr,--wrap=ibv_query_qp,--wrap=ibv_query_port,--wrap=util_now_ns
 FAKE_RDMA_SRCS = tests/fuzz/fuzz_server.c tests/fuzz/fake_rdma.c tests/fuzz/fake_rdma.h
 
 # The same harness under every build: `make check` replays its seeds (one TAP
@@ -77,7 +82,7 @@ fuzz: $(FUZZERS)
 		n=$$(basename $$f); rm -rf fuzz-corpus/$$n; mkdir -p fuzz-corpus/$$n; \
 		cp $(srcdir)/tests/data/fuzz/$${n#fuzz_}/* fuzz-corpus/$$n/ 2>/dev/null || :; \
 		echo "== $$n: $(FUZZ_SECONDS) s from $$(ls fuzz-corpus/$$n | wc -l) seeds"; \
-		if ./$$f -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-crashes/$$n- \
+		if ./$$f -max_total_time=$(FUZZ_SECONDS) $(FUZZ_LIMITS) -artifact_prefix=fuzz-crashes/$$n- \
 			-print_final_stats=1 fuzz-corpus/$$n >fuzz-$$n.log 2>&1; then \
 			grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' fuzz-$$n.log | tail -2; \
 		else \

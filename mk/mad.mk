@@ -3,12 +3,12 @@
 # management through libibumad — PMA counters, link partner, SM, fabric sweep.
 src_libfabtop_a_SOURCES += \
 	src/derive/mad_decode.c src/derive/mad_decode.h \
-	src/collect/umad.c src/collect/umad.h \
-	src/collect/mad.c src/collect/mad.h \
-	src/collect/mad_port.c src/collect/mad_port.h \
-	src/collect/mad_fabric.c src/collect/mad_fabric.h \
-	src/collect/mad_watch.c src/collect/mad_watch.h \
-	src/cmd_probe_mad.c \
+	src/mad/umad.c src/mad/umad.h \
+	src/mad/mad.c src/mad/mad.h \
+	src/mad/mad_port.c src/mad/mad_port.h \
+	src/mad/mad_fabric.c src/mad/mad_fabric.h \
+	src/mad/mad_watch.c src/mad/mad_watch.h \
+	src/cmd/cmd_probe_mad.c \
 	src/model/ibfabric.c src/model/ibfabric.h \
 	src/report/ibfabric.c src/report/ibfabric.h
 

@@ -3,26 +3,31 @@
 # route queries, the doctor and its fixes, `show net` (see Makefile.am).
 src_libfabtop_a_SOURCES += \
 	src/model/net.c src/model/net.h \
-	src/collect/nl_parse.c src/collect/nl_parse.h \
-	src/collect/nl_sock.c src/collect/nl_sock.h \
-	src/collect/netlink.c src/collect/netlink.h \
-	src/collect/sysctl.c src/collect/sysctl.h \
-	src/collect/route_query.c src/collect/route_query.h \
-	src/collect/net_apply.c src/collect/net_apply.h \
+	src/kernel/nl_parse.c src/kernel/nl_parse.h \
+	src/kernel/nl_sock.c src/kernel/nl_sock.h \
+	src/kernel/netlink.c src/kernel/netlink.h \
+	src/kernel/sysctl.c src/kernel/sysctl.h \
+	src/kernel/route_query.c src/kernel/route_query.h \
+	src/kernel/netconf.c src/kernel/netconf.h \
+	src/change/net_apply.c src/change/net_apply.h \
+	src/change/sysctl_write.c src/change/sysctl_write.h \
 	src/derive/doctor.c src/derive/doctor.h \
 	src/derive/fix.c src/derive/fix.h \
 	src/report/net.c src/report/net.h \
 	src/report/doctor.c src/report/doctor.h \
-	src/cmd_doctor.c
+	src/cmd/cmd_doctor.c
 
 # Namespace scenario tests (root; they SKIP with the reason otherwise),
 # fixture tests of findings 4/5 and the command line (no root).
 NET_SH_TESTS = \
 	tests/net/doctor-seed.sh \
 	tests/net/doctor-findings.sh \
+	tests/net/doctor-sysctl.sh \
 	tests/net/doctor-ipv6.sh \
 	tests/net/fix-scripts.sh \
+	tests/net/fix-nm.sh \
 	tests/net/doctor-apply.sh \
+	tests/net/doctor-undo.sh \
 	tests/net/doctor-ports.sh \
 	tests/net/doctor-usage.sh \
 	tests/net/monitor.sh \

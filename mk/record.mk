@@ -10,8 +10,8 @@ src_libfabtop_a_SOURCES += src/record/codec.c src/record/codec.h \
 	src/record/when.c src/record/when.h \
 	src/record/mad.c src/record/mad.h \
 	src/record/probe.c src/record/probe.h \
-	src/collect/source_record.c src/collect/source_replay.c \
-	src/cmd_record.c
+	src/source/source_record.c src/source/source_replay.c \
+	src/cmd/cmd_record.c
 
 # The replay equals the live reports at every sample; cut and corrupted files.
 check_PROGRAMS += tests/record/test_record
@@ -23,10 +23,15 @@ check_PROGRAMS += tests/record/test_record_parts
 TESTS += tests/record/test_record_parts
 tests_record_test_record_parts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_parts_LDADD = $(TEST_LDADD)
-TESTS += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh
+# Small hostile files (counts, budget, zstd bombs) fail fast and small, replayed by the binary.
+check_PROGRAMS += tests/record/test_record_bounds
+TESTS += tests/record/test_record_bounds
+tests_record_test_record_bounds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_bounds_LDADD = $(TEST_LDADD)
+TESTS += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh
 # Soft-RoCE (make check-vm): rxe0 recorded going down and up, replayed here.
 VM_TESTS += tests/record/vm-record.sh
-EXTRA_DIST += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/vm-record.sh \
+EXTRA_DIST += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh tests/record/vm-record.sh \
 	tests/record/vm-record.guest tests/data/record
 
 # make bench: size and CPU of recording (built with the check programs so distcheck compiles it).

@@ -4,9 +4,9 @@
 # `fabtop show res` (see Makefile.am).
 src_libfabtop_a_SOURCES += \
 	src/model/res.c src/model/res.h \
-	src/collect/rdma_nl_parse.c src/collect/rdma_nl_parse.h \
-	src/collect/rdma_nl.c src/collect/rdma_nl.h \
-	src/collect/proc_attr.c src/collect/proc_attr.h \
+	src/kernel/rdma_nl_parse.c src/kernel/rdma_nl_parse.h \
+	src/kernel/rdma_nl.c src/kernel/rdma_nl.h \
+	src/kernel/proc_attr.c src/kernel/proc_attr.h \
 	src/derive/cgroup.c src/derive/cgroup.h \
 	src/report/res.c src/report/res.h
 

@@ -3,14 +3,14 @@
 # rtnetlink, ethtool statistics, the congestion counters, the RoCE pane and findings.
 src_libfabtop_a_SOURCES += \
 	src/model/roce.c src/model/roce.h \
-	src/collect/dcb_parse.c src/collect/dcb_parse.h \
-	src/collect/dcb.c src/collect/dcb.h \
-	src/collect/ethtool_parse.c src/collect/ethtool_parse.h \
-	src/collect/ethtool.c src/collect/ethtool.h \
-	src/collect/ethtool_nl_parse.c src/collect/ethtool_nl_parse.h \
-	src/collect/ethtool_nl.c src/collect/ethtool_nl.h \
-	src/collect/roce.c src/collect/roce.h \
-	src/collect/demo_roce.c src/collect/demo_roce.h \
+	src/kernel/dcb_parse.c src/kernel/dcb_parse.h \
+	src/kernel/dcb.c src/kernel/dcb.h \
+	src/kernel/ethtool_parse.c src/kernel/ethtool_parse.h \
+	src/kernel/ethtool.c src/kernel/ethtool.h \
+	src/kernel/ethtool_nl_parse.c src/kernel/ethtool_nl_parse.h \
+	src/kernel/ethtool_nl.c src/kernel/ethtool_nl.h \
+	src/kernel/roce.c src/kernel/roce.h \
+	src/demo/demo_roce.c src/demo/demo_roce.h \
 	src/derive/roce_ctr.c src/derive/roce_ctr.h \
 	src/derive/roce_check.c src/derive/roce_check.h \
 	src/report/roce.c src/report/roce.h \

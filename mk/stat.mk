@@ -4,12 +4,13 @@
 # mode (`fabtop counters qp`), see Makefile.am.
 src_libfabtop_a_SOURCES += \
 	src/model/stat.c src/model/stat.h \
-	src/collect/rdma_stat_parse.c src/collect/rdma_stat_parse.h \
-	src/collect/rdma_stat.c src/collect/rdma_stat.h
+	src/kernel/rdma_stat_parse.c src/kernel/rdma_stat_parse.h \
+	src/kernel/rdma_stat.c src/kernel/rdma_stat.h \
+	src/change/stat_set.c src/change/stat_set.h
 src_libfabtop_a_SOURCES += \
-	src/collect/stat_verify.c src/collect/stat_verify.h \
+	src/change/stat_verify.c src/change/stat_verify.h \
 	src/report/stat.c src/report/stat.h \
-	src/cmd_counters.c
+	src/cmd/cmd_counters.c
 
 # Soft-RoCE (make check-vm): --counters netlink against rdma statistic and
 # sysfs, QP counters only when asked, without CAP_NET_ADMIN.

@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the ui area (see Makefile.am).
-src_libfabtop_a_SOURCES += src/cmd_monitor.c \
+src_libfabtop_a_SOURCES += src/cmd/cmd_monitor.c \
 	src/ui/ui.c src/ui/ui.h src/ui/ui_run.h \
-	src/ui/term.c src/ui/term.h \
+	src/ui/widget/term.c src/ui/widget/term.h \
 	src/ui/screen.c src/ui/action.c src/ui/mouse.c \
 	src/ui/keys.c src/ui/keys.h \
-	src/ui/theme.c src/ui/theme.h \
-	src/ui/table.c src/ui/table.h \
-	src/ui/graph.c src/ui/graph.h \
-	src/ui/track.c src/ui/track.h \
-	src/ui/text.c src/ui/text.h \
-	src/ui/pager.c src/ui/pager.h \
+	src/ui/widget/theme.c src/ui/widget/theme.h \
+	src/ui/widget/table.c src/ui/widget/table.h \
+	src/ui/widget/graph.c src/ui/widget/graph.h \
+	src/ui/widget/text.c src/ui/widget/text.h \
+	src/ui/widget/pager.c src/ui/widget/pager.h \
 	src/ui/help.c src/ui/details.c \
 	src/ui/settings.c src/ui/settings.h \
 	src/ui/views.c src/ui/views.h \
@@ -42,13 +41,13 @@ EXTRA_DIST += tests/bench/ui.sh tests/bench/monitor.sh tests/bench/monitor-frame
 bench: tests/bench/bench_collect
 
 # Terminal tests drive the monitor in a private tmux server.
-TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh
+TESTS += tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh tests/tui/sizes.sh
 EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/trees.sh tests/tui/netlink.sh \
-	tests/tui/hostile.sh
+	tests/tui/hostile.sh tests/tui/sizes.sh
 
 # --- demo fabric and data sources ---
-src_libfabtop_a_SOURCES += src/collect/demo.c src/collect/demo.h src/collect/demo_net.c \
-	src/collect/source_demo.c
+src_libfabtop_a_SOURCES += src/demo/demo.c src/demo/demo.h src/demo/demo_net.c \
+	src/source/source_demo.c
 check_PROGRAMS += tests/demo/test_demo tests/demo/test_demo_net
 TESTS += tests/demo/test_demo tests/demo/test_demo_net tests/demo/show_demo.sh
 tests_demo_test_demo_LDADD = $(TEST_LDADD)

@@ -16,6 +16,7 @@ void ctx_init(struct fab_ctx *ctx)
 	ctx->sysfs_root = "/sys";
 	ctx->proc_root = "/proc";
 	ctx->configfs_root = "/sys/kernel/config";
+	ctx->etc_root = "/etc";
 	ctx->interval_s = 1.0;
 	ctx->color = !(nc && *nc);
 	ctx->seed = 1;

@@ -15,7 +15,7 @@ enum fab_counters_mode {
 
 /*
  * Every system read goes through a root held here, never a hard-coded path,
- * so that fixture trees (--sysfs DIR, --proc DIR) replace the live system.
+ * so that fixture trees (--sysfs DIR, --proc DIR, --etc DIR) replace the live system.
  */
 struct rec_reader;
 
@@ -23,6 +23,7 @@ struct fab_ctx {
 	const char *sysfs_root;		/* "/sys" unless --sysfs */
 	const char *proc_root;		/* "/proc" unless --proc */
 	const char *configfs_root;	/* "/sys/kernel/config" unless --configfs */
+	const char *etc_root;		/* "/etc" unless --etc: where the host's network configuration is kept */
 	double interval_s;		/* refresh interval, --interval */
 	long count;			/* samples for repeated reports, --count (0: default) */
 	bool json;			/* --json */

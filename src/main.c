@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "ctx.h"
 #include "opts.h"
 #include "util.h"
@@ -17,22 +17,27 @@ struct command {
 	const char *name;
 	int (*run)(struct fab_ctx *ctx, int argc, char **argv);
 	const char *usage;
+	void (*synopsis)(FILE *f);	/* the usage's first words, from the command's own tables (NULL: none) */
 };
 
 static const struct command commands[] = {
-	{ "show", cmd_show, "show [ports|counters|gids|net|fabric|all] [--json] [--interval S --count N]\n"
-			    "  fabtop show events [--since T] [--duration D] [--json]   (what happens, as it happens)" },
-	{ "doctor", cmd_doctor, "doctor [PEER] [--from ADDR|IFACE] [--json] [--fix FORMAT] [--apply --yes]" },
+	{ "show", cmd_show, " [--json] [--interval S --count N]\n"
+			    "  fabtop show res [qp|cm|proc] [--json]   (RDMA resources and who holds them)\n"
+			    "  fabtop show events [--since T] [--duration D] [--json]   (what happens, as it happens)\n"
+			    "  fabtop show roce [--count N]   (the RoCE lossless chain per port)\n"
+			    "  fabtop show gids --for ADDR|IFACE   (the GID index an application should use)",
+	  show_synopsis },
+	{ "doctor", cmd_doctor, "doctor [PEER] [--from ADDR|IFACE] [--json] [--fix FORMAT] [--apply --yes]", NULL },
 	{ "probe", cmd_probe, "probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE] [--mode rping|bw|lat]\n"
 			      "  fabtop probe --listen [ADDR] [-p PORT]\n"
-			      "  fabtop probe --lid LID | --guid GUID    (ibping-style, over MADs)" },
+			      "  fabtop probe --lid LID | --guid GUID    (ibping-style, over MADs)", NULL },
 	{ "export", cmd_export, "export [--listen ADDR:PORT] [--textfile FILE [--no-http]] [--interval S] [--count N]\n"
-				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879)" },
+				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879)", NULL },
 	{ "record", cmd_record, "record FILE [--interval S] [--duration D | --count N]\n"
-				"                   write what the monitor would show into FILE (see --replay)" },
+				"                   write what the monitor would show into FILE (see --replay)", NULL },
 	{ "counters", cmd_counters, "counters qp show [DEV/PORT] [--json] | counters qp enable|disable DEV/PORT\n"
-				    "                   QP counters (enable changes kernel state, needs CAP_NET_ADMIN)" },
-	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)" },
+				    "                   QP counters (enable changes kernel state, needs CAP_NET_ADMIN)", NULL },
+	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)", NULL },
 };
 
 #define NCOMMANDS (ARRAY_SIZE(commands))
@@ -44,14 +49,19 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: fabtop [GLOBAL OPTIONS] [COMMAND [ARGS]]\n\n"
 		   "A live terminal monitor and doctor for RDMA fabrics (InfiniBand, RoCE, iWARP).\n\n"
 		   "Commands:\n");
-	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  fabtop %s\n", commands[i].usage);
+	for (i = 0; i < NCOMMANDS; i++) {
+		fprintf(f, "  fabtop ");
+		if (commands[i].synopsis)
+			commands[i].synopsis(f);
+		fprintf(f, "%s\n", commands[i].usage);
+	}
 	fprintf(f, "\nGlobal options:\n"
 		   "  --demo            run on the built-in simulated fabric (no hardware needed)\n"
 		   "  --seed N          seed of the demo fabric (deterministic runs)\n"
 		   "  --sysfs DIR       read DIR instead of /sys (fixture trees)\n"
 		   "  --proc DIR        read DIR instead of /proc\n"
 		   "  --configfs DIR    read DIR instead of /sys/kernel/config\n"
+		   "  --etc DIR         read DIR instead of /etc (which tool keeps the network configuration)\n"
 		   "  --interval SECS   refresh interval (default 1)\n"
 		   "  --count N         samples for repeated reports\n"
 		   "  --json            machine-readable output\n"
@@ -72,7 +82,7 @@ static void usage(FILE *f)
 /*
  * A host with dozens of RDMA ports keeps thousands of counter files open
  * (one pread each per refresh): take all the descriptors the hard limit
- * allows. Past half of them counters are reopened each time (collect/host.c).
+ * allows. Past half of them counters are reopened each time (kernel/host.c).
  */
 static void raise_fd_limit(void)
 {

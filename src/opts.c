@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "opts.h"
 #include "record/reader.h"
 #include "record/when.h"
@@ -65,6 +65,7 @@ static const struct option global_options[] = {
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
 	{ "proc", required_argument, NULL, OPT_PROC },
 	{ "configfs", required_argument, NULL, OPT_CONFIGFS },
+	{ "etc", required_argument, NULL, OPT_ETC },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -105,6 +106,9 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		return 0;
 	case OPT_CONFIGFS:
 		ctx->configfs_root = arg;
+		return 0;
+	case OPT_ETC:
+		ctx->etc_root = arg;
 		return 0;
 	case OPT_INTERVAL:
 		if (util_parse_double(arg, 0.1, 3600, &ctx->interval_s)) {

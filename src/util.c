@@ -5,11 +5,15 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -46,36 +50,104 @@ const char *util_wall_str(uint64_t wall_ns, char *buf, size_t size)
 	return buf;
 }
 
-int util_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
+static const char *skip_blanks(const char *s)
 {
-	unsigned long long v;
-	char *end;
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f')
+		s++;
+	return s;
+}
 
-	/* strtoull would take a sign and leading space: refuse both. */
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno || *end || v > max)
-		return -1;
+/* What follows a number: nothing (blanks too with UTIL_NUM_BLANKS), or anything with UTIL_NUM_PREFIX. */
+static int num_tail(const char *p, unsigned int flags, const char **end)
+{
+	if (end)
+		*end = p;
+	if (flags & UTIL_NUM_PREFIX)
+		return 0;
+	if (flags & UTIL_NUM_BLANKS)
+		p = skip_blanks(p);
+	return *p ? -EINVAL : 0;
+}
+
+int util_num_u64(const char *s, unsigned int flags, int base, uint64_t max, uint64_t *out, const char **end)
+{
+	uint64_t v = 0;
+	unsigned int b = base > 0 ? (unsigned int)base : 10;
+	int digits = 0, rc;
+
+	if (!s || base < 0 || base == 1 || base > 36)
+		return -EINVAL;
+	if (flags & UTIL_NUM_BLANKS)
+		s = skip_blanks(s);
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && (base == 0 || base == 16 || (flags & UTIL_NUM_0X)) &&
+	    isxdigit((unsigned char)s[2])) {
+		b = 16;
+		s += 2;
+	} else if (base == 0 && s[0] == '0') {
+		b = 8;
+	}
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (isdigit((unsigned char)*s))
+			d = (unsigned int)(*s - '0');
+		else if (isalpha((unsigned char)*s))
+			d = (unsigned int)(tolower((unsigned char)*s) - 'a' + 10);
+		else
+			break;
+		if (d >= b)
+			break;
+		if (v > (UINT64_MAX - d) / b)
+			return -ERANGE;
+		v = v * b + d;
+		digits++;
+	}
+	if (!digits)
+		return -EINVAL;
+	rc = num_tail(s, flags, end);
+	if (rc)
+		return rc;
+	if (v > max)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
 
-int util_parse_double(const char *s, double min, double max, double *out)
+int util_num_double(const char *s, unsigned int flags, double min, double max, double *out, const char **end)
 {
-	char *end;
+	char *e;
 	double v;
+	int rc;
 
 	if (!s)
-		return -1;
+		return -EINVAL;
+	if (flags & UTIL_NUM_BLANKS)
+		s = skip_blanks(s);
+	/* strtod would take leading blanks itself: only where the flags allow them */
+	if (!*s || isspace((unsigned char)*s))
+		return -EINVAL;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod(s, &e);
+	if (e == s)
+		return -EINVAL;
+	rc = num_tail(e, flags, end);
+	if (rc)
+		return rc;
 	/* !(in range) rather than (out of range): NaN compares false both ways. */
-	if (errno || end == s || *end || !(v >= min && v <= max))
-		return -1;
+	if (errno || !(v >= min && v <= max))
+		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+int util_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
+{
+	return util_num_u64(s, 0, base, max, out, NULL) ? -1 : 0;
+}
+
+int util_parse_double(const char *s, double min, double max, double *out)
+{
+	return util_num_double(s, 0, min, max, out, NULL) ? -1 : 0;
 }
 
 int util_parse_guid(const char *s, uint64_t *out)
@@ -128,4 +200,85 @@ bool util_is_http_url(const char *s)
 		if ((unsigned char)*s <= 0x20 || (unsigned char)*s >= 0x7f)
 			return false;
 	return true;
+}
+
+int util_create_file(const char *path)
+{
+	char tmp[PATH_MAX];
+	int fd, e;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (rename(tmp, path)) {
+		e = errno;
+		unlink(tmp);
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+size_t util_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t c;
+
+	if (!n)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+char *util_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		size_t len = util_utf8_seq(p + i, n - i, &cp);
+
+		if (!len) {
+			/* not UTF-8: a raw C1 byte is a control to a Latin-1 terminal */
+			if (p[i] >= 0x80 && p[i] <= 0x9f)
+				p[i] = '?';
+			i++;
+			continue;
+		}
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+			memset(p + i, '?', len);
+		i += len;
+	}
+	return s;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/escape.h"
 #include "warn.h"
 
 #define WARN_MAX 128		/* distinct warnings remembered; later ones still print */
@@ -26,13 +27,15 @@ void warn_set_quiet(bool quiet)
 
 void warn_once(const char *fmt, ...)
 {
-	char buf[WARN_LEN];
+	char raw[WARN_LEN], buf[WARN_LEN];
 	va_list ap;
 	unsigned int i;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* Warnings quote names from the tree: kept escaped, so every later reader (status line, F1, the dump at exit) gets text. */
+	escape_str(buf, sizeof(buf), raw);
 
 	for (i = 0; i < warn_count; i++)
 		if (strcmp(warn_seen[i], buf) == 0)

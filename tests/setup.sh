@@ -61,6 +61,46 @@ assert_match() {
 assert_file_eq() {
 	if diff -u "$2" "$3" >"$T/.diff" 2>&1; then ok "$1"; else not_ok "$1"; diag "$(cat "$T/.diff")"; fi
 }
+# json_true FILE EXPR [JQ_ARGS...]: FILE ("-": standard input) holds exactly
+# one JSON document, and EXPR yields at least one value for it, every one of
+# them true. Empty input, two documents, a parse error or a select() that
+# matches nothing are all false. (`jq -e EXPR FILE` exits 0 on an empty file:
+# a check built on it passes when the program printed nothing.)
+json_true() {
+	_jf=$1 _je=$2
+	shift 2
+	[ "$_jf" = - ] && _jf=
+	# shellcheck disable=SC2086
+	jq -s -e "$@" "length == 1 and ([.[0] | $_je] | length > 0 and all)" $_jf >/dev/null 2>&1
+}
+# assert_json DESC FILE EXPR [JQ_ARGS...]: json_true as a TAP result; on
+# failure it says how many documents there were and what EXPR gave.
+assert_json() {
+	_jd=$1
+	shift
+	if json_true "$@"; then ok "$_jd"; else
+		not_ok "$_jd"
+		_jf=$1 _je=$2
+		shift 2
+		diag "wanted exactly one document where this is true: $_je" \
+			"documents: $(jq -s length "$_jf" 2>&1)" \
+			"it gives: $(jq -s -c "$@" "[.[0] | $_je]" "$_jf" 2>&1 | head -c 2000)" \
+			"the file begins:"
+		diag "$(head -c 2000 "$_jf")"
+	fi
+}
+# assert_rc DESC WANT... : the exit status in $rc (run_rc sets it) is exactly
+# one of WANT (whole numbers compared as strings, never a pattern: 1 does not
+# match 130 or 143).
+assert_rc() {
+	_rd=$1
+	shift
+	for _rw in "$@"; do
+		if [ "$rc" = "$_rw" ]; then ok "$_rd"; return 0; fi
+	done
+	not_ok "$_rd"
+	diag "exit status: $rc, wanted one of: $*"
+}
 # run_rc CMD...: run, capture stdout/stderr in $T/out $T/err, rc in $rc.
 run_rc() {
 	set +e

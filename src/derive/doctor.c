@@ -31,6 +31,7 @@ struct doc {
 	const struct net_state *net;
 	const struct route_ops *routes;
 	const struct doctor_query *q;
+	enum fix_host persist;		/* which persistent fix to name */
 	struct doctor_report *out;
 	size_t cap;
 	int err;
@@ -260,7 +261,7 @@ static void evidence_subnet_routes(struct doc *d, struct doctor_finding *f, cons
 static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	char k[INET6_ADDRSTRLEN], p[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], tb[16], net[INET6_ADDRSTRLEN];
-	char qi[64];
+	char qi[64], hint[160];
 
 	for (size_t i = 0; i < n; i++) {
 		struct rdma_addr *x = &ra[i];
@@ -316,8 +317,8 @@ static void check_routes(struct doc *d, struct rdma_addr *ra, size_t n)
 			      qi, k, table);
 			f_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
 		}
-		f_fix(f, "all interfaces at once: fabtop doctor --fix ip; to keep it across reboots: "
-		      "--fix networkd-dispatcher|nm-dispatcher|ifupdown|netplan");
+		f_fix(f, "all interfaces at once: fabtop doctor --fix ip; %s",
+		      fix_persist_hint(hint, sizeof(hint), d->persist));
 	}
 
 	/* Finding 3: strict rp_filter where the reverse path is the wrong interface. */
@@ -969,7 +970,8 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out)
 {
 	const struct net_state *net = in->net;
-	struct doc d = { .host = in->host, .net = net, .routes = in->routes, .q = q, .out = out, .roce = in->roce };
+	struct doc d = { .host = in->host, .net = net, .routes = in->routes, .q = q, .out = out, .roce = in->roce,
+			 .persist = in->persist };
 	struct net_ip from_ip = { 0 };
 	int from_oif = 0;
 	struct rdma_addr *ra = NULL;

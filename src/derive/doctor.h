@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "derive/fix.h"
 #include "model/fabric.h"
 #include "model/net.h"
 #include "model/route.h"
@@ -80,7 +81,7 @@ struct doctor_report {
  * What the doctor examines: the host, its network state with the RDMA
  * netdevs already marked (net_mark_rdma(), done where the state is
  * collected), and who answers route questions about it (the kernel on a
- * live host, the model otherwise: collect/route_query.h chooses).
+ * live host, the model otherwise: kernel/route_query.h chooses).
  */
 struct roce_state;
 
@@ -89,6 +90,7 @@ struct doctor_input {
 	const struct net_state *net;
 	const struct route_ops *routes;
 	const struct roce_state *roce;	/* the RoCE chain (one sample) for finding 7; NULL: not looked at */
+	enum fix_host persist;		/* what keeps the host's configuration: the fix's persistent format */
 };
 
 /*

@@ -26,9 +26,17 @@ bool gid_parse(const char *s, uint8_t raw[16])
 	return true;
 }
 
-bool gid_is_empty(const uint8_t raw[16])
+bool gid_is_empty(const uint8_t raw[16], bool iwarp)
 {
-	for (int i = 0; i < 16; i++)
+	/*
+	 * IB and RoCE GIDs end in an interface ID, and that alone decides,
+	 * whatever the prefix: kernels that show an IB port's whole hardware
+	 * table (before the shared GID cache) read its unused entries as the
+	 * subnet prefix and a zero GUID, fe80:0000:...:0000. rdma-core's tools
+	 * skip those too (ibv_devinfo's null_gid()). An iWARP GID is the MAC
+	 * address followed by zeros: there only all zeros is empty.
+	 */
+	for (int i = iwarp ? 0 : 8; i < 16; i++)
 		if (raw[i])
 			return false;
 	return true;

@@ -238,10 +238,11 @@ int mad_decode_node_desc(const uint8_t *data, size_t len, char *out, size_t outs
 	while (n < 64 && n + 1 < outsz && data[n]) {
 		unsigned char c = data[n];
 
-		out[n] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+		out[n] = (char)c;
 		n++;
 	}
 	out[n] = '\0';
+	util_clean(out);
 	return 0;
 }
 

@@ -284,7 +284,7 @@ static int listen_on(struct httpd *h, const char *spec, char *err, size_t errsiz
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (ai->ai_family == AF_INET6 && !host[0])
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, HTTPD_BACKLOG) == 0)
 			break;
 		e = errno;
 		close(fd);
@@ -359,6 +359,8 @@ int httpd_start(struct httpd **out, const char *spec, char *err, size_t errsize)
 	h->daemon = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, h,
 				     MHD_OPTION_LISTEN_SOCKET, h->fd,
 				     MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
+				     /* past it MHD accepts and closes at once: a hoarder's queue drains, others get in */
+				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)HTTPD_PER_ADDRESS_MAX,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTPD_IDLE_TIMEOUT_S,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTPD_REQUEST_MAX,
 				     MHD_OPTION_END);

@@ -10,10 +10,14 @@
 
 /*
  * Bounds that keep a flood or a slow client from costing more than this
- * (doc/export.md): connections open at once, seconds a connection may stay
+ * (doc/export.md): connections open at once, and from one address (so one
+ * client cannot take them all), connections waiting to be accepted (the
+ * kernel caps it at net.core.somaxconn), seconds a connection may stay
  * idle, bytes a request's headers may take.
  */
 #define HTTPD_MAX_CONNECTIONS	1024
+#define HTTPD_PER_ADDRESS_MAX	32
+#define HTTPD_BACKLOG		4096
 #define HTTPD_IDLE_TIMEOUT_S	10
 #define HTTPD_REQUEST_MAX	(32 * 1024)
 

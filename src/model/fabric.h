@@ -11,6 +11,16 @@
 #define FAB_TEXT_LEN	128	/* firmware, rate, node description */
 #define FAB_MAX_NETDEVS	8	/* netdevs remembered per port */
 #define FAB_MAX_PKEYS	128	/* non-zero P_Keys remembered per port */
+/*
+ * The most the collector reads (collect/host.c); a recording's reader
+ * refuses more (record/schema.c), so a file cannot ask for what no host gave.
+ */
+#define FAB_MAX_DEVICES		1024
+#define FAB_MAX_PORTS		256	/* port numbers are 8-bit in IB */
+#define FAB_MAX_DIR_COUNTERS	512	/* per port and directory */
+#define FAB_MAX_COUNTER_DIRS	7	/* counters, counters_ext, hw_counters, the four CM directories */
+#define FAB_MAX_PORT_COUNTERS	(FAB_MAX_DIR_COUNTERS * FAB_MAX_COUNTER_DIRS)
+#define FAB_MAX_GIDS		4096	/* per port */
 /* IFNAMSIZ without <net/if.h>, which clashes with <linux/if.h> in netlink code. */
 #define FAB_IFNAMSIZ	16
 
@@ -174,8 +184,8 @@ struct fab_port {
 	size_t ngids;
 	unsigned int gid_tbl_len;	/* entries in the table, empty ones included */
 	/*
-	 * COLLECT_* bits (collect/source.h) not read yet: a big host is shown
-	 * first and filled port by port (collect/snapshot.h). 0: all read.
+	 * COLLECT_* bits (source/source.h) not read yet: a big host is shown
+	 * first and filled port by port (source/snapshot.h). 0: all read.
 	 */
 	unsigned int pending;
 	/* A GID table read over several steps: the entries so far (not shown yet), where to go on. */

@@ -26,7 +26,7 @@ enum ib_query_state {
 /*
  * PMA counters of one port. Counters are fab_counter so the rate maths of
  * derive/counters.h applies unchanged (source COUNTER_SRC_PMA, names as in
- * sysfs). Two samples give rates: see ib_pma_sample in collect/mad_port.h.
+ * sysfs). Two samples give rates: see ib_pma_sample in mad/mad_port.h.
  */
 struct ib_pma {
 	enum ib_query_state state;

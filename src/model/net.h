@@ -63,6 +63,18 @@ struct net_addr {
 	char label[IFNAMSIZ];		/* IFA_LABEL, "" if none */
 };
 
+/* The size of net_route.metrics: RTAX_FASTOPEN_NO_COOKIE (17) is the last one in Linux 6.x. */
+#define NET_RTAX_N 18
+/* net_route.inexact: attributes a saved route had that its printed command does not carry. */
+enum {
+	NET_ROUTE_MULTIPATH = 1 << 0,	/* RTA_MULTIPATH */
+	NET_ROUTE_ENCAP = 1 << 1,	/* RTA_ENCAP (lightweight tunnels) */
+	NET_ROUTE_VIA = 1 << 2,		/* RTA_VIA, RTA_NEWDST (MPLS, IPv6 next hop of an IPv4 route) */
+	NET_ROUTE_EXPIRES = 1 << 3,	/* an expiry in RTA_CACHEINFO */
+	NET_ROUTE_METRIC = 1 << 4,	/* a metric unknown here, or features other than ecn */
+	NET_ROUTE_DEV = 1 << 5,		/* its device is gone from the state it is printed with */
+};
+
 struct net_route {
 	uint32_t table;			/* RTA_TABLE, else rtm_table: 254 main, 255 local */
 	uint8_t family;
@@ -79,6 +91,17 @@ struct net_route {
 	int oif;			/* 0 if none (multipath, blackhole) */
 	bool has_priority;
 	uint32_t priority;		/* the metric */
+	/* The rest is what `ip route` can set besides, kept so a saved route prints whole (fix_route_restore_cmd()). */
+	uint32_t flags;			/* rtm_flags: RTNH_F_ONLINK is "onlink" */
+	uint32_t metrics_set;		/* bit n: RTAX n came in RTA_METRICS */
+	uint32_t metrics[NET_RTAX_N];	/* by RTAX_*, as the kernel keeps them (RTAX_LOCK: the locked ones) */
+	char congctl[16];		/* RTAX_CC_ALGO */
+	bool has_pref;
+	uint8_t pref;			/* RTA_PREF: IPv6 router preference */
+	bool has_realms;
+	uint32_t realms;		/* RTA_FLOW */
+	uint32_t nhid;			/* RTA_NH_ID: a nexthop object, 0 if none */
+	uint32_t inexact;		/* NET_ROUTE_* bits: what a command cannot give back */
 };
 
 struct net_rule {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 /*
- * Plain data, filled by the RDMA netlink parsers (collect/rdma_nl_parse.h)
+ * Plain data, filled by the RDMA netlink parsers (kernel/rdma_nl_parse.h)
  * or by hand; arrays are malloc'd and released by res_state_free().
  * Enumerations keep the kernel's numbers (uapi rdma_netlink.h, ib_verbs.h,
  * rdma_cm.h); res_*_name() turn them into the words `rdma res` prints.
@@ -151,7 +151,7 @@ bool res_holder_eq(const struct res_holder *a, const struct res_holder *b);
 
 /*
  * Group qps, cms and objs by holder into rs->procs (counts filled, the
- * rest zero: collect/proc_attr.h fills who they are). Kernel holders sort
+ * rest zero: kernel/proc_attr.h fills who they are). Kernel holders sort
  * after processes, processes by pid. 0 or -ENOMEM.
  */
 int res_procs_build(struct res_state *rs);

@@ -24,7 +24,7 @@ struct route_answer {
 /*
  * Who answers route questions about a network state. The doctor and the
  * reports ask through these ops and never know whether the answer came
- * from the kernel (a live host, collect/route_query.h) or from the model
+ * from the kernel (a live host, kernel/route_query.h) or from the model
  * (a fixture, the demo, a recording). Both return 0 when a route was found,
  * else -errno (also in ans->error).
  */

@@ -10,7 +10,7 @@
 #include "model/res.h"
 
 /*
- * Plain data, filled by collect/rdma_stat_parse.h (or by hand); arrays
+ * Plain data, filled by kernel/rdma_stat_parse.h (or by hand); arrays
  * are malloc'd and released by stat_state_free(). Modes and masks keep
  * the kernel's numbers (uapi rdma_netlink.h: enum rdma_nl_counter_mode,
  * enum rdma_nl_counter_mask).

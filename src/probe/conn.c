@@ -34,55 +34,49 @@ static void *alloc_buf(size_t len)
 }
 
 /* Long: verbs resources in creation order (PD, CQs, QP, MRs, receives), each undone by the caller's teardown on failure. */
-int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *cp,
-	       char *err, size_t errlen)
+/* The protection domain, the completion channel (non-blocking, for the poll loop) and the one CQ. */
+static int conn_cq_setup(struct conn *c, const struct conn_params *cp, char *err, size_t errlen)
 {
-	struct ibv_qp_init_attr qa;
-	unsigned int i, cqe;
+	struct ibv_context *verbs = c->id->verbs;
+	unsigned int cqe;
 	int e;
 
-	memset(c, 0, sizeof(*c));
-	c->id = id;
-	if (!id->verbs) {
-		snprintf(err, errlen, "no RDMA device bound to the connection");
-		return -ENODEV;
-	}
-	if (cp->recv_slots > CONN_MAX_RECV_SLOTS || !cp->slot_size) {
-		snprintf(err, errlen, "bad connection parameters");
-		return -EINVAL;
-	}
-	c->slot_size = cp->slot_size;
-	c->recv_slots = cp->recv_slots;
-
-	c->pd = ibv_alloc_pd(id->verbs);
+	c->pd = ibv_alloc_pd(verbs);
 	if (!c->pd) {
 		e = errno ? -errno : -ENOMEM;
 		snprintf(err, errlen, "ibv_alloc_pd: %s", strerror(-e));
-		goto fail;
+		return e;
 	}
-	c->ch = ibv_create_comp_channel(id->verbs);
+	c->ch = ibv_create_comp_channel(verbs);
 	if (!c->ch) {
 		e = errno ? -errno : -ENOMEM;
 		snprintf(err, errlen, "ibv_create_comp_channel: %s", strerror(-e));
-		goto fail;
+		return e;
 	}
 	e = set_nonblock(c->ch->fd);
 	if (e) {
 		snprintf(err, errlen, "completion channel: %s", strerror(-e));
-		goto fail;
+		return e;
 	}
 	cqe = cp->rdma_depth + cp->recv_slots + CONN_SEND_SLOTS + 2;
-	c->cq = ibv_create_cq(id->verbs, (int)cqe, c, c->ch, 0);
+	c->cq = ibv_create_cq(verbs, (int)cqe, c, c->ch, 0);
 	if (!c->cq) {
 		e = errno ? -errno : -ENOMEM;
 		snprintf(err, errlen, "ibv_create_cq(%u): %s", cqe, strerror(-e));
-		goto fail;
+		return e;
 	}
 	if (ibv_req_notify_cq(c->cq, 0)) {
-		e = -EIO;
 		snprintf(err, errlen, "ibv_req_notify_cq failed");
-		goto fail;
+		return -EIO;
 	}
+	return 0;
+}
+
+/* The RC QP on the connection's cm_id, sends and receives on the one CQ. */
+static int conn_qp_create(struct conn *c, const struct conn_params *cp, char *err, size_t errlen)
+{
+	struct ibv_qp_init_attr qa;
+	int e;
 
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_type = IBV_QPT_RC;
@@ -99,56 +93,84 @@ int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *
 	 * refuses the QP: then without.
 	 */
 	qa.cap.max_inline_data = (uint32_t)(c->slot_size < CONN_INLINE_MAX ? c->slot_size : CONN_INLINE_MAX);
-	if (rdma_create_qp(id, c->pd, &qa)) {
+	if (rdma_create_qp(c->id, c->pd, &qa)) {
 		qa.cap.max_inline_data = 0;
-		if (rdma_create_qp(id, c->pd, &qa)) {
+		if (rdma_create_qp(c->id, c->pd, &qa)) {
 			e = errno ? -errno : -EIO;
 			snprintf(err, errlen, "rdma_create_qp: %s", strerror(-e));
-			goto fail;
+			return e;
 		}
 	}
 	c->have_qp = true;
 	c->max_inline = qa.cap.max_inline_data;
+	return 0;
+}
 
-	c->ctrl = alloc_buf(c->slot_size * (c->recv_slots + CONN_SEND_SLOTS));
+/* The control slots and the data buffers, each registered. */
+static int conn_bufs(struct conn *c, const struct conn_params *cp, char *err, size_t errlen)
+{
+	size_t ctrl_len = c->slot_size * (c->recv_slots + CONN_SEND_SLOTS);
+	int e;
+
+	c->ctrl = alloc_buf(ctrl_len);
 	if (!c->ctrl) {
-		e = -ENOMEM;
 		snprintf(err, errlen, "out of memory for control buffers");
-		goto fail;
+		return -ENOMEM;
 	}
-	c->ctrl_mr = ibv_reg_mr(c->pd, c->ctrl, c->slot_size * (c->recv_slots + CONN_SEND_SLOTS),
-				IBV_ACCESS_LOCAL_WRITE);
+	c->ctrl_mr = ibv_reg_mr(c->pd, c->ctrl, ctrl_len, IBV_ACCESS_LOCAL_WRITE);
 	if (!c->ctrl_mr) {
 		e = errno ? -errno : -ENOMEM;
 		snprintf(err, errlen, "ibv_reg_mr(control): %s", strerror(-e));
-		goto fail;
+		return e;
 	}
-	for (i = 0; i < CONN_BUFS; i++) {
+	for (unsigned int i = 0; i < CONN_BUFS; i++) {
 		if (!cp->buf_len[i])
 			continue;
 		c->buf[i] = alloc_buf(cp->buf_len[i]);
 		if (!c->buf[i]) {
-			e = -ENOMEM;
 			snprintf(err, errlen, "out of memory for a %zu-byte buffer", cp->buf_len[i]);
-			goto fail;
+			return -ENOMEM;
 		}
 		c->buf_len[i] = cp->buf_len[i];
 		c->mr[i] = ibv_reg_mr(c->pd, c->buf[i], c->buf_len[i], cp->buf_access[i] | IBV_ACCESS_LOCAL_WRITE);
 		if (!c->mr[i]) {
 			e = errno ? -errno : -ENOMEM;
 			snprintf(err, errlen, "ibv_reg_mr(%zu bytes): %s", c->buf_len[i], strerror(-e));
-			goto fail;
-		}
-	}
-	for (i = 0; i < c->recv_slots; i++) {
-		e = conn_post_recv(c, i);
-		if (e) {
-			snprintf(err, errlen, "ibv_post_recv: %s", strerror(-e));
-			goto fail;
+			return e;
 		}
 	}
 	return 0;
-fail:
+}
+
+int conn_setup(struct conn *c, struct rdma_cm_id *id, const struct conn_params *cp,
+	       char *err, size_t errlen)
+{
+	int e;
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	if (!id->verbs) {
+		snprintf(err, errlen, "no RDMA device bound to the connection");
+		return -ENODEV;
+	}
+	if (cp->recv_slots > CONN_MAX_RECV_SLOTS || !cp->slot_size) {
+		snprintf(err, errlen, "bad connection parameters");
+		return -EINVAL;
+	}
+	c->slot_size = cp->slot_size;
+	c->recv_slots = cp->recv_slots;
+	e = conn_cq_setup(c, cp, err, errlen);
+	if (!e)
+		e = conn_qp_create(c, cp, err, errlen);
+	if (!e)
+		e = conn_bufs(c, cp, err, errlen);
+	for (unsigned int i = 0; !e && i < c->recv_slots; i++) {
+		e = conn_post_recv(c, i);
+		if (e)
+			snprintf(err, errlen, "ibv_post_recv: %s", strerror(-e));
+	}
+	if (!e)
+		return 0;
 	conn_teardown(c);
 	c->id = id;
 	return e;

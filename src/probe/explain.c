@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/host.h"
-#include "collect/snapshot.h"
+#include "kernel/host.h"
+#include "source/snapshot.h"
 #include "derive/doctor.h"
 #include "probe/explain.h"
 #include "util.h"

@@ -66,7 +66,7 @@ struct probe_opts {
 	uint32_t timeout_ms;	/* each CM step: resolve addr, resolve route, connect */
 	uint32_t idle_ms;	/* data phase: no completion for this long fails / drops a client */
 	uint32_t max_conns;	/* server: connections at once; more are rejected */
-	uint32_t max_per_source;/* server: connections at once from one address; 0: max_conns / 2, at least 1 */
+	uint32_t max_per_source;/* server: connections at once from one /24 or /64; 0: max_conns / 2, at least 1 */
 	uint32_t serve_conns;	/* server: end after this many connections ended; 0: until stopped */
 	uint32_t lat_samples;	/* latency samples kept for percentiles (the newest) */
 	uint32_t spin_us;	/* busy-poll the CQ(s) this long for the next completion

@@ -30,7 +30,7 @@ struct srv_conn {
 	enum probe_mode mode;
 	struct wire_hello hello;	/* bw/lat: what the client asked for */
 	char peer[PROBE_ADDR_MAX];
-	char src[PROBE_ADDR_MAX];	/* the peer's address alone: the per-source cap's key */
+	char src[PROBE_ADDR_MAX];	/* the peer's /24 or /64 (fair_src_key()): the per-source cap's key */
 	struct fair_meter meter;	/* useful work, for the eviction rule */
 	uint64_t t_start;		/* CONNECT_REQUEST */
 	uint64_t deadline;		/* accept, idle or close deadline */
@@ -169,8 +169,20 @@ static const struct fair_cand *fill_cand(struct server *s)
 
 static void evict(struct probe *p, struct srv_conn *victim, uint64_t now, const char *why)
 {
-	sc_drop(p, victim, now, "evicted: under %u messages or %u bytes a second for %llu ms, %s",
-		FAIR_MIN_MSGS, FAIR_MIN_BYTES, (unsigned long long)((now - victim->meter.t_useful) / MS), why);
+	sc_drop(p, victim, now, "evicted: %llu bytes on the wire lately, under the %llu a second that count as work, "
+		"for %llu ms, %s", (unsigned long long)fair_recent_bytes(&victim->meter, now),
+		(unsigned long long)victim->meter.min_bytes,
+		(unsigned long long)((now - victim->meter.t_useful) / MS), why);
+}
+
+/* What a window must carry on the port a connection came in on (fair_min_bytes() of its rate). */
+static uint64_t port_min_bytes(struct rdma_cm_id *id)
+{
+	struct ibv_port_attr pa;
+
+	if (!id->verbs || ibv_query_port(id->verbs, id->port_num, &pa))
+		return fair_min_bytes(0);
+	return fair_min_bytes(fair_port_rate_mbps(pa.active_speed, pa.active_width));
 }
 
 /*
@@ -210,7 +222,7 @@ static struct srv_conn *free_slot(struct probe *p, uint64_t now, const char *src
 		break;
 	case FAIR_REJECT_SOURCE:
 		*code = WIRE_REJ_PER_SOURCE;
-		snprintf(text, textlen, "%u from it (the cap)", per_source(p));
+		snprintf(text, textlen, "%u from it (%s, the cap)", per_source(p), src);
 		return NULL;
 	case FAIR_REJECT_BUSY:
 		*code = WIRE_REJ_BUSY;
@@ -259,7 +271,7 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	enum probe_mode mode = PROBE_MODE_RPING;
 
 	probe_addr_str(rdma_get_peer_addr(id), peer, sizeof(peer));
-	probe_addr_only(rdma_get_peer_addr(id), src, sizeof(src));
+	fair_src_key(rdma_get_peer_addr(id), src, sizeof(src));
 	if (p->srv->stopping) {
 		reject(p, id, now, peer, WIRE_REJ_SHUTTING_DOWN, NULL);
 		return id;
@@ -343,7 +355,7 @@ static struct rdma_cm_id *on_connect_request(struct probe *p, uint64_t now, stru
 	sc->mode = mode;
 	sc->hello = h;
 	sc->t_start = now;
-	fair_meter_init(&sc->meter, now);
+	fair_meter_init(&sc->meter, now, port_min_bytes(id));
 	snprintf(sc->src, sizeof(sc->src), "%s", src);
 	sc->deadline = now + (uint64_t)p->o.timeout_ms * MS;
 	sc->rstep = SR_WAIT_SRC;
@@ -724,7 +736,7 @@ int server_start(struct probe *p, uint64_t now)
 	}
 	snprintf(p->st.local, sizeof(p->st.local), "%s", where);
 	p->state = PROBE_LISTENING;
-	probe_event_add(p, now, "LISTENING", 0, false, "on %s: rping, bw and lat clients, up to %u at once, %u from one address",
+	probe_event_add(p, now, "LISTENING", 0, false, "on %s: rping, bw and lat clients, up to %u at once, %u from one /24 or /64",
 			where, p->o.max_conns, per_source(p));
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "record/codec.h"
+#include "util.h"
 
 void rec_buf_free(struct rec_buf *b)
 {
@@ -252,6 +253,8 @@ void rec_field_str(const struct rec_field *f, char *buf, size_t size)
 		memcpy(buf, f->bytes, n);
 	buf[n] = '\0';
 	/* an embedded NUL ends the string, as it would have in the struct it came from */
+	/* a recording is input like any other: what it names is cleaned as it enters */
+	util_clean(buf);
 }
 
 /* CRC-32 (IEEE 802.3, reflected 0xEDB88320), as zlib and gzip compute it. */

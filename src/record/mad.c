@@ -124,6 +124,11 @@ int rec_mad_decode(struct rec_cur *c, struct rec_mad *m)
 
 	while (rec_next(&k, &f))
 		n += f.num == MAD_PORT;
+	/* a port is ~9.5 KiB decoded and 2 bytes in a file: the count is believed within the budget */
+	if (n > REC_DECODE_BUDGET / sizeof(*m->ports)) {
+		rec_fail(c, c->p, REC_DECODE_BUDGET_TEXT);
+		return -EINVAL;
+	}
 	if (n) {
 		m->ports = calloc(n, sizeof(*m->ports));
 		m->changed = calloc(n, sizeof(*m->changed));

@@ -15,6 +15,7 @@
 
 #include "model/events.h"
 #include "record/codec.h"
+#include "record/mad.h"
 #include "record/reader.h"
 #include "record/sample.h"
 #include "record/schema.h"
@@ -104,13 +105,64 @@ static int read_file(const char *path, uint8_t **data, size_t *len, char *err, s
 	return 0;
 }
 
-/* Decompress what the file holds; a stream that stops inside a block is a truncated tail, not an error. */
+static const char *record_name(uint64_t type);
+
+/*
+ * Check the records the stream holds whole from *checked on: their length,
+ * their CRC, the header first. Done while decompressing, so a stream that is
+ * wrong from its start (a bomb of zeros) fails at its first record instead
+ * of at the reader's cap. A record not whole yet waits for more output; what
+ * cannot be framed at all is left to index_records(), which says what.
+ */
+static int check_records(struct rec_reader *r, size_t *checked, const struct stream_map *map, char *err,
+			 size_t errlen)
+{
+	struct rec_cur c;
+
+	rec_cur_init(&c, r->data + *checked, r->len - *checked, NULL);
+	while (c.p < c.end) {
+		const uint8_t *start = c.p;
+		size_t off = (size_t)(start - r->data);
+		uint64_t type, len;
+		uint32_t crc, want;
+
+		if (!rec_get_varint(&c, &type) || !rec_get_varint(&c, &len))
+			return 0;
+		if (!off && type != REC_HEADER)
+			return fail(err, errlen, "%s: byte 0: expected the header record first, found a %s record",
+				    r->path, record_name(type));
+		if (len > REC_READER_MAX_RECORD)
+			return fail(err, errlen, "%s: byte %zu of the stream (about byte %" PRIu64 " of the file): "
+				    "a %s record of %" PRIu64 " bytes, more than this fabtop reads (%u)", r->path,
+				    off, map_file_off(map, off), record_name(type), len, REC_READER_MAX_RECORD);
+		if (len + 4 > (uint64_t)(c.end - c.p))
+			return 0;
+		want = (uint32_t)c.p[len] | (uint32_t)c.p[len + 1] << 8 | (uint32_t)c.p[len + 2] << 16 |
+		       (uint32_t)c.p[len + 3] << 24;
+		crc = rec_crc32(0, start, (size_t)(c.p - start) + (size_t)len);
+		if (crc != want)
+			return fail(err, errlen, "%s: byte %zu of the stream (about byte %" PRIu64 " of the file): "
+				    "expected a %s record with CRC-32 %08x, found %08x: the file is corrupt",
+				    r->path, off, map_file_off(map, off), record_name(type), want, crc);
+		c.p += len + 4;
+		*checked = (size_t)(c.p - r->data);
+	}
+	return 0;
+}
+
+/*
+ * Decompress what the file holds, into at most REC_READER_MAX_STREAM bytes
+ * (a check on the output's size, never on what a doubling would reach); a
+ * stream that stops inside a block is a truncated tail, not an error.
+ */
 static int decompress(struct rec_reader *r, const uint8_t *in, size_t inlen, uint64_t base,
 		      struct stream_map *map, bool *cut, char *err, size_t errlen)
 {
 	ZSTD_DCtx *z = ZSTD_createDCtx();
-	size_t cap = inlen * 4 + 4096, left = 0;
+	size_t cap = inlen < REC_READER_MAX_STREAM / 4 - 4096 ? inlen * 4 + 4096 : REC_READER_MAX_STREAM;
+	size_t left = 0, checked = 0;
 	ZSTD_inBuffer ib = { in, 0, 0 };
+	bool full = false;
 	int rc = 0;
 
 	*cut = false;
@@ -119,27 +171,29 @@ static int decompress(struct rec_reader *r, const uint8_t *in, size_t inlen, uin
 		ZSTD_freeDCtx(z);
 		return fail(err, errlen, "%s: out of memory", r->path);
 	}
+	/* the writer's window is 2 MiB (level 3): a frame that asks for more is refused, not allocated */
+	ZSTD_DCtx_setParameter(z, ZSTD_d_windowLogMax, REC_READER_WINDOW_LOG);
 	/* fed in small pieces, so an error's position in the file is known to a few KiB */
-	while (ib.size < inlen || ib.pos < ib.size) {
+	while (ib.size < inlen || ib.pos < ib.size || full) {
 		ZSTD_outBuffer ob;
 
-		if (ib.pos == ib.size)
+		if (ib.pos == ib.size && ib.size < inlen)
 			ib.size = inlen - ib.size > 4096 ? ib.size + 4096 : inlen;
-		if (cap - r->len < ZSTD_DStreamOutSize()) {
-			uint8_t *d;
+		if (cap - r->len < ZSTD_DStreamOutSize() && cap < REC_READER_MAX_STREAM) {
+			size_t ncap = cap < REC_READER_MAX_STREAM / 2 ? 2 * cap : REC_READER_MAX_STREAM;
+			uint8_t *d = realloc(r->data, ncap);
 
-			if (cap >= REC_READER_MAX_STREAM) {
-				rc = fail(err, errlen, "%s: decompresses to more than %llu bytes, more than this fabtop reads",
-					  r->path, REC_READER_MAX_STREAM);
-				break;
-			}
-			cap *= 2;
-			d = realloc(r->data, cap);
 			if (!d) {
 				rc = fail(err, errlen, "%s: out of memory", r->path);
 				break;
 			}
 			r->data = d;
+			cap = ncap;
+		}
+		if (r->len == cap) {
+			rc = fail(err, errlen, "%s: decompresses to more than %llu bytes, more than this fabtop reads",
+				  r->path, REC_READER_MAX_STREAM);
+			break;
 		}
 		ob = (ZSTD_outBuffer){ r->data + r->len, cap - r->len, 0 };
 		left = ZSTD_decompressStream(z, &ob, &ib);
@@ -150,6 +204,11 @@ static int decompress(struct rec_reader *r, const uint8_t *in, size_t inlen, uin
 		}
 		r->len += ob.pos;
 		map_add(map, base + ib.pos, r->len);
+		rc = check_records(r, &checked, map, err, errlen);
+		if (rc)
+			break;
+		/* a full output buffer may leave more in the decoder: ask again even when the input is in */
+		full = ob.pos == ob.size;
 		if (!ob.pos && ib.pos == ib.size && ib.size == inlen)
 			break;
 	}
@@ -188,6 +247,64 @@ static const char *record_name(uint64_t type)
 	return type < REC_NRECORD && names[type] ? names[type] : "unknown";
 }
 
+static int body_error(const struct rec_reader *r, const struct rec_entry *e, const struct rec_cur *c, int rc,
+		      char *err, size_t errlen)
+{
+	if (rc == -ENOMEM)
+		fail(err, errlen, "%s: out of memory", r->path);
+	else
+		fail(err, errlen, "%s: byte %zu of the stream (a %s record, about byte %" PRIu64 " of the file): "
+		     "expected %s", r->path, c->err_off, record_name(e->type), e->file_off,
+		     c->err ? c->err : "a well-formed record");
+	return rc;
+}
+
+/*
+ * The structs a record's body asks for, decoded once and freed: a host,
+ * network state or MAD view that is malformed, or that asks for more than
+ * the collector reads or the budget allows (record/schema.h), is the file's
+ * error at open, not an empty screen later.
+ */
+static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err, size_t errlen)
+{
+	struct rec_cur c, sub;
+	struct rec_field f;
+	int rc = 0;
+
+	if (e->type != REC_HOST && e->type != REC_NET && e->type != REC_MAD)
+		return 0;
+	rec_cur_init(&c, r->data + e->off, e->len, r->data);
+	while (rec_next(&c, &f)) {
+		if (f.num != REC_F_BODY)
+			continue;
+		if (f.wire != REC_WIRE_BYTES) {
+			rec_fail(&c, f.bytes ? f.bytes : c.p, "a record's body");
+			break;
+		}
+		rec_cur_sub(&sub, &c, &f);
+		if (e->type == REC_HOST) {
+			struct fab_host h = { 0 };
+
+			rc = rec_decode_host(&sub, &h);
+			fab_host_free(&h);
+		} else if (e->type == REC_NET) {
+			struct net_state st = { 0 };
+
+			rc = rec_decode_net(&sub, &st);
+			net_state_free(&st);
+		} else {
+			struct rec_mad m = { 0 };
+
+			rc = rec_mad_decode(&sub, &m);
+			rec_mad_free(&m);
+		}
+		return rc ? body_error(r, e, &sub, rc, err, errlen) : 0;
+	}
+	if (!c.err && e->type == REC_HOST)
+		rec_fail(&c, c.p, "a host record's body");
+	return c.err ? body_error(r, e, &c, -EINVAL, err, errlen) : 0;
+}
+
 /* Frame the stream into records, checking each; the first bad one ends the file or is an error. */
 static int index_records(struct rec_reader *r, const struct stream_map *map, bool cut, char *err, size_t errlen)
 {
@@ -201,7 +318,6 @@ static int index_records(struct rec_reader *r, const struct stream_map *map, boo
 		const uint8_t *start = c.p;
 		size_t off = (size_t)(start - r->data);
 		uint64_t type, len;
-		uint32_t crc, want;
 		struct rec_cur body;
 		struct rec_field f;
 		struct rec_entry *e;
@@ -218,13 +334,7 @@ static int index_records(struct rec_reader *r, const struct stream_map *map, boo
 			return fail(err, errlen, "%s: byte %zu of the stream (about byte %" PRIu64 " of the file): "
 				    "expected a record's type and length", r->path, off, map_file_off(map, off));
 		}
-		want = (uint32_t)c.p[len] | (uint32_t)c.p[len + 1] << 8 | (uint32_t)c.p[len + 2] << 16 |
-		       (uint32_t)c.p[len + 3] << 24;
-		crc = rec_crc32(0, start, (size_t)(c.p - start) + (size_t)len);
-		if (crc != want)
-			return fail(err, errlen, "%s: byte %zu of the stream (about byte %" PRIu64 " of the file): "
-				    "expected a %s record with CRC-32 %08x, found %08x: the file is corrupt",
-				    r->path, off, map_file_off(map, off), record_name(type), want, crc);
+		/* its length and CRC were checked as it was decompressed (check_records()) */
 		rec_cur_init(&body, c.p, (size_t)len, r->data);
 		c.p += len + 4;
 		if (!header) {
@@ -243,6 +353,9 @@ static int index_records(struct rec_reader *r, const struct stream_map *map, boo
 			header = true;
 			continue;
 		}
+		if (r->nrecs == REC_READER_MAX_RECORDS)
+			return fail(err, errlen, "%s: byte %zu of the stream: more than %u records, more than this "
+				    "fabtop reads", r->path, off, REC_READER_MAX_RECORDS);
 		if (r->nrecs == cap) {
 			struct rec_entry *n = realloc(r->recs, (cap = cap ? 2 * cap : 1024) * sizeof(*n));
 
@@ -267,6 +380,8 @@ static int index_records(struct rec_reader *r, const struct stream_map *map, boo
 				    body.err_off, record_name(type), body.err);
 		e->mono_ns = mono;
 		e->wall_ns = wall;
+		if (check_body(r, e, err, errlen))
+			return -1;
 		if (type == REC_END)
 			r->ended = true;
 		if (type == REC_HOST || type == REC_VALUES || type == REC_SAMPLE) {
@@ -360,18 +475,6 @@ void rec_reader_close(struct rec_reader *r)
 	free(r->recs);
 	free(r->samples);
 	memset(r, 0, sizeof(*r));
-}
-
-static int body_error(const struct rec_reader *r, const struct rec_entry *e, const struct rec_cur *c, int rc,
-		      char *err, size_t errlen)
-{
-	if (rc == -ENOMEM)
-		fail(err, errlen, "%s: out of memory", r->path);
-	else
-		fail(err, errlen, "%s: byte %zu of the stream (a %s record, about byte %" PRIu64 " of the file): "
-		     "expected %s", r->path, c->err_off, record_name(e->type), e->file_off,
-		     c->err ? c->err : "a well-formed record");
-	return rc;
 }
 
 /* The body of one sample record applied to h (a host record: h rebuilt). */

@@ -24,8 +24,17 @@ struct rec_reader {
 	char note[320];			/* why the tail was left out (killed recorder), "" if nothing */
 };
 
-/* The largest decompressed stream a reader takes (a clear error past it, never an exhausted host). */
-#define REC_READER_MAX_STREAM	(2ull << 30)
+/*
+ * What a reader takes (doc/recording.md), a clear error past each, never an
+ * exhausted host: the decompressed stream (a day of a 64-port host with
+ * every counter moving is ~310 MB), one record (a host record of a thousand
+ * devices is a few MiB), the records (three weeks of samples at 1 s), and the
+ * zstd window (the writer's is 2 MiB).
+ */
+#define REC_READER_MAX_STREAM	(512ull << 20)
+#define REC_READER_MAX_RECORD	(32u << 20)
+#define REC_READER_MAX_RECORDS	(2u << 20)
+#define REC_READER_WINDOW_LOG	23
 
 /*
  * Open, decompress, check and index path. 0, or -1 with err saying what

@@ -3,10 +3,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/gid.h"
 #include "record/schema.h"
 #include "util.h"
 
@@ -683,27 +685,65 @@ void rec_decode_counter_state(struct rec_cur *c, const struct rec_field *f, stru
 	rec_counter_state_set(ctr, &st);
 }
 
-/* calloc of n elements, or NULL for none; *oom when n > 0 could not be had. */
-static void *alloc_n(size_t n, size_t size, bool *oom)
+/*
+ * What a decode may still allocate. A file's counts are believed only up to
+ * the collector's own limits (model/fabric.h) and this budget: an empty port
+ * is 3 bytes in a file and a struct fab_port of ~1.9 KB in memory, so a small
+ * file could otherwise ask for gigabytes.
+ */
+struct budget {
+	size_t left;
+	bool oom;		/* an allocation within the budget failed */
+	bool stop;		/* oom or a count refused (c->err says which) */
+};
+
+static void budget_init(struct budget *b)
+{
+	*b = (struct budget){ .left = REC_DECODE_BUDGET };
+}
+
+/*
+ * calloc of n elements, or NULL for none; more than max, or more than the
+ * budget left, fails c at its position with too_many (what was expected).
+ */
+static void *take_n(struct rec_cur *c, struct budget *b, size_t n, size_t size, size_t max, const char *too_many)
 {
 	void *p;
 
 	if (!n)
 		return NULL;
+	if (n > max) {
+		rec_fail(c, c->p, too_many);
+		b->stop = true;
+		return NULL;
+	}
+	if (n > b->left / size) {
+		rec_fail(c, c->p, REC_DECODE_BUDGET_TEXT);
+		b->stop = true;
+		return NULL;
+	}
+	b->left -= n * size;
 	p = calloc(n, size);
 	if (!p)
-		*oom = true;
+		b->oom = b->stop = true;
 	return p;
 }
 
-static void decode_port(struct rec_cur *c, struct fab_port *p, bool *oom)
+/* The messages say the limits as numbers: they must be these. */
+_Static_assert(FAB_MAX_DEVICES == 1024 && FAB_MAX_PORTS == 256 && FAB_MAX_PORT_COUNTERS == 3584 &&
+	       FAB_MAX_GIDS == 4096, "the limits in decode_host()'s messages");
+
+static void decode_port(struct rec_cur *c, struct fab_port *p, bool iwarp, struct budget *b)
 {
 	struct rec_field f;
 	size_t nc = count_fields(c, PORT_COUNTER), ng = count_fields(c, PORT_GID);
 
-	p->counters = alloc_n(nc, sizeof(*p->counters), oom);
-	p->gids = alloc_n(ng, sizeof(*p->gids), oom);
-	if (*oom)
+	p->counters = take_n(c, b, nc, sizeof(*p->counters), FAB_MAX_PORT_COUNTERS,
+			     "at most 3584 counters in a port (the most the collector reads)");
+	if (!b->stop)
+		p->gids = take_n(c, b, ng, sizeof(*p->gids), FAB_MAX_GIDS,
+				 "at most 4096 GIDs in a port (the most the collector reads)");
+	if (b->stop)
 		return;
 	while (rec_next(c, &f)) {
 		if (rec_decode_field(c, &rec_port_table, p, &f))
@@ -745,41 +785,49 @@ static void decode_port(struct rec_cur *c, struct fab_port *p, bool *oom)
 				rec_fail(c, sub.base + sub.err_off, sub.err);
 			break;
 		}
-		case PORT_GID:
-			rec_decode_msg(c, &f, &rec_gid_table, &p->gids[p->ngids++]);
+		case PORT_GID: {
+			struct fab_gid *g = &p->gids[p->ngids];
+
+			/* an empty entry an older fabtop recorded is left out, as the collector leaves it */
+			rec_decode_msg(c, &f, &rec_gid_table, g);
+			if (gid_is_empty(g->raw, iwarp))
+				memset(g, 0, sizeof(*g));
+			else
+				p->ngids++;
 			break;
+		}
 		}
 	}
 }
 
-static void decode_device(struct rec_cur *c, struct fab_device *d, bool *oom)
+static void decode_device(struct rec_cur *c, struct fab_device *d, struct budget *b)
 {
 	struct rec_field f;
 
-	d->ports = alloc_n(count_fields(c, DEVICE_PORT), sizeof(*d->ports), oom);
-	if (*oom)
-		return;
-	while (rec_next(c, &f)) {
+	d->ports = take_n(c, b, count_fields(c, DEVICE_PORT), sizeof(*d->ports), FAB_MAX_PORTS,
+			  "at most 256 ports in a device (the most the collector reads)");
+	while (!b->stop && rec_next(c, &f)) {
 		struct rec_cur sub;
 
 		if (rec_decode_field(c, &rec_device_table, d, &f) || f.num != DEVICE_PORT)
 			continue;
 		rec_cur_sub(&sub, c, &f);
-		decode_port(&sub, &d->ports[d->nports++], oom);
+		/* the device's fields come before its ports (rec_encode_host()) */
+		decode_port(&sub, &d->ports[d->nports++], d->node_type_num == 4, b);
 		if (sub.err)
 			rec_fail(c, sub.base + sub.err_off, sub.err);
-		if (*oom)
-			return;
 	}
 }
 
 int rec_decode_host(struct rec_cur *c, struct fab_host *h)
 {
 	struct rec_field f;
-	bool oom = false;
+	struct budget b;
 
-	h->devs = alloc_n(count_fields(c, HOST_DEVICE), sizeof(*h->devs), &oom);
-	while (!oom && rec_next(c, &f)) {
+	budget_init(&b);
+	h->devs = take_n(c, &b, count_fields(c, HOST_DEVICE), sizeof(*h->devs), FAB_MAX_DEVICES,
+			 "at most 1024 devices in a host (the most the collector reads)");
+	while (!b.stop && rec_next(c, &f)) {
 		struct rec_cur sub;
 
 		switch (f.num) {
@@ -791,13 +839,13 @@ int rec_decode_host(struct rec_cur *c, struct fab_host *h)
 			break;
 		case HOST_DEVICE:
 			rec_cur_sub(&sub, c, &f);
-			decode_device(&sub, &h->devs[h->ndevs++], &oom);
+			decode_device(&sub, &h->devs[h->ndevs++], &b);
 			if (sub.err)
 				rec_fail(c, sub.base + sub.err_off, sub.err);
 			break;
 		}
 	}
-	if (oom)
+	if (b.oom)
 		return -ENOMEM;
 	return c->err ? -EINVAL : 0;
 }
@@ -902,16 +950,25 @@ static void decode_sysctls(struct rec_cur *c, const struct rec_field *f, struct 
 int rec_decode_net(struct rec_cur *c, struct net_state *st)
 {
 	struct rec_field f;
-	bool oom = false;
+	struct budget b;
 
-	st->links = alloc_n(count_fields(c, NET_LINK), sizeof(*st->links), &oom);
-	st->addrs = alloc_n(count_fields(c, NET_ADDR), sizeof(*st->addrs), &oom);
-	st->routes = alloc_n(count_fields(c, NET_ROUTE), sizeof(*st->routes), &oom);
-	st->rules = alloc_n(count_fields(c, NET_RULE), sizeof(*st->rules), &oom);
-	st->neighs = alloc_n(count_fields(c, NET_NEIGH), sizeof(*st->neighs), &oom);
-	st->sysctls = alloc_n(count_fields(c, NET_SYSCTLS), sizeof(*st->sysctls), &oom);
-	if (oom)
+	/* the network collector keeps no count limit of its own: the budget alone bounds these */
+	budget_init(&b);
+	st->links = take_n(c, &b, count_fields(c, NET_LINK), sizeof(*st->links), SIZE_MAX, NULL);
+	if (!b.stop)
+		st->addrs = take_n(c, &b, count_fields(c, NET_ADDR), sizeof(*st->addrs), SIZE_MAX, NULL);
+	if (!b.stop)
+		st->routes = take_n(c, &b, count_fields(c, NET_ROUTE), sizeof(*st->routes), SIZE_MAX, NULL);
+	if (!b.stop)
+		st->rules = take_n(c, &b, count_fields(c, NET_RULE), sizeof(*st->rules), SIZE_MAX, NULL);
+	if (!b.stop)
+		st->neighs = take_n(c, &b, count_fields(c, NET_NEIGH), sizeof(*st->neighs), SIZE_MAX, NULL);
+	if (!b.stop)
+		st->sysctls = take_n(c, &b, count_fields(c, NET_SYSCTLS), sizeof(*st->sysctls), SIZE_MAX, NULL);
+	if (b.oom)
 		return -ENOMEM;
+	if (b.stop)
+		return -EINVAL;
 	while (rec_next(c, &f)) {
 		switch (f.num) {
 		case NET_LINK: rec_decode_msg(c, &f, &rec_link_table, &st->links[st->nlinks++]); break;

@@ -67,9 +67,21 @@ extern const struct rec_table rec_device_table, rec_port_table, rec_counter_tabl
 
 /* Whole parts of the model as messages (the structure and the network state). */
 void rec_encode_host(struct rec_buf *b, const struct fab_host *h);
-/* Into a zeroed h; 0, or -ENOMEM, or -EINVAL with c->err saying what was expected. */
+/*
+ * What one decoded host, network state or MAD view may take in memory
+ * (doc/recording.md): a thousand single-port devices of a hundred counters
+ * each take about 20 MiB. A file that asks for more is refused with
+ * REC_DECODE_BUDGET_TEXT as what was expected.
+ */
+#define REC_DECODE_BUDGET	(32u << 20)
+#define REC_DECODE_BUDGET_TEXT	"at most 32 MiB of decoded structs in one record (the reader's budget)"
+/*
+ * Into a zeroed h; 0, or -ENOMEM, or -EINVAL with c->err saying what was
+ * expected (also counts above the collector's limits, or past the budget).
+ */
 int rec_decode_host(struct rec_cur *c, struct fab_host *h);
 void rec_encode_net(struct rec_buf *b, const struct net_state *st);
+/* Into a zeroed st; as rec_decode_host(), within the same budget. */
 int rec_decode_net(struct rec_cur *c, struct net_state *st);
 
 /* An event (model/events.h) as an event record's body, and back (kind and severity kept as numbers). */

@@ -19,10 +19,10 @@ int rec_duration_parse(const char *s, uint64_t *ns)
 	if (!s || !*s)
 		return -EINVAL;
 	while (*s) {
-		char *end;
-		double v = strtod(s, &end), unit = 1;
+		const char *end;
+		double v, unit = 1;
 
-		if (end == s || v < 0 || v > 1e9)
+		if (util_num_double(s, UTIL_NUM_PREFIX, 0, 1e9, &v, &end))
 			return -EINVAL;
 		s = end;
 		switch (*s) {

@@ -14,6 +14,7 @@
 #include "record/sample.h"
 #include "record/schema.h"
 #include "record/writer.h"
+#include "util.h"
 
 struct rec_writer {
 	char *path;
@@ -149,7 +150,8 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_info *info
 		free(w);
 		return NULL;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* 0600: a recording holds routes and process names; a planted symlink is replaced, never followed */
+	w->fd = util_create_file(path);
 	if (w->fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		free(w->path);

@@ -1,47 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* escape_write(): text reports pass names through it, so a planted name cannot drive the terminal. */
+/* The one way out to a terminal: text reports and messages pass names through it, so a planted name cannot drive the terminal. */
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/escape.h"
+#include "util.h"
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when it is not one; its code point in *cp. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t c;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and past U+10FFFF are not UTF-8 */
-	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-void escape_write(FILE *out, const char *s, size_t n)
+/* Write s[0..n) escaped; newlines (and tabs) kept only when keep_nl. */
+static void escape_bytes(FILE *out, const char *s, size_t n, bool keep_nl)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -51,22 +22,63 @@ void escape_write(FILE *out, const char *s, size_t n)
 		uint32_t cp;
 		size_t len;
 
-		if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) {
+		if ((keep_nl && (c == '\n' || c == '\t')) || (c >= 0x20 && c < 0x7f)) {
 			fputc(c, out);
 			i++;
 			continue;
 		}
-		if (c >= 0x80 && (len = utf8_seq(p + i, n - i, &cp)) && !(cp >= 0x80 && cp <= 0x9f)) {
+		if (c >= 0x80 && (len = util_utf8_seq(p + i, n - i, &cp)) && !(cp >= 0x80 && cp <= 0x9f)) {
 			fwrite(p + i, 1, len, out);
 			i += len;
 			continue;
 		}
 		/* a C1 control as UTF-8 goes out as both its bytes, escaped */
-		len = c >= 0x80 && utf8_seq(p + i, n - i, &cp) ? 2 : 1;
+		len = c >= 0x80 && util_utf8_seq(p + i, n - i, &cp) ? 2 : 1;
 		for (size_t k = 0; k < len; k++)
 			fprintf(out, "\\x%02x", p[i + k]);
 		i += len;
 	}
+}
+
+void escape_write(FILE *out, const char *s, size_t n)
+{
+	escape_bytes(out, s, n, true);
+}
+
+void escape_line(FILE *out, const char *fmt, ...)
+{
+	char *buf = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	escape_bytes(out, buf, (size_t)n, false);
+	fputc('\n', out);
+	free(buf);
+}
+
+char *escape_str(char *dst, size_t size, const char *s)
+{
+	FILE *f;
+
+	if (!size)
+		return dst;
+	dst[0] = '\0';
+	f = fmemopen(dst, size, "w");
+	if (!f) {
+		snprintf(dst, size, "%s", s);
+		return util_clean(dst);
+	}
+	/* fmemopen's buffer may end mid-escape: a shorter line, never a raw byte */
+	setvbuf(f, NULL, _IONBF, 0);
+	escape_bytes(f, s, strlen(s), false);
+	fclose(f);
+	dst[size - 1] = '\0';
+	return dst;
 }
 
 void escape_printf(FILE *out, const char *fmt, ...)

@@ -14,6 +14,17 @@
  */
 void escape_write(FILE *out, const char *s, size_t n);
 
+/*
+ * One line for a terminal: printf, every control escaped (newline and tab
+ * too: what a name holds is never a line break), then the line's own
+ * newline. Messages that carry names (warnings, the --apply log, the
+ * source's description) leave through it.
+ */
+void escape_line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* escape_line()'s escaping of s into dst (size bytes, cut short if need be, no newline). Returns dst. */
+char *escape_str(char *dst, size_t size, const char *s);
+
 /* printf through escape_write(). */
 void escape_printf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
 #include "report/ibfabric.h"

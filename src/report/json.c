@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/json.h"
+#include "util.h"
 
 void json_init(struct json *j, FILE *f)
 {
@@ -49,36 +50,13 @@ void json_obj_end(struct json *j) { json_close(j, '}'); }
 void json_arr_begin(struct json *j) { json_open(j, '['); }
 void json_arr_end(struct json *j) { json_close(j, ']'); }
 
-/* Length of a valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
-			return 0;
-		if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f))
-			return 0;
-		return 3;
-	}
-	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
-			return 0;
-		if ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 static void json_write_string(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
 	fputc('"', f);
 	while (*s) {
+		uint32_t cp;
 		size_t n;
 
 		switch (*s) {
@@ -94,7 +72,13 @@ static void json_write_string(FILE *f, const char *str)
 			s++;
 			continue;
 		}
-		n = utf8_len(s);
+		n = util_utf8_seq(s, strnlen((const char *)s, 4), &cp);
+		if (n == 2 && cp <= 0x9f) {
+			/* a C1 control: valid JSON raw, but a terminal acts on it */
+			fprintf(f, "\\u%04x", (unsigned int)cp);
+			s += n;
+			continue;
+		}
 		if (!n) {
 			/* Names from a hostile tree may not be UTF-8: keep the output valid. */
 			fputs("\\ufffd", f);

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/source.h"
-#include "commands.h"
+#include "source/source.h"
+#include "cmd/commands.h"
 #include "report/net.h"
 
 /* The RDMA device and port a netdev belongs to, if any. */

@@ -75,40 +75,13 @@ static void om_family(struct om *o, const struct om_family *fam)
 		fprintf(o->f, "# UNIT %s %s\n", fam->name, fam->unit);
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and past U+10FFFF are not UTF-8. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void openmetrics_label_value(FILE *f, const char *v)
 {
 	const unsigned char *s = (const unsigned char *)v;
 
 	while (*s) {
-		size_t n = utf8_len(s);
+		uint32_t cp;
+		size_t n = util_utf8_seq(s, strnlen((const char *)s, 4), &cp);
 
 		if (!n) {
 			fputs("\xef\xbf\xbd", f);	/* U+FFFD: scrapers reject invalid UTF-8 */
@@ -121,6 +94,8 @@ void openmetrics_label_value(FILE *f, const char *v)
 			fputs("\\\"", f);
 		else if (*s == '\n')
 			fputs("\\n", f);
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+			fputc('?', f);		/* legal in a label, but a terminal reading the page acts on it */
 		else
 			fwrite(s, 1, n, f);
 		s += n;

@@ -241,6 +241,156 @@ static void ctr_json(struct json *j, const char *key, const struct roce_ctr *a, 
 	json_obj_end(j);
 }
 
+/* A nullable unsigned number: null when v is negative (unknown). */
+static void json_u64_or_null(struct json *j, int64_t v)
+{
+	if (v >= 0)
+		json_u64(j, (uint64_t)v);
+	else
+		json_null(j);
+}
+
+/* The priorities whose bit is set, as an array. */
+static void prio_set_json(struct json *j, const bool *known, const bool *on)
+{
+	json_arr_begin(j);
+	for (int p = 0; p < ROCE_PRIOS; p++)
+		if ((!known || known[p]) && on[p])
+			json_u64(j, (uint64_t)p);
+	json_arr_end(j);
+}
+
+/* DCB as the kernel's dcbnl says it: PFC, ETS priority -> TC, DSCP -> priority, trust. */
+static void dcb_json(struct json *j, const struct roce_port *b)
+{
+	json_key(j, "dcb");
+	json_obj_begin(j);
+	json_key(j, "error"); json_str(j, b->dcb.err ? roce_dcb_err_str(b->dcb.err) : NULL);
+	json_key(j, "errno"); json_i64(j, -b->dcb.err);
+	json_key(j, "pfc_enabled");
+	if (b->dcb.has_pfc) {
+		bool on[ROCE_PRIOS];
+
+		for (int p = 0; p < ROCE_PRIOS; p++)
+			on[p] = b->dcb.pfc_en & (1u << p);
+		prio_set_json(j, NULL, on);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "prio_tc");
+	if (b->dcb.has_ets) {
+		json_arr_begin(j);
+		for (int p = 0; p < ROCE_PRIOS; p++)
+			json_u64(j, b->dcb.prio_tc[p]);
+		json_arr_end(j);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "dscp_prio");
+	json_obj_begin(j);
+	for (unsigned int k = 0; k < b->dcb.napps && k < ROCE_MAX_APPS; k++)
+		if (b->dcb.apps[k].selector == ROCE_APP_SEL_DSCP) {
+			char key[8];
+
+			snprintf(key, sizeof(key), "%u", b->dcb.apps[k].protocol);
+			json_key(j, key);
+			json_u64(j, b->dcb.apps[k].priority);
+		}
+	json_obj_end(j);
+	json_key(j, "trust");
+	json_arr_begin(j);
+	for (unsigned int k = 0; k < b->dcb.ntrust; k++)
+		json_str(j, b->dcb.trust[k] == ROCE_APP_SEL_DSCP ? "dscp" : b->dcb.trust[k] == ROCE_APP_SEL_PCP ?
+			 "pcp" : "other");
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* DCQCN's enables per priority (null where the driver does not show them). */
+static void ecn_json(struct json *j, const struct roce_port *b)
+{
+	json_key(j, "ecn");
+	if (!b->ecn.known) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_key(j, "np_enabled");
+	prio_set_json(j, b->ecn.np_known, b->ecn.np);
+	json_key(j, "rp_enabled");
+	prio_set_json(j, b->ecn.rp_known, b->ecn.rp);
+	json_obj_end(j);
+}
+
+/* A nullable boolean of the link's PAUSE settings. */
+static void pause_bool_json(struct json *j, const char *key, bool known, bool v)
+{
+	json_key(j, key);
+	if (known)
+		json_bool(j, v);
+	else
+		json_null(j);
+}
+
+/* ethtool: link PAUSE, and the counters per priority and per port with their rates. */
+static void ethtool_json(struct json *j, const struct roce_port *a, const struct roce_port *b, double dt)
+{
+	int perr = b->eth.pause_err ? b->eth.pause_err : -ENOENT;
+
+	json_key(j, "ethtool");
+	json_obj_begin(j);
+	json_key(j, "error"); json_str(j, b->eth.err ? strerror(-b->eth.err) : NULL);
+	json_key(j, "link_pause");
+	json_obj_begin(j);
+	json_key(j, "error"); json_str(j, b->eth.pause_known ? NULL : pause_err_str(perr));
+	json_key(j, "errno"); json_i64(j, b->eth.pause_known ? 0 : -perr);
+	pause_bool_json(j, "autoneg", b->eth.pause_known, b->eth.pause_autoneg);
+	pause_bool_json(j, "rx", b->eth.pause_known, b->eth.pause_rx);
+	pause_bool_json(j, "tx", b->eth.pause_known, b->eth.pause_tx);
+	json_obj_end(j);
+	json_key(j, "stats"); json_u64(j, b->eth.nstats);
+	json_key(j, "known"); json_u64(j, b->eth.nmatched);
+	json_key(j, "priorities");
+	json_arr_begin(j);
+	for (int p = 0; p < ROCE_PRIOS; p++) {
+		json_obj_begin(j);
+		json_key(j, "priority"); json_u64(j, (uint64_t)p);
+		for (int k = 0; k < ROCE_PRIO_NCTRS; k++)
+			ctr_json(j, prio_keys[k], a ? &a->eth.prio[k][p] : NULL, &b->eth.prio[k][p], dt);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	for (int k = 0; k < ROCE_PORT_NCTRS; k++)
+		ctr_json(j, port_keys[k], a ? &a->eth.port[k] : NULL, &b->eth.port[k], dt);
+	json_obj_end(j);
+}
+
+/* One RoCE port's chain (b), with rates against its previous sample (a, NULL: none). */
+static void port_json(struct json *j, const struct roce_port *a, const struct roce_port *b, double dt)
+{
+	struct roce_tc tc;
+
+	roce_tc_of(b, &tc);
+	json_obj_begin(j);
+	json_key(j, "device"); json_str(j, b->dev);
+	json_key(j, "port"); json_u64(j, b->port);
+	json_key(j, "netdev"); json_str_or_null(j, b->netdev);
+	json_key(j, "recorded"); json_bool(j, b->recorded);
+	dcb_json(j, b);
+	json_key(j, "default_roce_tos"); json_u64_or_null(j, b->tos.known ? (int64_t)b->tos.value : -1);
+	json_key(j, "rdma_dscp"); json_u64_or_null(j, tc.dscp);
+	json_key(j, "rdma_priority"); json_u64_or_null(j, tc.prio);
+	json_key(j, "roce_mode"); json_str_or_null(j, b->roce_mode);
+	ecn_json(j, b);
+	ethtool_json(j, a, b, dt);
+	json_key(j, "congestion");
+	json_obj_begin(j);
+	for (int r = 0; r < ROCE_CC_NROLES; r++)
+		ctr_json(j, roce_cc_role_key((enum roce_cc_role)r), a ? &a->cc[r] : NULL, &b->cc[r], dt);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
 void roce_report_json(struct json *j, const struct roce_state *prev, const struct roce_state *cur,
 		      const struct doctor_finding *fs, size_t nfs)
 {
@@ -253,130 +403,8 @@ void roce_report_json(struct json *j, const struct roce_state *prev, const struc
 		json_null(j);
 	json_key(j, "roce_ports");
 	json_arr_begin(j);
-	for (size_t i = 0; i < cur->nports; i++) {
-		const struct roce_port *b = &cur->ports[i], *a = prev ? match(prev, b) : NULL;
-		struct roce_tc tc;
-
-		roce_tc_of(b, &tc);
-		json_obj_begin(j);
-		json_key(j, "device"); json_str(j, b->dev);
-		json_key(j, "port"); json_u64(j, b->port);
-		json_key(j, "netdev"); json_str_or_null(j, b->netdev);
-		json_key(j, "recorded"); json_bool(j, b->recorded);
-		json_key(j, "dcb");
-		json_obj_begin(j);
-		json_key(j, "error"); json_str(j, b->dcb.err ? roce_dcb_err_str(b->dcb.err) : NULL);
-		json_key(j, "errno"); json_i64(j, -b->dcb.err);
-		json_key(j, "pfc_enabled");
-		if (b->dcb.has_pfc) {
-			json_arr_begin(j);
-			for (int p = 0; p < ROCE_PRIOS; p++)
-				if (b->dcb.pfc_en & (1u << p))
-					json_u64(j, (uint64_t)p);
-			json_arr_end(j);
-		} else {
-			json_null(j);
-		}
-		json_key(j, "prio_tc");
-		if (b->dcb.has_ets) {
-			json_arr_begin(j);
-			for (int p = 0; p < ROCE_PRIOS; p++)
-				json_u64(j, b->dcb.prio_tc[p]);
-			json_arr_end(j);
-		} else {
-			json_null(j);
-		}
-		json_key(j, "dscp_prio");
-		json_obj_begin(j);
-		for (unsigned int k = 0; k < b->dcb.napps && k < ROCE_MAX_APPS; k++)
-			if (b->dcb.apps[k].selector == ROCE_APP_SEL_DSCP) {
-				char key[8];
-
-				snprintf(key, sizeof(key), "%u", b->dcb.apps[k].protocol);
-				json_key(j, key);
-				json_u64(j, b->dcb.apps[k].priority);
-			}
-		json_obj_end(j);
-		json_key(j, "trust");
-		json_arr_begin(j);
-		for (unsigned int k = 0; k < b->dcb.ntrust; k++)
-			json_str(j, b->dcb.trust[k] == ROCE_APP_SEL_DSCP ? "dscp" : b->dcb.trust[k] == ROCE_APP_SEL_PCP ?
-				 "pcp" : "other");
-		json_arr_end(j);
-		json_obj_end(j);
-		json_key(j, "default_roce_tos");
-		if (b->tos.known)
-			json_u64(j, b->tos.value);
-		else
-			json_null(j);
-		json_key(j, "rdma_dscp");
-		if (tc.dscp >= 0)
-			json_u64(j, (uint64_t)tc.dscp);
-		else
-			json_null(j);
-		json_key(j, "rdma_priority");
-		if (tc.prio >= 0)
-			json_u64(j, (uint64_t)tc.prio);
-		else
-			json_null(j);
-		json_key(j, "roce_mode"); json_str_or_null(j, b->roce_mode);
-		/* DCQCN's enables per priority (null where the driver does not show them) */
-		json_key(j, "ecn");
-		if (b->ecn.known) {
-			json_obj_begin(j);
-			json_key(j, "np_enabled");
-			json_arr_begin(j);
-			for (int p = 0; p < ROCE_PRIOS; p++)
-				if (b->ecn.np_known[p] && b->ecn.np[p])
-					json_u64(j, (uint64_t)p);
-			json_arr_end(j);
-			json_key(j, "rp_enabled");
-			json_arr_begin(j);
-			for (int p = 0; p < ROCE_PRIOS; p++)
-				if (b->ecn.rp_known[p] && b->ecn.rp[p])
-					json_u64(j, (uint64_t)p);
-			json_arr_end(j);
-			json_obj_end(j);
-		} else {
-			json_null(j);
-		}
-		json_key(j, "ethtool");
-		json_obj_begin(j);
-		json_key(j, "error"); json_str(j, b->eth.err ? strerror(-b->eth.err) : NULL);
-		json_key(j, "link_pause");
-		json_obj_begin(j);
-		json_key(j, "error");
-		json_str(j, b->eth.pause_known ? NULL : pause_err_str(b->eth.pause_err ? b->eth.pause_err : -ENOENT));
-		json_key(j, "errno"); json_i64(j, b->eth.pause_known ? 0 : -(b->eth.pause_err ? b->eth.pause_err : -ENOENT));
-		json_key(j, "autoneg");
-		if (b->eth.pause_known) json_bool(j, b->eth.pause_autoneg); else json_null(j);
-		json_key(j, "rx");
-		if (b->eth.pause_known) json_bool(j, b->eth.pause_rx); else json_null(j);
-		json_key(j, "tx");
-		if (b->eth.pause_known) json_bool(j, b->eth.pause_tx); else json_null(j);
-		json_obj_end(j);
-		json_key(j, "stats"); json_u64(j, b->eth.nstats);
-		json_key(j, "known"); json_u64(j, b->eth.nmatched);
-		json_key(j, "priorities");
-		json_arr_begin(j);
-		for (int p = 0; p < ROCE_PRIOS; p++) {
-			json_obj_begin(j);
-			json_key(j, "priority"); json_u64(j, (uint64_t)p);
-			for (int k = 0; k < ROCE_PRIO_NCTRS; k++)
-				ctr_json(j, prio_keys[k], a ? &a->eth.prio[k][p] : NULL, &b->eth.prio[k][p], dt);
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-		for (int k = 0; k < ROCE_PORT_NCTRS; k++)
-			ctr_json(j, port_keys[k], a ? &a->eth.port[k] : NULL, &b->eth.port[k], dt);
-		json_obj_end(j);
-		json_key(j, "congestion");
-		json_obj_begin(j);
-		for (int r = 0; r < ROCE_CC_NROLES; r++)
-			ctr_json(j, roce_cc_role_key((enum roce_cc_role)r), a ? &a->cc[r] : NULL, &b->cc[r], dt);
-		json_obj_end(j);
-		json_obj_end(j);
-	}
+	for (size_t i = 0; i < cur->nports; i++)
+		port_json(j, prev ? match(prev, &cur->ports[i]) : NULL, &cur->ports[i], dt);
 	json_arr_end(j);
 	json_key(j, "findings");
 	json_arr_begin(j);

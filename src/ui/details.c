@@ -4,20 +4,20 @@
 
 #include <stdio.h>
 
-#include "ui/pager.h"
+#include "ui/widget/pager.h"
 #include "ui/views.h"
 
 void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	const struct ui_view *v = ui->views[ui->pane];
 	struct text t = { 0 };
-	char title[sizeof(ui->details_title) + 16];
+	char title[sizeof(ui->overlay.details_title) + 16];
 
 	if (v->details)
-		v->details(ui, ui->details_key, &t);
+		v->details(ui, ui->overlay.details_key, &t);
 	else
 		text_add(&t, ROLE_DIM, "No details for this pane.");
-	snprintf(title, sizeof(title), " Details: %s", ui->details_title[0] ? ui->details_title : ui->details_key);
-	pager_draw(w, r.y, r.x, r.h, r.w, title, &t, &ui->details_top, "Esc closes, arrows scroll");
+	snprintf(title, sizeof(title), " Details: %s", ui->overlay.details_title[0] ? ui->overlay.details_title : ui->overlay.details_key);
+	pager_draw(w, r.y, r.x, r.h, r.w, title, &t, &ui->overlay.details_top, "Esc closes, arrows scroll");
 	text_free(&t);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
-#include "ui/pager.h"
+#include "ui/widget/pager.h"
 #include "ui/views.h"
 #include "warn.h"
 
@@ -79,7 +79,7 @@ void help_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	struct text t = { 0 };
 
 	help_text(ui, &t);
-	pager_draw(w, r.y, r.x, r.h, r.w, " Help", &t, &ui->help_top,
+	pager_draw(w, r.y, r.x, r.h, r.w, " Help", &t, &ui->overlay.help_top,
 		   "Esc/q/F1 closes, arrows scroll");
 	text_free(&t);
 }

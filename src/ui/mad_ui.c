@@ -8,236 +8,49 @@
 #include <string.h>
 #include <time.h>
 
-#include "collect/mad_port.h"
-#include "collect/mad_watch.h"
-#include "collect/source.h"
+#include "mad/mad_port.h"
+#include "mad/mad_watch.h"
+#include "source/source.h"
 #include "derive/mad_decode.h"
 #include "derive/units.h"
 #include "report/ibfabric.h"
-#include "ui/graph.h"
+#include "ui/widget/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/ui.h"
 #include "ui/views.h"
 #include "util.h"
 
-struct ui_mad *mad_ui_new(void)
-{
-	return calloc(1, sizeof(struct ui_mad));
-}
-
-static void mad_ui_close(struct ui_mad *m)
-{
-	mad_watch_free(m->w);
-	m->w = NULL;
-	free(m->far);
-	m->far = NULL;
-}
-
-void mad_ui_free(struct ui_mad *m)
-{
-	if (!m)
-		return;
-	mad_ui_close(m);
-	free(m);
-}
-
 /* Nothing to say about the far end: no view and no reason (a simulated source, not tried yet). */
-static bool mad_ui_silent(const struct ui_mad *m)
+static bool mad_ui_silent(const struct live *m)
 {
-	return !m || !m->w || (!mad_watch_has_view(m->w) && !m->w->reason[0]);
+	return !m->mad || (!mad_watch_has_view(m->mad) && !m->mad->reason[0]);
 }
 
-/* A fab_port over PMA counters, so port_rates() does the unit maths as for sysfs. */
-static void pma_rates(const struct ib_pma *pma, struct port_rates *r)
+void mad_ui_announce(struct ui *ui)
 {
-	struct fab_port p;
+	const struct mad_watch *w = ui->live.mad;
 
-	memset(&p, 0, sizeof(p));
-	p.counters = (struct fab_counter *)pma->c;
-	p.ncounters = pma->n;
-	p.sample_ns = pma->sample_ns;
-	p.prev_sample_ns = pma->prev_sample_ns;
-	p.has_pma = true;
-	port_rates(&p, r);
-}
-
-/* Error counters of a PMA sample: sum of the last interval's deltas and since start. */
-static void pma_errors(const struct ib_pma *pma, uint64_t *interval, bool *ik, uint64_t *total, bool *tk,
-		       char *names, size_t nsize)
-{
-	size_t off = 0;
-
-	*interval = *total = 0;
-	*ik = *tk = pma->n > 0;
-	if (names)
-		names[0] = '\0';
-	for (size_t i = 0; i < pma->n; i++) {
-		const struct fab_counter *c = &pma->c[i];
-		uint64_t d;
-
-		if (c->kind != COUNTER_KIND_ERROR)
-			continue;
-		if (counter_delta(c, &d)) {
-			*interval += d;
-			if (d && names && off < nsize) {
-				int k = snprintf(names + off, nsize - off, "%s%s +%" PRIu64, off ? ", " : "",
-						 c->name, d);
-
-				if (k > 0)
-					off += (size_t)k;
-			}
-		} else {
-			*ik = false;
-		}
-		if (counter_delta_since_start(c, &d))
-			*total += d;
-		else
-			*tk = false;
-	}
-}
-
-/* After a PMA sample of both ends: rates, errors and history of each port. */
-static void take_samples(struct ui_mad *m, uint64_t now)
-{
-	for (size_t i = 0; i < m->w->f.nports; i++) {
-		struct ib_local_port *lp = &m->w->f.ports[i];
-		struct mad_far *fr = &m->far[i];
-		uint64_t t;
-		bool tk;
-
-		pma_rates(&lp->pma, &fr->near);
-		pma_errors(&lp->pma, &fr->near_err_interval, &fr->near_err_known, &t, &tk, NULL, 0);
-		if (lp->peer_pma.state == IBQ_NONE || !lp->peer_pma.n) {
-			memset(&fr->far, 0, sizeof(fr->far));
-			fr->err_interval_known = fr->err_total_known = false;
-			continue;
-		}
-		pma_rates(&lp->peer_pma, &fr->far);
-		pma_errors(&lp->peer_pma, &fr->err_interval, &fr->err_interval_known, &fr->err_total,
-			   &fr->err_total_known, fr->err_names, sizeof(fr->err_names));
-		if (fr->err_interval_known && fr->err_interval)
-			fr->err_moved_ns = now;
-		if (lp->peer_pma.sample_ns != fr->seen_ns && lp->peer_pma.prev_sample_ns &&
-		    (fr->far.rcv_known || fr->far.xmit_known))
-			hist_add(&fr->hist, lp->peer_pma.prev_sample_ns, lp->peer_pma.sample_ns,
-				 fr->far.rcv_known ? fr->far.rcv_gbps : 0, fr->far.xmit_known ? fr->far.xmit_gbps : 0);
-		fr->seen_ns = lp->peer_pma.sample_ns;
-	}
-}
-
-void mad_ui_counters(struct ui *ui, struct ui_mad *m)
-{
-	if (!m || !mad_watch_has_view(m->w) || ui->ctx->counters == COUNTERS_SYSFS ||
-	    ui->ctx->counters == COUNTERS_NETLINK)
+	/* The reason, once; the panes keep showing it where the far end would be. */
+	if (!w || mad_watch_has_view(w) || !w->reason[0] || ui->mad_announced ||
+	    !mad_watch_host_has_ib(&ui->live.host))
 		return;
-	for (size_t i = 0; i < m->w->f.nports; i++) {
-		const struct ib_local_port *lp = &m->w->f.ports[i];
-		struct fab_port *p = fab_host_find_port(&ui->host, lp->ca, lp->port);
-
-		if (p && lp->pma.state == IBQ_OK && lp->pma.n && mad_port_apply_pma(p, &lp->pma) < 0)
-			ui_status(ui, "out of memory taking the PMA counters of %s/%u", lp->ca, lp->port);
-	}
-}
-
-void mad_ui_open(struct ui *ui, struct ui_mad *m)
-{
-	if (!m)
-		return;
-	/* The source decides whether there is a subnet to ask (a simulated one has none). */
-	if (!m->w)
-		m->w = source_mad_watch(ui->src);
-	if (!m->w)
-		return;
-	if (!mad_watch_open(m->w, &ui->host, ui->interval_s, util_now_ns()))
-		return;
-	free(m->far);
-	m->far = calloc(m->w->f.nports, sizeof(*m->far));
-	if (!m->far) {
-		mad_ui_close(m);
-		return;
-	}
-	for (size_t i = 0; i < m->w->f.nports; i++)
-		hist_init(&m->far[i].hist);
-	m->announced = false;
-}
-
-/* The source changed (the demo started): the old one's view goes with it. */
-void mad_ui_drop(struct ui_mad *m)
-{
-	if (m)
-		mad_ui_close(m);
-}
-
-void mad_ui_reset(struct ui_mad *m)
-{
-	if (!m || !mad_watch_has_view(m->w) || !m->far)
-		return;
-	mad_watch_reset(m->w);
-	/* Totals since start become 0; the history is kept (it is not a delta). */
-	take_samples(m, util_now_ns());
-	for (size_t i = 0; i < m->w->f.nports; i++)
-		m->far[i].err_moved_ns = 0;
-}
-
-int mad_ui_fds(struct ui *ui, struct ui_mad *m, struct pollfd *fds, int max, int *timeout_ms)
-{
-	if (!m || !m->far)
-		return 0;
-	return mad_watch_fds(m->w, ui->paused, fds, max, timeout_ms, util_now_ns());
-}
-
-bool mad_ui_handle(struct ui *ui, struct ui_mad *m)
-{
-	uint64_t now = util_now_ns();
-
-	if (!m || !m->w)
-		return false;
-	if (!mad_watch_has_view(m->w) || !m->far) {
-		/* The reason, once; the panes keep showing it where the far end would be. */
-		if (m->w->reason[0] && !m->announced && mad_watch_host_has_ib(&ui->host)) {
-			m->announced = true;
-			if (ui->ctx->counters == COUNTERS_PMA)
-				ui_status(ui, "--counters pma, counters from sysfs: %s", m->w->reason);
-			else
-				ui_status(ui, "%s", m->w->reason);
-			return true;
-		}
-		return false;
-	}
-	switch (mad_watch_handle(m->w, ui->paused, ui->interval_s, now)) {
-	case MAD_WATCH_NOTHING:
-		return false;
-	case MAD_WATCH_REQUERIED: {
-		/* A partner replaced or an SM moved is an event (the Events pane); a recording has its own. */
-		if (!ui_recorded(ui) && events_derive_far_end(&ui->ev_mem, m->w->f.ports, m->w->f.nports, util_wall_ns(), now,
-					  &ui->events))
-			ui_status(ui, "out of memory deriving events: some changes may go unreported");
-	}
-		/* Another partner, or none: what was derived from the old one is not this cable's. */
-		for (size_t i = 0; i < m->w->f.nports; i++)
-			if (m->w->partner[i].changed) {
-				memset(&m->far[i], 0, sizeof(m->far[i]));
-				hist_init(&m->far[i].hist);
-			}
-		break;
-	case MAD_WATCH_SAMPLED:
-		break;
-	}
-	mad_ui_counters(ui, m);
-	take_samples(m, now);
-	return true;
+	ui->mad_announced = true;
+	if (ui->ctx->counters == COUNTERS_PMA)
+		ui_status(ui, "--counters pma, counters from sysfs: %s", w->reason);
+	else
+		ui_status(ui, "%s", w->reason);
 }
 
 /* The local port's MAD state, or NULL when the view has none for it. */
-static const struct ib_local_port *mad_ui_port(const struct ui_mad *m, const char *ca, unsigned int port,
-					       const struct mad_far **far)
+static const struct ib_local_port *mad_ui_port(const struct live *m, const char *ca, unsigned int port,
+					       const struct far_end **far)
 {
 	const struct ib_local_port *lp;
 	size_t i;
 
 	if (!m || !m->far)
 		return NULL;
-	lp = mad_watch_port(m->w, ca, port, &i);
+	lp = mad_watch_port(m->mad, ca, port, &i);
 	if (lp && far)
 		*far = &m->far[i];
 	return lp;
@@ -280,10 +93,10 @@ static int wrap_lines(const char *s, int width, int max)
 	return n;
 }
 
-bool mad_ui_far_cell(const struct ui_mad *m, const char *ca, unsigned int port, char *buf, size_t size,
+bool mad_ui_far_cell(const struct live *m, const char *ca, unsigned int port, char *buf, size_t size,
 		     bool *errors_moving)
 {
-	const struct mad_far *fr;
+	const struct far_end *fr;
 	const struct ib_local_port *lp = mad_ui_port(m, ca, port, &fr);
 
 	*errors_moving = false;
@@ -297,20 +110,20 @@ bool mad_ui_far_cell(const struct ui_mad *m, const char *ca, unsigned int port, 
 /* The IB port of the host model, for "is this an IB port at all". */
 static bool is_ib_port(struct ui *ui, const char *ca, unsigned int port)
 {
-	struct fab_port *p = fab_host_find_port(&ui->host, ca, port);
+	struct fab_port *p = fab_host_find_port(&ui->live.host, ca, port);
 
 	return p && fab_port_maybe_ib(p);
 }
 
 int mad_ui_far_height(struct ui *ui, const char *ca, unsigned int port)
 {
-	struct ui_mad *m = ui->mad;
+	const struct live *m = &ui->live;
 	const struct ib_local_port *lp;
 
 	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return 0;
-	if (!mad_watch_has_view(m->w))
-		return m->w->reason[0] ? 1 + wrap_lines(m->w->reason, COLS > 0 ? COLS : 80, 4) : 0;
+	if (!mad_watch_has_view(m->mad))
+		return m->mad->reason[0] ? 1 + wrap_lines(m->mad->reason, COLS > 0 ? COLS : 80, 4) : 0;
 	lp = mad_ui_port(m, ca, port, NULL);
 	if (!lp)
 		return 2;
@@ -367,8 +180,8 @@ static void end_line(WINDOW *w, int y, int x, int width, const char *label, cons
 /* Long: the far-end block's lines top to bottom, each falling back to what is known. */
 void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca, unsigned int port)
 {
-	struct ui_mad *m = ui->mad;
-	const struct mad_far *fr;
+	const struct live *m = &ui->live;
+	const struct far_end *fr;
 	const struct ib_local_port *lp;
 	char line[TEXT_LINE_LEN], label[128];
 	int y = r.y;
@@ -377,10 +190,10 @@ void mad_ui_far_draw(struct ui *ui, WINDOW *w, struct ui_rect r, const char *ca,
 		return;
 	wattrset(w, theme_attr(ROLE_BORDER));
 	mvwhline(w, y, r.x, ui->utf8 ? ACS_HLINE : '-', r.w);
-	if (!mad_watch_has_view(m->w)) {
+	if (!mad_watch_has_view(m->mad)) {
 		ui_puts(w, y, r.x + 1, r.w - 2, theme_attr(ROLE_HEADING), " far end: unknown ");
-		for (const char *s = m->w->reason; *s && ++y < r.y + r.h && r.w > 0;) {
-			char piece[sizeof(m->w->reason)];
+		for (const char *s = m->mad->reason; *s && ++y < r.y + r.h && r.w > 0;) {
+			char piece[sizeof(m->mad->reason)];
 			const char *from = s;
 			size_t n = wrap_piece(s, (size_t)r.w, &s);
 
@@ -476,16 +289,16 @@ static void pma_details(struct text *out, const char *what, const struct ib_pma 
 
 void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct text *out)
 {
-	struct ui_mad *m = ui->mad;
+	const struct live *m = &ui->live;
 	const struct ib_local_port *lp;
 	char g[32];
 
 	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return;
-	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->w->v ? "libibumad" :
-		 m->w->replayed ? "libibumad, as recorded" : "nothing");
-	if (!mad_watch_has_view(m->w)) {
-		for (const char *s = m->w->reason; *s;) {
+	text_add(out, ROLE_HEADING, "The far end (MADs through %s)", m->mad->v ? "libibumad" :
+		 m->mad->replayed ? "libibumad, as recorded" : "nothing");
+	if (!mad_watch_has_view(m->mad)) {
+		for (const char *s = m->mad->reason; *s;) {
 			const char *from = s;
 			size_t n = wrap_piece(s, TEXT_LINE_LEN - 8, &s);
 
@@ -521,24 +334,24 @@ void mad_ui_details(struct ui *ui, const char *ca, unsigned int port, struct tex
 
 void mad_ui_sm_explain(struct ui *ui, const char *ca, unsigned int port, struct text *out)
 {
-	struct ui_mad *m = ui->mad;
+	const struct live *m = &ui->live;
 	const struct ib_local_port *lp, *other = NULL;
 
 	if (mad_ui_silent(m) || !is_ib_port(ui, ca, port))
 		return;
-	if (!mad_watch_has_view(m->w)) {
+	if (!mad_watch_has_view(m->mad)) {
 		/* Not opened yet (no reason either): nothing to say. */
-		if (m->w->reason[0])
-			text_add(out, ROLE_DIM, "  SM view: %s", m->w->reason);
+		if (m->mad->reason[0])
+			text_add(out, ROLE_DIM, "  SM view: %s", m->mad->reason);
 		return;
 	}
 	lp = mad_ui_port(m, ca, port, NULL);
 	if (!lp || lp->self_state != IBQ_OK || lp->pi.state != PORT_STATE_INIT || lp->pi.phys_state != PHYS_STATE_LINK_UP)
 		return;
 	/* SMInfo is asked from ACTIVE ports: another local port may know the SM this one names. */
-	for (size_t i = 0; i < m->w->f.nports && lp->sm.lid; i++)
-		if (m->w->f.ports[i].sm.state == IBQ_OK && m->w->f.ports[i].sm.lid == lp->sm.lid)
-			other = &m->w->f.ports[i];
+	for (size_t i = 0; i < m->mad->f.nports && lp->sm.lid; i++)
+		if (m->mad->f.ports[i].sm.state == IBQ_OK && m->mad->f.ports[i].sm.lid == lp->sm.lid)
+			other = &m->mad->f.ports[i];
 	if (!lp->sm.lid)
 		text_add(out, ROLE_WARN, "  MADs: INIT with LinkUp and SM LID 0 - no SM answered on this subnet "
 			 "(start opensm, or enable the switch's SM)");

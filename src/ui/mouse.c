@@ -30,7 +30,7 @@ void ui_mouse(struct ui *ui)
 	if (in_rect(&ui->tabs, ev.y, ev.x)) {
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ev.x >= ui->tab_x[i] && ev.x < ui->tab_x[i + 1]) {
-				ui->help = false;
+				ui->overlay.help = false;
 				ui_do(ui, ACT_PANE, (int)i);
 			}
 		return;
@@ -48,8 +48,8 @@ void ui_mouse(struct ui *ui)
 		}
 		return;
 	}
-	if (ui->help || ui->details) {
-		ui->help = ui->details = false;
+	if (ui->overlay.help || ui->overlay.details) {
+		ui->overlay.help = ui->overlay.details = false;
 		ui->dirty = true;
 		return;
 	}

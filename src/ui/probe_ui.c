@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "record/file.h"
 #include "record/probe.h"
 #include "ui/probe_ui.h"
@@ -59,11 +59,11 @@ void probe_ui_whatif(struct ui *ui, struct ui_probe *pu)
 		doctor_report_free(&pu->whatif);
 	pu->whatif_ok = false;
 	pu->whatif_rc = 0;
-	if (!pu->peer[0] || !ui->net_ok)
+	if (!pu->peer[0] || !ui->live.net_ok)
 		return;
 	q.peer = pu->peer;
 	memset(&r, 0, sizeof(r));
-	in = (struct doctor_input){ .host = &ui->host, .net = &ui->net, .routes = ui->routes };
+	in = (struct doctor_input){ .host = &ui->live.host, .net = &ui->live.net, .routes = ui->live.routes };
 	pu->whatif_rc = doctor_run(&in, &q, &r);
 	if (pu->whatif_rc == 0) {
 		pu->whatif = r;
@@ -107,7 +107,7 @@ static void probe_ui_event(struct ui *ui, const struct ui_probe *pu, const struc
 				   (double)st->lat.p50_ns / 1e3, (double)st->lat.p99_ns / 1e3);
 	else
 		event_set_evidence(&ev, "%s", st->error[0] ? st->error : "no reason given");
-	event_log_append(&ui->events, &ev);
+	event_log_append(&ui->live.events, &ev);
 }
 
 static void point_of(struct probe_ui_point *pt, uint64_t t_ns, const struct probe_status *st)
@@ -147,7 +147,7 @@ static void probe_ui_record(struct ui *ui, struct ui_probe *pu, const struct pro
 	struct source_record_status rs;
 	struct rec_buf b = { 0 };
 
-	if (!source_record_status(ui->src, &rs))
+	if (!source_record_status(ui->live.src, &rs))
 		return;
 	if (rs.started_ns != pu->rec_file_ns) {
 		pu->rec_file_ns = rs.started_ns;
@@ -162,7 +162,7 @@ static void probe_ui_record(struct ui *ui, struct ui_probe *pu, const struct pro
 	rec_probe_encode(&b, pu->rec);
 	if (b.oom)
 		ui_status(ui, "out of memory recording the probe");
-	else if (source_record_add(ui->src, REC_PROBE, b.data, b.len) == 0) {
+	else if (source_record_add(ui->live.src, REC_PROBE, b.data, b.len) == 0) {
 		pu->rec_run = pu->run;
 		pu->rec_state = st->state;
 		pu->rec_events = st->events_total;
@@ -180,13 +180,13 @@ void probe_ui_replayed(struct ui *ui, struct ui_probe *pu)
 	struct source_timeline tl;
 
 	/* looked up again only when the cursor moved (the pane is drawn far more often) */
-	if (source_timeline(ui->src, &tl)) {
+	if (source_timeline(ui->live.src, &tl)) {
 		if (pu->shown_looked && pu->shown_pos == tl.pos)
 			return;
 		pu->shown_looked = true;
 		pu->shown_pos = tl.pos;
 	}
-	if (!source_recorded(ui->src, REC_PROBE, (size_t)-1, &r)) {
+	if (!source_recorded(ui->live.src, REC_PROBE, (size_t)-1, &r)) {
 		pu->shown = false;
 		pu->shown_rec = (size_t)-1;
 		return;
@@ -203,7 +203,7 @@ void probe_ui_replayed(struct ui *ui, struct ui_probe *pu)
 	/* the run's points up to here, walking back through its records (the newest PROBE_UI_POINTS) */
 	run = pu->rec->run;
 	pu->npoints = 0;
-	for (size_t before = (size_t)-1; n < PROBE_UI_POINTS && source_recorded(ui->src, REC_PROBE, before, &r);
+	for (size_t before = (size_t)-1; n < PROBE_UI_POINTS && source_recorded(ui->live.src, REC_PROBE, before, &r);
 	     before = r.index) {
 		struct rec_probe *p = malloc(sizeof(*p));
 		bool same;
@@ -250,7 +250,7 @@ bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 
 		point_of(&pt, now - pu->started_ns, st);
 		point_add(pu, &pt);
-		pu->next_point_ns = now + (uint64_t)(ui->interval_s * 1e9);
+		pu->next_point_ns = now + (uint64_t)(ui->live.interval_s * 1e9);
 	}
 	probe_ui_record(ui, pu, st, point, now);
 	if (was_active && probe_active(pu->p) && now - pu->last_draw_ns < PROBE_DRAW_NS)

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "record/reader.h"
 #include "record/when.h"
 #include "ui/replay_ui.h"
@@ -20,7 +20,7 @@ bool replay_ui_active(const struct ui *ui)
 {
 	struct source_timeline t;
 
-	return source_timeline(ui->src, &t);
+	return source_timeline(ui->live.src, &t);
 }
 
 int replay_ui_draw(struct ui *ui, WINDOW *w, int y, int W)
@@ -30,10 +30,10 @@ int replay_ui_draw(struct ui *ui, WINDOW *w, int y, int W)
 	double speed;
 	int n, len, bw;
 
-	if (!source_timeline(ui->src, &t))
+	if (!source_timeline(ui->live.src, &t))
 		return 0;
-	speed = ui->interval_s > 0 && t.interval_s > 0 ? t.interval_s / ui->interval_s : 1;
-	len = snprintf(line, sizeof(line), " %s %s  #%zu/%zu  %.3gx%s ", ui->paused ? "PAUSED" : "REPLAY",
+	speed = ui->live.interval_s > 0 && t.interval_s > 0 ? t.interval_s / ui->live.interval_s : 1;
+	len = snprintf(line, sizeof(line), " %s %s  #%zu/%zu  %.3gx%s ", ui->live.paused ? "PAUSED" : "REPLAY",
 		       util_wall_str(t.wall_ns, when, sizeof(when)), t.pos, t.n - 1, speed,
 		       t.pos + 1 == t.n ? (t.ended ? "  end" : "  end (not closed)") : "");
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
@@ -69,7 +69,7 @@ void replay_ui_step(struct ui *ui, int samples)
 		ui_status(ui, "< > [ ] g move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	moved(ui, source_seek(ui->src, &ui->host, SOURCE_SEEK_STEP, samples));
+	moved(ui, source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_STEP, samples));
 }
 
 void replay_ui_jump(struct ui *ui, long long ns)
@@ -78,7 +78,7 @@ void replay_ui_jump(struct ui *ui, long long ns)
 		ui_status(ui, "< > [ ] g move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	moved(ui, source_seek(ui->src, &ui->host, SOURCE_SEEK_WALL_REL, ns));
+	moved(ui, source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_WALL_REL, ns));
 }
 
 void replay_ui_next_event(struct ui *ui)
@@ -89,7 +89,7 @@ void replay_ui_next_event(struct ui *ui)
 		ui_status(ui, "< > [ ] g n move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	rc = source_seek(ui->src, &ui->host, SOURCE_SEEK_NEXT_EVENT, 0);
+	rc = source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_NEXT_EVENT, 0);
 	if (rc == -ENOENT)
 		ui_status(ui, "no event after this sample");
 	else
@@ -102,34 +102,34 @@ void replay_ui_goto_prompt(struct ui *ui)
 		ui_status(ui, "< > [ ] g move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	ui->goto_edit = true;
-	ui->goto_buf[0] = '\0';
+	ui->edit.go = true;
+	ui->edit.goto_buf[0] = '\0';
 }
 
 bool replay_ui_edit_key(struct ui *ui, int ch)
 {
-	size_t n = strlen(ui->goto_buf);
+	size_t n = strlen(ui->edit.goto_buf);
 	char err[256];
 	size_t sample;
 
-	if (!ui->goto_edit)
+	if (!ui->edit.go)
 		return false;
 	if (ch == 27) {
-		ui->goto_edit = false;
+		ui->edit.go = false;
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		ui->goto_edit = false;
+		ui->edit.go = false;
 		if (!ui->ctx->replay || !n)
 			return true;
-		if (rec_when_parse(ui->ctx->replay, ui->goto_buf, &sample, err, sizeof(err)))
+		if (rec_when_parse(ui->ctx->replay, ui->edit.goto_buf, &sample, err, sizeof(err)))
 			ui_status(ui, "%s", err);
 		else
-			moved(ui, source_seek(ui->src, &ui->host, SOURCE_SEEK_SAMPLE, (int64_t)sample));
+			moved(ui, source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_SAMPLE, (int64_t)sample));
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (n)
-			ui->goto_buf[n - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(ui->goto_buf)) {
-		ui->goto_buf[n] = (char)ch;
-		ui->goto_buf[n + 1] = '\0';
+			ui->edit.goto_buf[n - 1] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(ui->edit.goto_buf)) {
+		ui->edit.goto_buf[n] = (char)ch;
+		ui->edit.goto_buf[n + 1] = '\0';
 	}
 	return true;
 }
@@ -138,10 +138,10 @@ bool replay_ui_draw_edit(struct ui *ui, WINDOW *w, int y, int W)
 {
 	char buf[160];
 
-	if (!ui->goto_edit)
+	if (!ui->edit.go)
 		return false;
 	snprintf(buf, sizeof(buf), " Go to: %s_   (13:05:10, +5m, -30s, #120, start, end; Esc cancels)",
-		 ui->goto_buf);
+		 ui->edit.goto_buf);
 	ui_puts(w, y, 0, W, theme_attr(ROLE_FLABEL), buf);
 	return true;
 }
@@ -151,11 +151,11 @@ static void record_path(struct ui *ui, char *buf, size_t size)
 {
 	time_t t = time(NULL);
 	struct tm tm;
-	char when[32], host[sizeof(ui->host.hostname)];
+	char when[32], host[sizeof(ui->live.host.hostname)];
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	snprintf(host, sizeof(host), "%s", ui->host.hostname[0] ? ui->host.hostname : "host");
+	snprintf(host, sizeof(host), "%s", ui->live.host.hostname[0] ? ui->live.host.hostname : "host");
 	for (char *p = host; *p; p++)
 		if (*p == '/' || *p == ' ')
 			*p = '_';
@@ -168,8 +168,8 @@ void replay_ui_record_toggle(struct ui *ui)
 	char path[320], err[512];
 	int rc;
 
-	if (source_record_status(ui->src, &st)) {
-		rc = source_record_stop(ui->src);
+	if (source_record_status(ui->live.src, &st)) {
+		rc = source_record_stop(ui->live.src);
 		if (rc)
 			ui_status(ui, "recording %s failed: %s", st.path, strerror(-rc));
 		else
@@ -182,7 +182,7 @@ void replay_ui_record_toggle(struct ui *ui)
 		return;
 	}
 	record_path(ui, path, sizeof(path));
-	rc = source_record_start(ui->src, path, &ui->host, ui->net_ok ? &ui->net : NULL, err, sizeof(err));
+	rc = source_record_start(ui->live.src, path, &ui->live.host, ui->live.net_ok ? &ui->live.net : NULL, err, sizeof(err));
 	if (rc)
 		ui_status(ui, "cannot record: %s", err);
 	else
@@ -195,7 +195,7 @@ const char *replay_ui_record_tag(struct ui *ui, char *buf, size_t size)
 	uint64_t s;
 
 	buf[0] = '\0';
-	if (source_record_status(ui->src, &st)) {
+	if (source_record_status(ui->live.src, &st)) {
 		s = (util_now_ns() - st.started_ns) / 1000000000u;
 		snprintf(buf, size, " | REC %" PRIu64 ":%02" PRIu64 " %" PRIu64 " KiB", s / 60, s % 60,
 			 (st.bytes + 1023) / 1024);

@@ -15,6 +15,17 @@
 #include "warn.h"
 #include "util.h"
 
+/* Up to maxw characters of s (n bytes at most), cleaned: curses moves the cursor on \r, \n and \b. */
+static void ui_addn(WINDOW *w, int y, int x, const char *s, int maxw)
+{
+	char buf[1024];
+	size_t n = strnlen(s, sizeof(buf) - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	mvwaddnstr(w, y, x, util_clean(buf), maxw);
+}
+
 void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s)
 {
 	int W = getmaxx(w), H = getmaxy(w);
@@ -24,7 +35,7 @@ void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s)
 	if (maxw > W - x)
 		maxw = W - x;
 	wattrset(w, attr);
-	mvwaddnstr(w, y, x, s, maxw);
+	ui_addn(w, y, x, s, maxw);
 	wattrset(w, A_NORMAL);
 }
 
@@ -46,9 +57,9 @@ void ui_status(struct ui *ui, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	vsnprintf(ui->msg.text, sizeof(ui->msg.text), fmt, ap);
 	va_end(ap);
-	ui->status_until_ns = util_now_ns() + 3000000000ull;
+	ui->msg.until_ns = util_now_ns() + 3000000000ull;
 }
 
 /* Word-wrap text into r; returns the lines used. */
@@ -67,7 +78,7 @@ static int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s)
 				cut = r.w;
 		}
 		wattrset(w, attr);
-		mvwaddnstr(w, r.y + y, r.x, s, cut);
+		ui_addn(w, r.y + y, r.x, s, cut);
 		s += cut;
 		while (*s == ' ')
 			s++;
@@ -105,7 +116,7 @@ int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
 	}
 	if (!v->empty)
 		return 1;
-	return 1 + ui_wrap(w, m, theme_attr(ui->host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
+	return 1 + ui_wrap(w, m, theme_attr(ui->live.host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
 }
 
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
@@ -124,25 +135,84 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 	} else if (v->cols) {
 		struct table_draw_opts o = {
 			.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],
-			.now_ns = ui->last_sample_ns, .focused = true,
+			.now_ns = ui->live.last_sample_ns, .focused = true,
 		};
 
 		table_draw(t, w, r.y, r.x, r.h, r.w, &o);
 	}
 }
 
+/* One field of the title line: its text, a shorter form ("" if none), and how much it matters (0 most). */
+struct title_field {
+	char full[192];
+	char brief[96];
+	int prio;
+	int shown;			/* 0 dropped, 1 brief, 2 full */
+};
+
+#define TITLE_MAX_PRIO 4
+
+/* "75.8 Gb/s" -> "75.8G": the title's short form of a rate. */
+static const char *brief_rate(const char *rate, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (const char *p = rate; *p && o + 1 < size; p++) {
+		if (*p == ' ')
+			continue;
+		if (!strcmp(p, "b/s"))
+			break;
+		buf[o++] = *p;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static int title_width(const struct title_field *f, size_t n)
+{
+	int w = 0, k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].shown)
+			continue;
+		w += (int)strlen(f[i].shown == 2 || !f[i].brief[0] ? f[i].full : f[i].brief) + (k++ ? 3 : 1);
+	}
+	return w;
+}
+
+/*
+ * Fit the fields into W, least important first: those of one importance
+ * take their short form, then go, before the next are touched; what
+ * matters most (the host, DEMO/RECORDED, PAUSED, a recording) stays.
+ */
+static void title_fit(struct title_field *f, size_t n, int W)
+{
+	for (size_t i = 0; i < n; i++)
+		f[i].shown = f[i].full[0] ? 2 : 0;
+	for (int p = TITLE_MAX_PRIO; p >= 0 && title_width(f, n) > W; p--) {
+		for (size_t i = n; i-- > 0 && title_width(f, n) > W;)
+			if (f[i].prio == p && f[i].shown && f[i].brief[0])
+				f[i].shown = 1;
+		for (size_t i = n; p > 0 && i-- > 0 && title_width(f, n) > W;)
+			if (f[i].prio == p)
+				f[i].shown = 0;
+	}
+}
+
 static void draw_title(struct ui *ui, WINDOW *w, int W)
 {
-	char buf[768], in[32], out[32], find[32], rec[96], evs[40], rej[64] = "";
+	char buf[1024], in[32], out[32], bin[32], bout[32], rec[96];
+	struct title_field f[10];
+	size_t n = 0, o = 0;
 	uint64_t rej_tx, rej_rx;
 	size_t up = 0, down = 0;
 	double tin = 0, tout = 0;
 	bool kin = false, kout = false;
 	unsigned int nwarn;
 
-	for (size_t i = 0; i < ui->host.ndevs; i++)
-		for (size_t j = 0; j < ui->host.devs[i].nports; j++) {
-			struct fab_port *p = &ui->host.devs[i].ports[j];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++)
+		for (size_t j = 0; j < ui->live.host.devs[i].nports; j++) {
+			struct fab_port *p = &ui->live.host.devs[i].ports[j];
 			struct port_rates pr;
 
 			if (p->state == PORT_STATE_ACTIVE || p->state == PORT_STATE_ACTIVE_DEFER)
@@ -159,58 +229,130 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 				kout = true;
 			}
 		}
+	memset(f, 0, sizeof(f));
+	snprintf(f[n].full, sizeof(f[n].full), "fabtop%s%s%s", ui->live.host.hostname[0] ? " " : "", ui->live.host.hostname,
+		 ui_simulated(ui) ? " DEMO" : ui_recorded(ui) ? " RECORDED" : "");
+	f[n++].prio = 0;
+	snprintf(f[n].full, sizeof(f[n].full), "%zu device%s, ports %zu up %zu down", ui->live.host.ndevs,
+		 ui->live.host.ndevs == 1 ? "" : "s", up, down);
+	snprintf(f[n].brief, sizeof(f[n].brief), "ports %zu up %zu down", up, down);
+	f[n++].prio = 2;
+	units_bitrate(in, sizeof(in), tin * 1e9);
+	units_bitrate(out, sizeof(out), tout * 1e9);
+	snprintf(f[n].full, sizeof(f[n].full), "in %s out %s", kin ? in : "n/a", kout ? out : "n/a");
+	snprintf(f[n].brief, sizeof(f[n].brief), "in %s out %s", kin ? brief_rate(in, bin, sizeof(bin)) : "n/a",
+		 kout ? brief_rate(out, bout, sizeof(bout)) : "n/a");
+	f[n++].prio = 2;
 	/* Connections refused since the monitor started (the CM's own counts): who, in the Doctor pane. */
-	if (host_cm_rejs(&ui->host, &rej_tx, &rej_rx))
-		snprintf(rej, sizeof(rej), " | REJ sent %" PRIu64 " received %" PRIu64, rej_tx, rej_rx);
-	warn_list(&nwarn);
-	replay_ui_record_tag(ui, rec, sizeof(rec));
-	if (ui->findings >= 0)
-		snprintf(find, sizeof(find), "%d", ui->findings);
+	if (host_cm_rejs(&ui->live.host, &rej_tx, &rej_rx)) {
+		snprintf(f[n].full, sizeof(f[n].full), "REJ sent %" PRIu64 " received %" PRIu64, rej_tx, rej_rx);
+		snprintf(f[n].brief, sizeof(f[n].brief), "REJ %" PRIu64 "/%" PRIu64, rej_tx, rej_rx);
+		f[n++].prio = 2;
+	}
+	if (ui->live.findings >= 0)
+		snprintf(f[n].full, sizeof(f[n].full), "findings %d", ui->live.findings);
 	else
-		snprintf(find, sizeof(find), "n/a");
+		snprintf(f[n].full, sizeof(f[n].full), "findings n/a");
+	f[n++].prio = 1;
+	snprintf(f[n].full, sizeof(f[n].full), "%gs", ui->live.interval_s);
+	f[n++].prio = 4;
+	if (ui->live.paused) {
+		snprintf(f[n].full, sizeof(f[n].full), "PAUSED");
+		f[n++].prio = 0;
+	}
 	/* What happened since the Events pane was last looked at. */
-	evs[0] = '\0';
-	if (event_log_unseen(&ui->events))
-		snprintf(evs, sizeof(evs), " | events +%" PRIu64, event_log_unseen(&ui->events));
-	snprintf(buf, sizeof(buf),
-		 " fabtop %s%s| %zu device%s, ports %zu up %zu down | in %s out %s%s | findings %s | %gs%s%s%s%s",
-		 ui->host.hostname[0] ? ui->host.hostname : "",
-		 ui_simulated(ui) ? " DEMO " : ui_recorded(ui) ? " RECORDED " : " ",
-		 ui->host.ndevs, ui->host.ndevs == 1 ? "" : "s", up, down,
-		 kin ? units_bitrate(in, sizeof(in), tin * 1e9) : "n/a",
-		 kout ? units_bitrate(out, sizeof(out), tout * 1e9) : "n/a", rej,
-		 find, ui->interval_s, ui->paused ? " | PAUSED" : "", evs,
-		 nwarn ? " | warnings (F1)" : "", rec);
+	if (event_log_unseen(&ui->live.events)) {
+		snprintf(f[n].full, sizeof(f[n].full), "events +%" PRIu64, event_log_unseen(&ui->live.events));
+		f[n++].prio = 2;
+	}
+	warn_list(&nwarn);
+	if (nwarn) {
+		snprintf(f[n].full, sizeof(f[n].full), "warnings (F1)");
+		f[n++].prio = 3;
+	}
+	replay_ui_record_tag(ui, rec, sizeof(rec));
+	if (rec[0]) {
+		snprintf(f[n].full, sizeof(f[n].full), "%s", !strncmp(rec, " | ", 3) ? rec + 3 : rec);
+		f[n++].prio = 0;
+	}
 	/* A big host shows before all of it is read: say what is still coming. */
 	if (ui_loading(ui)) {
-		size_t len = strlen(buf);
-
-		snprintf(buf + len, sizeof(buf) - len, " | %s", ui_loading(ui));
+		snprintf(f[n].full, sizeof(f[n].full), "%s", ui_loading(ui));
+		f[n++].prio = 3;
+	}
+	title_fit(f, n, W);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && o < sizeof(buf); i++) {
+		if (!f[i].shown)
+			continue;
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", o ? " | " : " ",
+				      f[i].shown == 2 || !f[i].brief[0] ? f[i].full : f[i].brief);
 	}
 	ui_fill(w, 0, 0, W, theme_attr(ROLE_TITLE));
 	ui_puts(w, 0, 0, W, theme_attr(ROLE_TITLE), buf);
 }
 
+/*
+ * The tab labels in the widest form that fits W: " 1 Ports " for all;
+ * then " 1 Ports" (one space apart); then the current tab in full and
+ * the others by their short label (ui_view.tab); then the others by
+ * their key alone. Returns the width; the labels go into label[].
+ */
+enum { TABS_FULL, TABS_TIGHT, TABS_SHORT, TABS_KEYS, TABS_NFORMS };
+
+static int tab_labels(const struct ui *ui, int form, char label[][48])
+{
+	int width = 0;
+
+	for (size_t i = 0; i < ui->nviews; i++) {
+		const struct ui_view *v = ui->views[i];
+		unsigned int key = (unsigned int)((i + 1) % 10);	/* key 0: the tenth */
+
+		if (form == TABS_FULL || i == ui->pane)
+			snprintf(label[i], 48, " %u %s ", key, v->title);
+		else if (form == TABS_TIGHT)
+			snprintf(label[i], 48, " %u %s", key, v->title);
+		else if (form == TABS_SHORT)
+			snprintf(label[i], 48, " %u %s", key, v->tab ? v->tab : v->title);
+		else
+			snprintf(label[i], 48, " %u", key);
+		width += (int)strlen(label[i]);
+	}
+	return width;
+}
+
 static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 {
-	int x = 0;
+	char label[UI_MAX_VIEWS][48];
+	int x = 0, form, first = 0;
 
 	ui->tabs = (struct ui_rect){ y, 0, 1, W };
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
-	for (size_t i = 0; i < ui->nviews; i++) {
-		char label[48];
-		int len;
+	for (form = TABS_FULL; form < TABS_NFORMS - 1; form++)
+		if (tab_labels(ui, form, label) <= W)
+			break;
+	if (tab_labels(ui, form, label) > W) {
+		/* Not even the keys fit: scroll, so that the current tab is on screen (htop does). */
+		int need = 0;
 
-		len = snprintf(label, sizeof(label), " %zu %s ", (i + 1) % 10, ui->views[i]->title);	/* key 0: the tenth */
-		/* Narrow screens: numbers only for the inactive tabs. */
-		if (W < 60 && i != ui->pane)
-			len = snprintf(label, sizeof(label), " %zu ", (i + 1) % 10);
+		for (size_t i = 0; i <= ui->pane; i++)
+			need += (int)strlen(label[i]);
+		while (first < (int)ui->pane && need > W) {
+			need -= (int)strlen(label[first]);
+			first++;
+		}
+	}
+	for (size_t i = 0; i < ui->nviews; i++) {
+		int len = (int)strlen(label[i]);
+
 		ui->tab_x[i] = x;
-		ui_puts(w, y, x, W - x, theme_attr(i == ui->pane ? ROLE_TAB_ACTIVE : ROLE_TAB), label);
+		if ((int)i < first)
+			continue;	/* scrolled off: no width, so no click lands on it */
+		ui_puts(w, y, x, W - x, theme_attr(i == ui->pane ? ROLE_TAB_ACTIVE : ROLE_TAB), label[i]);
 		x += len;
 	}
 	ui->tab_x[ui->nviews] = x;
-	if (ui_table(ui)->filter[0] && !ui->filter_edit && x + 4 < W) {
+	if (ui_table(ui)->filter[0] && !ui->edit.filter && x + 4 < W) {
 		char f[TABLE_FILTER_LEN + 16];
 
 		snprintf(f, sizeof(f), " filter: %s ", ui_table(ui)->filter);
@@ -258,7 +400,7 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 	ui_fill(w, y, 0, W, theme_attr(ROLE_FLABEL));
 	if (replay_ui_draw_edit(ui, w, y, W))
 		return;
-	if (ui->filter_edit) {
+	if (ui->edit.filter) {
 		char buf[TABLE_FILTER_LEN + 64];
 
 		snprintf(buf, sizeof(buf), " Filter: %s_   (Enter keeps it, Esc clears)", ui_table(ui)->filter);
@@ -279,14 +421,14 @@ static void draw_fbar(struct ui *ui, WINDOW *w, int y, int W)
 	}
 	if (ui->nfbar < 16)
 		ui->fbar_x[ui->nfbar] = x;
-	if (ui->status[0] && ui->now_ns < ui->status_until_ns) {
-		int len = (int)strlen(ui->status);
+	if (ui->msg.text[0] && ui->now_ns < ui->msg.until_ns) {
+		int len = (int)strlen(ui->msg.text);
 		int sx = W - len - 1;
 
 		if (sx < x)
 			sx = x < W ? x : 0;
 		ui_fill(w, y, sx, W - sx, theme_attr(ROLE_FLABEL));
-		ui_puts(w, y, sx, W - sx, theme_attr(ROLE_STATUS) | A_REVERSE, ui->status);
+		ui_puts(w, y, sx, W - sx, theme_attr(ROLE_STATUS) | A_REVERSE, ui->msg.text);
 	}
 }
 
@@ -311,9 +453,9 @@ void screen_draw(struct ui *ui, WINDOW *w)
 		draw_tabs(ui, w, y++, W);
 	bottom = H >= 2 ? H - 1 : H;
 	body = (struct ui_rect){ y, 0, bottom - y, W };
-	if (ui->help)
+	if (ui->overlay.help)
 		help_draw(ui, w, body);
-	else if (ui->details)
+	else if (ui->overlay.details)
 		details_draw(ui, w, body);
 	else
 		screen_draw_body(ui, w, body);

@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,61 +273,94 @@ static int mkdir_parents(const char *path)
 }
 
 /*
- * The settings directory must belong to the user who writes there (or to
- * root): root running the monitor with another user's XDG_CONFIG_HOME
- * must not write where that user controls the names. -EPERM otherwise.
+ * The settings directory, opened once and used by its fd from then on (a
+ * directory swapped for a symlink after a check by path would be written
+ * through): not a symlink itself (O_NOFOLLOW), and it must belong to the
+ * user who writes there (or to root): root running the monitor with another
+ * user's XDG_CONFIG_HOME must not write where that user controls the names.
+ * The fd and *base (the file's name in it), or -EPERM, -ELOOP, -errno.
  */
-static int dir_is_ours(const char *path)
+static int open_dir(const char *path, const char **base)
 {
 	char dir[PATH_MAX];
 	struct stat st;
 	char *slash;
+	int dfd;
 
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	slash = strrchr(dir, '/');
+	*base = slash ? path + (slash - dir) + 1 : path;
 	if (slash == dir)
 		slash[1] = '\0';
 	else if (slash)
 		*slash = '\0';
 	else
 		snprintf(dir, sizeof(dir), ".");
-	if (lstat(dir, &st))
+	if (!**base)
+		return -EISDIR;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
 		return -errno;
-	if (!S_ISDIR(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0))
+	if (fstat(dfd, &st)) {
+		int rc = -errno;
+
+		close(dfd);
+		return rc;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		close(dfd);
 		return -EPERM;
-	return 0;
+	}
+	return dfd;
+}
+
+/* A fresh name in dfd nobody can have planted (O_EXCL, O_NOFOLLOW, 0600): its fd, tmp its name. */
+static int create_tmp(int dfd, const char *base, char *tmp, size_t size)
+{
+	uint64_t r = util_now_ns() ^ (uint64_t)getpid() << 32;
+
+	for (int tries = 0; tries < 64; tries++) {
+		int fd;
+
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		if (snprintf(tmp, size, ".%s.%016" PRIx64, base, r) >= (int)size)
+			return -ENAMETOOLONG;
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
 }
 
 int settings_write(const struct settings *s, const char *path)
 {
-	char tmp[PATH_MAX];
+	char tmp[NAME_MAX + 1];
+	const char *base;
 	FILE *f;
-	int fd, rc;
+	int dfd, fd, rc;
 
 	rc = mkdir_parents(path);
 	if (rc)
 		return rc;
-	rc = dir_is_ours(path);
-	if (rc)
-		return rc;
+	dfd = open_dir(path, &base);
+	if (dfd < 0)
+		return dfd;
 	/*
-	 * A fresh name nobody can have planted (mkstemp: O_EXCL, 0600), then an
-	 * atomic rename: a symlink at any name in that directory is never
-	 * followed, and a reader sees the old file or the new one.
+	 * A fresh name, then an atomic rename, both in the directory opened:
+	 * a symlink at any name in it is never followed, and a reader sees the
+	 * old file or the new one.
 	 */
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fd = create_tmp(dfd, base, tmp, sizeof(tmp));
+	if (fd < 0) {
+		close(dfd);
+		return fd;
+	}
 	f = fdopen(fd, "w");
 	if (!f) {
 		rc = -errno;
 		close(fd);
-		unlink(tmp);
-		return rc;
+		goto fail;
 	}
 	fprintf(f, "# fabtop monitor settings, written by fabtop (key W); see doc/monitor.md\n");
 	if (s->have_interval)
@@ -344,20 +379,22 @@ int settings_write(const struct settings *s, const char *path)
 	if (s->prometheus[0])
 		fprintf(f, "\n[cluster]\nprometheus=%s\n", s->prometheus);
 	if (fflush(f) || ferror(f) || fsync(fd)) {
-		rc = -errno;
+		rc = errno ? -errno : -EIO;
 		fclose(f);
-		unlink(tmp);
-		return rc ? rc : -EIO;
+		goto fail;
 	}
 	if (fclose(f)) {
 		rc = -errno;
-		unlink(tmp);
-		return rc;
+		goto fail;
 	}
-	if (rename(tmp, path)) {
+	if (renameat(dfd, tmp, dfd, base)) {
 		rc = -errno;
-		unlink(tmp);
-		return rc;
+		goto fail;
 	}
+	close(dfd);
 	return 0;
+fail:
+	unlinkat(dfd, tmp, 0);
+	close(dfd);
+	return rc;
 }

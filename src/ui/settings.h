@@ -40,7 +40,11 @@ int settings_path(char *buf, size_t size);
  * file exists but cannot be read.
  */
 int settings_read(struct settings *s, const char *path);
-/* Write s to path atomically, creating its directory. 0 or -errno. */
+/*
+ * Write s to path atomically, creating its directory. 0 or -errno: -EPERM
+ * when the directory belongs to another user (not root), -ELOOP when it is
+ * a symbolic link; nothing is written then.
+ */
 int settings_write(const struct settings *s, const char *path);
 /* Remember a view's sort column. */
 void settings_set_sort(struct settings *s, const char *view, const char *column, bool desc);

@@ -14,15 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "derive/counters.h"
 #include "derive/doctor.h"
 #include "record/reader.h"
+#include "report/escape.h"
 #include "report/net.h"
 #include "ui/mad_ui.h"
 #include "ui/probe_ui.h"
-#include "ui/term.h"
+#include "ui/widget/term.h"
 #include "ui/ui_run.h"
 #include "ui/views.h"
 #include "warn.h"
@@ -40,7 +41,7 @@ static void ui_net_text(struct ui *ui)
 	text_clear(&ui->net_text);
 	if (!f)
 		return;
-	net_report_text(f, &ui->host, &ui->net);
+	net_report_text(f, &ui->live.host, &ui->live.net);
 	if (fclose(f) || !buf) {
 		free(buf);
 		return;
@@ -54,255 +55,79 @@ static void ui_net_text(struct ui *ui)
 	free(buf);
 }
 
-/* Compare the parts just read with the previous look: what changed becomes events. */
-static void ui_events_derive(struct ui *ui, bool host, bool net)
+/* The network state (and the doctor's findings) changed: its text and the panes that keep state over it follow. */
+static void ui_net_changed(struct ui *ui)
 {
-	struct events_input in = {
-		.host = host ? &ui->host : NULL,
-		.net = net && ui->net_ok ? &ui->net : NULL,
-		.doctor = net && ui->doctor_ok ? &ui->doctor : NULL,
-		.real_ns = util_wall_ns(),
-		.mono_ns = ui->last_sample_ns ? ui->last_sample_ns : util_now_ns(),
-	};
-
-	/* A recording brings the events that were seen live (the devices' own among them): none are derived again. */
-	if (ui_recorded(ui)) {
-		source_recorded_events(ui->src, &ui->events, false);
-		return;
-	}
-	if (events_derive(&ui->ev_mem, &in, &ui->events))
-		ui_status(ui, "out of memory deriving events: some changes may go unreported");
-}
-
-/* The devices' notifications follow the devices (a re-collection may have changed them) after every sample. */
-static void ui_async_open(struct ui *ui)
-{
-	int fd = source_async_fd(ui->src, &ui->host);
-
-	ui->async_fd = fd >= 0 ? fd : -1;
-}
-
-void ui_net_set(struct ui *ui, struct net_state *st, int err)
-{
-	struct doctor_input in;
-	struct doctor_report r;
-
-	/* Nothing stale: a failed collection shows as unavailable, not as the old state. */
-	if (ui->net_ok)
-		net_state_free(&ui->net);
-	if (ui->doctor_ok)
-		doctor_report_free(&ui->doctor);
-	ui->net_ok = ui->doctor_ok = false;
-	ui->findings = -1;
-	text_clear(&ui->net_text);
-	if (err || !st) {
-		ui->net_err = err;
-		return;
-	}
-	ui->net = *st;
-	ui->net_ok = true;
-	ui->net_err = 0;
-	memset(&r, 0, sizeof(r));
-	ui->routes = snapshot_routes(&ui->net);
-	in = (struct doctor_input){ .host = &ui->host, .net = &ui->net, .routes = ui->routes };
-	if (doctor_run(&in, NULL, &r) == 0) {
-		ui->doctor = r;
-		ui->doctor_ok = true;
-		ui->findings = 0;
-		for (size_t i = 0; i < r.nfindings; i++)
-			if (r.findings[i].severity != DOCTOR_INFO)
-				ui->findings++;
-	}
 	ui_net_text(ui);
-	ui_events_derive(ui, false, true);
 	for (size_t i = 0; i < ui->nviews; i++)
 		if (ui->views[i]->net_changed)
 			ui->views[i]->net_changed(ui, ui->pane_state[i]);
 }
 
-/* Collect the network state again and re-run the doctor. */
-static void ui_net_refresh(struct ui *ui)
+void ui_net_set(struct ui *ui, struct net_state *st, int err)
 {
-	struct net_state st;
-	int rc = -ENOMEM;
-
-	ui->last_net_ns = util_now_ns();
-	memset(&st, 0, sizeof(st));
-	if (ui->src)
-		rc = snapshot_net(ui->src, &ui->host, &st);
-	ui_net_set(ui, &st, rc);
-}
-
-/* The RoCE chain costs a netlink request and ioctls per port: read only while its pane shows. */
-static void ui_roce_sample(struct ui *ui)
-{
-	if (ui->pane >= ui->nviews || strcmp(ui->views[ui->pane]->id, "roce"))
-		return;
-	roce_state_free(&ui->roce_prev);
-	ui->roce_prev = ui->roce;
-	ui->roce_err = source_roce(ui->src, &ui->host, &ui->roce);
+	live_net_take(&ui->live, st, err);
+	ui_net_changed(ui);
 }
 
 const char *ui_loading(const struct ui *ui)
 {
-	return ui->loading[0] ? ui->loading : NULL;
+	return live_loading(&ui->live);
 }
 
-/* What is still being read, for the title bar and the panes that wait for it. */
-static void ui_loading_update(struct ui *ui)
+/* What a step of the live core changed, on screen. */
+static void ui_changed(struct ui *ui, unsigned int ch)
 {
-	size_t nports, nctr = snapshot_host_pending(&ui->host, COLLECT_COUNTERS, &nports);
-	size_t ngid = snapshot_host_pending(&ui->host, COLLECT_GIDS, &nports);
-	int off = 0;
-
-	ui->loading[0] = '\0';
-	if (nctr)
-		off = snprintf(ui->loading, sizeof(ui->loading), "counters: reading %zu/%zu ports",
-			       nports - nctr, nports);
-	if (ngid && off >= 0 && (size_t)off < sizeof(ui->loading))
-		off += snprintf(ui->loading + off, sizeof(ui->loading) - (size_t)off, "%sGIDs: reading %zu/%zu ports",
-				off ? ", " : "", nports - ngid, nports);
-	if (ui->net_after_fill && off >= 0 && (size_t)off < sizeof(ui->loading))
-		snprintf(ui->loading + off, sizeof(ui->loading) - (size_t)off, "%snetwork next", off ? ", " : "");
-}
-
-/*
- * One step of filling in the host (snapshot_host_fill()) between frames;
- * the network follows the GID tables. True when the screen changed.
- */
-static bool ui_fill_step(struct ui *ui)
-{
-	size_t nports;
-
-	if (!ui->src || !ui->loading[0])
-		return false;
-	snapshot_host_fill(ui->src, &ui->host, SNAPSHOT_FILL_NS);
-	if (ui->net_after_fill && !snapshot_host_pending(&ui->host, COLLECT_GIDS, &nports)) {
-		ui->net_after_fill = false;
-		ui_net_refresh(ui);
-	}
-	ui_loading_update(ui);
-	screen_rebuild(ui);
-	return true;
-}
-
-/* Sampling: collect or refresh, track, derive, rebuild the tables. */
-static void ui_sample(struct ui *ui)
-{
-	uint64_t now = util_now_ns();
-	bool changed, nomem;
-
-	if (!ui->src)
-		return;		/* switching to the demo ran out of memory */
-
-	changed = snapshot_host_sample(ui->src, &ui->host, &ui->clock, now, track_carry, &nomem);
-	if (nomem)
-		ui_status(ui, "out of memory while collecting: showing the previous snapshot");
-	mad_ui_counters(ui, ui->mad);
-	ui->last_sample_ns = fab_host_model_now(&ui->host, now);
-	/* REJs moved: the doctor's CM finding (7) must say so now, not at the next re-read. */
-	{
-		uint64_t tx, rx;
-
-		host_cm_rejs(&ui->host, &tx, &rx);
-		if (tx + rx != ui->cm_rejs) {
-			ui->cm_rejs = tx + rx;
-			ui->net_wanted = true;
-		}
-	}
-	/* Sysctls have no notifications: the network is read with the structure. */
-	if (!ui->net_after_fill && (changed || ui->net_wanted || now - ui->last_net_ns >= SNAPSHOT_RESCAN_NS)) {
-		ui->net_wanted = false;
-		ui_net_refresh(ui);
-	}
-	ui_events_derive(ui, true, false);
-	ui_async_open(ui);
-	ui_loading_update(ui);
-	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
-	ui_roce_sample(ui);
-	/* IB ports that appeared, or access that was granted, get their MAD view (retries are spaced). */
-	mad_ui_open(ui, ui->mad);
+	if (!ch)
+		return;
+	if (ch & LIVE_NET)
+		ui_net_changed(ui);
+	mad_ui_announce(ui);
 	screen_rebuild(ui);
 	ui->dirty = true;
 }
 
 void ui_after_jump(struct ui *ui)
 {
-	/* the events up to the new cursor, no more */
-	event_log_free(&ui->events);
-	event_log_init(&ui->events, 0);
-	source_recorded_events(ui->src, &ui->events, true);
-	track_free(&ui->track);
-	ui->last_sample_ns = fab_host_model_now(&ui->host, util_now_ns());
-	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
-	ui_net_refresh(ui);
-	/* the MAD view recorded at the new cursor (other ports: the per-port state starts again) */
-	mad_ui_open(ui, ui->mad);
-	screen_rebuild(ui);
-	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
-	ui->dirty = true;
+	live_jumped(&ui->live);
+	ui_changed(ui, LIVE_NET);
+}
+
+/* The core's trouble goes to the status line. */
+static void ui_said(void *arg, const char *msg)
+{
+	ui_status(arg, "%s", msg);
 }
 
 /*
- * Open the source and take the first snapshot: devices and ports now, the
- * rest filled in by the loop (ui_fill()); -errno on failure.
+ * Open the source and take the first look: devices and ports now, the
+ * rest filled in between frames (live_fill()); -errno on failure.
  */
 static int ui_open_source(struct ui *ui)
 {
-	size_t nports;
+	const struct live_hooks hooks = { .say = ui_said, .arg = ui };
 	int rc;
 
-	ui->src = source_open(ui->ctx);
-	if (ui->src)
-		event_log_set_hook(&ui->events, source_record_event_hook, ui->src);
-	if (!ui->src)
-		return -ENOMEM;
-	ui->clock.fills_between = true;		/* ui_fill_step() */
-	rc = snapshot_host_start(ui->src, &ui->host, &ui->clock, util_now_ns());
+	live_close(&ui->live);		/* the empty host ui_init() made */
+	rc = live_open(&ui->live, ui->ctx, LIVE_FILL_LATER | LIVE_HISTORY | LIVE_PMA_COUNTERS, &hooks, 0);
 	if (rc)
 		return rc;
-	ui->last_sample_ns = fab_host_model_now(&ui->host, ui->clock.last_rescan_ns);
-	track_sample(&ui->track, &ui->host, ui->last_sample_ns);
-	/* The doctor on half the GID tables would report netdevs as not RDMA's. */
-	ui->net_after_fill = snapshot_host_pending(&ui->host, COLLECT_GIDS, &nports) != 0;
-	if (!ui->net_after_fill)
-		ui_net_refresh(ui);
-	ui_loading_update(ui);
-	/* The first look of this source: what later ones are compared with. */
-	ui_events_derive(ui, true, false);
-	ui_async_open(ui);
+	if (ui->live.net_ok)
+		ui_net_changed(ui);
 	screen_rebuild(ui);
 	return 0;
 }
 
-/* Address, route, rule and link changes wake the loop (a source that has them says so). */
-static void ui_netlink_open(struct ui *ui)
-{
-	ui->nl_fd = source_event_fd(ui->src);
-	if (ui->nl_fd < 0) {
-		if (ui->nl_fd != -EOPNOTSUPP)
-			warn_once("rtnetlink monitor: %s; network changes show at the next re-read (5 s)",
-				  strerror(-ui->nl_fd));
-		ui->nl_fd = -1;
-	}
-}
-
 void ui_start_demo(struct ui *ui)
 {
-	mad_ui_drop(ui->mad);
-	fab_host_free(&ui->host);
-	source_close(ui->src);
-	track_free(&ui->track);
 	/* Another host: the log stays, the comparison starts again. */
-	events_memory_free(&ui->ev_mem);
-	ui->async_fd = -1;		/* the old source's, closed with it */
 	ui->ctx->demo = true;
-	if (ui_open_source(ui)) {
+	ui->mad_announced = false;
+	if (live_reopen(&ui->live)) {
 		ui_status(ui, "cannot start the demo: out of memory");
 		return;
 	}
-	ui_netlink_open(ui);
-	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
+	ui_changed(ui, ui->live.net_ok ? LIVE_NET : LIVE_STRUCTURE);
 	ui_status(ui, "demo fabric: simulated devices, no hardware");
 }
 
@@ -336,37 +161,24 @@ static void ui_announce_warnings(struct ui *ui)
 	unsigned int n;
 	const char *const *w = warn_list(&n);
 
-	if (n <= ui->nwarn_seen)
+	if (n <= ui->msg.nwarn_seen)
 		return;
-	if (n - ui->nwarn_seen == 1)
+	if (n - ui->msg.nwarn_seen == 1)
 		ui_status(ui, "warning: %s (F1 lists all)", w[n - 1]);
 	else
-		ui_status(ui, "%u new warnings (F1 lists them)", n - ui->nwarn_seen);
-	ui->nwarn_seen = n;
+		ui_status(ui, "%u new warnings (F1 lists them)", n - ui->msg.nwarn_seen);
+	ui->msg.nwarn_seen = n;
 }
 
-static int ui_wait_ms(struct ui *ui, uint64_t now)
+/* The status line's own deadline. */
+static void ui_status_timeout(struct ui *ui, uint64_t now, int *timeout_ms)
 {
-	int64_t ms = -1;
+	if (ui->msg.text[0] && ui->msg.until_ns > now) {
+		int64_t s = (int64_t)((ui->msg.until_ns - now + 999999) / 1000000);
 
-	if (!ui->paused)
-		ms = ui->next_sample_ns > now ? (int64_t)((ui->next_sample_ns - now + 999999) / 1000000) : 0;
-	if (ui->status[0] && ui->status_until_ns > now) {
-		int64_t s = (int64_t)((ui->status_until_ns - now + 999999) / 1000000);
-
-		if (ms < 0 || s < ms)
-			ms = s;
+		if (*timeout_ms < 0 || s < *timeout_ms)
+			*timeout_ms = (int)(s > 3600000 ? 3600000 : s);
 	}
-	if (ui->net_wanted && !ui->paused) {
-		uint64_t due = ui->last_net_ns + SNAPSHOT_NET_GAP_NS;
-		int64_t d = due > now ? (int64_t)((due - now + 999999) / 1000000) : 0;
-
-		if (ms < 0 || d < ms)
-			ms = d;
-	}
-	if (ms > 3600000)
-		ms = 3600000;
-	return (int)ms;
 }
 
 /*
@@ -384,7 +196,7 @@ static void ui_frame_log(struct ui *ui, uint64_t busy_ns, bool rescan)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
 	fprintf(ui->frame_log, "frame %" PRIu64 " %" PRIu64 " %" PRIu64 " %d %s\n", now, busy_ns,
 		(uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec, rescan,
-		ui->loading[0] ? ui->loading : "-");
+		ui->live.loading[0] ? ui->live.loading : "-");
 	fflush(ui->frame_log);
 }
 
@@ -395,21 +207,15 @@ static void ui_loop(struct ui *ui)
 	/* Time outside poll() since the last frame: how long a key may wait (frame_log). */
 	uint64_t woke = util_now_ns(), busy = 0;
 
-	ui->next_sample_ns = util_now_ns() + (uint64_t)(ui->interval_s * 1e9);
+	ui->live.next_sample_ns = util_now_ns() + (uint64_t)(ui->live.interval_s * 1e9);
 	ui->dirty = true;
 	while (!ui->quit) {
-		uint64_t now = util_now_ns(), rescans = ui->clock.recollections;
-		int nfds = 0, n, ch, nl, as, timeout;
+		uint64_t now = util_now_ns(), rescans = ui->live.clock.recollections;
+		int nfds = 0, n, ch, timeout = -1;
 
-		if (!ui->paused && now >= ui->next_sample_ns) {
-			ui_sample(ui);
-			ui->next_sample_ns += (uint64_t)(ui->interval_s * 1e9);
-			if (ui->next_sample_ns <= now)	/* we were stopped (Ctrl-Z) or slow */
-				ui->next_sample_ns = now + (uint64_t)(ui->interval_s * 1e9);
-		}
 		ui_announce_warnings(ui);
-		if (ui->status[0] && now >= ui->status_until_ns) {
-			ui->status[0] = '\0';
+		if (ui->msg.text[0] && now >= ui->msg.until_ns) {
+			ui->msg.text[0] = '\0';
 			ui->dirty = true;
 		}
 		if (ui->dirty) {
@@ -419,38 +225,28 @@ static void ui_loop(struct ui *ui)
 			doupdate();
 			ui->dirty = false;
 			if (ui->frame_log) {
-				ui_frame_log(ui, busy + util_now_ns() - woke, rescans != ui->clock.recollections);
+				ui_frame_log(ui, busy + util_now_ns() - woke, rescans != ui->live.clock.recollections);
 				busy = 0;
 				woke = util_now_ns();
 			}
-		} else if (ui_fill_step(ui)) {
+		} else {
 			/*
 			 * After a frame is on screen, one step of reading what it
 			 * still lacks (even paused: it completes the picture, it
 			 * takes no new sample); poll() below only looks at the keys.
 			 */
-			ui->dirty = true;
+			ui_changed(ui, live_fill(&ui->live));
 		}
 		fds[nfds++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		fds[nfds++] = (struct pollfd){ .fd = term_signal_fd(), .events = POLLIN };
-		nl = -1;
-		if (ui->nl_fd >= 0) {
-			nl = nfds;
-			fds[nfds++] = (struct pollfd){ .fd = ui->nl_fd, .events = POLLIN };
-		}
-		as = -1;
-		if (ui->async_fd >= 0) {
-			as = nfds;
-			fds[nfds++] = (struct pollfd){ .fd = ui->async_fd, .events = POLLIN };
-		}
-		timeout = ui_wait_ms(ui, util_now_ns());
+		ui_status_timeout(ui, util_now_ns(), &timeout);
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->fds)
 				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
-		nfds += mad_ui_fds(ui, ui->mad, fds + nfds, MAX_POLLFDS - nfds, &timeout);
-		/* Parts still to read: look at the keys, then read on. */
-		if (ui->loading[0])
-			timeout = 0;
+		/* The RoCE chain costs a netlink request and ioctls per port: read only while its pane shows. */
+		live_want(&ui->live, ui->pane < ui->nviews && !strcmp(ui->views[ui->pane]->id, "roce") ?
+			  LIVE_WANT_ROCE : 0);
+		nfds += live_fds(&ui->live, fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		busy += util_now_ns() - woke;
 		n = poll(fds, (nfds_t)nfds, timeout);
 		woke = util_now_ns();
@@ -465,29 +261,8 @@ static void ui_loop(struct ui *ui)
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->handle && ui->views[i]->handle(ui, ui->pane_state[i]) && i == ui->pane)
 				ui->dirty = true;
-		/* MAD answers and deadlines: never blocks, whatever the fabric does. */
-		if (mad_ui_handle(ui, ui->mad)) {
-			screen_rebuild(ui);
-			ui->dirty = true;
-		}
-		/* A device's notification (a flap shorter than the interval) is logged as it comes. */
-		if (n > 0 && as >= 0 && fds[as].revents && source_async_events(ui->src, &ui->events)) {
-			screen_rebuild(ui);
-			ui->dirty = true;
-		}
-		/* A network change shows now; the sysfs side (GIDs) at the next sample. */
-		if (n > 0 && nl >= 0 && fds[nl].revents && source_events(ui->src)) {
-			ui->clock.rescan_wanted = true;
-			ui->clock.roce_event = true;
-			/* Paused means frozen: the change is read when sampling resumes. */
-			ui->net_wanted = true;
-		}
-		if (ui->net_wanted && !ui->paused && util_now_ns() - ui->last_net_ns >= SNAPSHOT_NET_GAP_NS) {
-			ui->net_wanted = false;
-			ui_net_refresh(ui);
-			screen_rebuild(ui);
-			ui->dirty = true;
-		}
+		/* MAD answers, the devices' notifications, network changes, and the sample when it is due. */
+		ui_changed(ui, live_step(&ui->live));
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)
 			ui_key(ui, ch);
@@ -508,51 +283,27 @@ void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *con
 	ui->views = views;
 	ui->nviews = nviews < UI_MAX_VIEWS ? nviews : UI_MAX_VIEWS;
 	ui->ctx = ctx;
-	ui->findings = -1;
-	ui->nl_fd = -1;
-	ui->async_fd = -1;
-	/* Out of memory leaves a log of no room: appends are then dropped, nothing breaks. */
-	event_log_init(&ui->events, 0);
-	events_memory_init(&ui->ev_mem);
-	ui->interval_s = ctx->interval_s;
+	/* Until a source is open, the core is an empty host (the render test draws it). */
+	live_init(&ui->live, ctx, 0);
 	ui->color = ctx->color;
-	ui->mad = mad_ui_new();
 	views_init(ui);
 }
 
 void ui_free(struct ui *ui)
 {
 	views_free(ui);
-	ui->nl_fd = -1;		/* the source's, closed with it */
-	ui->async_fd = -1;
-	events_memory_free(&ui->ev_mem);
-	event_log_free(&ui->events);
-	if (ui->net_ok)
-		net_state_free(&ui->net);
-	ui->net_ok = false;
-	if (ui->doctor_ok)
-		doctor_report_free(&ui->doctor);
-	ui->doctor_ok = false;
+	live_close(&ui->live);
 	text_free(&ui->net_text);
-	mad_ui_free(ui->mad);
-	ui->mad = NULL;
-	roce_state_free(&ui->roce);
-	roce_state_free(&ui->roce_prev);
-	track_free(&ui->track);
-	fab_host_free(&ui->host);
-	source_close(ui->src);
-	ui->src = NULL;
 }
 
 bool ui_simulated(const struct ui *ui)
 {
-	/* No source (switching to the demo ran out of memory): what was asked for. */
-	return ui->src ? source_has(ui->src, SOURCE_SIMULATED) : ui->ctx->demo;
+	return live_simulated(&ui->live);
 }
 
 bool ui_recorded(const struct ui *ui)
 {
-	return ui->src && source_has(ui->src, SOURCE_RECORDED);
+	return live_recorded(&ui->live);
 }
 
 void *ui_pane_state(struct ui *ui, const struct ui_view *v)
@@ -601,7 +352,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		if (!ctx->replay_at)
 			ctx->replay_pos = 0;
 		if (ctx->interval_s == 1.0 && ctx->replay->info.interval_s >= 0.1 && ctx->replay->info.interval_s <= 3600)
-			ctx->interval_s = ui->interval_s = ctx->replay->info.interval_s;
+			ctx->interval_s = ui->live.interval_s = ctx->replay->info.interval_s;
 	}
 	rc = ui_open_source(ui);
 	if (rc) {
@@ -611,7 +362,8 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	if (ctx->record_path) {
 		char err[512];
 
-		if (source_record_start(ui->src, ctx->record_path, &ui->host, ui->net_ok ? &ui->net : NULL, err,
+		if (source_record_start(ui->live.src, ctx->record_path, &ui->live.host,
+					ui->live.net_ok ? &ui->live.net : NULL, err,
 					sizeof(err))) {
 			snprintf(msg, (size_t)msgsize, "--record: %s", err);
 			rc = -EIO;
@@ -619,7 +371,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		}
 	}
 	/* Nothing to show: start where the explanation and the demo offer are. */
-	if (!ui->host.ndevs && !ui_simulated(ui) && !ui_recorded(ui) && !pane)
+	if (!ui->live.host.ndevs && !ui_simulated(ui) && !ui_recorded(ui) && !pane)
 		ui->pane = 0;
 	screen_rebuild(ui);
 	if (term_start(msg, msgsize)) {
@@ -629,19 +381,20 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	theme_init(ctx->color);
 	{
 		const char *log = getenv("FABTOP_FRAME_LOG");
+		int fd = log && log[0] ? util_create_file(log) : -1;
 
-		if (log && log[0] && !(ui->frame_log = fopen(log, "we")))
+		if (fd >= 0 && !(ui->frame_log = fdopen(fd, "w")))
+			close(fd);
+		if (log && log[0] && !ui->frame_log)
 			warn_once("FABTOP_FRAME_LOG %s: %s", log, strerror(errno));
 	}
-	ui_netlink_open(ui);
-	mad_ui_open(ui, ui->mad);
 	ui_loop(ui);
 	term_stop();
 out:
 	warn_set_quiet(false);
 	warns = warn_list(&nwarn);
 	for (unsigned int i = 0; i < nwarn && i < 10 && rc != -EINVAL; i++)
-		fprintf(stderr, "fabtop: warning: %s\n", warns[i]);
+		escape_line(stderr, "fabtop: warning: %s", warns[i]);
 	if (nwarn > 10)
 		fprintf(stderr, "fabtop: ... and %u more warnings\n", nwarn - 10);
 	if (ui->frame_log)

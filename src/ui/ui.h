@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/snapshot.h"
+#include "source/snapshot.h"
 #include "ctx.h"
+#include "live/live.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
 #include "model/events.h"
@@ -18,16 +19,40 @@
 #include "model/net.h"
 #include "model/roce.h"
 #include "ui/settings.h"
-#include "ui/table.h"
-#include "ui/text.h"
-#include "ui/theme.h"
-#include "ui/track.h"
+#include "ui/widget/table.h"
+#include "ui/widget/text.h"
+#include "ui/widget/theme.h"
+#include "derive/track.h"
 
 struct ui_rect {
 	int y, x, h, w;
 };
 
 struct ui;
+
+/* The help and the details of a row, drawn over the pane. */
+struct ui_overlay {
+	bool help;
+	size_t help_top;
+	bool details;
+	char details_key[TABLE_KEY_LEN];
+	char details_title[3 * TABLE_CELL_LEN];	/* the row's first cells, for the overlay's title */
+	size_t details_top;
+};
+
+/* Line editing in the bottom line. */
+struct ui_edit {
+	bool filter;			/* '/' in progress */
+	bool go;			/* 'g' in progress (replay) */
+	char goto_buf[64];
+};
+
+/* A transient message in the bottom line (ui_status()). */
+struct ui_message {
+	char text[160];
+	uint64_t until_ns;
+	unsigned int nwarn_seen;	/* warnings already announced */
+};
 
 /* What a pane's key handler did with a key: the loop acts on it. */
 enum ui_key_result {
@@ -48,6 +73,7 @@ enum ui_key_result {
 struct ui_view {
 	const char *id;			/* "ports": settings and --pane names */
 	const char *title;		/* the tab label */
+	const char *tab;		/* its short form, when the tab line is narrow (NULL: title) */
 	const struct table_col *cols;	/* NULL: the view draws itself */
 	int ncols;
 	int default_sort;		/* column index */
@@ -91,38 +117,20 @@ struct source;
 
 struct ui {
 	struct fab_ctx *ctx;
-	struct source *src;		/* real sysfs or the demo fabric */
-	struct fab_host host;		/* the latest snapshot */
+	struct live live;		/* the source and everything kept current: what the panes read */
 	bool quit;
 	bool dirty;			/* redraw before the next wait */
-	bool net_wanted;		/* a netlink change arrived while paused */
-	uint64_t next_sample_ns;	/* CLOCK_MONOTONIC */
-	struct snapshot_clock clock;	/* structure checks and full collections */
-	struct track track;		/* per-port history and error activity */
 	struct table tables[UI_MAX_VIEWS];
 	size_t pane;
 
 	uint64_t now_ns;		/* CLOCK_MONOTONIC of the frame being drawn */
-	uint64_t last_sample_ns;	/* model time of the latest sample (simulated in the demo) */
-	double interval_s;
-	bool paused;
 	unsigned int window;		/* index into ui_windows_s */
 	bool utf8;
 	bool color;
 
-	bool help;			/* overlays */
-	size_t help_top;
-	bool details;
-	char details_key[TABLE_KEY_LEN];
-	char details_title[3 * TABLE_CELL_LEN];	/* the row's first cells, for the overlay's title */
-	size_t details_top;
-	bool filter_edit;		/* '/' line editing in progress */
-	bool goto_edit;			/* 'g' line editing in progress (replay) */
-	char goto_buf[64];
-
-	char status[160];		/* transient message, bottom line */
-	unsigned int nwarn_seen;	/* warnings already announced in the status line */
-	uint64_t status_until_ns;
+	struct ui_overlay overlay;	/* help and details over the pane */
+	struct ui_edit edit;		/* a line being edited */
+	struct ui_message msg;		/* the bottom line's transient message */
 
 	/* layout of the last frame, for mouse clicks */
 	struct ui_rect tabs;
@@ -133,39 +141,13 @@ struct ui {
 	int fbar_key[16];
 	int nfbar;
 
-	/* The IP side and the doctor's findings, refreshed with the structure. */
-	struct net_state net;
-	const struct route_ops *routes;	/* who answers route questions about net */
-	bool net_ok;			/* net holds a collected state */
-	int net_err;			/* why not (-errno), 0 when ok */
-	struct text net_text;		/* the `show net` report of net, for the Network pane */
-	struct doctor_report doctor;
-	bool doctor_ok;
-	int findings;			/* warnings and errors; -1: unknown */
-	uint64_t cm_rejs;		/* CM REJs sent + received when the doctor last ran */
-	int nl_fd;			/* the source's network-change fd, -1 if none */
-	uint64_t last_net_ns;
-	/*
-	 * A big host is shown before all of it is read: counters and GID
-	 * tables fill in port by port between frames, and the network (whose
-	 * RDMA netdevs the GIDs name) is read once they are in.
-	 */
-	bool net_after_fill;		/* the network waits for the pending GID tables */
-	char loading[96];		/* what is still being read, "" when nothing */
+	struct text net_text;		/* the `show net` report of the network, for the Network pane */
 	FILE *frame_log;		/* FABTOP_FRAME_LOG: one line per frame (the benchmarks) */
+	bool mad_announced;		/* why there is no MAD view went to the status line once */
 
 	const struct ui_view *const *views;	/* the panes, in tab order (ui_default_views) */
 	size_t nviews;
 	void *pane_state[UI_MAX_VIEWS];	/* each pane's own, from its create() */
-	struct ui_mad *mad;		/* link partners and the SM through MADs (mad_ui.c) */
-	/* The RoCE chain, sampled only while the RoCE pane is shown (source_roce()). */
-	struct roce_state roce, roce_prev;
-	int roce_err;			/* 0, or why there is none (-EOPNOTSUPP: the demo) */
-
-	/* What happened: derived from each sample and network read, and the devices' own notifications. */
-	struct event_log events;
-	struct events_memory ev_mem;	/* what the previous look showed */
-	int async_fd;			/* the source's device-notification fd, -1 if none */
 
 	struct settings settings;
 };
@@ -202,7 +184,7 @@ void ui_key(struct ui *ui, int ch);
 void ui_do(struct ui *ui, int action, int arg);
 void ui_mouse(struct ui *ui);
 
-/* Take st (RDMA netdevs marked, as snapshot_net() gives it) or the error err as the network state, and run the doctor on it. */
+/* Take st or the error err as the network state (live_net_take()); the panes follow. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
 
 /* What the screen still waits for ("GIDs: reading 12/64 ports"), NULL: nothing. */
@@ -232,6 +214,8 @@ void views_init(struct ui *ui);
 void views_free(struct ui *ui);
 /* "ports, counters, ...": the --pane names, for messages. */
 void views_names(char *buf, size_t size);
+/* The pane table, one pane a line: KEY, id, title, short tab label, column titles joined by '|' (tab-separated). */
+void views_dump(FILE *f);
 /* Copy each table's sort column into ui->settings. */
 void views_save_sorts(struct ui *ui);
 int views_find(const struct ui *ui, const char *id);

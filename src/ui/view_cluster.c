@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/prom_cluster.h"
+#include "remote/prom_cluster.h"
 #include "derive/units.h"
 #include "ui/views.h"
 #include "util.h"
@@ -79,7 +79,7 @@ static bool cluster_shown(struct ui *ui)
 
 static uint64_t cluster_period_ns(struct ui *ui)
 {
-	uint64_t p = (uint64_t)(ui->interval_s * 1e9);
+	uint64_t p = (uint64_t)(ui->live.interval_s * 1e9);
 
 	return p > CLUSTER_MIN_PERIOD_NS ? p : CLUSTER_MIN_PERIOD_NS;
 }
@@ -92,7 +92,7 @@ static bool cluster_due(struct ui *ui, struct cluster_pane *cp, uint64_t now, ui
 	*when = last ? last + cluster_period_ns(ui) : now;
 	if (cp->refresh_wanted)
 		*when = now;
-	return cluster_shown(ui) && !ui->paused && !prom_cluster_busy(cp->pc);
+	return cluster_shown(ui) && !ui->live.paused && !prom_cluster_busy(cp->pc);
 }
 
 /* A row's key: its names when they fit, else a hash of them (names up to 272 bytes do not fit 96). */
@@ -142,6 +142,7 @@ static void cluster_build(struct ui *ui, struct table *t)
 	const struct cluster *c = cp && cp->pc ? prom_cluster_model(cp->pc, NULL) : NULL;
 	bool stale = c && prom_cluster_error(cp->pc);
 	char key[TABLE_KEY_LEN];
+	double num;
 
 	for (size_t i = 0; c && i < c->nports; i++) {
 		const struct cluster_port *p = &c->ports[i];
@@ -155,7 +156,8 @@ static void cluster_build(struct ui *ui, struct table *t)
 		table_cell(r, C_HOST, 0, "%s", h->instance);
 		table_cell(r, C_DEV, 0, "%s", p->device);
 		table_cell(r, C_PORT, 0, "%s", p->port);
-		table_cell_num(r, C_PORT, strtod(p->port, NULL));
+		/* a port the Prometheus named oddly sorts as unknown, not as 0 */
+		table_cell_num(r, C_PORT, util_num_double(p->port, 0, 0, 1e9, &num, NULL) ? NAN : num);
 		table_cell(r, C_STATE, views_port_state_role(p->state), "%s",
 			   p->state == PORT_STATE_UNKNOWN ? "?" : fab_port_state_str(p->state));
 		/* Sorted by state: the broken ones first in ascending order. */
@@ -216,7 +218,7 @@ static void cluster_status(struct ui *ui, struct cluster_pane *cp, char *buf, si
 		     (double)st->refresh_ns / 1e6, (double)(now - when) / 1e9);
 	if (c->ignored && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "; %zu series without instance/device/port ignored", c->ignored);
-	if (ui->paused && n >= 0 && (size_t)n < size)
+	if (ui->live.paused && n >= 0 && (size_t)n < size)
 		snprintf(buf + strlen(buf), size - strlen(buf), " (paused)");
 }
 
@@ -418,14 +420,14 @@ static bool cluster_tick(struct ui *ui, void *state)
 	const char *err;
 	uint64_t at, now = util_now_ns();
 
-	if (!cp || !cp->pc || !cluster_shown(ui) || !ui->details)
+	if (!cp || !cp->pc || !cluster_shown(ui) || !ui->overlay.details)
 		return false;
 	c = prom_cluster_model(cp->pc, NULL);
-	p = c ? port_of_key(c, ui->details_key) : NULL;
+	p = c ? port_of_key(c, ui->overlay.details_key) : NULL;
 	if (!p)
 		return false;
 	st = prom_cluster_details_get(cp->pc, cluster_port_instance(c, p), p->device, p->port, &v, &err, &at);
-	if (st == PROM_DETAILS_BUSY || (st != PROM_DETAILS_NONE && (ui->paused || now - at < cluster_period_ns(ui))))
+	if (st == PROM_DETAILS_BUSY || (st != PROM_DETAILS_NONE && (ui->live.paused || now - at < cluster_period_ns(ui))))
 		return false;
 	prom_cluster_details(cp->pc, cluster_port_instance(c, p), p->device, p->port);
 	prom_cluster_handle(cp->pc);
@@ -435,6 +437,7 @@ static bool cluster_tick(struct ui *ui, void *state)
 const struct ui_view view_cluster = {
 	.id = "cluster",
 	.title = "Cluster",
+	.tab = "Clus",
 	.cols = cluster_cols,
 	.ncols = NCOLS,
 	.default_sort = C_HOST,

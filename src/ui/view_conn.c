@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "model/res.h"
 #include "report/res.h"
 #include "ui/views.h"
@@ -313,11 +313,11 @@ static void conn_refresh(struct ui *ui, struct conn_state *st, bool force)
 	struct res_state rs;
 	int rc;
 
-	if (!ui->src || (!force && st->have && now - st->last_ns < CONN_REFRESH_NS))
+	if (!ui->live.src || (!force && st->have && now - st->last_ns < CONN_REFRESH_NS))
 		return;
 	st->last_ns = now;
 	memset(&rs, 0, sizeof(rs));
-	rc = source_res(ui->src, &rs);
+	rc = source_res(ui->live.src, &rs);
 	if (rc) {
 		st->err = rc;
 		return;
@@ -445,7 +445,7 @@ static const char *conn_empty(struct ui *ui)
 		return "RDMA resources could not be read: out of memory.";
 	if (st && st->rs.err && !st->rs.ndevs)
 		return st->rs.why;
-	if (!ui->host.ndevs)
+	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
 	return "No process holds a QP or a cm_id (a filter may hide them).";
 }
@@ -485,7 +485,7 @@ static bool conn_tick(struct ui *ui, void *state)
 	struct conn_state *st = state;
 	uint64_t before;
 
-	if (!st || ui->views[ui->pane] != &view_conn || ui->paused)
+	if (!st || ui->views[ui->pane] != &view_conn || ui->live.paused)
 		return false;
 	before = st->last_ns;
 	conn_refresh(ui, st, false);
@@ -512,6 +512,7 @@ static void conn_destroy(void *state)
 const struct ui_view view_conn = {
 	.id = "connections",
 	.title = "Connections",
+	.tab = "Conn",
 	.cols = conn_cols,
 	.ncols = NCOLS,
 	.default_sort = C_QPS,

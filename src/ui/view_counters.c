@@ -9,7 +9,7 @@
 
 #include "derive/counters.h"
 #include "derive/units.h"
-#include "ui/graph.h"
+#include "ui/widget/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/views.h"
 #include "util.h"
@@ -98,20 +98,20 @@ static void counters_build(struct ui *ui, struct table *t)
 {
 	/* The first time, select a port that has traffic counters, so its graph shows at once. */
 	if (!t->sel_key[0])
-		for (size_t i = 0; i < ui->host.ndevs && !t->sel_key[0]; i++)
-			for (size_t j = 0; j < ui->host.devs[i].nports; j++)
-				if (port_data_counter(&ui->host.devs[i].ports[j], DIR_RCV) &&
-				    ui->host.devs[i].ports[j].has_pma) {
-					snprintf(t->sel_key, sizeof(t->sel_key), "%s/%u", ui->host.devs[i].name,
-						 ui->host.devs[i].ports[j].num);
+		for (size_t i = 0; i < ui->live.host.ndevs && !t->sel_key[0]; i++)
+			for (size_t j = 0; j < ui->live.host.devs[i].nports; j++)
+				if (port_data_counter(&ui->live.host.devs[i].ports[j], DIR_RCV) &&
+				    ui->live.host.devs[i].ports[j].has_pma) {
+					snprintf(t->sel_key, sizeof(t->sel_key), "%s/%u", ui->live.host.devs[i].name,
+						 ui->live.host.devs[i].ports[j].num);
 					break;
 				}
-	for (size_t i = 0; i < ui->host.ndevs; i++) {
-		struct fab_device *d = &ui->host.devs[i];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++) {
+		struct fab_device *d = &ui->live.host.devs[i];
 
 		for (size_t j = 0; j < d->nports; j++) {
 			struct fab_port *p = &d->ports[j];
-			struct track_port *tp = track_find(&ui->track, d->name, p->num);
+			struct track_port *tp = track_find(&ui->live.track, d->name, p->num);
 			struct table_row *r = table_add(t, "%s/%u", d->name, p->num);
 			struct port_rates pr;
 
@@ -143,7 +143,7 @@ static void counters_build(struct ui *ui, struct table *t)
 				char far[TABLE_CELL_LEN];
 				bool moving;
 
-				if (mad_ui_far_cell(ui->mad, d->name, p->num, far, sizeof(far), &moving))
+				if (mad_ui_far_cell(&ui->live, d->name, p->num, far, sizeof(far), &moving))
 					table_cell(r, C_FAR, moving ? ROLE_BAD : 0, "%s", far);
 				else
 					table_cell(r, C_FAR, ROLE_DIM, "-");
@@ -223,9 +223,9 @@ static void counter_list(struct ui *ui, WINDOW *w, struct ui_rect r, struct fab_
 			else if (!c->known)
 				role = ROLE_DIM;
 			if (c->kind == COUNTER_KIND_ERROR && moved) {
-				if (moved == ui->last_sample_ns)
+				if (moved == ui->live.last_sample_ns)
 					role = ROLE_ERR_MOVING;
-				else if (ui->last_sample_ns - moved < 10ull * 1000000000ull)
+				else if (ui->live.last_sample_ns - moved < 10ull * 1000000000ull)
 					role = ROLE_ERR_FADING;
 			}
 			snprintf(line, sizeof(line), "%-*.*s %*.*s %*s %*s", namew, namew, c->name, vw, vw, val,
@@ -272,7 +272,7 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	struct table *t = ui_table(ui);
 	struct table_draw_opts o = {
 		.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],
-		.now_ns = ui->last_sample_ns, .focused = true,
+		.now_ns = ui->live.last_sample_ns, .focused = true,
 	};
 	const struct table_row *sel;
 	struct fab_device *d = NULL;
@@ -300,7 +300,7 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	p = sel ? views_port_of_key(ui, sel->key, &d) : NULL;
 	if (!p)
 		return;
-	tp = track_find(&ui->track, d->name, p->num);
+	tp = track_find(&ui->live.track, d->name, p->num);
 	gy = r.y + th;
 	gh = r.h - th - 1;
 	{
@@ -347,7 +347,7 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 			ui_puts(w, ay, r.x + lw, n, theme_attr(ROLE_DIM), left);
 			ui_puts(w, ay, r.x + lw + n - 3, 3, theme_attr(ROLE_DIM), "now");
 		}
-		if (tp->hist && hist_series(tp->hist, ui_windows_s[ui->window], ui->last_sample_ns, n, vin, vout, kn)) {
+		if (tp->hist && hist_series(tp->hist, ui_windows_s[ui->window], ui->live.last_sample_ns, n, vin, vout, kn)) {
 			graph_one(ui, w, gi, "in", vin, kn, n, ROLE_GRAPH_IN);
 			graph_one(ui, w, go, "out", vout, kn, n, ROLE_GRAPH_OUT);
 		} else {
@@ -373,7 +373,7 @@ static void counters_details(struct ui *ui, const char *key, struct text *out)
 		text_add(out, ROLE_WARN, "%s: this port is gone (device removed or renamed).", key);
 		return;
 	}
-	tp = track_find(&ui->track, d->name, p->num);
+	tp = track_find(&ui->live.track, d->name, p->num);
 	views_origin(ui, d, origin, sizeof(origin));
 	text_add(out, ROLE_HEADING, "Counters of %s/%u", d->name, p->num);
 	text_add(out, ROLE_DIM, "  from %s/ports/%u/{counters,counters_ext,hw_counters,cm_*}/", origin, p->num);
@@ -411,7 +411,7 @@ static void counters_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *counters_empty(struct ui *ui)
 {
-	if (!ui->host.ndevs)
+	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
 	return "No port matches the filter (Esc clears it).";
 }
@@ -419,6 +419,7 @@ static const char *counters_empty(struct ui *ui)
 const struct ui_view view_counters = {
 	.id = "counters",
 	.title = "Counters",
+	.tab = "Ctrs",
 	.cols = counters_cols,
 	.ncols = NCOLS,
 	.default_sort = C_DEV,

@@ -37,10 +37,10 @@ static void finding_key(const struct doctor_finding *f, char *key)
 
 static void doctor_build(struct ui *ui, struct table *t)
 {
-	if (!ui->doctor_ok)
+	if (!ui->live.doctor_ok)
 		return;
-	for (size_t i = 0; i < ui->doctor.nfindings; i++) {
-		const struct doctor_finding *f = &ui->doctor.findings[i];
+	for (size_t i = 0; i < ui->live.doctor.nfindings; i++) {
+		const struct doctor_finding *f = &ui->live.doctor.findings[i];
 		char key[TABLE_KEY_LEN];
 		struct table_row *r;
 		int role = f->severity <= DOCTOR_ERROR ? sev_role[f->severity] : 0;
@@ -65,10 +65,10 @@ static const struct doctor_finding *finding_of_key(struct ui *ui, const char *ke
 {
 	char k[TABLE_KEY_LEN];
 
-	if (!ui->doctor_ok)
+	if (!ui->live.doctor_ok)
 		return NULL;
-	for (size_t i = 0; i < ui->doctor.nfindings; i++) {
-		const struct doctor_finding *f = &ui->doctor.findings[i];
+	for (size_t i = 0; i < ui->live.doctor.nfindings; i++) {
+		const struct doctor_finding *f = &ui->live.doctor.findings[i];
 
 		finding_key(f, k);
 		if (!strcmp(k, key))
@@ -150,10 +150,10 @@ static void doctor_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *doctor_empty(struct ui *ui)
 {
-	if (ui->net_after_fill)
+	if (ui->live.net_after_fill)
 		return "The doctor runs once the GID tables and the network state are in (see the title bar).";
-	if (!ui->doctor_ok)
-		return ui->net_ok ? "The doctor could not run on this state." :
+	if (!ui->live.doctor_ok)
+		return ui->live.net_ok ? "The doctor could not run on this state." :
 				    "The doctor needs the network state, which could not be read (see the Network pane).";
 	if (ui_table(ui)->filter[0])
 		return "No finding matches the filter (Esc clears it).";
@@ -163,6 +163,7 @@ static const char *doctor_empty(struct ui *ui)
 const struct ui_view view_doctor = {
 	.id = "doctor",
 	.title = "Doctor",
+	.tab = "Doc",
 	.cols = doctor_cols,
 	.ncols = NCOLS,
 	.default_sort = C_SEV,

@@ -33,7 +33,7 @@ static int event_role(const struct fab_event *ev)
 
 static void events_build(struct ui *ui, struct table *t)
 {
-	const struct event_log *l = &ui->events;
+	const struct event_log *l = &ui->live.events;
 
 	for (size_t i = 0; i < event_log_count(l); i++) {
 		const struct fab_event *ev = event_log_at(l, i);
@@ -60,7 +60,7 @@ static void events_build(struct ui *ui, struct table *t)
 	}
 	/* Built while shown: everything in it has been seen (the header counter starts again). */
 	if (ui->views[ui->pane]->build == events_build)
-		event_log_mark_seen(&ui->events);
+		event_log_mark_seen(&ui->live.events);
 }
 
 static const struct fab_event *event_of_key(struct ui *ui, const char *key)
@@ -69,9 +69,9 @@ static const struct fab_event *event_of_key(struct ui *ui, const char *key)
 
 	if (util_parse_u64(key, 10, UINT64_MAX, &seq))
 		return NULL;
-	for (size_t i = 0; i < event_log_count(&ui->events); i++)
-		if (event_log_at(&ui->events, i)->seq == seq)
-			return event_log_at(&ui->events, i);
+	for (size_t i = 0; i < event_log_count(&ui->live.events); i++)
+		if (event_log_at(&ui->live.events, i)->seq == seq)
+			return event_log_at(&ui->live.events, i);
 	return NULL;
 }
 
@@ -126,7 +126,7 @@ static void events_details(struct ui *ui, const char *key, struct text *out)
 	const struct fab_event *ev = event_of_key(ui, key);
 
 	if (!ev) {
-		text_add(out, ROLE_WARN, "This event has left the log (it keeps the newest %zu).", ui->events.cap);
+		text_add(out, ROLE_WARN, "This event has left the log (it keeps the newest %zu).", ui->live.events.cap);
 		return;
 	}
 	event_text(ev, out);
@@ -142,13 +142,14 @@ static const char *events_empty(struct ui *ui)
 		return "No event matches the filter (Esc clears it).";
 	snprintf(msg, sizeof(msg), "Nothing has happened since fabtop started: link flaps, port state changes, "
 		 "error bursts, GID, address, route and rule changes and doctor findings show here as they come%s.",
-		 ui->async_fd >= 0 ? " (device notifications too)" : "");
+		 ui->live.async_fd >= 0 ? " (device notifications too)" : "");
 	return msg;
 }
 
 const struct ui_view view_events = {
 	.id = "events",
 	.title = "Events",
+	.tab = "Evts",
 	.cols = events_cols,
 	.ncols = NCOLS,
 	.default_sort = C_TIME,

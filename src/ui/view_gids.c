@@ -34,8 +34,8 @@ static const char *gid_problem(const struct fab_port *p, const struct fab_gid *g
 
 static void gids_build(struct ui *ui, struct table *t)
 {
-	for (size_t i = 0; i < ui->host.ndevs; i++) {
-		const struct fab_device *d = &ui->host.devs[i];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++) {
+		const struct fab_device *d = &ui->live.host.devs[i];
 
 		for (size_t j = 0; j < d->nports; j++) {
 			const struct fab_port *p = &d->ports[j];
@@ -119,7 +119,7 @@ static void gids_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *gids_empty(struct ui *ui)
 {
-	if (!ui->host.ndevs)
+	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
 	if (ui_table(ui)->filter[0])
 		return "No GID matches the filter (Esc clears it).";
@@ -129,6 +129,7 @@ static const char *gids_empty(struct ui *ui)
 const struct ui_view view_gids = {
 	.id = "gids",
 	.title = "GIDs",
+	.tab = "GIDs",
 	.cols = gids_cols,
 	.ncols = NCOLS,
 	.default_sort = C_DEV,

@@ -40,13 +40,13 @@ static void sysctl_cell(struct table_row *r, int col, const struct net_if_sysctl
 static void rdma_port_of(struct ui *ui, const char *ifname, char *buf, size_t size)
 {
 	snprintf(buf, size, "-");
-	for (size_t i = 0; i < ui->host.ndevs; i++)
-		for (size_t j = 0; j < ui->host.devs[i].nports; j++) {
-			const struct fab_port *p = &ui->host.devs[i].ports[j];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++)
+		for (size_t j = 0; j < ui->live.host.devs[i].nports; j++) {
+			const struct fab_port *p = &ui->live.host.devs[i].ports[j];
 
 			for (unsigned int k = 0; k < p->nnetdevs; k++)
 				if (!strcmp(p->netdevs[k].name, ifname)) {
-					snprintf(buf, size, "%s/%u", ui->host.devs[i].name, p->num);
+					snprintf(buf, size, "%s/%u", ui->live.host.devs[i].name, p->num);
 					return;
 				}
 		}
@@ -54,12 +54,12 @@ static void rdma_port_of(struct ui *ui, const char *ifname, char *buf, size_t si
 
 static void net_build(struct ui *ui, struct table *t)
 {
-	if (!ui->net_ok)
+	if (!ui->live.net_ok)
 		return;
-	for (size_t i = 0; i < ui->net.nlinks; i++) {
-		const struct net_link *l = &ui->net.links[i];
-		const struct net_if_sysctls *sc = net_sysctls_of(&ui->net, l->name);
-		const struct doctor_finding *f = ui->doctor_ok ? doctor_find(&ui->doctor, l->name) : NULL;
+	for (size_t i = 0; i < ui->live.net.nlinks; i++) {
+		const struct net_link *l = &ui->live.net.links[i];
+		const struct net_if_sysctls *sc = net_sysctls_of(&ui->live.net, l->name);
+		const struct doctor_finding *f = ui->live.doctor_ok ? doctor_find(&ui->live.doctor, l->name) : NULL;
 		struct table_row *r;
 		char port[2 * FAB_NAME_LEN], addrs[TABLE_CELL_LEN] = "";
 		size_t off = 0;
@@ -89,8 +89,8 @@ static void net_build(struct ui *ui, struct table *t)
 		sysctl_cell(r, C_ARPI, sc, NET_SYSCTL_ARP_IGNORE);
 		sysctl_cell(r, C_ARPA, sc, NET_SYSCTL_ARP_ANNOUNCE);
 		sysctl_cell(r, C_ACCL, sc, NET_SYSCTL_ACCEPT_LOCAL);
-		for (size_t a = 0; a < ui->net.naddrs && off < sizeof(addrs); a++) {
-			const struct net_addr *ad = &ui->net.addrs[a];
+		for (size_t a = 0; a < ui->live.net.naddrs && off < sizeof(addrs); a++) {
+			const struct net_addr *ad = &ui->live.net.addrs[a];
 			char ip[64];
 			int n;
 
@@ -174,7 +174,7 @@ static void net_details(struct ui *ui, const char *key, struct text *out)
 {
 	bool in_dev = false;
 
-	if (!ui->net_ok || !net_link_by_name(&ui->net, key)) {
+	if (!ui->live.net_ok || !net_link_by_name(&ui->live.net, key)) {
 		text_add(out, ROLE_WARN, "%s: this interface is gone.", key);
 		return;
 	}
@@ -202,10 +202,10 @@ static void net_details(struct ui *ui, const char *key, struct text *out)
 		if (strstr(l, " dev ") && has_word(l, key))
 			text_add(out, 0, "%s", l);
 	}
-	if (ui->doctor_ok) {
+	if (ui->live.doctor_ok) {
 		text_add(out, ROLE_HEADING, "Doctor findings about %s", key);
-		for (size_t i = 0; i < ui->doctor.nfindings; i++) {
-			const struct doctor_finding *f = &ui->doctor.findings[i];
+		for (size_t i = 0; i < ui->live.doctor.nfindings; i++) {
+			const struct doctor_finding *f = &ui->live.doctor.findings[i];
 
 			if (strcmp(f->ifname, key))
 				continue;
@@ -219,14 +219,14 @@ static const char *net_empty(struct ui *ui)
 {
 	static char msg[256];
 
-	if (ui->net_after_fill) {
+	if (ui->live.net_after_fill) {
 		snprintf(msg, sizeof(msg), "The network state is read once the GID tables are in (%s).",
 			 ui_loading(ui) ? ui_loading(ui) : "");
 		return msg;
 	}
-	if (!ui->net_ok) {
+	if (!ui->live.net_ok) {
 		snprintf(msg, sizeof(msg), "The network state could not be read: %s.",
-			 strerror(ui->net_err < 0 ? -ui->net_err : ui->net_err));
+			 strerror(ui->live.net_err < 0 ? -ui->live.net_err : ui->live.net_err));
 		return msg;
 	}
 	if (ui_table(ui)->filter[0])
@@ -237,6 +237,7 @@ static const char *net_empty(struct ui *ui)
 const struct ui_view view_net = {
 	.id = "net",
 	.title = "Network",
+	.tab = "Net",
 	.cols = net_cols,
 	.ncols = NCOLS,
 	.default_sort = C_IFACE,

@@ -46,8 +46,8 @@ static void opt_cell(struct table_row *r, int col, const struct opt_u64 *v)
 
 static void ports_build(struct ui *ui, struct table *t)
 {
-	for (size_t i = 0; i < ui->host.ndevs; i++) {
-		const struct fab_device *d = &ui->host.devs[i];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++) {
+		const struct fab_device *d = &ui->live.host.devs[i];
 
 		for (size_t j = 0; j < d->nports; j++) {
 			const struct fab_port *p = &d->ports[j];
@@ -215,7 +215,7 @@ static void ports_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *ports_empty(struct ui *ui)
 {
-	if (!ui->host.ndevs)
+	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
 	return "No port matches the filter (Esc clears it).";
 }
@@ -223,6 +223,7 @@ static const char *ports_empty(struct ui *ui)
 const struct ui_view view_ports = {
 	.id = "ports",
 	.title = "Ports",
+	.tab = "Ports",
 	.cols = ports_cols,
 	.ncols = NCOLS,
 	.default_sort = C_DEV,

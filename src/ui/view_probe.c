@@ -20,11 +20,11 @@ static bool from_candidate(struct ui *ui, int i, char *addr, size_t asize, char 
 {
 	int k = 0;
 
-	if (!ui->net_ok)
+	if (!ui->live.net_ok)
 		return false;
-	for (size_t a = 0; a < ui->net.naddrs; a++) {
-		const struct net_addr *ad = &ui->net.addrs[a];
-		const struct net_link *l = net_link_by_index(&ui->net, ad->ifindex);
+	for (size_t a = 0; a < ui->live.net.naddrs; a++) {
+		const struct net_addr *ad = &ui->live.net.addrs[a];
+		const struct net_link *l = net_link_by_index(&ui->live.net, ad->ifindex);
 
 		if (!l || !l->rdma || ad->local.family != AF_INET)
 			continue;
@@ -312,6 +312,7 @@ static void probe_net_changed(struct ui *ui, void *state)
 const struct ui_view view_probe = {
 	.id = "probe",
 	.title = "Probe",
+	.tab = "Probe",
 	.draw = probe_draw,
 	.key = probe_key,
 	.keys_help = "e peer, f source address, m mode, Enter/g start, x stop",

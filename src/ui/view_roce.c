@@ -73,9 +73,9 @@ static struct hist *row_hist(struct roce_pane *st, const char *key, uint64_t t, 
 
 static const struct roce_port *prev_of(struct ui *ui, const struct roce_port *b)
 {
-	for (size_t i = 0; i < ui->roce_prev.nports; i++)
-		if (!strcmp(ui->roce_prev.ports[i].dev, b->dev) && ui->roce_prev.ports[i].port == b->port)
-			return &ui->roce_prev.ports[i];
+	for (size_t i = 0; i < ui->live.roce_prev.nports; i++)
+		if (!strcmp(ui->live.roce_prev.ports[i].dev, b->dev) && ui->live.roce_prev.ports[i].port == b->port)
+			return &ui->live.roce_prev.ports[i];
 	return NULL;
 }
 
@@ -108,11 +108,11 @@ static void roce_build(struct ui *ui, struct table *t)
 {
 	int me = views_find(ui, "roce");
 	struct roce_pane *st = me >= 0 ? ui->pane_state[me] : NULL;
-	double dt = ui->roce.t_ns > ui->roce_prev.t_ns && ui->roce_prev.nports ?
-		(double)(ui->roce.t_ns - ui->roce_prev.t_ns) / 1e9 : 0;
+	double dt = ui->live.roce.t_ns > ui->live.roce_prev.t_ns && ui->live.roce_prev.nports ?
+		(double)(ui->live.roce.t_ns - ui->live.roce_prev.t_ns) / 1e9 : 0;
 
-	for (size_t i = 0; i < ui->roce.nports; i++) {
-		const struct roce_port *b = &ui->roce.ports[i], *a = prev_of(ui, b);
+	for (size_t i = 0; i < ui->live.roce.nports; i++) {
+		const struct roce_port *b = &ui->live.roce.ports[i], *a = prev_of(ui, b);
 		struct roce_tc tc;
 		bool first = true, any = false;
 
@@ -177,10 +177,10 @@ static void roce_build(struct ui *ui, struct table *t)
 				table_cell(r, C_SEQ, ROLE_DIM, "%s", "");
 			}
 			if (st) {
-				struct hist *h = row_hist(st, r->key, ui->roce.t_ns, &fresh);
+				struct hist *h = row_hist(st, r->key, ui->live.roce.t_ns, &fresh);
 
 				if (h && fresh && dt > 0 && (rx >= 0 || tx >= 0))
-					hist_add(h, ui->roce_prev.t_ns, ui->roce.t_ns, rx < 0 ? 0 : 100 * rx, tx < 0 ? 0 : 100 * tx);
+					hist_add(h, ui->live.roce_prev.t_ns, ui->live.roce.t_ns, rx < 0 ? 0 : 100 * rx, tx < 0 ? 0 : 100 * tx);
 				r->spark = h;
 			}
 			if (rdma && b->dcb.has_pfc && !(b->dcb.pfc_en & (1u << p)))
@@ -194,8 +194,8 @@ static void roce_details(struct ui *ui, const char *key, struct text *out)
 	struct doctor_finding fs[16];
 	size_t nfs;
 
-	for (size_t i = 0; i < ui->roce.nports; i++) {
-		const struct roce_port *b = &ui->roce.ports[i];
+	for (size_t i = 0; i < ui->live.roce.nports; i++) {
+		const struct roce_port *b = &ui->live.roce.ports[i];
 		char pre[96];
 		struct roce_tc tc;
 
@@ -242,7 +242,7 @@ static void roce_details(struct ui *ui, const char *key, struct text *out)
 		for (int r = 0; r < ROCE_CC_NROLES; r++)
 			text_add(out, b->cc[r].known ? 0 : ROLE_DIM, "  hw_counters %-16s %s", roce_cc_role_key((enum roce_cc_role)r),
 				 b->cc[r].known ? "known" : "not exposed by this driver");
-		nfs = roce_check(ui->roce_prev.nports ? &ui->roce_prev : NULL, &ui->roce, fs, 16);
+		nfs = roce_check(ui->live.roce_prev.nports ? &ui->live.roce_prev : NULL, &ui->live.roce, fs, 16);
 		for (size_t k = 0; k < nfs && k < 16; k++)
 			if (!strcmp(fs[k].device, b->dev) && fs[k].port == b->port) {
 				text_add(out, fs[k].severity == DOCTOR_ERROR ? ROLE_BAD : ROLE_WARN, "  [%s] %s: %s",
@@ -257,17 +257,17 @@ static void roce_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *roce_empty(struct ui *ui)
 {
-	if (!ui->host.ndevs)
+	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
-	if (ui->roce_err == -EOPNOTSUPP)
+	if (ui->live.roce_err == -EOPNOTSUPP)
 		return "This source has no RoCE chain to read (the demo fabric simulates no DCB or ethtool statistics).";
-	if (ui->roce_err)
+	if (ui->live.roce_err)
 		return "Reading the RoCE chain failed (out of memory).";
 	if (ui_table(ui)->filter[0])
 		return "No row matches the filter (Esc clears it).";
-	for (size_t i = 0; i < ui->host.ndevs; i++)
-		for (size_t k = 0; k < ui->host.devs[i].nports; k++)
-			if (ui->host.devs[i].ports[k].link_layer == LINK_LAYER_ETHERNET)
+	for (size_t i = 0; i < ui->live.host.ndevs; i++)
+		for (size_t k = 0; k < ui->live.host.devs[i].nports; k++)
+			if (ui->live.host.devs[i].ports[k].link_layer == LINK_LAYER_ETHERNET)
 				return "Reading DCB and the ethtool statistics at the next sample...";
 	return "No RoCE ports: the RoCE pane shows Ethernet link-layer ports only.";
 }
@@ -275,6 +275,7 @@ static const char *roce_empty(struct ui *ui)
 const struct ui_view view_roce = {
 	.id = "roce",
 	.title = "RoCE",
+	.tab = "RoCE",
 	.cols = roce_cols,
 	.ncols = NCOLS,
 	.default_sort = C_PORT,

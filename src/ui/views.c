@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/source.h"
+#include "source/source.h"
 #include "derive/counters.h"
 #include "derive/port.h"
 #include "derive/units.h"
@@ -115,10 +115,22 @@ void views_names(char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", ui_default_views[i]->id);
 }
 
+void views_dump(FILE *f)
+{
+	for (size_t i = 0; i < ui_default_nviews; i++) {
+		const struct ui_view *v = ui_default_views[i];
+
+		fprintf(f, "%zu\t%s\t%s\t%s\t", (i + 1) % 10, v->id, v->title, v->tab ? v->tab : v->title);
+		for (int c = 0; c < v->ncols; c++)
+			fprintf(f, "%s%s", c ? "|" : "", v->cols[c].title);
+		fprintf(f, "\n");
+	}
+}
+
 struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev)
 {
-	for (size_t i = 0; i < ui->host.ndevs; i++) {
-		struct fab_device *d = &ui->host.devs[i];
+	for (size_t i = 0; i < ui->live.host.ndevs; i++) {
+		struct fab_device *d = &ui->live.host.devs[i];
 		size_t n = strlen(d->name);
 
 		if (strncmp(key, d->name, n) || key[n] != '/')
@@ -142,8 +154,8 @@ void views_origin(struct ui *ui, const struct fab_device *d, char *buf, size_t s
 {
 	char from[PATH_MAX];
 
-	if ((ui_simulated(ui) || ui_recorded(ui)) && ui->src) {
-		source_describe(ui->src, from, sizeof(from));
+	if ((ui_simulated(ui) || ui_recorded(ui)) && ui->live.src) {
+		source_describe(ui->live.src, from, sizeof(from));
 		snprintf(buf, size, "%s: %s", from, d->name);
 	} else {
 		snprintf(buf, size, "%s/class/infiniband/%s", ui->ctx->sysfs_root, d->name);
@@ -175,9 +187,9 @@ int views_err_role(struct ui *ui, const struct track_port *tp)
 {
 	if (!tp || !tp->err_moved_ns)
 		return 0;
-	if (tp->err_moved_ns == ui->last_sample_ns)
+	if (tp->err_moved_ns == ui->live.last_sample_ns)
 		return ROLE_ERR_MOVING;
-	if (ui->last_sample_ns - tp->err_moved_ns < ERR_FADE_NS)
+	if (ui->live.last_sample_ns - tp->err_moved_ns < ERR_FADE_NS)
 		return ROLE_ERR_FADING;
 	return 0;
 }
@@ -199,7 +211,7 @@ const char *views_no_devices(struct ui *ui)
 	snprintf(msg, sizeof(msg),
 		 "No RDMA devices found: %s/class/infiniband %s. "
 		 "Load an RDMA driver (mlx5_ib, rdma_rxe, siw, ...) or press d to run the demo fabric; q quits.",
-		 ui->ctx->sysfs_root, ui->host.sysfs_missing ? "does not exist" : "is empty");
+		 ui->ctx->sysfs_root, ui->live.host.sysfs_missing ? "does not exist" : "is empty");
 	return msg;
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "collect/prom_cluster.h"
+#include "remote/prom_cluster.h"
 #include "util.h"
 
 static long maxrss_kib(void)

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/host.h"
+#include "kernel/host.h"
 #include "ctx.h"
 #include "util.h"
 

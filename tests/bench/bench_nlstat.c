@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/rdma_stat.h"
+#include "kernel/rdma_stat.h"
 #include "model/stat.h"
 #include "util.h"
 

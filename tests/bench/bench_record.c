@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "ctx.h"
 #include "record/reader.h"
 #include "util.h"

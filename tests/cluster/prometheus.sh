@@ -59,5 +59,5 @@ cleanup_add "kill $prom_pid 2>/dev/null; wait $prom_pid 2>/dev/null"
 tui_expect_gone "Prometheus restarted: the error goes" "cannot be reached" 40
 tui_expect "and the three hosts are back" "3 hosts, $((3 * ports)) ports" 20
 tui_quit >/dev/null || :
-assert_match "a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+tui_expect_exit "a clean exit" 0
 done_testing

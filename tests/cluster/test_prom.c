@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/prom.h"
-#include "collect/prom_cluster.h"
+#include "remote/prom.h"
+#include "remote/prom_cluster.h"
 #include "model/cluster.h"
 #include "tap.h"
 

@@ -73,5 +73,5 @@ tui_expect_gone "the server back: the error goes" "cannot be reached" 15
 tui_expect "and the rows are fresh again" "3 hosts, 6 ports"
 tui_expect "charlie included" "charlie:9879"
 tui_quit >/dev/null || :
-assert_match "clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+tui_expect_exit "clean exit" 0
 done_testing

@@ -37,7 +37,7 @@ sleep 1
 kill -INT $pid
 rc=0; wait $pid || rc=$?
 assert_eq "SIGINT ends the watch with exit 0" 0 "$rc"
-if jq -e '.events | type == "array"' "$T/int.out" >/dev/null 2>&1; then ok "and the JSON document is printed"; else not_ok "and the JSON document is printed"; diag "$(cat "$T/int.out" "$T/int.err")"; fi
+assert_json "and the JSON document is printed" "$T/int.out" '.events | type == "array"'
 
 run_rc "$FABTOP" --sysfs "$DATA/trees/ib-2port" show events --duration 0.3 --json
 assert_eq "a fixture tree (no verbs, no notifications): exit 0" 0 "$rc"

@@ -27,7 +27,7 @@ plan 16
 
 run_rc "$FABTOP" --demo --seed 7 show all --json
 assert_eq "show all --json exits 0" 0 "$rc"
-if norm "$T/out" >"$T/all.json" 2>"$T/jq.err"; then ok "show all --json is valid JSON"; else not_ok "show all --json is valid JSON"; diag "$(cat "$T/jq.err")"; fi
+if json_true "$T/out" 'type == "object"' && norm "$T/out" >"$T/all.json" 2>"$T/jq.err"; then ok "show all --json is valid JSON"; else not_ok "show all --json is valid JSON"; diag "$(cat "$T/jq.err")"; fi
 cut_to "$EXP/seed7-show-all.json" "$T/all.json" >"$T/all.cut"
 assert_file_eq "seed 7: show all --json matches tests/data/demo/seed7-show-all.json" \
 	"$EXP/seed7-show-all.json" "$T/all.cut"

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/demo.h"
-#include "collect/host.h"
-#include "collect/source.h"
+#include "demo/demo.h"
+#include "kernel/host.h"
+#include "source/source.h"
 #include "derive/counters.h"
 #include "util.h"
 

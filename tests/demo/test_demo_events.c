@@ -8,9 +8,9 @@
 #include <time.h>
 
 #include "../unit/tap.h"
-#include "collect/demo.h"
-#include "collect/host.h"
-#include "collect/snapshot.h"
+#include "demo/demo.h"
+#include "kernel/host.h"
+#include "source/snapshot.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
 #include "report/events.h"

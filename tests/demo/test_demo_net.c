@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/demo.h"
+#include "demo/demo.h"
 #include "derive/doctor.h"
 #include "model/net.h"
+#include "model/route.h"
+#include "util.h"
 
 #include <linux/if.h>
 #include <linux/rtnetlink.h>
@@ -163,10 +165,115 @@ static void test_flap(void)
 	demo_free(d);
 }
 
+/* Set one sysctl on every interface of st: conf.all and conf.IFACE, effective as the kernel combines them. */
+static void set_sysctl(struct net_state *st, enum net_sysctl_id id, int all, int iface)
+{
+	for (size_t i = 0; i < st->nsysctls; i++) {
+		struct net_sysctl_val *v = &st->sysctls[i].v[id];
+
+		v->all = (struct net_opt_int){ .known = true, .value = all };
+		v->iface = (struct net_opt_int){ .known = true, .value = iface };
+		v->effective = net_sysctl_combine(id, v->all, v->iface);
+	}
+}
+
+/* The findings with id of one doctor run, as "code:ifname ..." (sorted as the doctor gives them). */
+static void findings_of(const struct net_state *st, const struct fab_host *h, const char *peer, const char *from,
+			enum doctor_id id, char *out, size_t size)
+{
+	struct doctor_report rep;
+
+	out[0] = '\0';
+	memset(&rep, 0, sizeof(rep));
+	if (doctor_run(&(struct doctor_input){ .host = h, .net = st, .routes = &route_model_ops },
+		       peer ? &(struct doctor_query){ .peer = peer, .from = from } : NULL, &rep)) {
+		snprintf(out, size, "doctor_run failed");
+		return;
+	}
+	for (size_t i = 0; i < rep.nfindings; i++)
+		if (rep.findings[i].id == id)
+			snprintf(out + strlen(out), size - strlen(out), "%s%s:%s", out[0] ? " " : "",
+				 rep.findings[i].code, rep.findings[i].ifname);
+	doctor_report_free(&rep);
+}
+
+/*
+ * The doctor's sysctl rules at every boundary, on the model (the path of
+ * the demo and of replayed recordings, where no kernel is asked): conf.all
+ * and conf.IFACE each at each value, combined as the kernel does
+ * (rp_filter, arp_ignore, arp_announce: the larger; accept_local: either).
+ */
+static void test_sysctl_boundaries(void)
+{
+	static const struct {
+		int all, iface;
+		const char *want;
+	} rp[] = {
+		{ 0, 0, "" }, { 0, 1, "strict-rp-filter:ib1" }, { 1, 0, "strict-rp-filter:ib1" },
+		{ 1, 1, "strict-rp-filter:ib1" }, { 0, 2, "" }, { 2, 0, "" }, { 1, 2, "" }, { 2, 1, "" }, { 2, 2, "" },
+	};
+	static const struct {
+		int ignore_all, ignore, announce_all, announce;
+		const char *want;
+	} arp[] = {
+		{ 0, 0, 0, 0, "arp-flux:ib0 arp-flux:ib1" },	/* both at their defaults */
+		{ 0, 1, 0, 2, "" },				/* the fix */
+		{ 0, 1, 0, 0, "arp-flux:ib0 arp-flux:ib1" },	/* arp_ignore alone */
+		{ 0, 0, 0, 2, "arp-flux:ib0 arp-flux:ib1" },	/* arp_announce alone */
+		{ 1, 0, 2, 0, "" },				/* both through conf.all */
+		{ 1, 0, 0, 0, "arp-flux:ib0 arp-flux:ib1" },	/* arp_ignore through conf.all alone */
+		{ 0, 0, 2, 0, "arp-flux:ib0 arp-flux:ib1" },	/* arp_announce through conf.all alone */
+		{ 0, 2, 0, 1, "" },				/* any value above 0 is no flux */
+		{ 0, 8, 0, 1, "" },
+	};
+	static const struct {
+		int all, iface;
+		const char *want;
+	} al[] = {
+		{ 0, 0, "accept-local:ib1" }, { 1, 0, "" }, { 0, 1, "" }, { 1, 1, "" },
+	};
+	struct demo *d = demo_new(7);
+	struct fab_host h;
+	struct net_state st;
+	char got[256], desc[200];
+
+	demo_collect(d, &h);
+	demo_net(d, &st);
+	net_mark_rdma(&st, &h);
+	for (size_t i = 0; i < ARRAY_SIZE(rp); i++) {
+		set_sysctl(&st, NET_SYSCTL_RP_FILTER, rp[i].all, rp[i].iface);
+		findings_of(&st, &h, NULL, NULL, DOCTOR_RP_FILTER, got, sizeof(got));
+		snprintf(desc, sizeof(desc), "model: rp_filter all=%d iface=%d: finding 3 '%s'", rp[i].all, rp[i].iface,
+			 rp[i].want);
+		ASSERT_EQ_STR(got, rp[i].want, desc);
+	}
+	set_sysctl(&st, NET_SYSCTL_RP_FILTER, 0, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(arp); i++) {
+		set_sysctl(&st, NET_SYSCTL_ARP_IGNORE, arp[i].ignore_all, arp[i].ignore);
+		set_sysctl(&st, NET_SYSCTL_ARP_ANNOUNCE, arp[i].announce_all, arp[i].announce);
+		findings_of(&st, &h, NULL, NULL, DOCTOR_ARP_FLUX, got, sizeof(got));
+		snprintf(desc, sizeof(desc), "model: arp_ignore all=%d iface=%d, arp_announce all=%d iface=%d: "
+			 "finding 2 '%s'", arp[i].ignore_all, arp[i].ignore, arp[i].announce_all, arp[i].announce,
+			 arp[i].want);
+		ASSERT_EQ_STR(got, arp[i].want, desc);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(al); i++) {
+		set_sysctl(&st, NET_SYSCTL_ACCEPT_LOCAL, al[i].all, al[i].iface);
+		findings_of(&st, &h, "172.16.34.2", "172.16.34.1", DOCTOR_IPOIB, got, sizeof(got));
+		snprintf(desc, sizeof(desc), "model: accept_local all=%d iface=%d, local peer: finding 6 '%s'",
+			 al[i].all, al[i].iface, al[i].want);
+		ASSERT_EQ_STR(got, al[i].want, desc);
+	}
+	net_state_free(&st);
+	fab_host_free(&h);
+	demo_free(d);
+}
+
 int main(void)
 {
 	test_state();
 	test_doctor();
 	test_flap();
+	test_sysctl_boundaries();
 	return tap_done();
 }

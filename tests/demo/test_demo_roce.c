@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/demo.h"
-#include "collect/demo_roce.h"
-#include "collect/host.h"
+#include "demo/demo.h"
+#include "demo/demo_roce.h"
+#include "kernel/host.h"
 #include "derive/roce_check.h"
 #include "derive/roce_ctr.h"
 

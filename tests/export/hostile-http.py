@@ -5,6 +5,9 @@
 # never read, a hundred concurrent scrapes. After each attack (and during the
 # ones that hold connections) a real scrape must succeed and the exporter
 # must keep collecting. Prints TAP. Every loop is bounded in count and time.
+# The attacks come from 127.0.0.1, the real scrapes from 127.0.0.2 (and the
+# hundred concurrent ones from four addresses): the exporter limits
+# connections per address, so an attacker's address is not a scraper's.
 import socket
 import sys
 import threading
@@ -27,10 +30,10 @@ def ok(cond, desc, *diag):
     sys.stdout.flush()
 
 
-def scrape(timeout=3.0, accept=None):
-    """(status, body) of one GET /metrics, or (None, error)."""
+def scrape(timeout=3.0, accept=None, src="127.0.0.2"):
+    """(status, body) of one GET /metrics from source address src, or (None, error)."""
     try:
-        s = socket.create_connection((host, port), timeout=timeout)
+        s = socket.create_connection((host, port), timeout=timeout, source_address=(src, 0))
         hdr = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
         if accept:
             hdr += "Accept: %s\r\n" % accept
@@ -83,7 +86,7 @@ def connect_many(count, timeout=2.0):
     socks = []
     for _ in range(count):
         try:
-            socks.append(socket.create_connection((host, port), timeout=timeout))
+            socks.append(socket.create_connection((host, port), timeout=timeout, source_address=("127.0.0.1", 0)))
         except OSError:
             break
     return socks
@@ -158,13 +161,13 @@ results = []
 lock = threading.Lock()
 
 
-def one():
-    r = scrape(timeout=10, accept="application/openmetrics-text;version=1.0.0")
+def one(i):
+    r = scrape(timeout=10, accept="application/openmetrics-text;version=1.0.0", src="127.0.0.%d" % (10 + i % 4))
     with lock:
         results.append(r)
 
 
-threads = [threading.Thread(target=one) for _ in range(100)]
+threads = [threading.Thread(target=one, args=(i,)) for i in range(100)]
 t0 = time.monotonic()
 for t in threads:
     t.start()

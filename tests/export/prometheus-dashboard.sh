@@ -18,7 +18,7 @@ DASH="$TOP_SRCDIR/data/fabtop-grafana.json"
 MAY_BE_EMPTY="Far ends|Saturated counter list"
 
 # --- the dashboard as Grafana reads it
-check "the dashboard is JSON" jq -e . "$DASH"
+assert_json "the dashboard is one JSON document" "$DASH" 'type == "object"'
 assert_match "schemaVersion is Grafana 9/10's (36-39)" '^3[6-9]$' "$(jq '.schemaVersion' "$DASH")"
 assert_eq "a Prometheus data source variable" "prometheus" \
 	"$(jq -r '.templating.list[] | select(.name == "datasource") | "\(.type) \(.query)"' "$DASH" | sed 's/^datasource //')"

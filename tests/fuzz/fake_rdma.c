@@ -646,6 +646,7 @@ int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
 int __wrap_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 			 struct ibv_qp_init_attr *init_attr);
 uint64_t __wrap_util_now_ns(void);
+int __wrap_ibv_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *attr);
 
 uint64_t __wrap_util_now_ns(void)
 {
@@ -1400,5 +1401,19 @@ int __wrap_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_ma
 	memset(attr, 0, sizeof(*attr));
 	memset(init_attr, 0, sizeof(*init_attr));
 	attr->ah_attr.is_global = 0;
+	return 0;
+}
+
+/* The fake context is not an extended one: verbs.h's inline falls back to the plain symbol, wrapped here. */
+int __wrap_ibv_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *attr)
+{
+	if (context != &fake_ctx)
+		die("ibv_query_port on a context that is not the fake's");
+	memset(attr, 0, sizeof(*attr));
+	if (port_num != 1)
+		return EINVAL;
+	attr->state = IBV_PORT_ACTIVE;
+	attr->active_speed = 32;	/* EDR */
+	attr->active_width = 2;		/* 4x */
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "collect/nl_parse.h"
+#include "kernel/nl_parse.h"
 #include "model/net.h"
 #include "model/route.h"
 

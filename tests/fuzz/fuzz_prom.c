@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/prom.h"
-#include "collect/prom_cluster.h"
+#include "remote/prom.h"
+#include "remote/prom_cluster.h"
 #include "model/cluster.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

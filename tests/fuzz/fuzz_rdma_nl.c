@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/rdma_nl_parse.h"
+#include "kernel/rdma_nl_parse.h"
 #include "model/res.h"
 #include "report/json.h"
 #include "report/res.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/rdma_stat_parse.h"
+#include "kernel/rdma_stat_parse.h"
 #include "model/stat.h"
 #include "report/json.h"
 #include "report/stat.h"

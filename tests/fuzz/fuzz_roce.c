@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/dcb_parse.h"
-#include "collect/ethtool_nl_parse.h"
-#include "collect/ethtool_parse.h"
-#include "collect/nl_parse.h"
+#include "kernel/dcb_parse.h"
+#include "kernel/ethtool_nl_parse.h"
+#include "kernel/ethtool_parse.h"
+#include "kernel/nl_parse.h"
 #include "model/roce.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/host.h"
-#include "collect/sysfs.h"
+#include "kernel/host.h"
+#include "kernel/sysfs.h"
 #include "derive/counters.h"
 #include "model/events.h"
 #include "report/events.h"

@@ -42,7 +42,7 @@ else
 	[ -f "$examples/prometheus-fabtop.yml" ] && [ -f "$examples/fabtop-alerts.yml" ] &&
 		ok "$examples/prometheus-fabtop.yml, fabtop-alerts.yml (promtool not installed)" || bad "Prometheus examples in $examples"
 fi
-jq -e '.panels | length > 0' "$examples/fabtop-grafana.json" >/dev/null 2>&1 &&
+jq -s -e 'length == 1 and (.[0].panels | length > 0)' "$examples/fabtop-grafana.json" >/dev/null 2>&1 &&
 	ok "$examples/fabtop-grafana.json" || bad "Grafana dashboard $examples/fabtop-grafana.json"
 
 # The unit starts the installed binary (ExecStart is BINDIR without DESTDIR).

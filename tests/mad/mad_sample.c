@@ -13,8 +13,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "collect/host.h"
-#include "collect/mad_fabric.h"
+#include "kernel/host.h"
+#include "mad/mad_fabric.h"
 #include "ctx.h"
 #include "derive/counters.h"
 #include "model/ibfabric.h"

@@ -12,7 +12,7 @@
 #include "../unit/tap.h"
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
-#include "collect/mad.h"
+#include "mad/mad.h"
 #include "util.h"
 
 static uint8_t buf[1024];

@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../unit/tap.h"
-#include "collect/mad.h"
-#include "collect/mad_fabric.h"
-#include "collect/mad_port.h"
+#include "mad/mad.h"
+#include "mad/mad_fabric.h"
+#include "mad/mad_port.h"
 #include "derive/mad_decode.h"
 #include "util.h"
 
@@ -443,6 +444,54 @@ static void test_run_deadline(void)
 	mad_session_close(s);
 }
 
+/* FABTOP_MAD_DUMP: symlinks planted at the names the dump writes are replaced, their target untouched. */
+static void test_dump_planted(void)
+{
+	char dir[] = "/tmp/fabtop-maddump.XXXXXX", victim[256], name[300], buf[64];
+	struct fake fk = { 0 };
+	struct mad_transport tp;
+	struct mad_session *s;
+	struct result r = { 0 };
+	struct stat st;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp\n");
+		exit(1);
+	}
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	f = fopen(victim, "w");
+	fputs("precious\n", f);
+	fclose(f);
+	/* a PMA (class 0x04) ClassPortInfo (0x0001) reply: the first is dump number 0 */
+	for (int n = 0; n < 4; n++) {
+		snprintf(name, sizeof(name), "%s/04-0001-%d.bin", dir, n);
+		if (symlink(victim, name)) {
+			printf("Bail out! symlink\n");
+			exit(1);
+		}
+	}
+	setenv("FABTOP_MAD_DUMP", dir, 1);
+	s = open_fake(&fk, &tp);
+	unsetenv("FABTOP_MAD_DUMP");
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r);
+	mad_step(s, clock_fake = 0);
+	mad_step(s, clock_fake = MS);
+	mad_session_close(s);
+	ASSERT_EQ_INT(r.status, 0, "dump: the reply came");
+	f = fopen(victim, "r");
+	TAP_OK(f && fgets(buf, sizeof(buf), f) && !strcmp(buf, "precious\n"),
+	       "dump: the planted symlink's target is untouched");
+	if (f)
+		fclose(f);
+	snprintf(name, sizeof(name), "%s/04-0001-0.bin", dir);
+	TAP_OK(!lstat(name, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600 && st.st_size == MAD_SIZE,
+	       "dump: the reply is a new regular 0600 file of %d bytes in its place", MAD_SIZE);
+	snprintf(name, sizeof(name), "rm -rf '%s'", dir);
+	if (system(name))
+		printf("# could not remove %s\n", dir);
+}
+
 int main(void)
 {
 	test_retry();
@@ -453,5 +502,6 @@ int main(void)
 	test_port_flows();
 	test_sweep_more();
 	test_run_deadline();
+	test_dump_planted();
 	return tap_done();
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/mad_port.h"
+#include "mad/mad_port.h"
 #include "derive/counters.h"
 #include "model/ibfabric.h"
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../unit/tap.h"
-#include "collect/umad.h"
+#include "mad/umad.h"
 
 static char tmp[] = "/tmp/fabtop-umad.XXXXXX";
 

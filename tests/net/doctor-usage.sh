@@ -38,7 +38,7 @@ run_rc "$FABTOP" --sysfs "$T/empty" doctor --apply --yes --fix netplan
 assert_eq "--apply with a persistent format: exit 2" 2 "$rc"
 run_rc "$FABTOP" --sysfs "$T/empty" doctor --rdma-netdev no-such-if0
 assert_eq "--rdma-netdev of a missing interface: exit 2" 2 "$rc"
-for f in ip networkd-dispatcher nm-dispatcher ifupdown netplan; do
+for f in ip networkd-dispatcher nm-dispatcher ifupdown netplan nmcli nm-keyfile; do
 	run_rc "$FABTOP" --sysfs "$T/empty" doctor --fix "$f"
 	assert_eq "--fix $f with nothing shared: exit 0, says so" "0 nothing to fix" \
 		"$rc $(grep -o 'nothing to fix' "$T/out")"

@@ -39,6 +39,9 @@ check_format() {
 	if (cd "$T/cwd-$f" && run_format "$f" "$2" "$3") >"$T/.run" 2>&1; then ok "$f: runs twice per interface"; else not_ok "$f: runs twice per interface"; diag "$(cat "$T/.run")"; fi
 	assert_eq "$f: nothing else ran (no files appeared)" "" "$(ls -A "$T/cwd-$f")"
 	assert_eq "$f: one rule for $5 after two runs" 1 "$(ip -n "$NS_MEM" rule show | grep -c "from $5 ")"
+	# before main (32766), after local (0): at 1000, where doc/doctor.md says
+	assert_eq "$f: the kernel holds the rules for $4 and $5 at priority 1000" "1000 1000" \
+		"$(ip -n "$NS_MEM" rule show | sed -n "s/^\([0-9]*\):.*from \($4\|$5\) .*/\1/p" | tr '\n' ' ' | sed 's/ $//')"
 	assert_eq "$f: $5 leaves by $3" "$3" "$(route_dev "$NS_MEM" 172.16.16.1 "$5")"
 	assert_eq "$f: $4 leaves by $2" "$2" "$(route_dev "$NS_MEM" 172.16.16.1 "$4")"
 	run_rc mem doctor
@@ -62,9 +65,15 @@ if /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
 		"$(jq -r '.network.ethernets.ib1.routes[0].table' "$T/netplan.json")"
 	assert_eq "netplan: the route's source is the address" "172.16.34.2" \
 		"$(jq -r '.network.ethernets.ib1.routes[0].from' "$T/netplan.json")"
+	assert_eq "netplan: the rule at priority 1000" 1000 \
+		"$(jq -r '.network.ethernets.ib1["routing-policy"][0].priority' "$T/netplan.json")"
 else
-	skip "netplan: python3-yaml is not installed"; skip "netplan"; skip "netplan"
+	skip "netplan: python3-yaml is not installed"; skip "netplan"; skip "netplan"; skip "netplan"
 fi
+run_rc mem doctor --json
+assert_eq "finding 1's fix adds the rule at priority 1000" "ip rule add from 172.16.34.2 table $(
+	mem doctor --fix ip | sed -n 's/^ip route replace .* dev ib1 .* table \([0-9]*\)$/\1/p') priority 1000" \
+	"$(jq -r '.findings[] | select(.id == 1 and .interface == "ib1") | .fix[] | select(startswith("ip rule add"))' "$T/out")"
 assert_eq "tables are stable: ip and netplan name the same one for ib1" \
 	"$(mem doctor --fix ip | sed -n 's/^ip route replace .* dev ib1 .* table \([0-9]*\)$/\1/p')" \
 	"$(jq -r '.network.ethernets.ib1.routes[0].table' "$T/netplan.json" 2>/dev/null)"

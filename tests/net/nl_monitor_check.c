@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "collect/netlink.h"
+#include "kernel/netlink.h"
 
 int main(int argc, char **argv)
 {

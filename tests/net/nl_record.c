@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/netlink.h"
+#include "kernel/netlink.h"
 #include "util.h"
 
 static int save_cb(const void *buf, size_t len, void *arg)

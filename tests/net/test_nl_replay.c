@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/net_fixture.h"
 #include "../unit/tap.h"
-#include "collect/nl_parse.h"
-#include "collect/route_query.h"
+#include "kernel/nl_parse.h"
+#include "kernel/route_query.h"
 #include "derive/doctor.h"
 #include "derive/fix.h"
 #include "util.h"
@@ -50,14 +51,6 @@ static int ifindex_of(const struct net_state *st, const char *name)
 	const struct net_link *l = net_link_by_name(st, name);
 
 	return l ? l->ifindex : -1;
-}
-
-static struct net_ip ip4(const char *s)
-{
-	struct net_ip ip;
-
-	net_ip_parse(s, &ip);
-	return ip;
 }
 
 static size_t count_findings(const struct doctor_report *r, enum doctor_id id, const char *ifname)
@@ -495,6 +488,20 @@ static void test_fix_quoting(void)
 	fix_write(f, FIX_NETPLAN, &plan);
 	fclose(f);
 	ASSERT_CONTAINS(text, "    \"y'`id`\":", "netplan: the name is a double-quoted YAML key");
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	fix_write(f, FIX_NMCLI, &plan);
+	fclose(f);
+	ASSERT_CONTAINS(text, "device show 'x$(id)')\n", "nmcli: the name is single-quoted in the lookup");
+	ASSERT_CONTAINS(text, "nmcli device reapply 'y'\\''`id`'\n", "nmcli: and in the reapply");
+	ASSERT_CONTAINS(text, "nmcli connection modify \"$c\" +ipv4.routes", "nmcli: the connection name is quoted");
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	fix_write(f, FIX_NM_KEYFILE, &plan);
+	fclose(f);
+	ASSERT_CONTAINS(text, "\n# interface-name=x$(id)\n[ipv4]\nroute1000=10.0.0.0/24\n", "nm-keyfile: the name only in a comment");
 	free(text);
 	snprintf(routes[0].ifname, sizeof(routes[0].ifname), "a\nrm -rf x");
 	text = NULL;

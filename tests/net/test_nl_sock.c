@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../unit/tap.h"
-#include "collect/nl_sock.h"
+#include "kernel/nl_sock.h"
 
 #define BUF 8192
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Sysctl reading under a proc root (all/default/iface and the kernel's max/or), and fix table numbering. */
+/* Sysctl reading under a proc root (all/default/iface and the kernel's max/or), fix table numbering, and which persistent fix fits a host. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "../unit/tap.h"
-#include "collect/sysctl.h"
+#include "change/sysctl_write.h"
+#include "kernel/netconf.h"
+#include "kernel/sysctl.h"
+#include "ctx.h"
 #include "derive/fix.h"
 
 static char root[256];
@@ -182,6 +185,9 @@ static void test_tables(void)
 		ASSERT_EQ_INT(fix_format_parse("netplan", &f), 0, "format names parse");
 		ASSERT_EQ_INT(f, FIX_NETPLAN, "netplan");
 		ASSERT_EQ_INT(fix_format_parse("yaml", &f), -EINVAL, "unknown format");
+		ASSERT_EQ_INT(fix_format_parse("nm-keyfile", &f), 0, "nm-keyfile parses");
+		ASSERT_EQ_INT(f, FIX_NM_KEYFILE, "nm-keyfile");
+		ASSERT_EQ_STR(fix_format_name(FIX_NMCLI), "nmcli", "the name of nmcli");
 		ASSERT_EQ_STR(fix_format_path(FIX_IFUPDOWN), "/etc/network/if-up.d/fabtop-rdma-routes", "ifupdown path");
 	}
 }
@@ -207,10 +213,112 @@ static void test_restore_quoting(void)
 	ASSERT_EQ_STR(cmd, "ip route replace 10.9.0.0/24 dev 'it'\\''s' table 6729", "a quote inside the name too");
 }
 
+/* A saved route comes back with every attribute `ip route` can set, or says it cannot. */
+static void test_restore_whole(void)
+{
+	struct net_link link = { .ifindex = 3, .name = "ib0" };
+	struct net_state st = { .links = &link, .nlinks = 1 };
+	struct net_route r = { .family = AF_INET, .dst_len = 16, .oif = 3, .table = 3000, .type = RTN_UNICAST,
+			       .protocol = RTPROT_STATIC, .scope = RT_SCOPE_LINK, .tos = 0x10 };
+	char cmd[1200];
+
+	inet_pton(AF_INET, "172.16.0.0", r.dst.bytes);
+	r.dst.family = AF_INET;
+	inet_pton(AF_INET, "172.16.34.1", r.prefsrc.bytes);
+	r.prefsrc.family = AF_INET;
+	r.has_realms = true;
+	r.realms = 1u << 16 | 2;
+	r.metrics_set = 1u << RTAX_LOCK | 1u << RTAX_MTU | 1u << RTAX_RTT | 1u << RTAX_RTO_MIN |
+			1u << RTAX_CC_ALGO | 1u << RTAX_FEATURES;
+	r.metrics[RTAX_LOCK] = 1u << RTAX_MTU | 1u << RTAX_RTO_MIN;
+	r.metrics[RTAX_MTU] = 1400;
+	r.metrics[RTAX_RTT] = 80;
+	r.metrics[RTAX_RTO_MIN] = 50;
+	r.metrics[RTAX_FEATURES] = RTAX_FEATURE_ECN;
+	snprintf(r.congctl, sizeof(r.congctl), "reno");
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "replace", &r, &st), 0, "exact");
+	ASSERT_EQ_STR(cmd, "ip route replace 172.16.0.0/16 tos 0x10 dev ib0 table 3000 proto static scope 253 "
+		      "src 172.16.34.1 realms 1/2 mtu lock 1400 rtt 80 congctl reno features ecn rto_min 50",
+		      "type, tos, dev, table, proto, scope, src, realms, metrics with their locks, in ip's words");
+	r.metrics[RTAX_LOCK] = 0;	/* rto_min unlocked: ip would lock it */
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "replace", &r, &st), NET_ROUTE_METRIC,
+		      "an unlocked rto_min cannot be given back by ip");
+	r.metrics_set = 0;
+	r.inexact = NET_ROUTE_MULTIPATH;
+	r.oif = 9;
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "replace", &r, &st), NET_ROUTE_MULTIPATH | NET_ROUTE_DEV,
+		      "next hops and a gone device are said to be missing");
+	r = (struct net_route){ .family = AF_INET6, .table = 254, .type = RTN_BLACKHOLE, .protocol = 200,
+				.has_priority = true, .priority = 1024, .has_pref = true, .pref = 1 };
+	ASSERT_EQ_U64(fix_route_restore_cmd(cmd, sizeof(cmd), "add", &r, &st), 0, "a blackhole default route is exact");
+	ASSERT_EQ_STR(cmd, "ip -6 route add blackhole default table 254 metric 1024 proto 200 scope 0 pref high",
+		      "type word, default, metric, a protocol by number, IPv6 pref");
+}
+
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[1024], cmd[1200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0)
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* netconf_detect() under fixture roots: the first of NetworkManager, netplan, ifupdown, networkd. */
+static void test_netconf(void)
+{
+	char dir[] = "/tmp/fabtop-netconf.XXXXXX", proc[300], etc[300], cmd[400], hint[160];
+	struct fab_ctx ctx;
+
+	if (!mkdtemp(dir)) {
+		TAP_OK(0, "mkdtemp");
+		return;
+	}
+	ctx_init(&ctx);
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	ctx.proc_root = proc;
+	ctx.etc_root = etc;
+	ASSERT_EQ_INT(netconf_detect(&ctx), FIX_HOST_UNKNOWN, "missing roots: unknown");
+	put_file(dir, "proc/1/comm", "systemd\n");
+	put_file(dir, "etc/network/interfaces", "auto lo\niface lo inet loopback\nsource /etc/network/interfaces.d/*\n");
+	ASSERT_EQ_INT(netconf_detect(&ctx), FIX_HOST_UNKNOWN, "only lo in interfaces: unknown");
+	put_file(dir, "proc/4242/comm", "systemd-network\n");
+	ASSERT_EQ_INT(netconf_detect(&ctx), FIX_HOST_NETWORKD, "systemd-networkd runs (comm cut at 15 bytes)");
+	put_file(dir, "etc/network/interfaces.d/ib0", "  iface ib0 inet static\n");
+	ASSERT_EQ_INT(netconf_detect(&ctx), FIX_HOST_IFUPDOWN, "interfaces.d configures ib0: ifupdown before networkd");
+	put_file(dir, "etc/netplan/README", "not yaml\n");
+	ASSERT_EQ_INT(netconf_detect(&ctx), FIX_HOST_IFUPDOWN, "a netplan directory without YAML is not netplan");
+	put_file(dir, "etc/netplan/50-cloud-init.yaml", "network: {version: 2}\n");
+	ASSERT_EQ_INT(netconf_detect(&ctx), FIX_HOST_NETPLAN, "netplan YAML: netplan before ifupdown");
+	put_file(dir, "proc/77/comm", "NetworkManager\n");
+	ASSERT_EQ_INT(netconf_detect(&ctx), FIX_HOST_NETWORKMANAGER, "NetworkManager runs: first");
+	ASSERT_EQ_INT(fix_host_format(FIX_HOST_NETWORKMANAGER), FIX_NMCLI, "NetworkManager: nmcli");
+	ASSERT_EQ_INT(fix_host_format(FIX_HOST_NETWORKD), FIX_NETWORKD_DISPATCHER, "networkd: networkd-dispatcher");
+	ASSERT_EQ_STR(fix_persist_hint(hint, sizeof(hint), FIX_HOST_IFUPDOWN),
+		      "to keep it across reboots (ifupdown configures this host): fabtop doctor --fix ifupdown",
+		      "the hint names the format and why");
+	ASSERT_EQ_STR(fix_persist_hint(hint, sizeof(hint), (enum fix_host)99),
+		      "to keep it across reboots: --fix nmcli|nm-keyfile|netplan|networkd-dispatcher|nm-dispatcher|ifupdown",
+		      "an out-of-range host: every format");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		TAP_OK(0, "cleanup of %s", dir);
+}
+
 int main(void)
 {
 	test_sysctl();
 	test_tables();
+	test_netconf();
 	test_restore_quoting();
+	test_restore_whole();
 	return tap_done();
 }

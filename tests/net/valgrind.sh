@@ -23,6 +23,8 @@ vg "doctor, no RDMA" "$FABTOP" --sysfs "$T/empty" doctor 127.0.0.1 --from lo
 vg "show net --json" "$FABTOP" --sysfs "$T/empty" show net --json
 vg "--demo doctor with a peer" "$FABTOP" --demo doctor 172.16.16.1 --from 172.16.34.2 --json
 vg "--demo doctor --fix netplan" "$FABTOP" --demo doctor --fix netplan
+vg "--demo doctor --fix nmcli" "$FABTOP" --demo doctor --fix nmcli
+vg "--demo doctor --fix nm-keyfile" "$FABTOP" --demo doctor --fix nm-keyfile
 
 if [ "$(id -u)" = 0 ] && ip netns add "ftv$$" 2>/dev/null; then
 	ip netns del "ftv$$"
@@ -32,7 +34,7 @@ if [ "$(id -u)" = 0 ] && ip netns add "ftv$$" 2>/dev/null; then
 	in_ns "$NS_MEM" sysctl -q -w net.ipv4.conf.all.rp_filter=1
 	vg "doctor on the same-subnet host" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor 172.16.16.1 --from ib1
 	vg "doctor --json, local peer" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor 172.16.34.2 --json
-	for f in ip networkd-dispatcher nm-dispatcher ifupdown netplan; do
+	for f in ip networkd-dispatcher nm-dispatcher ifupdown netplan nmcli nm-keyfile; do
 		vg "doctor --fix $f" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" doctor --fix "$f"
 	done
 	vg "show net" ip netns exec "$NS_MEM" "$FABTOP" --sysfs "$T/sys" show net

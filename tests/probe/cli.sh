@@ -38,13 +38,8 @@ if [ "$el" -le 5 ]; then ok "... within 5 s (${el}s)"; else not_ok "... took ${e
 
 run_rc timeout 20 "$FABTOP" probe 192.0.2.1 --timeout-ms 500 --json
 assert_eq "--json failure exits 1" 1 "$rc"
-if jq -e '.ok == false and .state == "failed" and (.events | length) >= 1 and (.error | length) > 0 and (.evidence | type) == "array"' \
-	"$T/out" >/dev/null 2>&1; then
-	ok "--json failure: ok false, state, events, error, evidence"
-else
-	not_ok "--json failure document"
-	diag "$(cat "$T/out")"
-fi
+assert_json "--json failure: ok false, state, events, error, evidence" "$T/out" \
+	'.ok == false and .state == "failed" and (.events | length) >= 1 and (.error | length) > 0 and (.evidence | type) == "array"'
 
 run_rc timeout 20 "$FABTOP" --json probe --listen 127.0.0.1 --once --timeout-ms 500
 if [ "$rc" = 1 ]; then

@@ -19,7 +19,7 @@
 
 /*
  * usage: hostile ADDR PORT [COMMAND]
- *        hostile ADDR PORT hold slowping|bwsend N COMMAND
+ *        hostile ADDR PORT hold slowping|trickle|bwsend N COMMAND
  * Each attack prints one line "attack N: what -> outcome: ok|UNEXPECTED".
  * COMMAND (run with system()) is a real client started while a connection
  * flood is held open: it must still be served. Exit 0 when every attack got
@@ -28,6 +28,8 @@
  * while COMMAND (a real client) runs, which must be served:
  *   slowping  lat connections sending one valid PING every 1.5 s (the old
  *             server never evicted a connection that had moved a message)
+ *   trickle   lat connections sending a valid PING every 450 ms: two or
+ *             three messages a second, what a message count took for work
  *   bwsend    idle bw-SEND connections, each pinning 2.25 MiB of receive
  *             buffers (under RLIMIT_MEMLOCK the next one cannot register)
  */
@@ -36,6 +38,7 @@
 #define WAIT_MS 8000
 #define HOLD_MAX 64
 #define SLOWPING_MS 1500
+#define TRICKLE_MS 450
 #define PONG_OFF 128	/* receives land in buf[PONG_OFF..) */
 
 struct cli {
@@ -255,11 +258,12 @@ static int hold(const char *kind, int n, const char *command)
 	uint8_t h[WIRE_HELLO_LEN];
 	uint64_t seq[HOLD_MAX] = { 0 }, t0, next;
 	int i, k, t, st, est = 0, rej = 0, gone = 0, rc = -1, wst;
-	bool ping = !strcmp(kind, "slowping");
+	bool trickle = !strcmp(kind, "trickle"), ping = trickle || !strcmp(kind, "slowping");
+	uint64_t every = trickle ? TRICKLE_MS : SLOWPING_MS;
 	pid_t pid = -1;
 
 	if ((!ping && strcmp(kind, "bwsend")) || n < 1 || n > HOLD_MAX) {
-		fprintf(stderr, "hold: slowping|bwsend, 1..%d connections\n", HOLD_MAX);
+		fprintf(stderr, "hold: slowping|trickle|bwsend, 1..%d connections\n", HOLD_MAX);
 		return 2;
 	}
 	if (ping) {
@@ -284,7 +288,7 @@ static int hold(const char *kind, int n, const char *command)
 	fflush(stdout);
 	/* long enough to be past any newcomer's grace, with a ping or two done */
 	t0 = now_ms();
-	next = t0 + SLOWPING_MS;
+	next = t0 + every;
 	while (1) {
 		uint64_t now = now_ms();
 
@@ -306,7 +310,7 @@ static int hold(const char *kind, int n, const char *command)
 			for (i = 0; i < n; i++)
 				if (up[i])
 					cli_ping(&c[i], seq[i]++);
-			next = now + SLOWPING_MS;
+			next = now + every;
 		}
 		usleep(20000);
 		if (now - t0 > 120000)
@@ -316,7 +320,8 @@ static int hold(const char *kind, int n, const char *command)
 		if (up[i] && next_event(c[i].ch, 0, NULL, NULL) == RDMA_CM_EVENT_DISCONNECTED)
 			gone++;
 	printf("hold %s: %d of the %d established were disconnected by the server\n", kind, gone, est);
-	verdict(21, ping ? "real client while slow pingers hold the slots" :
+	verdict(21, trickle ? "real client while tricklers (a ping each 450 ms) hold the slots" :
+		ping ? "real client while slow pingers hold the slots" :
 		"real client while idle bw-SEND connections hold the pinned memory",
 		rc == 0 ? "served" : "not served", rc == 0 && est > 0);
 	for (i = 0; i < n; i++)
@@ -342,7 +347,7 @@ int main(int argc, char **argv)
 	port_s = argv[2];
 	if (argc > 3 && !strcmp(argv[3], "hold")) {
 		if (argc != 7) {
-			fprintf(stderr, "usage: hostile ADDR PORT hold slowping|bwsend N COMMAND\n");
+			fprintf(stderr, "usage: hostile ADDR PORT hold slowping|trickle|bwsend N COMMAND\n");
 			return 2;
 		}
 		return hold(argv[4], atoi(argv[5]), argv[6]);

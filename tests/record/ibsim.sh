@@ -137,12 +137,11 @@ cleanup_add "stop_pid $REC_PID"
 # whole sample): first the view with the first SM, then the moved event.
 sm_seen() {
 	"$FABTOP" show fabric --json --replay "$f2" --at end >"$T/sm-first.json" 2>/dev/null &&
-		jq -e '[.fabric.local_ports[].sm.lid | select(. != null and . > 0)] | length > 0' \
-			"$T/sm-first.json" >/dev/null
+		json_true "$T/sm-first.json" '[.fabric.local_ports[].sm.lid | select(. != null and . > 0)] | length > 0'
 }
 moved_seen() {
 	"$FABTOP" show events --json --replay "$f2" 2>/dev/null |
-		jq -e '[.events[] | select(.kind == "sm-moved")] | length > 0' >/dev/null
+		json_true - '[.events[] | select(.kind == "sm-moved")] | length > 0'
 }
 wait_for 20 sm_seen || diag "the recording has no SM yet"
 stop_pid "$OSM_PID"

@@ -91,7 +91,7 @@ while [ $i -lt 20 ]; do
 	kill -9 "$pid" 2>/dev/null || :
 	wait "$pid" 2>/dev/null || :
 	kills=$((kills + 1))
-	if "$FABTOP" show counters --json --replay "$K" >"$T/k.json" 2>"$T/k.err" && jq -e '.ports | length > 0' "$T/k.json" >/dev/null; then
+	if "$FABTOP" show counters --json --replay "$K" >"$T/k.json" 2>"$T/k.err" && json_true "$T/k.json" '.ports | length > 0'; then
 		grep -q "not closed" "$T/k.err" && partial=$((partial + 1))
 	else
 		bad=$((bad + 1))

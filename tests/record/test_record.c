@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "ctx.h"
+#include "record/codec.h"
 #include "record/reader.h"
 #include "record/writer.h"
 #include "report/json.h"
@@ -45,6 +47,82 @@ static char *render(const struct fab_host *h)
 	json_end(&j);
 	fclose(f);
 	return buf;
+}
+
+/*
+ * Every byte of every record's body and CRC in the first records of
+ * stream (through the first sample; framing left alone) flipped one at a
+ * time, the stream compressed again: each copy must be refused by the CRC
+ * check. zstd's own checksum is off (ZSTD_compress's default), so nothing
+ * but the CRC stands between a flipped byte and the reader. *total says how
+ * many were flipped, *crc how many were refused naming the CRC.
+ */
+static size_t flip_every_body_byte(const uint8_t *stream, size_t slen, size_t *total, size_t *crc, bool *intact_reads)
+{
+	static const char magic[] = "fabtop recording 1.1\n";
+	size_t refused = 0, prefix = 0, bodies[64][2], nb = 0, cap, mlen = strlen(magic);
+	uint8_t *copy = malloc(slen), *file;
+	struct rec_cur c;
+	char err[512];
+
+	*total = *crc = 0;
+	*intact_reads = false;
+	rec_cur_init(&c, stream, slen, stream);
+	/* the records up to and including the first sample: header, host, keyframe, ... */
+	while (c.p < c.end && nb < 64) {
+		uint64_t type, len;
+
+		if (!rec_get_varint(&c, &type) || !rec_get_varint(&c, &len) || len + 4 > (uint64_t)(c.end - c.p))
+			break;
+		bodies[nb][0] = (size_t)(c.p - stream);
+		bodies[nb][1] = (size_t)len + 4;
+		nb++;
+		c.p += len + 4;
+		prefix = (size_t)(c.p - stream);
+		if (type == REC_SAMPLE)
+			break;
+	}
+	cap = mlen + ZSTD_compressBound(prefix);
+	file = malloc(cap);
+	if (!copy || !file || !nb) {
+		free(copy);
+		free(file);
+		return 0;
+	}
+	memcpy(file, magic, mlen);
+	memcpy(copy, stream, prefix);
+	{
+		size_t n = ZSTD_compress(file + mlen, cap - mlen, copy, prefix, 1);
+		struct rec_reader r;
+
+		if (!ZSTD_isError(n) && !rec_reader_parse(&r, "intact", file, mlen + n, err, sizeof(err))) {
+			*intact_reads = r.nsamples >= 1;
+			printf("# intact: %zu samples, %zu records, %zu bytes of stream\n", r.nsamples, r.nrecs, prefix);
+			rec_reader_close(&r);
+		}
+	}
+	for (size_t b = 0; b < nb; b++) {
+		for (size_t at = bodies[b][0]; at < bodies[b][0] + bodies[b][1]; at++) {
+			struct rec_reader r;
+			size_t n;
+
+			copy[at] ^= 0x01;
+			n = ZSTD_compress(file + mlen, cap - mlen, copy, prefix, 1);
+			copy[at] ^= 0x01;
+			if (ZSTD_isError(n))
+				continue;
+			(*total)++;
+			if (!rec_reader_parse(&r, "flip", file, mlen + n, err, sizeof(err))) {
+				rec_reader_close(&r);
+				continue;
+			}
+			refused++;
+			*crc += strstr(err, "CRC-32") != NULL;
+		}
+	}
+	free(copy);
+	free(file);
+	return refused;
 }
 
 int main(void)
@@ -170,6 +248,23 @@ int main(void)
 		       strstr(err, "newer"), "a future major version is refused: %s", err);
 		TAP_OK(rec_reader_parse(&c, "g", (const uint8_t *)"GIF89a", 6, err, sizeof(err)) &&
 		       strstr(err, "not a fabtop recording"), "another file is refused: %s", err);
+	}
+	/* The stream itself, its first records' bodies flipped byte by byte: the CRC refuses every one. */
+	if (file) {
+		struct rec_reader whole;
+		size_t total = 0, crc = 0, refused = 0;
+		bool intact = false;
+
+		rc = rec_reader_parse(&whole, "whole", file, len, err, sizeof(err));
+		ASSERT_EQ_INT(rc, 0, "the file parses, for its stream");
+		if (!rc) {
+			refused = flip_every_body_byte(whole.data, whole.len, &total, &crc, &intact);
+			rec_reader_close(&whole);
+		}
+		TAP_OK(intact, "the stream through its first sample, compressed again, reads (one sample)");
+		ASSERT_CMP_U64(total, >, 1000, "bytes of the first records' bodies and CRCs flipped");
+		ASSERT_ALL(refused, total, "every one refused: no flipped body is read");
+		ASSERT_ALL(crc, total, "every one by the CRC check, naming it");
 	}
 	free(file);
 	for (size_t i = 0; i < NSAMPLES; i++)

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/mad_watch.h"
-#include "collect/source.h"
+#include "mad/mad_watch.h"
+#include "source/source.h"
 #include "ctx.h"
 #include "record/mad.h"
 #include "record/probe.h"
@@ -223,6 +223,17 @@ static void codecs(void)
 	rec_cur_init(&c, b.data, b.len, b.data);
 	memset(&got, 0, sizeof(got));
 	TAP_OK(!rec_mad_decode(&c, &got) && !got.nports && !strcmp(got.reason, m.reason), "no view: its reason");
+	rec_mad_free(&got);
+
+	/* A recording is input: the strings it holds are cleaned as they are read (CR, LF, BS, ESC, C1). */
+	rec_buf_reset(&b);
+	snprintf(m.reason, sizeof(m.reason), "a\r\nb\bc\033]0;t\007\302\233d\233");
+	rec_mad_encode(&b, &m);
+	rec_cur_init(&c, b.data, b.len, b.data);
+	memset(&got, 0, sizeof(got));
+	rc = rec_mad_decode(&c, &got);
+	ASSERT_EQ_INT(rc, 0, "a recorded string with controls decodes");
+	ASSERT_EQ_STR(got.reason, "a??b?c?]0;t???d?", "and comes back cleaned");
 	rec_mad_free(&got);
 
 	probe_fill(&p, 2, 3500000000ull, PROBE_RUNNING, 9.5);

@@ -57,8 +57,17 @@ done
 tui_expect "the header says it is a recording" " RECORDED "
 
 # Moving: one sample back, then a jump to the start and a go-to.
-tui_keys '<'
-tui_expect "< steps one sample back" "PAUSED"
+# The time bar says " #N/M ": < must make it N-1.
+tui_screen >"$T/screen"
+at=$(sed -n 's/.* #\([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' "$T/screen" | head -n 1)
+if [ -n "$at" ]; then
+	# shellcheck disable=SC2086 # N and M
+	set -- $at
+	tui_expect_after "< steps one sample back (#$1 to #$(($1 - 1)))" " #$(($1 - 1))/$2 " 10 tui_keys '<'
+else
+	not_ok "< steps one sample back: no sample number in the time bar"; diag "$(cat "$T/screen")"
+fi
+tui_expect "... and stays paused" "PAUSED"
 tui_keys g
 tui_expect "g asks for a time" "Go to:"
 tui_keys '#' 0 Enter
@@ -91,9 +100,13 @@ tui_screen | sed -n '/^state /,$p' | sed '/^ *$/d' >"$T/probe-live"
 tui_quit
 tui_start 130 41 -- --replay "$pf" --pane probe
 tui_expect "the probe's recording replays" "REPLAY "
-# g starts a probe in the Probe pane: the Ports pane takes the go-to
-tui_keys p 1 g '#' 0 Enter 6
-tui_expect "at the first sample, before the probe ran" "No probe was recorded up to this point."
+# Played to its end first: the go-to must be what brings back the time
+# before the run. g starts a probe in the Probe pane: the Ports pane takes
+# the go-to.
+tui_expect "played to its end, with the recorded run" "Recorded probe run 1: rping to 127.0.0.1" 30
+tui_keys p
+tui_expect_after "at the first sample, before the probe ran" "No probe was recorded up to this point." 10 \
+	tui_keys 1 g '#' 0 Enter 6
 tui_keys 1 g e n d Enter 6
 tui_expect "at the end: the recorded run" "Recorded probe run 1: rping to 127.0.0.1"
 sleep 0.3

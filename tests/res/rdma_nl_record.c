@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/rdma_nl.h"
-#include "collect/rdma_nl_parse.h"
+#include "kernel/rdma_nl.h"
+#include "kernel/rdma_nl_parse.h"
 #include "util.h"
 
 static int save_cb(const void *buf, size_t len, void *arg)

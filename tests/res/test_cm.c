@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/snapshot.h"
+#include "source/snapshot.h"
 #include "derive/counters.h"
 #include "derive/doctor.h"
 #include "model/net.h"
@@ -22,7 +22,7 @@ static const struct {
 	{ "req", COUNTER_SRC_CM_TX_RETRIES }, { "rep", COUNTER_SRC_CM_RX_DUPLICATES },
 };
 
-/* One port with the CM's counters, as collect/host.c names them ("DIR/FILE"). */
+/* One port with the CM's counters, as kernel/host.c names them ("DIR/FILE"). */
 static void host_with_cm(struct fab_host *h, struct fab_device *d, struct fab_port *p, struct fab_counter *c)
 {
 	memset(h, 0, sizeof(*h));

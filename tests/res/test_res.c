@@ -13,8 +13,8 @@
 
 #include "../unit/tap.h"
 #include "rdma_json.h"
-#include "collect/proc_attr.h"
-#include "collect/rdma_nl_parse.h"
+#include "kernel/proc_attr.h"
+#include "kernel/rdma_nl_parse.h"
 #include "derive/cgroup.h"
 #include "model/res.h"
 #include "report/res.h"
@@ -393,6 +393,23 @@ static void test_proc_tree(void)
 	res_state_free(&rs);
 }
 
+/* A process may name itself anything (prctl PR_SET_NAME): an OSC 52 clipboard write, with ESC or as C1. */
+static void test_proc_hostile_comm(void)
+{
+	char root[4200];
+	struct res_proc p;
+
+	snprintf(root, sizeof(root), "%s/tests/data/res/proc", dir);
+	memset(&p, 0, sizeof(p));
+	p.holder.pid = 5252;
+	proc_attr_fill(root, &p);
+	ASSERT_EQ_STR(p.comm, "?]52;c;eA==?", "comm with ESC ] 52 ... BEL: cleaned as it is read");
+	memset(&p, 0, sizeof(p));
+	p.holder.pid = 5253;
+	proc_attr_fill(root, &p);
+	ASSERT_EQ_STR(p.comm, "??52;c;eA==??", "comm with the C1 OSC and ST (U+009D, U+009C): cleaned");
+}
+
 int main(void)
 {
 	const char *top = getenv("TOP_SRCDIR");
@@ -402,5 +419,6 @@ int main(void)
 	test_handmade();
 	test_cgroups();
 	test_proc_tree();
+	test_proc_hostile_comm();
 	return tap_done();
 }

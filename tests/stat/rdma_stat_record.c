@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "collect/rdma_stat.h"
+#include "kernel/rdma_stat.h"
 #include "model/stat.h"
 
 static void save(const void *buf, size_t len, void *arg)

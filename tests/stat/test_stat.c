@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "../unit/tap.h"
-#include "collect/rdma_nl_parse.h"
-#include "collect/rdma_stat_parse.h"
-#include "collect/source.h"
+#include "kernel/rdma_nl_parse.h"
+#include "kernel/rdma_stat_parse.h"
+#include "source/source.h"
 #include "ctx.h"
 #include "model/res.h"
 #include "model/stat.h"

@@ -74,12 +74,67 @@ tui_wait_gone() {
 	done
 }
 
+# tui_expect_re DESC ERE [SECONDS]: poll until a screen line matches ERE (grep -E).
+tui_expect_re() {
+	_deadline=$(( $(date +%s) + ${3:-10} ))
+	while :; do
+		tui_screen >"$T/screen" 2>/dev/null || :
+		if grep -Eq -- "$2" "$T/screen"; then ok "$1"; return 0; fi
+		[ "$(date +%s)" -ge "$_deadline" ] && break
+		sleep 0.1
+	done
+	not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"
+}
+
 # tui_expect DESC TEXT [SECONDS] / tui_expect_gone DESC TEXT [SECONDS]: TAP results.
 tui_expect() {
 	if tui_wait "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for: $2" "screen:"; diag "$(cat "$T/screen")"; fi
 }
 tui_expect_gone() {
 	if tui_wait_gone "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "still there: $2" "screen:"; diag "$(cat "$T/screen")"; fi
+}
+
+# tui_expect_after DESC TEXT SECONDS CMD...: TEXT must not be on the screen
+# yet; CMD causes the event, then TEXT must appear. A wait for text that is
+# already there (a column header, say) returns at once and proves nothing:
+# this fails instead.
+tui_expect_after() {
+	_ad=$1 _at=$2 _as=$3
+	shift 3
+	tui_screen >"$T/screen" 2>/dev/null || :
+	if grep -Fq -- "$_at" "$T/screen"; then
+		not_ok "$_ad"; diag "already on the screen before the event: $_at" "screen:"; diag "$(cat "$T/screen")"
+		"$@" || :
+		return 0
+	fi
+	"$@" || :
+	tui_expect "$_ad" "$_at" "$_as"
+}
+# tui_expect_gone_after DESC TEXT SECONDS CMD...: TEXT must be on the screen
+# now; CMD causes the event, then TEXT must go.
+tui_expect_gone_after() {
+	_ad=$1 _at=$2 _as=$3
+	shift 3
+	tui_screen >"$T/screen" 2>/dev/null || :
+	if ! grep -Fq -- "$_at" "$T/screen"; then
+		not_ok "$_ad"; diag "not on the screen before the event: $_at" "screen:"; diag "$(cat "$T/screen")"
+		"$@" || :
+		return 0
+	fi
+	"$@" || :
+	tui_expect_gone "$_ad" "$_at" "$_as"
+}
+
+# tui_exit_status: fabtop's exit status as the pane's shell printed it (the
+# whole FABTOP-EXIT=N line, after a tui_wait), or nothing.
+tui_exit_status() { sed -n 's/^FABTOP-EXIT=\([0-9][0-9]*\) *$/\1/p' "$T/screen" | head -n 1; }
+# tui_expect_exit DESC WANT...: fabtop has exited, and with exactly one of WANT.
+tui_expect_exit() {
+	_xd=$1
+	shift
+	tui_wait "FABTOP-EXIT=" 10 || :
+	rc=$(tui_exit_status)
+	assert_rc "$_xd" "$@"
 }
 
 # tui_line TEXT: the first screen line holding TEXT (after a tui_wait).

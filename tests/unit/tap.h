@@ -140,6 +140,37 @@ static inline void tap_print_str(const char *s)
 		printf("#   expected %s to be non-NULL, got NULL\n", #p);	\
 } while (0)
 
+/*
+ * ASSERT_ALL(n, total, "..."): every one of total things passed, and there
+ * was at least one: "all of none" proves nothing, so total 0 fails (the C
+ * form of refusing an empty input).
+ */
+#define ASSERT_ALL(n, total, desc) do {						\
+	uint64_t _n = (uint64_t)(n), _t = (uint64_t)(total);			\
+	TAP_OK(_t > 0 && _n == _t, "%s (%" PRIu64 " of %" PRIu64 ")", desc, _n, _t);	\
+	if (!_t)								\
+		printf("#   expected at least one, got none\n");		\
+	else if (_n != _t)							\
+		printf("#   expected all %" PRIu64 ", got %" PRIu64 "\n", _t, _n);	\
+} while (0)
+
+/*
+ * ASSERT_EXIT(wstatus, want, "..."): a child (waitpid/system status) exited
+ * with exactly want: a signal, or another status, fails and says which
+ * (the W* macros: <stdlib.h> or <sys/wait.h>).
+ */
+#define ASSERT_EXIT(wstatus, want, desc) do {					\
+	int _w = (wstatus), _e = (want);					\
+	int _ok = _w != -1 && WIFEXITED(_w) && WEXITSTATUS(_w) == _e;		\
+	TAP_OK(_ok, "%s", desc);						\
+	if (!_ok && _w == -1)							\
+		printf("#   expected exit %d, got no child status (-1)\n", _e);	\
+	else if (!_ok && WIFSIGNALED(_w))					\
+		printf("#   expected exit %d, got killed by signal %d\n", _e, WTERMSIG(_w)); \
+	else if (!_ok)								\
+		printf("#   expected exit %d, got exit %d\n", _e, WIFEXITED(_w) ? WEXITSTATUS(_w) : -1); \
+} while (0)
+
 /* Text that may span lines goes out as TAP comments, one "#   | " per line. */
 static inline void tap_diag_text(const char *s)
 {

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "collect/host.h"
+#include "kernel/host.h"
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "tap.h"
@@ -60,6 +60,127 @@ static void test_saturation(void)
 	counter_define(&c, "x", COUNTER_SRC_HW_COUNTERS, false);
 	collect_counter_text(&c, "18446744073709551615");
 	TAP_OK(c.saturated, "64-bit all-ones is saturated (known %d, value %" PRIu64 ")", c.known, c.value);
+}
+
+/*
+ * Every counter the kernel exports under ports/N/counters/, with its width
+ * in PortCounters (drivers/infiniband/core/sysfs.c, PORT_PMA_ATTR: IBA
+ * 16.1.3.5) and, for the data and packet counters, in PortCountersExtended
+ * (PORT_PMA_ATTR_EXT: 64). unicast_* and multicast_* exist only in the
+ * extended form; the legacy OFED counters_ext/ files are 64-bit.
+ */
+static const struct {
+	const char *name;
+	enum fab_counter_source src;
+	unsigned int bits, ext_bits;
+} kernel_widths[] = {
+	{ "symbol_error",			COUNTER_SRC_COUNTERS, 16, 16 },
+	{ "link_error_recovery",		COUNTER_SRC_COUNTERS,  8,  8 },
+	{ "link_downed",			COUNTER_SRC_COUNTERS,  8,  8 },
+	{ "port_rcv_errors",			COUNTER_SRC_COUNTERS, 16, 16 },
+	{ "port_rcv_remote_physical_errors",	COUNTER_SRC_COUNTERS, 16, 16 },
+	{ "port_rcv_switch_relay_errors",	COUNTER_SRC_COUNTERS, 16, 16 },
+	{ "port_xmit_discards",			COUNTER_SRC_COUNTERS, 16, 16 },
+	{ "port_xmit_constraint_errors",	COUNTER_SRC_COUNTERS,  8,  8 },
+	{ "port_rcv_constraint_errors",		COUNTER_SRC_COUNTERS,  8,  8 },
+	{ "local_link_integrity_errors",	COUNTER_SRC_COUNTERS,  4,  4 },
+	{ "excessive_buffer_overrun_errors",	COUNTER_SRC_COUNTERS,  4,  4 },
+	{ "VL15_dropped",			COUNTER_SRC_COUNTERS, 16, 16 },
+	{ "port_xmit_data",			COUNTER_SRC_COUNTERS, 32, 64 },
+	{ "port_rcv_data",			COUNTER_SRC_COUNTERS, 32, 64 },
+	{ "port_xmit_packets",			COUNTER_SRC_COUNTERS, 32, 64 },
+	{ "port_rcv_packets",			COUNTER_SRC_COUNTERS, 32, 64 },
+	{ "port_xmit_wait",			COUNTER_SRC_COUNTERS, 32, 32 },
+	{ "unicast_xmit_packets",		COUNTER_SRC_COUNTERS, 64, 64 },
+	{ "unicast_rcv_packets",		COUNTER_SRC_COUNTERS, 64, 64 },
+	{ "multicast_xmit_packets",		COUNTER_SRC_COUNTERS, 64, 64 },
+	{ "multicast_rcv_packets",		COUNTER_SRC_COUNTERS, 64, 64 },
+	{ "port_xmit_data_64",			COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+	{ "port_rcv_data_64",			COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+	{ "port_xmit_packets_64",		COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+	{ "port_rcv_packets_64",		COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+	{ "port_unicast_xmit_packets",		COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+	{ "port_unicast_rcv_packets",		COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+	{ "port_multicast_xmit_packets",	COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+	{ "port_multicast_rcv_packets",		COUNTER_SRC_COUNTERS_EXT, 64, 64 },
+};
+
+static void test_width_table(void)
+{
+	struct fab_counter c;
+	char desc[160];
+
+	for (size_t i = 0; i < sizeof(kernel_widths) / sizeof(kernel_widths[0]); i++) {
+		counter_define(&c, kernel_widths[i].name, kernel_widths[i].src, false);
+		snprintf(desc, sizeof(desc), "%s is %u-bit without the extended width", kernel_widths[i].name,
+			 kernel_widths[i].bits);
+		ASSERT_EQ_INT(c.bits, kernel_widths[i].bits, desc);
+		counter_define(&c, kernel_widths[i].name, kernel_widths[i].src, true);
+		snprintf(desc, sizeof(desc), "%s is %u-bit with it", kernel_widths[i].name, kernel_widths[i].ext_bits);
+		ASSERT_EQ_INT(c.bits, kernel_widths[i].ext_bits, desc);
+	}
+}
+
+/*
+ * Saturation at each width, both sides of the boundary, with the values
+ * expected: all-ones less one is an ordinary known value, all-ones is
+ * saturated (the counter has stopped), one more is no such counter's value.
+ */
+static void test_saturation_boundaries(void)
+{
+	static const struct {
+		const char *name;
+		enum fab_counter_source src;
+		bool ext;
+		unsigned int bits;
+		const char *below, *max, *above;	/* as the kernel prints them */
+	} b[] = {
+		{ "local_link_integrity_errors", COUNTER_SRC_COUNTERS, false, 4, "14", "15", "16" },
+		{ "link_downed", COUNTER_SRC_COUNTERS, false, 8, "254", "255", "256" },
+		{ "symbol_error", COUNTER_SRC_COUNTERS, false, 16, "65534", "65535", "65536" },
+		{ "port_xmit_wait", COUNTER_SRC_COUNTERS, true, 32, "4294967294", "4294967295", "4294967296" },
+		{ "port_xmit_data", COUNTER_SRC_COUNTERS, true, 64, "18446744073709551614",
+		  "18446744073709551615", NULL },
+		{ "rnr_nak_retry_err", COUNTER_SRC_HW_COUNTERS, false, 64, "18446744073709551614",
+		  "18446744073709551615", NULL },
+	};
+	struct fab_counter c;
+	char desc[160];
+	double rate;
+
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		uint64_t max = b[i].bits == 64 ? UINT64_MAX : (UINT64_C(1) << b[i].bits) - 1;
+
+		counter_define(&c, b[i].name, b[i].src, b[i].ext);
+		ASSERT_EQ_INT(c.bits, b[i].bits, b[i].name);
+		ASSERT_EQ_U64(counter_max(c.bits), max, "its all-ones value");
+		collect_counter_text(&c, b[i].below);
+		snprintf(desc, sizeof(desc), "%u-bit %s at %s: known, not saturated, that value", b[i].bits,
+			 b[i].name, b[i].below);
+		TAP_OK(c.known && !c.saturated && c.value == max - 1, "%s (known %d saturated %d value %" PRIu64 ")",
+		       desc, c.known, c.saturated, c.value);
+		collect_counter_text(&c, b[i].max);
+		snprintf(desc, sizeof(desc), "%u-bit %s at %s: saturated", b[i].bits, b[i].name, b[i].max);
+		TAP_OK(c.known && c.saturated && c.value == max, "%s (known %d saturated %d value %" PRIu64 ")",
+		       desc, c.known, c.saturated, c.value);
+		TAP_OK(!counter_rate(&c, 1000000000, &(double){ 0 }), "%u-bit: no rate into saturation", b[i].bits);
+		if (b[i].above) {
+			collect_counter_text(&c, b[i].above);
+			TAP_OK(!c.known && !c.saturated, "%u-bit %s at %s: unknown, never wrapped (known %d saturated %d "
+			       "value %" PRIu64 ")", b[i].bits, b[i].name, b[i].above, c.known, c.saturated, c.value);
+		}
+		/* the same boundary through counter_sample_value, as the PMA and netlink paths feed it */
+		counter_define(&c, b[i].name, b[i].src, b[i].ext);
+		counter_sample_value(&c, true, max - 2);
+		counter_sample_value(&c, true, max - 1);
+		rate = 0;
+		TAP_OK(!c.saturated && counter_rate(&c, 1000000000, &rate) && rate == 1.0,
+		       "%u-bit: max-2 -> max-1 in 1 s is a rate of 1/s (saturated %d, rate %g)", b[i].bits,
+		       c.saturated, rate);
+		counter_sample_value(&c, true, max);
+		TAP_OK(c.saturated && !counter_rate(&c, 1000000000, &(double){ 0 }),
+		       "%u-bit: max-1 -> max is saturation, no rate (saturated %d)", b[i].bits, c.saturated);
+	}
 }
 
 static void test_rates(void)
@@ -174,6 +295,8 @@ int main(void)
 {
 	test_widths();
 	test_saturation();
+	test_saturation_boundaries();
+	test_width_table();
 	test_rates();
 	test_port_units();
 	test_rxe_packets();

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/dcb.h"
-#include "collect/dcb_parse.h"
+#include "kernel/dcb.h"
+#include "kernel/dcb_parse.h"
 #include "tap.h"
 
 /* An answer as the kernel's dcbnl_ieee_fill() lays it out (shapes from linux/dcbnl.h). */

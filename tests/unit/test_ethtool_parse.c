@@ -9,8 +9,8 @@
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 
-#include "collect/ethtool_nl_parse.h"
-#include "collect/ethtool_parse.h"
+#include "kernel/ethtool_nl_parse.h"
+#include "kernel/ethtool_parse.h"
 #include "tap.h"
 
 #define N 16

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net_fixture.h"
 #include "tap.h"
 #include "derive/events.h"
 #include "model/events.h"
@@ -245,12 +246,6 @@ static void test_ports(void)
 	event_log_free(&l);
 }
 
-static void ip4(struct net_ip *ip, const char *s)
-{
-	ip->family = AF_INET;
-	inet_pton(AF_INET, s, ip->bytes);
-}
-
 static void test_net(void)
 {
 	struct net_link links[2] = {
@@ -274,11 +269,11 @@ static void test_net(void)
 	struct event_log l;
 	const struct fab_event *e = NULL;
 
-	ip4(&addrs[0].local, "172.16.34.1");
-	ip4(&addrs[1].local, "192.168.1.5");
-	ip4(&routes[0].dst, "172.16.0.0");
-	ip4(&routes[1].dst, "192.168.1.0");
-	ip4(&rules[1].src, "172.16.34.1");
+	addrs[0].local = ip4("172.16.34.1");
+	addrs[1].local = ip4("192.168.1.5");
+	routes[0].dst = ip4("172.16.0.0");
+	routes[1].dst = ip4("192.168.1.0");
+	rules[1].src = ip4("172.16.34.1");
 	events_memory_init(&m);
 	event_log_init(&l, 0);
 	events_derive(&m, &in, &l);

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/host.h"
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "kernel/host.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "ctx.h"
 #include "tap.h"
 #include "util.h"

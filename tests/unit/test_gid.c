@@ -24,9 +24,25 @@ int main(void)
 	TAP_OK(!gid_parse("", raw), "empty rejected");
 
 	ok = gid_parse("0000:0000:0000:0000:0000:0000:0000:0000", raw);
-	TAP_OK(ok && gid_is_empty(raw), "all zero is empty (parsed %d, empty %d)", ok, gid_is_empty(raw));
+	TAP_OK(ok && gid_is_empty(raw, false), "all zero is empty (parsed %d, empty %d)", ok, gid_is_empty(raw, false));
+	/* older kernels show an IB port's whole table: its unused entries are the prefix and a zero GUID */
+	ok = gid_parse("fe80:0000:0000:0000:0000:0000:0000:0000", raw);
+	TAP_OK(ok && gid_is_empty(raw, false), "subnet prefix with interface ID zero is empty (parsed %d, empty %d)",
+	       ok, gid_is_empty(raw, false));
+	ok = gid_parse("fec0:0000:0000:0001:0000:0000:0000:0000", raw);
+	TAP_OK(ok && gid_is_empty(raw, false), "a site prefix with interface ID zero is empty (parsed %d, empty %d)",
+	       ok, gid_is_empty(raw, false));
+	/* an iWARP GID: the MAC, then zeros */
+	ok = gid_parse("0007:4305:6e2c:0000:0000:0000:0000:0000", raw);
+	TAP_OK(ok && !gid_is_empty(raw, true) && gid_is_empty(raw, false),
+	       "a MAC and zeros: an iWARP GID, an empty IB entry (iwarp %d, IB %d)", gid_is_empty(raw, true),
+	       gid_is_empty(raw, false));
+	ok = gid_parse("0000:0000:0000:0000:0000:0000:0000:0000", raw);
+	TAP_OK(ok && gid_is_empty(raw, true), "all zeros is empty on iWARP too");
+	ok = gid_parse("fe80:0000:0000:0000:0000:0000:0000:0001", raw);
+	TAP_OK(ok && !gid_is_empty(raw, false), "interface ID 1 is not empty (parsed %d, empty %d)", ok, gid_is_empty(raw, false));
 	ok = gid_parse("0000:0000:0000:0000:0000:ffff:0a14:0001", g.raw);
-	TAP_OK(ok && !gid_is_empty(g.raw), "mapped is not empty (parsed %d, empty %d)", ok, gid_is_empty(g.raw));
+	TAP_OK(ok && !gid_is_empty(g.raw, false), "mapped is not empty (parsed %d, empty %d)", ok, gid_is_empty(g.raw, false));
 	gid_format(&g);
 	ASSERT_EQ_STR(g.gid, "0000:0000:0000:0000:0000:ffff:0a14:0001", "formatted back");
 	TAP_OK(g.has_ipv4, "IPv4-mapped recognised");

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/host.h"
+#include "kernel/host.h"
 #include "ctx.h"
 #include "tap.h"
 

@@ -13,10 +13,11 @@
 
 #include "derive/counters.h"
 #include "model/net.h"
+#include "net_fixture.h"
 #include "tap.h"
-#include "ui/graph.h"
+#include "ui/widget/graph.h"
 #include "ui/probe_ui.h"
-#include "ui/track.h"
+#include "derive/track.h"
 #include "ui/ui.h"
 #include "ui/views.h"
 
@@ -155,13 +156,6 @@ static void *dup(const void *p, size_t n)
 	return q;
 }
 
-static struct net_ip ip4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
-{
-	struct net_ip ip = { .family = AF_INET, .bytes = { a, b, c, d } };
-
-	return ip;
-}
-
 /* The same-subnet mistake (doc/doctor.md, finding 1): ib0 and ib1 in one /16, the main table routes it by both. */
 static void build_net(struct net_state *st)
 {
@@ -173,17 +167,17 @@ static void build_net(struct net_state *st)
 		{ .ifindex = 4, .name = "eth1", .type = ARPHRD_ETHER, .operstate = 6, .mtu = 1500, .ipoib_pkey = -1 },
 	};
 	struct net_addr addrs[] = {
-		{ .ifindex = 2, .prefixlen = 16, .local = ip4(172, 16, 34, 1) },
-		{ .ifindex = 3, .prefixlen = 16, .local = ip4(172, 16, 34, 2) },
-		{ .ifindex = 4, .prefixlen = 24, .local = ip4(10, 20, 0, 1) },
+		{ .ifindex = 2, .prefixlen = 16, .local = ip4("172.16.34.1") },
+		{ .ifindex = 3, .prefixlen = 16, .local = ip4("172.16.34.2") },
+		{ .ifindex = 4, .prefixlen = 24, .local = ip4("10.20.0.1") },
 	};
 	struct net_route routes[] = {
 		{ .table = 254, .family = AF_INET, .dst_len = 16, .type = 1, .protocol = 2, .scope = 253,
-		  .dst = ip4(172, 16, 0, 0), .prefsrc = ip4(172, 16, 34, 1), .oif = 2 },
+		  .dst = ip4("172.16.0.0"), .prefsrc = ip4("172.16.34.1"), .oif = 2 },
 		{ .table = 254, .family = AF_INET, .dst_len = 16, .type = 1, .protocol = 2, .scope = 253,
-		  .dst = ip4(172, 16, 0, 0), .prefsrc = ip4(172, 16, 34, 2), .oif = 3 },
+		  .dst = ip4("172.16.0.0"), .prefsrc = ip4("172.16.34.2"), .oif = 3 },
 		{ .table = 254, .family = AF_INET, .dst_len = 24, .type = 1, .protocol = 2, .scope = 253,
-		  .dst = ip4(10, 20, 0, 0), .prefsrc = ip4(10, 20, 0, 1), .oif = 4 },
+		  .dst = ip4("10.20.0.0"), .prefsrc = ip4("10.20.0.1"), .oif = 4 },
 	};
 	struct net_rule rules[] = {
 		{ .family = AF_INET, .action = 1, .table = 255, .has_priority = true, .priority = 0 },
@@ -298,11 +292,11 @@ int main(void)
 	set_term(scr);
 	theme_init(false);
 	ui_init(&ui, &ctx);
-	build_host(&ui.host);
-	ui.last_sample_ns = ui.now_ns = S(101);
-	track_sample(&ui.track, &ui.host, S(101));
+	build_host(&ui.live.host);
+	ui.live.last_sample_ns = ui.now_ns = S(101);
+	track_sample(&ui.live.track, &ui.live.host, S(101));
 	/* A minute of history: in rises 1..10 Gb/s in steps, out stays at 5. */
-	tp = track_find(&ui.track, "mlx5_0", 1);
+	tp = track_find(&ui.live.track, "mlx5_0", 1);
 	if (!tp->hist)		/* track_sample() allocates it at a port's first rate */
 		tp->hist = malloc(sizeof(*tp->hist));
 	if (!tp->hist) {
@@ -313,10 +307,10 @@ int main(void)
 	for (int t = 42; t <= 101; t++)
 		hist_add(tp->hist, S(t - 1), S(t), (t % 10) + 1, 5);
 	build_net(&st);
-	net_mark_rdma(&st, &ui.host);
+	net_mark_rdma(&st, &ui.live.host);
 	ui_net_set(&ui, &st, 0);
 
-	ASSERT_CMP_INT(ui.findings, >=, 1, "the doctor finds the same-subnet mistake in the fixed net state");
+	ASSERT_CMP_INT(ui.live.findings, >=, 1, "the doctor finds the same-subnet mistake in the fixed net state");
 	/* Two events at fixed times for the Events pane (and the header's counter until it is shown). */
 	setenv("TZ", "UTC", 1);
 	tzset();
@@ -327,13 +321,13 @@ int main(void)
 		snprintf(ev.device, sizeof(ev.device), "mlx5_0");
 		event_set_what(&ev, "link went down 1 time and came back between samples");
 		event_set_evidence(&ev, "link_downed 2 -> 3 (+1) since the previous sample");
-		event_log_append(&ui.events, &ev);
+		event_log_append(&ui.live.events, &ev);
 		ev = (struct fab_event){ .kind = EVENT_ASYNC, .severity = EVENT_ERROR, .port = 1,
 					 .real_ns = UINT64_C(1767225600000000000) + S(101), .mono_ns = S(101) };
 		snprintf(ev.device, sizeof(ev.device), "rxe0");
 		event_set_what(&ev, "port left ACTIVE (device notification)");
 		event_set_evidence(&ev, "ibv_get_async_event: port error (10)");
-		event_log_append(&ui.events, &ev);
+		event_log_append(&ui.live.events, &ev);
 	}
 
 	for (size_t i = 0; i < ui.nviews; i++)
@@ -357,18 +351,18 @@ int main(void)
 		table_end_key(ui_table(&ui));	/* the selection bar elsewhere: rxe0 */
 		screen_draw(&ui, pad);
 		moving = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
-		ui.last_sample_ns = S(106);
+		ui.live.last_sample_ns = S(106);
 		screen_rebuild(&ui);
 		screen_draw(&ui, pad);
 		fading = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
-		ui.last_sample_ns = S(112);
+		ui.live.last_sample_ns = S(112);
 		screen_rebuild(&ui);
 		screen_draw(&ui, pad);
 		normal = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
 		ASSERT_EQ_U64(moving, theme_attr(ROLE_ERR_MOVING) & A_ATTRIBUTES, "error counters moving: the row is lit");
 		ASSERT_EQ_U64(fading, theme_attr(ROLE_ERR_FADING) & A_ATTRIBUTES, "5 s later: fading");
 		ASSERT_EQ_U64(normal, theme_attr(ROLE_NORMAL) & A_ATTRIBUTES, "11 s later: back to normal");
-		ui.last_sample_ns = S(101);
+		ui.live.last_sample_ns = S(101);
 		table_home(ui_table(&ui));
 		delwin(pad);
 	}
@@ -376,10 +370,10 @@ int main(void)
 	ui.pane = 0;
 	screen_rebuild(&ui);
 	table_home(ui_table(&ui));
-	ui.details = true;
-	snprintf(ui.details_key, sizeof(ui.details_key), "mlx5_0/2");
+	ui.overlay.details = true;
+	snprintf(ui.overlay.details_key, sizeof(ui.overlay.details_key), "mlx5_0/2");
 	render(&ui, "ports-details-100x30", 0, 30, 100);
-	ui.details = false;
+	ui.overlay.details = false;
 	/*
 	 * Tiny sizes: every pane draws, and the chrome goes before the data as
 	 * doc/monitor.md says: the header stays from 3 lines up, clipped to the
@@ -418,7 +412,7 @@ int main(void)
 	{
 		struct port_rates pr;
 
-		port_rates(&ui.host.devs[0].ports[0], &pr);
+		port_rates(&ui.live.host.devs[0].ports[0], &pr);
 		ASSERT_NEAR(pr.rcv_gbps, 25.0, 1e-9, "25 Gb/s in from 781250000 words in one second");
 		ASSERT_NEAR(pr.xmit_gbps, 50.0, 1e-9, "50 Gb/s out");
 	}

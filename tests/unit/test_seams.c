@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/host.h"
-#include "collect/snapshot.h"
-#include "collect/source.h"
+#include "kernel/host.h"
+#include "source/snapshot.h"
+#include "source/source.h"
 #include "derive/doctor.h"
 #include "tap.h"
 #include "ui/ui.h"
@@ -62,7 +62,7 @@ static void hello_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	const int *presses = ui_pane_state(ui, &hello_pane);
 
-	mvwprintw(w, r.y, r.x, "hello: %zu device(s), h pressed %d time(s)", ui->host.ndevs, *presses);
+	mvwprintw(w, r.y, r.x, "hello: %zu device(s), h pressed %d time(s)", ui->live.host.ndevs, *presses);
 }
 
 static void *hello_create(struct ui *ui)
@@ -146,8 +146,8 @@ int main(void)
 	set_term(scr);
 	memset(&ui, 0, sizeof(ui));
 	ui_init_views(&ui, &ctx, panes, 2);
-	ui.src = src;
-	ui.host = snap.host;		/* the ui owns the host from here */
+	ui.live.src = src;
+	ui.live.host = snap.host;		/* the ui owns the host from here */
 	memset(&snap.host, 0, sizeof(snap.host));
 	snapshot_free(&snap);
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/sysfs.h"
+#include "kernel/sysfs.h"
 #include "tap.h"
 
 static void test_parse_u64(void)

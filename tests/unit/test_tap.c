@@ -26,6 +26,11 @@ static void fail_eq_int(void)		{ ASSERT_EQ_INT(one, two, "int"); }
 static void fail_eq_str(void)		{ ASSERT_EQ_STR("ib0", "ib1", "str"); }
 static void fail_eq_str_lines(void)	{ ASSERT_EQ_STR("ok 1\n\"q\"\\", "# EOF\n", "str lines"); }
 
+static void fail_all(void)		{ ASSERT_ALL(216, 463, "all"); }
+static void fail_all_none(void)		{ ASSERT_ALL(0, 0, "all of none"); }
+static void fail_exit_other(void)	{ ASSERT_EXIT(134 << 8, 1, "exit other"); }
+static void fail_exit_signal(void)	{ ASSERT_EXIT(11, 0, "exit signal"); }
+
 static void pass_all(void)
 {
 	ASSERT_EQ_DBL(0.5, 0.5, "dbl");
@@ -37,6 +42,8 @@ static void pass_all(void)
 	ASSERT_NOT_NULL(&one, "not null");
 	ASSERT_CONTAINS("ib0 up\nib1 down\n", "ib1 down", "contains");
 	ASSERT_NOT_CONTAINS("ib0 up\nib1 down", "ib2", "not contains");
+	ASSERT_ALL(3, 3, "all");
+	ASSERT_EXIT(system("exit 3"), 3, "exit");
 }
 
 static const struct tap_case {
@@ -72,8 +79,16 @@ static const struct tap_case {
 	  { "not ok 1 - str\n", "#   expected \"ib1\", got \"ib0\"\n" } },
 	{ "ASSERT_EQ_STR, a newline", fail_eq_str_lines, true,
 	  { "not ok 1 - str lines\n", "#   expected \"# EOF\\n\", got \"ok 1\\n\\\"q\\\"\\\\\"\n" } },
+	{ "ASSERT_ALL", fail_all, true,
+	  { "not ok 1 - all (216 of 463)\n", "#   expected all 463, got 216\n" } },
+	{ "ASSERT_ALL, none", fail_all_none, true,
+	  { "not ok 1 - all of none (0 of 0)\n", "#   expected at least one, got none\n" } },
+	{ "ASSERT_EXIT, another status", fail_exit_other, true,
+	  { "not ok 1 - exit other\n", "#   expected exit 1, got exit 134\n" } },
+	{ "ASSERT_EXIT, a signal", fail_exit_signal, true,
+	  { "not ok 1 - exit signal\n", "#   expected exit 0, got killed by signal 11\n" } },
 	{ "passing assertions", pass_all, false,
-	  { "ok 1 - dbl\n", "ok 9 - not contains\n" } },
+	  { "ok 1 - dbl\n", "ok 9 - not contains\n", "ok 11 - exit\n" } },
 };
 
 /* Runs fn in a child with its stdout on a pipe; the output and the child's tap_done() status. */

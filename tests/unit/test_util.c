@@ -2,6 +2,7 @@
 /* util.c: enum names, the strict number and GUID parsers, the clock. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -68,5 +69,67 @@ int main(void)
 	t1 = util_now_ns();
 	TAP_OK(t0 > 0 && t1 >= t0, "the clock runs forwards (%" PRIu64 " then %" PRIu64 ")", t0, t1);
 
+	/* The number family: what may surround a number, and the errors that say why not. */
+	{
+		static const struct {
+			const char *s;
+			unsigned int flags;
+			int base;
+			uint64_t max;
+			int rc;
+			uint64_t v;
+			const char *rest;	/* UTIL_NUM_PREFIX: what follows */
+		} u[] = {
+			{ "42", 0, 10, UINT64_MAX, 0, 42, NULL },
+			{ "42\n", 0, 10, UINT64_MAX, -EINVAL, 0, NULL },
+			{ " 42\n", UTIL_NUM_BLANKS, 10, UINT64_MAX, 0, 42, NULL },
+			{ "\t 42 x", UTIL_NUM_BLANKS, 10, UINT64_MAX, -EINVAL, 0, NULL },
+			{ "0x1F\n", UTIL_NUM_BLANKS | UTIL_NUM_0X, 10, UINT64_MAX, 0, 31, NULL },
+			{ "0x1F", 0, 10, UINT64_MAX, -EINVAL, 0, NULL },
+			{ "0x", UTIL_NUM_0X, 10, UINT64_MAX, -EINVAL, 0, NULL },
+			{ "010", 0, 0, UINT64_MAX, 0, 8, NULL },
+			{ "08", 0, 0, UINT64_MAX, -EINVAL, 0, NULL },
+			{ "-1", UTIL_NUM_BLANKS, 10, UINT64_MAX, -EINVAL, 0, NULL },
+			{ "+1", 0, 10, UINT64_MAX, -EINVAL, 0, NULL },
+			{ "18446744073709551615", 0, 10, UINT64_MAX, 0, UINT64_MAX, NULL },
+			{ "18446744073709551616", 0, 10, UINT64_MAX, -ERANGE, 0, NULL },
+			{ "4294967296", 0, 10, UINT32_MAX, -ERANGE, 0, NULL },
+			{ "4294967295", 0, 10, UINT32_MAX, 0, UINT32_MAX, NULL },
+			{ "\t1234 5678", UTIL_NUM_BLANKS | UTIL_NUM_PREFIX, 10, UINT32_MAX, 0, 1234, " 5678" },
+			{ "7:rest", UTIL_NUM_PREFIX, 10, 9, 0, 7, ":rest" },
+			{ ":rest", UTIL_NUM_PREFIX, 10, 9, -EINVAL, 0, NULL },
+		};
+
+		for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+			uint64_t got = 12345;
+			const char *rest = NULL;
+			int nrc = util_num_u64(u[i].s, u[i].flags, u[i].base, u[i].max, &got, &rest);
+
+			ASSERT_EQ_INT(nrc, u[i].rc, u[i].s);
+			ASSERT_EQ_U64(got, u[i].rc ? 12345 : u[i].v, "... its value (untouched on error)");
+			if (u[i].rest)
+				ASSERT_EQ_STR(rest ? rest : "(null)", u[i].rest, "... and where the rest begins");
+		}
+	}
+	{
+		double dv = -7;
+		const char *rest = NULL;
+
+		ASSERT_EQ_INT(util_num_double("2.5 Gb/sec", UTIL_NUM_PREFIX, 0, 1e6, &dv, &rest), 0, "a rate before its unit");
+		ASSERT_EQ_DBL(dv, 2.5, "... is 2.5");
+		ASSERT_EQ_STR(rest, " Gb/sec", "... and the unit follows");
+		ASSERT_EQ_INT(util_num_double("nan", 0, 0, 1e6, &dv, NULL), -ERANGE, "NaN is never in range");
+		ASSERT_EQ_INT(util_num_double(" 1", 0, 0, 10, &dv, NULL), -EINVAL, "no blank before without UTIL_NUM_BLANKS");
+		ASSERT_EQ_INT(util_num_double(" 1\n", UTIL_NUM_BLANKS, 0, 10, &dv, NULL), 0, "... blanks with it");
+		ASSERT_EQ_INT(util_num_double("1e999", 0, 0, 1e300, &dv, NULL), -ERANGE, "past the double's range");
+		ASSERT_EQ_INT(util_num_double("5x", 0, 0, 10, &dv, NULL), -EINVAL, "something after the number");
+	}
+	{
+		/* util_clean(): what a terminal acts on becomes '?', in place; text and UTF-8 stay */
+		char s[] = "a\r\nb\bc\033[2J\302\233d\233e\177f\342\224\200g\377\302\200\302\237\302\240h\tz";
+
+		ASSERT_EQ_STR(util_clean(s), "a??b?c?[2J??d?e?f\342\224\200g\377????\302\240h?z",
+			      "C0, CR/LF/BS/tab, ESC, C1 as UTF-8 and raw, DEL cleaned; U+2500, U+00A0, a stray 0xff kept");
+	}
 	return tap_done();
 }

@@ -81,23 +81,23 @@ else
 fi
 
 # attribution
-if jq -e --arg id $ID '.res.procs[] | select(.unit.kind == "docker" and .unit.id == $id and .qps >= 1 and .comm == "rping")' $T/res.json >/dev/null; then
+if json_true $T/res.json '.res.procs[] | select(.unit.kind == "docker" and .unit.id == $id and .qps >= 1 and .comm == "rping")' --arg id $ID; then
 	t_ok "an rping in docker-<id>.scope is attributed to that container"
 else
 	t_nok "docker attribution"; jq -c '.res.procs[]' $T/res.json
 fi
-if jq -e '.res.procs[] | select(.unit.kind == "slurm" and .unit.id == "42" and .unit.user == "uid_0" and .qps >= 1)' $T/res.json >/dev/null; then
+if json_true $T/res.json '.res.procs[] | select(.unit.kind == "slurm" and .unit.id == "42" and .unit.user == "uid_0" and .qps >= 1)'; then
 	t_ok "an rping in slurm/uid_0/job_42 is attributed to Slurm job 42"
 else
 	t_nok "slurm attribution"; jq -c '.res.procs[]' $T/res.json
 fi
-if jq -e '.res.procs[] | select(.fabtop_probe and .cm_ids >= 1 and .qps >= 1)' $T/res.json >/dev/null &&
+if json_true $T/res.json '.res.procs[] | select(.fabtop_probe and .cm_ids >= 1 and .qps >= 1)' &&
 	grep -q 'fabtop probe' $T/res.txt; then
 	t_ok "the running fabtop probe's cm_id and QP are shown as the probe's"
 else
 	t_nok "fabtop probe marked"; jq -c '.res.procs[]' $T/res.json
 fi
-if jq -e '.res.procs | length >= 5 and all(.[] | select(.kern | not); .visible and .user == "root")' $T/res.json >/dev/null; then
+if json_true $T/res.json '.res.procs | length >= 5 and all(.[] | select(.kern | not); .visible and .user == "root")'; then
 	t_ok "every holder seen in /proc with its user"
 else
 	t_nok "holders' users"; jq -c '.res.procs[]' $T/res.json
@@ -109,7 +109,7 @@ t_run "show res without CAP_NET_ADMIN: works, says it is restricted" 0 'without 
 	setpriv --inh-caps=-net_admin --bounding-set=-net_admin "$F" show res
 show $T/noadmin.txt | head -40
 setpriv --inh-caps=-net_admin --bounding-set=-net_admin "$F" show res --json > $T/noadmin.json 2>&1
-if jq -e '.res.restricted' $T/noadmin.json > /dev/null; then t_ok "--json says restricted"; else
+if json_true $T/noadmin.json '.res.restricted'; then t_ok "--json says restricted"; else
 	t_nok "--json says restricted"; show $T/noadmin.json; fi
 t_run "show ports without CAP_NET_ADMIN still works" 0 'rxe0' $T/noadmin2.txt \
 	setpriv --inh-caps=-net_admin --bounding-set=-net_admin "$F" show ports

@@ -68,8 +68,8 @@ t_run "fabtop <-> fabtop bw mode with SENDs, counted by the server" 0 'result: o
 show $T/m5.log
 t_run "fabtop probe --json: timeline and result" 0 '"ok":true' $T/m4.log \
 	timeout 30 "$F" probe $A --mode lat -C 50 --json
-if jq -e '.events | map(.event) | index("ADDR_RESOLVED") < index("ROUTE_RESOLVED") and index("ROUTE_RESOLVED") < index("ESTABLISHED")' $T/m4.log >/dev/null &&
-	jq -e '.latency_us.p99 >= .latency_us.p50 and .msgs == 50' $T/m4.log >/dev/null; then
+if json_true $T/m4.log '.events | map(.event) | index("ADDR_RESOLVED") < index("ROUTE_RESOLVED") and index("ROUTE_RESOLVED") < index("ESTABLISHED")' &&
+	json_true $T/m4.log '.latency_us.p99 >= .latency_us.p50 and .msgs == 50'; then
 	t_ok "--json: events in order, 50 round trips, p99 >= p50"
 else
 	t_nok "--json: events in order, 50 round trips, p99 >= p50"; show $T/m4.log
@@ -77,7 +77,7 @@ fi
 want=$("$F" show gids --for $A --json | jq -c '[.gid_choice.index, .gid_choice.ports[0].type]')
 got=$(jq -c '[.gid_index, .gid_type]' $T/m4.log)
 if [ "$got" = "$want" ] && [ "$want" != "[null,null]" ] &&
-	jq -e --argjson g "$(jq '.gid_index' $T/m4.log)" '.events[] | select(.event=="ESTABLISHED") | .text | test("GID index \($g) RoCE v2")' $T/m4.log >/dev/null; then
+	json_true $T/m4.log '.events[] | select(.event=="ESTABLISHED") | .text | test("GID index \($g) RoCE v2")' --argjson g "$(jq '.gid_index' $T/m4.log)"; then
 	t_ok "probe reports the GID index it used, the one show gids --for $A names ($got)"
 else
 	t_nok "probe reports the GID index it used, the one show gids --for $A names (probe $got, show gids $want)"
@@ -194,7 +194,7 @@ if [ -n "$il" ] && [ -n "$ow" ] && [ "$ow" != null ]; then
 else
 	t_nok "lat one-way estimate measured against ib_send_lat ('$il', '$ow')"; show $T/fl2.log
 fi
-if jq -e '.ok and .latency_us.n == 1000' $T/fl2.log > /dev/null; then t_ok "lat mode, busy-polled: 1000 round trips"; else t_nok "lat mode, busy-polled"; show $T/fl2.log; fi
+if json_true $T/fl2.log '.ok and .latency_us.n == 1000'; then t_ok "lat mode, busy-polled: 1000 round trips"; else t_nok "lat mode, busy-polled"; show $T/fl2.log; fi
 
 # --- hostile clients against the running server, then a real client
 if [ -n "$H" ] && [ -x "$H" ]; then
@@ -220,11 +220,13 @@ t_grep "bw claims past what any link carries are dropped with the reason" \
 	'DROPPED .*(PROGRESS|FIN) claims [0-9]+ writes .*(any link|64 bits)' $T/ff.log
 
 # --- starvation: each attack leaves a real client served (doc/probe.md, "Fairness")
-# The per-source cap. One VM has one rxe device: every client here comes from
-# an address of this host, so "one host cannot take every slot from the
-# others" needs a second source. A second address on d0 gives one (rxe loops
-# it back on the same device); two hosts would need two VMs (two-vm.sh).
+# The per-source cap, per /24. One VM has one rxe device: every client here
+# comes from an address of this host, so "one host cannot take every slot
+# from the others" needs other sources. More addresses on d0 give them (rxe
+# loops them back on the same device): 10.9.0.2 in the /24 of $A, 10.9.1.2
+# in another; two hosts would need two VMs (two-vm.sh).
 ip addr add 10.9.0.2/24 dev d0
+ip addr add 10.9.1.2/24 dev d0
 timeout 60 "$F" probe --listen $A -p 7177 --max-conns 4 --max-conns-per-source 1 > $T/ps.log 2>&1 & psp=$!
 wait_listen 7177
 timeout 30 "$F" probe $A -p 7177 --mode lat -C 0 > $T/ps1.log 2>&1 & c1=$!
@@ -233,13 +235,17 @@ sleep 1.5	# past a newcomer's first window: the first stays for its work, not it
 t_run "per-source cap 1: a second connection from the same address is rejected, saying why" 1 \
 	'REJECTED .*too many connections from this address' $T/ps2.log \
 	timeout 30 "$F" probe $A -p 7177 --mode lat -C 5 --timeout-ms 2000
-t_run "per-source cap 1: a connection from another address is served meanwhile" 0 \
-	'result: ok: 5 round trips' $T/ps4.log timeout 30 "$F" probe $A --from 10.9.0.2 -p 7177 --mode lat -C 5
+t_run "per-source cap 1: another address of the same /24 is rejected too" 1 \
+	'REJECTED .*too many connections from this address' $T/ps5.log \
+	timeout 30 "$F" probe $A --from 10.9.0.2 -p 7177 --mode lat -C 5 --timeout-ms 2000
+t_run "per-source cap 1: a connection from another /24 is served meanwhile" 0 \
+	'result: ok: 5 round trips' $T/ps4.log timeout 30 "$F" probe $A --from 10.9.1.2 -p 7177 --mode lat -C 5
 kill -INT $c1; wait $c1; rc=$?
 t_run "per-source cap 1: the first connection was served throughout" 0 'result: ok: [0-9]+ round trips' $T/ps3.log \
 	bash -c "cat $T/ps1.log; exit $rc"
 kill -TERM $psp; wait $psp
-t_grep "per-source cap: the server's reason names the cap" 'REJECT .*too many connections from this address: 1 from it' $T/ps.log
+t_grep "per-source cap: the server's reason names the cap and the /24" \
+	'REJECT .*too many connections from this address: 1 from it \(10\.9\.0\.0/24, the cap\)' $T/ps.log
 show $T/ps.log
 
 if [ -n "$H" ] && [ -x "$H" ]; then
@@ -255,7 +261,22 @@ if [ -n "$H" ] && [ -x "$H" ]; then
 	t_grep "slow pingers hold every slot: a real client is still served" 'attack 21: .*-> served: ok' $T/sph.log
 	kill -TERM $spp; wait $spp
 	t_grep "... a slow pinger was evicted for it, with the reason" \
-		'DROPPED .*evicted: under 2 messages or 32768 bytes a second .*the server is full' $T/sp.log
+		'DROPPED .*evicted: [0-9]+ bytes on the wire lately, under the [0-9]+ a second .*the server is full' $T/sp.log
+
+	# Tricklers: four lat connections, a valid PING each 450 ms (two or three
+	# messages a second: what a message count took for work, so the real
+	# client was rejected busy). Work is counted in bytes against the port's
+	# rate now: they are the least useful and one yields.
+	timeout 90 "$F" probe --listen $A -p 7180 --max-conns 4 --max-conns-per-source 8 > $T/tr.log 2>&1 & trp=$!
+	wait_listen 7180
+	timeout 100 "$H" $A 7180 hold trickle 4 "timeout 30 '$F' probe $A -p 7180 --mode lat -C 20 > $T/tr-c.log 2>&1" \
+		> $T/trh.log 2>&1
+	show $T/trh.log $T/tr-c.log
+	t_grep "tricklers hold every slot: a real client is still served" 'attack 21: .*-> served: ok' $T/trh.log
+	kill -TERM $trp; wait $trp
+	t_grep "... a trickler was evicted for it, its bytes named" \
+		'DROPPED .*evicted: [0-9]+ bytes on the wire lately, under the [0-9]+ a second .*the server is full' $T/tr.log
+	grep -E 'REJECT|DROPPED' $T/tr.log | show
 
 	# Pinned memory: the server without CAP_IPC_LOCK under a 5 MiB
 	# RLIMIT_MEMLOCK; idle bw-SEND connections pin 2.25 MiB each, so a third

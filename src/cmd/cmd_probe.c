@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fabtop probe: the RDMA probe from the command line (client, or server with --listen). */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "opts.h"
+#include "derive/units.h"
+#include "outbuf.h"
+#include "probe/explain.h"
+#include "probe/probe.h"
+#include "report/json.h"
+#include "util.h"
+
+#define MAX_CONNS 256
+/* the event channel, a completion channel per connection (closing ones too), stdout */
+#define MAX_FDS (1 + 2 * MAX_CONNS + 1)
+/* Lines waiting for a slow stdout: a few hundred events' worth, then they are dropped and counted. */
+#define OUT_BUF (64 * 1024)
+/* At exit, how long a blocked stdout may hold the summary back. */
+#define OUT_DRAIN_MS 1000
+
+static volatile sig_atomic_t stop_signals;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_signals++;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: fabtop probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE]\n"
+		"                    [--mode rping|bw|lat] [-Q DEPTH] [--op write|send] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
+		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--max-conns-per-source N] [--once]\n"
+		"                    [--spin-us N] [--json]\n"
+		"       fabtop probe --lid LID | --guid GUID   (InfiniBand: an ibping over MADs, no IP needed;\n"
+		"                                               see fabtop probe --lid 1 --help)\n\n"
+		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
+		"  rping  rping's protocol: works against 'rping -s' (and serves 'rping -c')\n"
+		"  bw     RDMA WRITE stream (SIZE bytes, DEPTH outstanding); needs fabtop --listen\n"
+		"  lat    SEND ping-pong: round-trip min/p50/p99/max; needs fabtop --listen\n\n"
+		"  --from ADDR|IFACE  source address, or an interface's IPv4 address\n"
+		"  -p, --port N       port (default %d, rping's)\n"
+		"  -C, --count N      pings/writes/round trips (defaults: rping 10, bw 1000, lat 1000; 0: until ^C)\n"
+		"  -S, --size N       bytes per message (defaults: rping 64, bw 65536, lat 64)\n"
+		"  -Q, --depth N      bw: writes in flight (default 16)\n"
+		"  --op write|send    bw: RDMA WRITEs (default) or SENDs the server receives and counts\n"
+		"  --timeout-ms N     limit for each step: address, route, connect (default 3000)\n"
+		"  --spin-us N        busy-poll completions up to N us before sleeping (as perftest; default 0)\n"
+		"  --idle-ms N        data phase: no completion this long fails; server: drops a client (default 10000)\n"
+		"  --listen [ADDR]    serve instead of connect (ADDR default: all)\n"
+		"  --max-conns N      server: connections at once (default 16); when full, the least useful\n"
+		"                     of those moving under 1/100000 of the port's rate is evicted for a newcomer\n"
+		"  --max-conns-per-source N  server: connections at once from one /24 (IPv6: /64)\n"
+		"                     (default half of --max-conns, at least 1)\n"
+		"  --once             server: end after the first client served (like rping -s)\n"
+		"Exit status: 0 the probe succeeded, 1 it failed (the timeline says why), 2 usage.\n",
+		PROBE_DEFAULT_PORT);
+}
+
+static int parse_num(const char *opt, const char *s, uint64_t max, uint64_t *out)
+{
+	if (util_parse_u64(s, 10, max, out) == 0)
+		return 0;
+	if (!s || *s < '0' || *s > '9')
+		fprintf(stderr, "fabtop probe: %s wants a number, not '%s'\n", opt, s ? s : "");
+	else
+		fprintf(stderr, "fabtop probe: %s wants a number from 0 to %" PRIu64 ", not '%s'\n", opt, max, s);
+	return -1;
+}
+
+static void print_event(struct outbuf *ob, const struct probe_event *e)
+{
+	outbuf_printf(ob, "  +%" PRIu64 ".%03" PRIu64 "s %-16s %s\n", e->t_ns / UINT64_C(1000000000),
+	       e->t_ns / UINT64_C(1000000) % 1000, e->name, e->text);
+}
+
+static void print_new_events(struct outbuf *ob, const struct probe_status *st, uint64_t *seen)
+{
+	uint64_t first = st->events_total - st->n_events, i;
+
+	if (*seen < first) {
+		outbuf_printf(ob, "  ... %" PRIu64 " events not shown\n", first - *seen);
+		*seen = first;
+	}
+	for (i = *seen; i < st->events_total; i++)
+		print_event(ob, &st->events[i - first]);
+	*seen = st->events_total;
+	outbuf_flush(ob);
+}
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static void print_summary(struct outbuf *ob, const struct probe_status *st)
+{
+	char avg[32], per_s[48] = "";
+
+	if (st->listen) {
+		outbuf_printf(ob, "server: %" PRIu64 " connections served, %" PRIu64 " rejected, %" PRIu64 " dropped; "
+			      "%" PRIu64 " messages, %" PRIu64 " bytes, %" PRIu64 " payload errors\n",
+			      st->conns_done, st->conns_rejected, st->conns_dropped, st->msgs, st->bytes,
+			      st->payload_errors);
+		return;
+	}
+	if (st->state != PROBE_DONE && st->state != PROBE_FAILED) {
+		outbuf_printf(ob, "result: interrupted while %s\n", probe_state_name(st->state));
+		return;
+	}
+	if (st->state != PROBE_DONE) {
+		outbuf_printf(ob, "result: FAILED: %s\n", st->error);
+		return;
+	}
+	units_bitrate(avg, sizeof(avg), st->avg_gbps * 1e9);
+	if (st->data_ns)
+		snprintf(per_s, sizeof(per_s), ", %.0f msg/s", (double)st->msgs * 1e9 / (double)st->data_ns);
+	/* one piece per line: a line is dropped whole or written whole */
+	outbuf_printf(ob, "result: ok: %" PRIu64 " %s, %" PRIu64 " bytes in %.3f s, %s%s%s\n",
+		      st->msgs, st->mode == PROBE_MODE_RPING ? "pings" : st->mode == PROBE_MODE_LAT ? "round trips" :
+		      st->bw_send ? "sends" : "writes",
+		      st->bytes, (double)st->data_ns / 1e9, avg, per_s,
+		      st->mode != PROBE_MODE_RPING ? "" : st->payload_errors ? ", payload MISMATCH" : ", payload ok");
+	if (st->lat.n)
+		outbuf_printf(ob, "round trip (us): min %.1f  p50 %.1f  p99 %.1f  max %.1f  (%" PRIu64 " samples)\n",
+			      us(st->lat.min_ns), us(st->lat.p50_ns), us(st->lat.p99_ns), us(st->lat.max_ns), st->lat.n);
+	/* ib_send_lat reports half the round trip: the same, to compare like for like. */
+	if (st->lat.n && st->mode == PROBE_MODE_LAT)
+		outbuf_printf(ob, "one way (us, half the round trip, as ib_send_lat reports): min %.1f  p50 %.1f  "
+			      "p99 %.1f  max %.1f\n", us(st->lat.min_ns) / 2, us(st->lat.p50_ns) / 2,
+			      us(st->lat.p99_ns) / 2, us(st->lat.max_ns) / 2);
+}
+
+/* Long: the probe's JSON document, member by member in its documented order (doc/probe.md). */
+static void json_status(const struct probe_opts *o, const struct probe_status *st, const struct explain *ex)
+{
+	struct json j;
+	unsigned int i;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j);
+	json_key(&j, "role");
+	json_str(&j, st->listen ? "server" : "client");
+	json_key(&j, "mode");
+	json_str(&j, probe_mode_name(st->mode));
+	if (!st->listen) {
+		json_key(&j, "peer");
+		json_str(&j, o->peer);
+	}
+	json_key(&j, "port");
+	json_u64(&j, o->port);
+	json_key(&j, "local");
+	json_str_or_null(&j, st->local);
+	json_key(&j, "remote");
+	json_str_or_null(&j, st->remote);
+	json_key(&j, "device");
+	json_str_or_null(&j, st->device);
+	json_key(&j, "gid_index");
+	if (st->sgid_index >= 0)
+		json_u64(&j, (uint64_t)st->sgid_index);
+	else
+		json_null(&j);
+	json_key(&j, "gid_type");
+	json_str_or_null(&j, st->sgid_type);
+	json_key(&j, "size");
+	json_u64(&j, st->size);
+	if (st->mode == PROBE_MODE_BW) {
+		json_key(&j, "op");
+		json_str(&j, st->bw_send ? "send" : "write");
+		json_key(&j, "depth");
+		json_u64(&j, st->depth);
+	}
+	json_key(&j, "state");
+	json_str(&j, probe_state_name(st->state));
+	json_key(&j, "ok");
+	json_bool(&j, st->state == PROBE_DONE);
+	json_key(&j, "error");
+	json_str_or_null(&j, st->error);
+	json_key(&j, "events");
+	json_arr_begin(&j);
+	for (i = 0; i < st->n_events; i++) {
+		const struct probe_event *e = &st->events[i];
+
+		json_obj_begin(&j);
+		json_key(&j, "t_s");
+		json_double(&j, (double)e->t_ns / 1e9, 6);
+		json_key(&j, "event");
+		json_str(&j, e->name);
+		json_key(&j, "status");
+		json_i64(&j, e->status);
+		json_key(&j, "error");
+		json_bool(&j, e->error);
+		json_key(&j, "text");
+		json_str(&j, e->text);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "evidence");
+	json_arr_begin(&j);
+	for (i = 0; i < ex->n; i++)
+		json_str(&j, ex->line[i]);
+	json_arr_end(&j);
+	json_key(&j, "msgs");
+	json_u64(&j, st->msgs);
+	json_key(&j, "bytes");
+	json_u64(&j, st->bytes);
+	json_key(&j, "payload_errors");
+	json_u64(&j, st->payload_errors);
+	json_key(&j, "seconds");
+	json_double(&j, (double)st->data_ns / 1e9, 6);
+	json_key(&j, "avg_gbps");
+	json_double(&j, st->avg_gbps, 6);
+	json_key(&j, "msgs_per_s");
+	json_double(&j, st->data_ns ? (double)st->msgs * 1e9 / (double)st->data_ns : 0, 1);
+	json_key(&j, "latency_us");
+	if (st->lat.n) {
+		json_obj_begin(&j);
+		json_key(&j, "n");
+		json_u64(&j, st->lat.n);
+		json_key(&j, "min");
+		json_double(&j, us(st->lat.min_ns), 3);
+		json_key(&j, "p50");
+		json_double(&j, us(st->lat.p50_ns), 3);
+		json_key(&j, "p99");
+		json_double(&j, us(st->lat.p99_ns), 3);
+		json_key(&j, "max");
+		json_double(&j, us(st->lat.max_ns), 3);
+		/* half the round trip, as ib_send_lat reports it */
+		json_key(&j, "one_way_p50");
+		json_double(&j, us(st->lat.p50_ns) / 2, 3);
+		json_key(&j, "one_way_p99");
+		json_double(&j, us(st->lat.p99_ns) / 2, 3);
+		json_obj_end(&j);
+	} else {
+		json_null(&j);
+	}
+	if (st->listen) {
+		json_key(&j, "conns_done");
+		json_u64(&j, st->conns_done);
+		json_key(&j, "conns_rejected");
+		json_u64(&j, st->conns_rejected);
+		json_key(&j, "conns_dropped");
+		json_u64(&j, st->conns_dropped);
+	}
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+/* Long: the probe's poll loop with its signals, progress lines and the final report. */
+static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
+{
+	struct explain ex;
+	struct outbuf ob;
+	struct pollfd fds[MAX_FDS];
+	struct sigaction sa;
+	const struct probe_status *st;
+	struct probe *p;
+	uint64_t seen = 0, now, last_live = 0, stop_ns = 0;
+	sig_atomic_t stop_seen = 0;
+	bool stopped = false;
+	int n, rc;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	/*
+	 * Text goes out through a bounded buffer and non-blocking writes: a
+	 * stdout nobody reads must not stop the loop (and a server's every
+	 * client). --json writes once, after the loop, as before.
+	 */
+	fflush(stdout);
+	n = outbuf_init(&ob, STDOUT_FILENO, OUT_BUF);
+	if (n && !json)
+		fprintf(stderr, "fabtop probe: standard output may block: %s\n", strerror(-n));
+	p = probe_start(o);
+	if (!p) {
+		fprintf(stderr, "fabtop probe: out of memory\n");
+		outbuf_free(&ob);
+		return EXIT_RUNTIME;
+	}
+	if (!json) {
+		if (o->listen)
+			outbuf_printf(&ob, "fabtop probe: serving on port %u (^C ends)\n", o->port);
+		else
+			outbuf_printf(&ob, "fabtop probe: %s port %u, %s mode%s%s\n", o->peer, o->port,
+				      probe_mode_name(o->mode), o->from ? ", from " : "", o->from ? o->from : "");
+	}
+	while (probe_active(p)) {
+		now = util_now_ns();
+		if (stop_signals && !stopped) {
+			probe_stop(p);
+			stopped = true;
+			stop_ns = now;
+			stop_seen = stop_signals;
+		}
+		/* asked again (not the same signal twice, as timeout(1) sends to the
+		 * command and its group): leave now, probe_free() cleans up */
+		if (stopped && stop_signals > stop_seen && now - stop_ns > 500000000ull)
+			break;
+		stop_seen = stopped && now - stop_ns <= 500000000ull ? stop_signals : stop_seen;
+		n = probe_fds(p, fds, MAX_FDS - 1);
+		if (outbuf_pending(&ob)) {
+			fds[n].fd = ob.fd;
+			fds[n].events = POLLOUT;
+			fds[n].revents = 0;
+			n++;
+		}
+		if (poll(fds, (nfds_t)n, probe_timeout_ms(p, now)) < 0 && errno != EINTR) {
+			fprintf(stderr, "fabtop probe: poll: %s\n", strerror(errno));
+			break;
+		}
+		now = util_now_ns();
+		probe_handle(p, now);
+		st = probe_status(p);
+		if (!json) {
+			print_new_events(&ob, st, &seen);
+			if ((st->state == PROBE_RUNNING || (st->state == PROBE_LISTENING && st->conns_active)) &&
+			    st->gbps > 0 && now - last_live >= 1000000000ull) {
+				char r[32];
+
+				last_live = now;
+				char conns[32] = "";
+
+				last_live = now;
+				if (st->listen)
+					snprintf(conns, sizeof(conns), ", %u connections", st->conns_active);
+				outbuf_printf(&ob, "  live: %s, %.0f msg/s, %" PRIu64 " messages%s\n",
+					      units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs, conns);
+			}
+		}
+		outbuf_flush(&ob);
+	}
+	st = probe_status(p);
+	/* a failure gets the doctor's view of this source and peer */
+	explain_failure(ctx, o, st, &ex);
+	if (json) {
+		json_status(o, st, &ex);
+	} else {
+		print_new_events(&ob, st, &seen);
+		print_summary(&ob, st);
+		for (unsigned int k = 0; k < ex.n; k++)
+			outbuf_printf(&ob, "  %s%s\n", k ? "" : "why: ", ex.line[k]);
+		/* a reader that never comes holds the exit back a second at most */
+		outbuf_drain(&ob, OUT_DRAIN_MS);
+		if (ob.dropped_total || outbuf_pending(&ob))
+			fprintf(stderr, "fabtop probe: %" PRIu64 " lines of output dropped, %zu bytes never written: "
+				"standard output was blocked\n", ob.dropped_total, outbuf_pending(&ob) ? ob.len : 0);
+	}
+	outbuf_free(&ob);
+	rc = st->state == PROBE_FAILED ? EXIT_RUNTIME : EXIT_OK;
+	if (probe_active(p))
+		rc = EXIT_RUNTIME;	/* interrupted twice */
+	probe_free(p);
+	return rc;
+}
+
+enum {
+	OPT_LISTEN = OPT_FIRST_OWN, OPT_ONCE, OPT_FROM, OPT_MODE, OPT_OP, OPT_TIMEOUT_MS, OPT_IDLE_MS,
+	OPT_SPIN_US, OPT_MAX_CONNS, OPT_MAX_PER_SOURCE,
+};
+
+/* --count here is the probe's -C (the global --count is taken before the command only). */
+static const struct option own[] = {
+	{ "listen", no_argument, NULL, OPT_LISTEN },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "port", required_argument, NULL, 'p' },
+	{ "count", required_argument, NULL, 'C' },
+	{ "size", required_argument, NULL, 'S' },
+	{ "depth", required_argument, NULL, 'Q' },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "op", required_argument, NULL, OPT_OP },
+	{ "timeout-ms", required_argument, NULL, OPT_TIMEOUT_MS },
+	{ "idle-ms", required_argument, NULL, OPT_IDLE_MS },
+	{ "spin-us", required_argument, NULL, OPT_SPIN_US },
+	{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
+	{ "max-conns-per-source", required_argument, NULL, OPT_MAX_PER_SOURCE },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One of the probe's own options into o; -1 (the message printed) for a bad value. */
+static int probe_option(struct probe_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_LISTEN:
+		o->listen = true;
+		break;
+	case OPT_ONCE:
+		o->serve_conns = 1;
+		break;
+	case OPT_FROM:
+		o->from = arg;
+		break;
+	case 'p':
+		if (parse_num("--port", arg, 65535, &v) || !v)
+			return -1;
+		o->port = (uint16_t)v;
+		break;
+	case 'C':
+		if (parse_num("-C", arg, UINT64_MAX, &v))
+			return -1;
+		o->count = v;
+		break;
+	case 'S':
+		if (parse_num("-S", arg, 1u << 20, &v) || !v)
+			return -1;
+		o->size = (uint32_t)v;
+		break;
+	case 'Q':
+		if (parse_num("-Q", arg, 64, &v) || !v)
+			return -1;
+		o->depth = (uint32_t)v;
+		break;
+	case OPT_MODE:
+		if (probe_mode_parse(arg, &o->mode)) {
+			fprintf(stderr, "fabtop probe: --mode is rping, bw or lat, not '%s'\n", arg);
+			return -1;
+		}
+		break;
+	case OPT_OP:
+		if (strcmp(arg, "write") && strcmp(arg, "send")) {
+			fprintf(stderr, "fabtop probe: --op is write or send, not '%s'\n", arg);
+			return -1;
+		}
+		o->bw_send = !strcmp(arg, "send");
+		break;
+	case OPT_TIMEOUT_MS:
+		if (parse_num("--timeout-ms", arg, 600000, &v) || !v)
+			return -1;
+		o->timeout_ms = (uint32_t)v;
+		break;
+	case OPT_IDLE_MS:
+		if (parse_num("--idle-ms", arg, 3600000, &v) || !v)
+			return -1;
+		o->idle_ms = (uint32_t)v;
+		break;
+	case OPT_SPIN_US:
+		if (parse_num("--spin-us", arg, 1000000, &v))
+			return -1;
+		o->spin_us = (uint32_t)v;
+		break;
+	case OPT_MAX_CONNS:
+		if (parse_num("--max-conns", arg, MAX_CONNS, &v) || !v)
+			return -1;
+		o->max_conns = (uint32_t)v;
+		break;
+	case OPT_MAX_PER_SOURCE:
+		if (parse_num("--max-conns-per-source", arg, MAX_CONNS, &v) || !v)
+			return -1;
+		o->max_per_source = (uint32_t)v;
+		break;
+	}
+	return 0;
+}
+
+/* PEER (or --listen's ADDR) and the checks between options; -1 with the message printed. */
+static int probe_target(struct probe_opts *o, int argc, char **argv)
+{
+	const char *peer = NULL;
+
+	for (int i = optind; i < argc; i++) {
+		if (peer) {
+			fprintf(stderr, "fabtop probe: one peer only ('%s' and '%s')\n", peer, argv[i]);
+			return -1;
+		}
+		peer = argv[i];
+	}
+	if (o->listen) {
+		o->listen_addr = peer;
+		if (o->from) {
+			fprintf(stderr, "fabtop probe: --from is for clients; give the server's address after --listen\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (!peer) {
+		fprintf(stderr, "fabtop probe: which peer? (fabtop probe PEER, or --listen)\n");
+		return -1;
+	}
+	if (o->serve_conns) {
+		fprintf(stderr, "fabtop probe: --once is for --listen\n");
+		return -1;
+	}
+	o->peer = peer;
+	return 0;
+}
+
+int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
+{
+	struct option longopts[OPTS_MAX];
+	struct probe_opts o;
+	int c, stop;
+
+	/*
+	 * Other probe kinds hook in here, before the RDMA CM options are parsed
+	 * (e.g. an ibping-style MAD probe for --lid/--guid).
+	 */
+	if (cmd_probe_mad_wanted(argc, argv))
+		return cmd_probe_mad(ctx, argc, argv);
+
+	probe_opts_init(&o);
+	if (ctx->count > 0)
+		o.count = (uint64_t)ctx->count;	/* the global --count before the command means -C here */
+	opts_merge(longopts, own);
+	while ((c = opts_next(ctx, "probe", argc, argv, ":hVp:C:S:Q:", longopts, &stop)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (probe_option(&o, c, optarg))
+			goto bad;
+	}
+	if (stop == EXIT_USAGE)
+		goto bad;
+	if (stop >= 0)
+		return stop;
+	if (probe_target(&o, argc, argv))
+		goto bad;
+	return run(ctx, &o, ctx->json);
+bad:
+	fprintf(stderr, "Try 'fabtop probe --help'.\n");
+	return EXIT_USAGE;
+}

@@ -1,0 +1,769 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fabtop show: one-shot reports of ports, counters, GIDs (and the sections other areas add). */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernel/host.h"
+#include "mad/mad_fabric.h"
+#include "mad/mad_watch.h"
+#include "mad/umad.h"
+#include "source/snapshot.h"
+#include "live/live.h"
+#include "source/source.h"
+#include "cmd/commands.h"
+#include "kernel/roce.h"
+#include "derive/gid_choice.h"
+#include "derive/roce_check.h"
+#include "opts.h"
+#include "report/escape.h"
+#include "record/reader.h"
+#include "record/when.h"
+#include "report/events.h"
+#include "report/gid_advice.h"
+#include "report/ibfabric.h"
+#include "report/json.h"
+#include "report/net.h"
+#include "report/res.h"
+#include "report/roce.h"
+#include "report/show.h"
+#include "warn.h"
+#include "util.h"
+
+/* The options of `show` that belong to one section or another (struct show_section's takes). */
+struct show_opts {
+	const char *since;		/* events: --since */
+	double duration_s;		/* events: --duration */
+	const char *for_arg;		/* gids: --for */
+	struct gid_want want;		/* ... parsed */
+	enum res_part res_part;		/* res: the one table asked for (RES_PART_ALL: every table) */
+};
+
+#define SHOW_TAKES_COUNT	(1u << 0)	/* --count (with --interval) */
+#define SHOW_TAKES_SINCE	(1u << 1)	/* --since, --duration */
+#define SHOW_TAKES_FOR		(1u << 2)	/* --for */
+#define SHOW_TAKES_PART		(1u << 3)	/* a table name after the section: 'show res qp' */
+
+/* watch()'s answer when the section is one look at a snapshot after all. */
+#define SHOW_FROM_SNAPSHOT	(-1)
+
+/*
+ * A section of the report: one row owns its name, the options it takes,
+ * what it needs collected and its output. text() prints for people;
+ * json() writes its members into the open top-level object; both return
+ * 0 or an exit code. A section that reads only the host gives
+ * host_text()/host_json() (the report/show.c functions) instead. A section
+ * that reads the network state or the fabric says so, and only then is it
+ * read. A section that is not one look (a watch over time, samples with
+ * rates, an answer of its own) has watch(), which runs instead of the
+ * snapshot unless it answers SHOW_FROM_SNAPSHOT.
+ */
+struct show_section {
+	const char *name;
+	bool in_all;		/* part of "show all" */
+	unsigned int needs;	/* SNAPSHOT_* parts beyond the host it reads */
+	unsigned int takes;	/* SHOW_TAKES_* */
+	int (*watch)(const struct fab_ctx *ctx, const struct show_opts *o);
+	/* Why these options do not fit this section (a usage error), NULL when they do. */
+	const char *(*refuse)(const struct fab_ctx *ctx, const struct show_opts *o);
+	void (*host_text)(FILE *f, const struct fab_host *h);
+	void (*host_json)(struct json *j, const struct fab_host *h);
+	int (*text)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f);
+	int (*json)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j);
+};
+
+static int net_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+{
+	net_report_text(f, &s->host, &s->net);
+	return 0;
+}
+
+static int net_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
+{
+	net_report_json(j, &s->host, &s->net);
+	return 0;
+}
+
+/*
+ * Whether the fabric could be asked at all: the reason on stderr when not.
+ * Some port answered: a partial view is still a view.
+ */
+static int fabric_status(const struct snapshot *s)
+{
+	if (!s->has_fabric) {
+		fprintf(stderr, "fabtop show fabric: the demo fabric is simulated: there is no subnet to "
+			"send MADs to (run it on a host with InfiniBand ports)\n");
+		return EXIT_RUNTIME;
+	}
+	if (s->fabric.error[0])
+		fprintf(stderr, "fabtop: %s\n", s->fabric.error);
+	for (size_t i = 0; i < s->fabric.nports; i++)
+		if (s->fabric.ports[i].self_state == IBQ_OK)
+			return EXIT_OK;
+	return EXIT_RUNTIME;
+}
+
+/* With --count N, N more PMA samples --interval apart: rates of both ends of each cable. */
+static int fabric_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+{
+	int rc = fabric_status(s);
+
+	if (s->fabric.nports)
+		ibfabric_text(f, &s->fabric);
+	for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
+		if (n == 1)
+			fprintf(f, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
+		fflush(f);
+		snapshot_fabric_sample(s, ctx->interval_s);
+		ibfabric_rates_text(f, &s->fabric, (unsigned int)n);
+	}
+	return rc;
+}
+
+static int fabric_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s,
+			   struct json *j)
+{
+	int rc = fabric_status(s);
+
+	ibfabric_json_members(j, &s->fabric);
+	if (ctx->count > 0) {
+		json_key(j, "samples");
+		json_arr_begin(j);
+		for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
+			snapshot_fabric_sample(s, ctx->interval_s);
+			ibfabric_rates_json(j, &s->fabric, (unsigned int)n, ctx->interval_s);
+			fflush(stdout);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+	return rc;
+}
+
+/* Why there are no resources to show, on stderr; 0 when there are (maybe in part). */
+static int res_status(const struct snapshot *s)
+{
+	if (!s->has_res) {
+		fprintf(stderr, "fabtop show res: the demo fabric is simulated: it has no processes "
+			"holding RDMA resources (run it on a host with RDMA devices)\n");
+		return EXIT_RUNTIME;
+	}
+	if (s->res.err)
+		fprintf(stderr, "fabtop: %s\n", s->res.why);
+	/* Nothing could be listed at all (no RDMA netlink): a failure, not an empty list. */
+	return s->res.err && !s->res.ndevs ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int res_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+{
+	int rc = res_status(s);
+
+	if (s->has_res && (!s->res.err || s->res.ndevs))
+		res_report_text(f, &s->res, o->res_part);
+	return rc;
+}
+
+static int res_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
+{
+	int rc = res_status(s);
+
+	if (s->has_res)
+		res_report_json(j, &s->res, o->res_part);
+	return rc;
+}
+
+
+static const struct show_section sections[];
+static const size_t nsections;
+
+void show_synopsis(FILE *f)
+{
+	fprintf(f, "show [");
+	for (size_t i = 0; i < nsections; i++)
+		fprintf(f, "%s|", sections[i].name);
+	fprintf(f, "all]");
+}
+
+static void show_usage(FILE *f)
+{
+	fprintf(f, "Usage: fabtop show [SECTION] [--json] [--sysfs DIR] [--interval S --count N]\n"
+		   "                   [--replay FILE [--at TIME]]\n"
+		   "       fabtop show events [--since T] [--duration D] [--interval S] [--json]\n"
+		   "       fabtop show events --replay FILE [--since T] [--at T] [--json]\n"
+		   "       fabtop show gids --for ADDR|IFACE [--json]\n"
+		   "Sections:");
+	for (size_t i = 0; i < nsections; i++)
+		fprintf(f, " %s", sections[i].name);
+	fprintf(f, " all (default: all)\n"
+		   "'res' takes one of qp, cm, proc to show only that table.\n"
+		   "With --count N, 'counters' samples N+1 times, --interval seconds apart,\n"
+		   "and prints rates and error deltas between samples.\n"
+		   "With --replay, the report is of the recording as it was --at TIME (default: its\n"
+		   "end; TIME: HH:MM[:SS], +5m, -30s, #N, start, end); --count N then plays the N\n"
+		   "samples after it.\n"
+		   "'events' watches for D seconds (default: until Ctrl-C), sampling every\n"
+		   "--interval, and prints each event as it happens (--json: one document at the\n"
+		   "end); --since T keeps those at or after T: 90s, 5m, 2h, 1d ago, @UNIXTIME, or\n"
+		   "'YYYY-MM-DD HH:MM[:SS]' local time. doc/events.md lists the events.\n"
+		   "'roce' reads DCB (PFC, ETS, APP, trust) and the ethtool and RDMA congestion\n"
+		   "counters of each RoCE port; with --count N it samples N more times and adds\n"
+		   "rates and the rate findings (pause storm, ECN without CNP, ...).\n"
+		   "With --for, 'gids' names the GID index an application should use for that\n"
+		   "address or interface (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX, ib_write_bw -x).\n");
+}
+
+
+#define ROCE_MAX_FINDINGS 64
+
+static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev, const struct roce_state *cur,
+		       unsigned int sample)
+{
+	struct doctor_finding *fs = calloc(ROCE_MAX_FINDINGS, sizeof(*fs));
+	size_t nfs = fs ? roce_check(prev, cur, fs, ROCE_MAX_FINDINGS) : 0;
+
+	if (nfs > ROCE_MAX_FINDINGS)
+		nfs = ROCE_MAX_FINDINGS;
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		if (sample) {
+			json_key(&j, "sample");
+			json_u64(&j, sample);
+		}
+		roce_report_json(&j, prev, cur, fs, nfs);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		if (sample)
+			fprintf(esc ? esc : stdout, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
+		roce_report_text(esc ? esc : stdout, prev, cur, fs, nfs);
+		escape_close(esc);
+	}
+	fflush(stdout);
+	free(fs);
+}
+
+/*
+ * show roce: the RoCE chain of every RoCE port as the live core reads it
+ * (live, or a fixture tree's recordings), then --count more samples
+ * --interval apart with rates. A fixture tree with a second recording
+ * gives its rates without --count.
+ */
+static int roce_watch(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	struct live lv;
+	struct roce_state next;
+	bool live = !strcmp(ctx->sysfs_root, "/sys");
+	int rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
+
+	if (!rc) {
+		live_want(&lv, LIVE_WANT_ROCE);
+		rc = lv.roce_err == -ENOMEM ? -ENOMEM : 0;
+	}
+	if (!rc && !live && !ctx->demo && !roce_collect_next(ctx->sysfs_root, &lv.roce, &next)) {
+		roce_print(ctx, &lv.roce, &next, 0);
+		roce_state_free(&next);
+	} else if (!rc && !ctx->count) {
+		roce_print(ctx, NULL, &lv.roce, 0);
+	}
+	for (long n = 1; !rc && n <= ctx->count; n++) {
+		live_next_sample(&lv);
+		if (lv.roce_err == -ENOMEM)
+			rc = -ENOMEM;
+		else
+			roce_print(ctx, &lv.roce_prev, &lv.roce, (unsigned int)n);
+	}
+	live_close(&lv);
+	if (rc)
+		fprintf(stderr, "fabtop: %s\n", strerror(-rc));
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* show gids --for: exit 0 with an index (or an InfiniBand port), 1 when nothing fits. */
+static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	const struct gid_want *w = &o->want;
+	struct source *src;
+	struct snapshot snap;
+	struct gid_choice c;
+
+	if (!o->for_arg)
+		return SHOW_FROM_SNAPSHOT;
+	src = source_open(ctx);
+	if (!src || snapshot_take(src, &snap, COLLECT_ALL)) {
+		fprintf(stderr, "fabtop: out of memory while reading the RDMA devices\n");
+		source_close(src);
+		return EXIT_RUNTIME;
+	}
+	/* c points into the host: it is freed after the answer is out */
+	gid_choose(&snap.host, w, &c);
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		gid_advice_json(&j, w, &c);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		gid_advice_text(esc ? esc : stdout, w, &c);
+		escape_close(esc);
+	}
+	snapshot_free(&snap);
+	source_close(src);
+	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
+}
+
+/* The PMA view of `show counters` (--counters pma|auto): local ports only. */
+struct show_pma {
+	struct ib_fabric f;
+	struct mad_fabric *v;		/* NULL: counters from sysfs */
+};
+
+/* How long the first answers (the port, ClassPortInfo, both counter sets) may take. */
+#define SHOW_PMA_DEADLINE_NS	(3ull * 1000000000ull)
+
+/* The local ports' latest PMA samples into h, in place of their counters/ files. */
+static void show_pma_apply(struct show_pma *pm, struct fab_host *h)
+{
+	for (size_t i = 0; pm->v && i < pm->f.nports; i++) {
+		const struct ib_local_port *lp = &pm->f.ports[i];
+		struct fab_port *p = fab_host_find_port(h, lp->ca, lp->port);
+
+		if (p && lp->pma.state == IBQ_OK && mad_port_apply_pma(p, &lp->pma) < 0)
+			fprintf(stderr, "fabtop: out of memory taking the PMA counters of %s/%u\n", lp->ca, lp->port);
+	}
+}
+
+/*
+ * --counters pma or auto on a host with InfiniBand ports: ask each local
+ * port's PMA (PortCounters, and PortCountersExtended when ClassPortInfo
+ * advertises it). A port whose PMA cannot be asked keeps its sysfs
+ * counters, and stderr says why (with pma; with auto only when some umad
+ * device exists but refused).
+ */
+static void show_pma_open(const struct fab_ctx *ctx, struct show_pma *pm, struct fab_host *h)
+{
+	struct fab_ctx c = *ctx;
+
+	memset(pm, 0, sizeof(*pm));
+	if (ctx->counters == COUNTERS_SYSFS || ctx->counters == COUNTERS_NETLINK || ctx->demo ||
+	    !mad_watch_host_has_ib(h))
+		return;
+	if (!c.live_sysfs && umad_tree_is_live(&c))
+		c.live_sysfs = true;
+	if (mad_fabric_take(&c, &pm->f, MADF_PORTS, NULL, util_now_ns() + SHOW_PMA_DEADLINE_NS, &pm->v) < 0)
+		pm->v = NULL;
+	if (!pm->v || pm->f.error[0]) {
+		if (ctx->counters == COUNTERS_PMA || pm->f.nports)
+			fprintf(stderr, "fabtop: --counters %s: %s; counters from sysfs\n",
+				ctx_counters_mode_str(ctx->counters),
+				pm->f.error[0] ? pm->f.error : "the PMA cannot be asked");
+		if (!pm->v)
+			return;
+	}
+	for (size_t i = 0; i < pm->f.nports; i++) {
+		const struct ib_local_port *lp = &pm->f.ports[i];
+
+		/* auto stays quiet about a port with no LID yet (down, no SM): sysfs is all there is. */
+		if (lp->pma.state == IBQ_OK || lp->self_state == IBQ_ERROR ||
+		    (ctx->counters == COUNTERS_AUTO && lp->pma.state == IBQ_NONE))
+			continue;
+		fprintf(stderr, "fabtop: --counters %s: %s/%u: no PMA answer (%s); counters from sysfs\n",
+			ctx_counters_mode_str(ctx->counters), lp->ca, lp->port,
+			lp->note[0] ? lp->note : ib_query_state_str(lp->pma.state));
+	}
+	show_pma_apply(pm, h);
+}
+
+static void show_pma_close(struct show_pma *pm)
+{
+	mad_fabric_close(pm->v);
+	ib_fabric_free(&pm->f);
+}
+
+/* Repeated counter samples (--count): the live core's, with rates between consecutive ones. */
+static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	struct live lv;
+	struct show_pma pm;
+	int rc;
+
+	if (!ctx->count)
+		return SHOW_FROM_SNAPSHOT;
+	rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
+
+	memset(&pm, 0, sizeof(pm));
+	if (!rc)
+		show_pma_open(ctx, &pm, &lv.host);
+	for (long s = 1; !rc && s <= ctx->count; s++) {
+		live_next_sample(&lv);
+		if (pm.v) {
+			mad_fabric_sample(pm.v, MAD_PMA_LOCAL, 0);
+			show_pma_apply(&pm, &lv.host);
+		}
+		if (ctx->json) {
+			struct json j;
+
+			json_init(&j, stdout);
+			json_obj_begin(&j);
+			json_key(&j, "sample"); json_u64(&j, (uint64_t)s);
+			json_key(&j, "interval_s"); json_double(&j, ctx->interval_s, 3);
+			show_counters_json(&j, &lv.host);
+			json_obj_end(&j);
+			json_end(&j);
+		} else {
+			FILE *esc = escape_open(stdout);
+
+			show_rates_text(esc ? esc : stdout, &lv.host, (unsigned int)s);
+			escape_close(esc);
+		}
+		fflush(stdout);
+	}
+	show_pma_close(&pm);
+	live_close(&lv);
+	if (rc) {
+		fprintf(stderr, "fabtop: cannot read the RDMA devices: %s\n", strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * A recording's events up to --at (default: all of them), --since any time
+ * form --at takes, or a duration before the recording's end ("90s"). The
+ * printers are those of the live watch.
+ */
+static int show_events_recorded(const struct fab_ctx *ctx, const char *since, double duration_s)
+{
+	const struct rec_reader *r = ctx->replay;
+	struct event_log log;
+	uint64_t since_ns = 0, end = r->recs[r->samples[r->nsamples - 1]].wall_ns;
+	size_t from = 0;
+	char err[512];
+	int rc = EXIT_OK;
+
+	if (since && rec_when_wall(r, since, &since_ns, err, sizeof(err)) &&
+	    events_parse_since(since, end, &since_ns)) {
+		fprintf(stderr, "fabtop show events: --since %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (event_log_init(&log, 1u << 20)) {
+		fprintf(stderr, "fabtop show events: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (rec_reader_events(r, ctx->replay_pos, &from, &log, err, sizeof(err))) {
+		fprintf(stderr, "fabtop show events: %s\n", err);
+		rc = EXIT_RUNTIME;
+	} else if (ctx->json) {
+		events_report_json(stdout, &log, since_ns);
+	} else {
+		FILE *esc = escape_open(stdout);
+
+		events_report_text(esc ? esc : stdout, &log, since_ns);
+		escape_close(esc);
+	}
+	event_log_free(&log);
+	return rc;
+}
+
+/* show events: a watch of the live host, or a recording's own past. */
+static int events_sec_watch(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	uint64_t since_ns = 0;
+
+	if (ctx->replay)
+		return show_events_recorded(ctx, o->since, o->duration_s);
+	if (o->since && events_parse_since(o->since, util_wall_ns(), &since_ns)) {
+		fprintf(stderr, "fabtop show events: --since wants 90s, 5m, 2h, 1d (ago), @UNIXTIME or "
+			"'YYYY-MM-DD HH:MM[:SS]', not '%s'\n", o->since);
+		return EXIT_USAGE;
+	}
+	return show_events_watch(ctx, o->duration_s, since_ns);
+}
+
+/* fabric --count samples the PMA counters live: a recording has only the rates of its own samples. */
+static const char *fabric_refuse(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	if (ctx->count && ctx->replay)
+		return "--count samples the PMA counters live; a recording has the rates of its samples: "
+		       "'show fabric --replay FILE --at T' for each, or the monitor";
+	return NULL;
+}
+
+static const char *events_refuse(const struct fab_ctx *ctx, const struct show_opts *o)
+{
+	if (ctx->count)
+		return "--count has no meaning here (use --duration)";
+	if (ctx->replay && o->duration_s > 0)
+		return "--duration watches a live host; a recording has its own";
+	return NULL;
+}
+
+static const struct show_section sections[] = {
+	{ .name = "ports", .in_all = true, .host_text = show_ports_text, .host_json = show_ports_json },
+	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch,
+	  .host_text = show_counters_text, .host_json = show_counters_json },
+	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch,
+	  .host_text = show_gids_text, .host_json = show_gids_json },
+	{ .name = "net", .needs = SNAPSHOT_NET, .text = net_text, .json = net_json },
+	{ .name = "fabric", .needs = SNAPSHOT_FABRIC, .takes = SHOW_TAKES_COUNT, .refuse = fabric_refuse,
+	  .text = fabric_sec_text, .json = fabric_sec_json },
+	{ .name = "events", .takes = SHOW_TAKES_SINCE, .refuse = events_refuse, .watch = events_sec_watch },
+	{ .name = "res", .needs = SNAPSHOT_RES, .takes = SHOW_TAKES_PART, .text = res_sec_text, .json = res_sec_json },
+	{ .name = "roce", .takes = SHOW_TAKES_COUNT, .watch = roce_watch },
+};
+
+static const size_t nsections = ARRAY_SIZE(sections);
+
+static const struct show_section *section_find(const char *name)
+{
+	for (size_t i = 0; i < nsections; i++)
+		if (!strcmp(name, sections[i].name))
+			return &sections[i];
+	return NULL;
+}
+
+/* An option given for a section that does not take it: which ones do, in one message. */
+static int option_misplaced(const char *opt, unsigned int takes)
+{
+	const char *names[ARRAY_SIZE(sections)];
+	size_t n = 0;
+
+	for (size_t i = 0; i < nsections; i++)
+		if (sections[i].takes & takes)
+			names[n++] = sections[i].name;
+	fprintf(stderr, "fabtop show: %s go%s with ", opt, strchr(opt, ' ') ? "" : "es");
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s'show %s'", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+/* The options given against what the section takes; 0 or EXIT_USAGE with the message printed. */
+static int options_check(const struct fab_ctx *ctx, const struct show_opts *o, const struct show_section *only)
+{
+	unsigned int takes = only ? only->takes : 0;
+	const char *why;
+
+	if ((o->since || o->duration_s > 0) && !(takes & SHOW_TAKES_SINCE))
+		return option_misplaced("--since and --duration", SHOW_TAKES_SINCE);
+	if (o->for_arg && !(takes & SHOW_TAKES_FOR))
+		return option_misplaced("--for", SHOW_TAKES_FOR);
+	if (only && (why = only->refuse ? only->refuse(ctx, o) : NULL)) {
+		fprintf(stderr, "fabtop show %s: %s\n", only->name, why);
+		return EXIT_USAGE;
+	}
+	if (ctx->count && (!(takes & SHOW_TAKES_COUNT) || o->for_arg))
+		return option_misplaced("--count", SHOW_TAKES_COUNT);
+	return 0;
+}
+
+/* The section named after the options (NULL: all); 0 or EXIT_USAGE with the message printed. */
+static int select_section(int argc, char **argv, const struct show_section **only, struct show_opts *o)
+{
+	*only = NULL;
+	o->res_part = RES_PART_ALL;
+	for (int i = optind; i < argc; i++) {
+		int part;
+
+		if (*only && ((*only)->takes & SHOW_TAKES_PART) && i == optind + 1) {
+			part = res_part_parse(argv[i]);
+			if (part <= 0) {
+				fprintf(stderr, "fabtop show %s: unknown table '%s' (qp, cm or proc)\n", (*only)->name,
+					argv[i]);
+				return EXIT_USAGE;
+			}
+			o->res_part = (enum res_part)part;
+			continue;
+		}
+		if (*only || (i > optind && !strcmp(argv[optind], "all"))) {
+			fprintf(stderr, "fabtop show: one section at a time ('%s' is extra)\n", argv[i]);
+			return EXIT_USAGE;
+		}
+		if (!strcmp(argv[i], "all"))
+			continue;
+		*only = section_find(argv[i]);
+		if (!*only) {
+			fprintf(stderr, "fabtop show: unknown section '%s'\n", argv[i]);
+			show_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+enum { OPT_SINCE = OPT_FIRST_OWN, OPT_DURATION, OPT_FOR };
+
+static const struct option show_own[] = {
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "for", required_argument, NULL, OPT_FOR },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The command line into o and the section; -1 to go on, else the exit code. */
+static int show_args(struct fab_ctx *ctx, int argc, char **argv, struct show_opts *o,
+		     const struct show_section **only)
+{
+	struct option longopts[OPTS_MAX];
+	int c, stop, rc;
+
+	opts_merge(longopts, show_own);
+	while ((c = opts_next(ctx, "show", argc, argv, ":hV", longopts, &stop)) != -1) {
+		switch (c) {
+		case OPT_SINCE:
+			o->since = optarg;
+			break;
+		case OPT_FOR:
+			o->for_arg = optarg;
+			break;
+		case OPT_DURATION:
+			if (util_parse_double(optarg, 0.1, 31 * 86400.0, &o->duration_s)) {
+				fprintf(stderr, "fabtop show: --duration wants seconds from 0.1 to 2678400, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		default:	/* 'h' */
+			show_usage(stdout);
+			return EXIT_OK;
+		}
+	}
+	if (stop >= 0) {
+		if (stop == EXIT_USAGE)
+			show_usage(stderr);
+		return stop;
+	}
+	rc = select_section(argc, argv, only, o);
+	if (rc)
+		return rc;
+	if (o->for_arg) {
+		char why[160];
+
+		if (!*only)
+			*only = section_find("gids");
+		if (*only && ((*only)->takes & SHOW_TAKES_FOR) && !gid_want_parse(o->for_arg, &o->want, why, sizeof(why))) {
+			fprintf(stderr, "fabtop show %s: --for: %s\n", (*only)->name, why);
+			return EXIT_USAGE;
+		}
+	}
+	rc = options_check(ctx, o, *only);
+	return rc ? rc : -1;
+}
+
+/* The sections of one snapshot, as text or JSON. */
+static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, const struct show_section *only,
+			 struct snapshot *snap)
+{
+	int rc = 0;
+
+	if (ctx->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		for (size_t i = 0; i < nsections && !rc; i++) {
+			const struct show_section *sec = &sections[i];
+
+			if (only ? only != sec : !sec->in_all)
+				continue;
+			if (sec->host_json)
+				sec->host_json(&j, &snap->host);
+			else if (sec->json)
+				rc = sec->json(ctx, o, snap, &j);
+		}
+		json_obj_end(&j);
+		json_end(&j);
+		return rc;
+	}
+	for (size_t i = 0; i < nsections && !rc; i++) {
+		const struct show_section *sec = &sections[i];
+		FILE *esc, *out;
+
+		if (only ? only != sec : !sec->in_all)
+			continue;
+		if (!only)
+			printf("%s== %s ==\n", i ? "\n" : "", sec->name);
+		/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
+		esc = escape_open(stdout);
+		out = esc ? esc : stdout;
+		if (sec->host_text)
+			sec->host_text(out, &snap->host);
+		else if (sec->text)
+			rc = sec->text(ctx, o, snap, out);
+		escape_close(esc);
+	}
+	return rc;
+}
+
+/* Options, the section (its own watch, or the snapshot parts it needs), and the report. */
+int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
+{
+	const struct show_section *only = NULL;
+	struct show_opts o = { 0 };
+	unsigned int what = COLLECT_ALL;
+	struct source *src;
+	struct snapshot snap;
+	struct show_pma pm;
+	int rc;
+
+	rc = show_args(ctx, argc, argv, &o, &only);
+	if (rc >= 0)
+		return rc;
+	if (only && only->watch && (rc = only->watch(ctx, &o)) != SHOW_FROM_SNAPSHOT)
+		return rc;
+
+	/* The real sysfs or the demo fabric (--demo): the report does not care which. */
+	for (size_t i = 0; i < nsections; i++)
+		if (only ? only == &sections[i] : sections[i].in_all)
+			what |= sections[i].needs;
+	src = source_open(ctx);
+	if (!src || snapshot_take(src, &snap, what)) {
+		char from[PATH_MAX];
+
+		if (src)
+			source_describe(src, from, sizeof(from));
+		fprintf(stderr, "fabtop: out of memory while reading %s\n", src ? from : ctx->sysfs_root);
+		source_close(src);
+		return EXIT_RUNTIME;
+	}
+	memset(&pm, 0, sizeof(pm));
+	rc = EXIT_OK;
+	if ((what & SNAPSHOT_NET) && snap.net_err) {
+		fprintf(stderr, "fabtop: reading the network state over rtnetlink failed: %s\n",
+			snapshot_net_error(snap.net_err));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (ctx->replay && !ctx->json) {
+		struct source_timeline t;
+		char when[64];
+
+		source_timeline(src, &t);
+		escape_line(stderr, "fabtop: from the recording %s as at %s (sample #%zu of %zu)", ctx->replay_path,
+			util_wall_str(t.wall_ns, when, sizeof(when)), t.pos, t.n);
+	}
+	if (snap.host.sysfs_missing && !ctx->json && !ctx->replay)
+		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
+			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
+	if (!only || !strcmp(only->name, "counters"))
+		show_pma_open(ctx, &pm, &snap.host);
+	rc = show_snapshot(ctx, &o, only, &snap);
+out:
+	show_pma_close(&pm);
+	snapshot_free(&snap);
+	source_close(src);
+	return rc;
+}

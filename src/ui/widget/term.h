@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Owning the terminal: curses set-up, restore on every exit path, signals into the poll loop. */
+#ifndef FABTOP_UI_WIDGET_TERM_H
+#define FABTOP_UI_WIDGET_TERM_H
+
+#include <stdbool.h>
+
+/*
+ * Take the terminal: curses in cbreak/noecho/keypad/nodelay mode, mouse on,
+ * SIGINT/SIGTERM/SIGHUP/SIGQUIT delivered through term_signal_fd(), and
+ * handlers that restore the terminal before a crash signal kills us.
+ * Returns 0, or -1 with a message in msg when there is no usable terminal.
+ */
+int term_start(char *msg, int msgsize);
+/* Give the terminal back (idempotent; also run at exit). */
+void term_stop(void);
+/* Readable when a terminating signal arrived. */
+int term_signal_fd(void);
+/* The signal that arrived (0: none); drains the pipe. */
+int term_signal_take(void);
+
+#endif

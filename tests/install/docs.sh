@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The texts say what the code has: the README, the man page and
+# doc/monitor.md name the panes of the pane table (`fabtop monitor
+# --panes`), in its order, with its count and keys; `fabtop --help`, the
+# README and the man page name the sections of `fabtop show --help` (its
+# own table); the README names every global option `fabtop --help` lists.
+. "$TOP_SRCDIR/tests/setup.sh"
+README="$TOP_SRCDIR/README"
+MAN="$TOP_SRCDIR/data/fabtop.1"
+MONITOR_MD="$TOP_SRCDIR/doc/monitor.md"
+
+"$FABTOP" monitor --panes >"$T/panes"
+n=$(wc -l <"$T/panes")
+titles=$(cut -f3 "$T/panes" | paste -sd, - | sed 's/,/, /g')
+case $n in
+8) word=eight ;; 9) word=nine ;; 10) word=ten ;; *) word=$n ;;
+esac
+if [ "$n" -eq 10 ]; then keys="1..9, 0"; else keys="1..$n"; fi
+assert_match "the pane table has panes ($n: $titles)" '^[A-Z]' "$titles"
+
+# para FILE REGEX: the paragraph (blank-line separated) matching REGEX, on one line.
+para() {
+	awk -v re="$2" 'BEGIN { RS = "" } $0 ~ re { gsub(/[ \t\n]+/, " "); print; exit }' "$1"
+}
+
+assert_match "README: the monitor opens $word panes, keys $keys, in the table's order" \
+	"opens $word panes \\(keys $keys\\): $titles\\." "$(para "$README" 'opens [a-z0-9]+ panes')"
+assert_match "README: Tab or $keys switch panes" "Tab or $keys panes" "$(para "$README" 'htop.s')"
+
+mandoc -T ascii -O width=400 "$MAN" | sed 's/.\x08//g' >"$T/page"
+assert_match "man page: $word panes, keys $keys, in the table's order" \
+	"$word panes \\(keys $keys\\): $titles\\." "$(para "$T/page" 'interactive monitor \(the default')"
+assert_match "man page: the number keys name every pane in order" \
+	"The pane of that tab: $titles \\(0\\)\\." \
+	"$(cat "$T/page")"
+
+# doc/monitor.md: "N. **Title**" headings, in order.
+assert_eq "doc/monitor.md: one numbered entry per pane, in order" \
+	"$(cut -f3 "$T/panes")" "$(sed -n 's/^[0-9][0-9]*\. \*\*\([^*]*\)\*\*.*/\1/p' "$MONITOR_MD")"
+
+# The show sections: show's own table is the reference.
+sections=$("$FABTOP" show --help | sed -n 's/^Sections: \(.*\) (default.*/\1/p' | tr ' ' '|')
+assert_match "show --help lists sections" 'ports\|.*\|all' "$sections"
+assert_eq "fabtop --help: show's synopsis has every section" "$sections" \
+	"$("$FABTOP" --help | sed -n 's/^  fabtop show \[\([a-z|]*\)\].*/\1/p')"
+assert_eq "README: show's synopsis has every section" "$sections" \
+	"$(sed -n 's/^    fabtop show \[\([a-z|]*\)\].*/\1/p' "$README")"
+assert_eq "man page: show's synopsis has every section" "$sections" \
+	"$(grep -o 'show \[[a-z|]*\]' "$T/page" | head -n 1 | sed 's/show \[\(.*\)\]/\1/')"
+
+# Every global option of fabtop --help is in the README's list.
+"$FABTOP" --help | sed -n '/^Global options:/,/^$/p' | grep -o -- '--[a-z][a-z-]*' | sort -u >"$T/globals"
+readme_globals=$(para "$README" '^Global options:')
+missing=""
+while read -r o; do
+	case "$readme_globals " in *"$o "* | *"$o,"* | *"$o."*) ;; *) missing="$missing $o" ;; esac
+done <"$T/globals"
+assert_eq "README: every global option of fabtop --help ($(wc -l <"$T/globals"))" "" "$missing"
+done_testing

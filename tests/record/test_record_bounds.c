@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Small hostile recordings cannot make fabtop use gigabytes: files of a few
+ * KiB that ask for more devices, ports, counters, GIDs, links or MAD ports
+ * than the collector reads or than the reader's budget (record/schema.h),
+ * and zstd streams of zeros that decompress to gigabytes, are made here and
+ * replayed by the real binary (`fabtop --replay FILE show ...`). Each must
+ * fail with a message saying why, in well under a second, in well under
+ * 100 MB (the child's peak RSS from wait4()).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "record/codec.h"
+#include "record/file.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/fabtop-bounds.XXXXXX";
+
+/* One framed record: type, length, body, CRC-32 (doc/recording.md). */
+static void frame(struct rec_buf *s, unsigned int type, const struct rec_buf *body)
+{
+	size_t start = s->len;
+	uint32_t crc;
+	uint8_t le[4];
+
+	rec_put_varint(s, type);
+	rec_put_varint(s, body->len);
+	rec_put_raw(s, body->data, body->len);
+	crc = rec_crc32(0, s->data + start, s->len - start);
+	for (int i = 0; i < 4; i++)
+		le[i] = (uint8_t)(crc >> (8 * i));
+	rec_put_raw(s, le, 4);
+}
+
+static void header(struct rec_buf *s)
+{
+	struct rec_buf b = { 0 };
+
+	rec_put_uint(&b, 1, REC_FORMAT_MAJOR);
+	rec_put_uint(&b, 2, REC_FORMAT_MINOR);
+	rec_put_str(&b, 4, "bomb");
+	frame(s, REC_HEADER, &b);
+	rec_buf_free(&b);
+}
+
+/* n empty fields numbered field (3 bytes or less each: the smallest a file can ask for a struct). */
+static void empties(struct rec_buf *b, unsigned int field, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rec_put_bytes(b, field, NULL, 0);
+}
+
+/* A record of type whose body (REC_F_BODY) is msg. */
+static void record(struct rec_buf *s, unsigned int type, const struct rec_buf *msg)
+{
+	struct rec_buf b = { 0 };
+
+	rec_put_sint(&b, REC_F_MONO, 1000);
+	rec_put_sint(&b, REC_F_WALL, 1000);
+	rec_put_bytes(&b, REC_F_BODY, msg->data, msg->len);
+	frame(s, type, &b);
+	rec_buf_free(&b);
+}
+
+/* A host of ndev devices of nport empty ports, the first port holding ngid empty GIDs and nctr counters. */
+static void host(struct rec_buf *s, size_t ndev, size_t nport, size_t ngid, size_t nctr)
+{
+	struct rec_buf h = { 0 };
+
+	rec_put_str(&h, 1, "bomb");
+	for (size_t d = 0; d < ndev; d++) {
+		size_t m = rec_put_begin(&h, 3);
+
+		rec_put_str(&h, 1, "mlx5_0");
+		for (size_t p = 0; p < nport; p++) {
+			size_t k = rec_put_begin(&h, 20);
+
+			if (!d && !p) {
+				rec_put_uint(&h, 1, 1);
+				empties(&h, 34, ngid);
+				empties(&h, 33, nctr);
+			}
+			rec_put_end(&h, k);
+		}
+		rec_put_end(&h, m);
+	}
+	record(s, REC_HOST, &h);
+	rec_buf_free(&h);
+}
+
+/* The format line, then the stream compressed, then raw (bytes appended to the zstd stream as they are). */
+static int write_file(const char *name, const struct rec_buf *stream, const struct rec_buf *raw, char *path,
+		      size_t size, size_t *flen)
+{
+	size_t bound = ZSTD_compressBound(stream->len), n;
+	uint8_t *z = malloc(bound);
+	FILE *f;
+
+	snprintf(path, size, "%s/%s.ftrec", dir, name);
+	if (!z)
+		return -1;
+	n = ZSTD_compress(z, bound, stream->data, stream->len, 19);
+	f = fopen(path, "we");
+	if (ZSTD_isError(n) || !f) {
+		free(z);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fprintf(f, REC_MAGIC "%u.%u\n", REC_FORMAT_MAJOR, REC_FORMAT_MINOR);
+	fwrite(z, 1, n, f);
+	if (raw)
+		fwrite(raw->data, 1, raw->len, f);
+	free(z);
+	*flen = (size_t)ftell(f);
+	return fclose(f);
+}
+
+/* A zstd frame of nblocks RLE blocks of 128 KiB of zeros: 4 bytes each, 2.3 GiB from 72 KiB. */
+static void zeros_frame(struct rec_buf *b, size_t nblocks)
+{
+	static const uint8_t head[] = { 0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38 };
+
+	rec_put_raw(b, head, sizeof(head));
+	for (size_t i = 0; i < nblocks; i++) {
+		uint32_t bh = (uint32_t)(i + 1 == nblocks) | 1u << 1 | (128u << 10) << 3;
+		uint8_t blk[4] = { (uint8_t)bh, (uint8_t)(bh >> 8), (uint8_t)(bh >> 16), 0 };
+
+		rec_put_raw(b, blk, sizeof(blk));
+	}
+}
+
+struct run {
+	int status;
+	double seconds;
+	long maxrss_kb;
+	char err[2048];
+};
+
+/* fabtop --replay path show what, as a user runs it; its stderr, exit, time and peak RSS. */
+static int run(const char *path, const char *what, struct run *out)
+{
+	const char *fabtop = getenv("FABTOP");
+	char errpath[300];
+	struct timespec t0, t1;
+	struct rusage ru;
+	pid_t pid;
+	int fd;
+	ssize_t n;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(errpath, sizeof(errpath), "%s/stderr", dir);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int o = open("/dev/null", O_WRONLY), e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		/* without the bounds this would take minutes and gigabytes: cut it short */
+		alarm(20);
+		dup2(o, 1);
+		dup2(e, 2);
+		execl(fabtop, "fabtop", "--replay", path, "show", what, (char *)NULL);
+		_exit(127);
+	}
+	if (wait4(pid, &out->status, 0, &ru) != pid)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	out->maxrss_kb = ru.ru_maxrss;
+	fd = open(errpath, O_RDONLY);
+	n = fd >= 0 ? read(fd, out->err, sizeof(out->err) - 1) : 0;
+	out->err[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+static long rss_limit_kb;
+
+static void expect(const char *name, const struct rec_buf *stream, const struct rec_buf *raw, const char *what,
+		   const char *says)
+{
+	char path[300];
+	size_t flen = 0;
+	struct run r;
+
+	if (write_file(name, stream, raw, path, sizeof(path), &flen) || run(path, what, &r)) {
+		TAP_OK(0, "%s: made and run", name);
+		return;
+	}
+	TAP_OK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1 && strstr(r.err, says),
+	       "%s (%zu bytes): show %s exits 1 saying \"%s\"", name, flen, what, says);
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 1 || !strstr(r.err, says)) {
+		printf("#   status %d, stderr: ", r.status);
+		tap_print_str(r.err);
+		printf("\n");
+	}
+	TAP_OK(r.seconds < 1.0, "%s: in %.3f s (< 1 s)", name, r.seconds);
+	TAP_OK(r.maxrss_kb < rss_limit_kb, "%s: peak RSS %ld KiB (< %ld KiB)", name, r.maxrss_kb, rss_limit_kb);
+}
+
+int main(void)
+{
+	const char *san = getenv("FABTOP_SANITIZERS");
+	struct rec_buf s = { 0 }, raw = { 0 }, m = { 0 };
+
+	if (!getenv("FABTOP") || !mkdtemp(dir)) {
+		printf("1..0 # SKIP no FABTOP binary or no temporary directory\n");
+		return 0;
+	}
+	/* "well under 100 MB"; the sanitizers' own shadow and quarantine add their part */
+	rss_limit_kb = san && !strcmp(san, "yes") ? 256 * 1024 : 64 * 1024;
+
+	/* 1000 devices of 256 empty ports: each count allowed, together ~480 MB of structs */
+	header(&s);
+	host(&s, 1000, 256, 0, 0);
+	expect("empty-ports", &s, NULL, "gids", "at most 32 MiB of decoded structs");
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 1, 300000, 0, 0);
+	expect("ports", &s, NULL, "ports", "at most 256 ports in a device");
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 5000, 0, 0, 0);
+	expect("devices", &s, NULL, "ports", "at most 1024 devices in a host");
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 1, 1, 500000, 0);
+	expect("gids", &s, NULL, "gids", "at most 4096 GIDs in a port");
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 1, 1, 0, 500000);
+	expect("counters", &s, NULL, "counters", "at most 3584 counters in a port");
+
+	/* a network state of a million empty links (2 bytes each in the file, 108 in memory) */
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 1, 1, 0, 0);
+	empties(&m, 1, 1000000);
+	record(&s, REC_NET, &m);
+	expect("links", &s, NULL, "net", "at most 32 MiB of decoded structs");
+	/* a MAD view of 100,000 empty local ports (~9.5 KiB each in memory) */
+	rec_buf_reset(&s);
+	rec_buf_reset(&m);
+	header(&s);
+	host(&s, 1, 1, 0, 0);
+	empties(&m, 3, 100000);
+	record(&s, REC_MAD, &m);
+	expect("mad-ports", &s, NULL, "fabric", "at most 32 MiB of decoded structs");
+
+	/* 72 KiB of zstd that is 2.3 GiB of zeros: after the format line, and after a good header */
+	rec_buf_reset(&s);
+	zeros_frame(&raw, 18000);
+	expect("zeros", &s, &raw, "gids", "expected the header record first");
+	header(&s);
+	expect("header-then-zeros", &s, &raw, "gids", "expected a unknown record with CRC-32");
+	/* a record that says it is 1 GiB long, then zeros */
+	rec_put_varint(&s, REC_HOST);
+	rec_put_varint(&s, 1u << 30);
+	expect("huge-record", &s, &raw, "gids", "a host record of 1073741824 bytes, more than this fabtop reads");
+
+	rec_buf_free(&s);
+	rec_buf_free(&raw);
+	rec_buf_free(&m);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			printf("# could not remove %s\n", dir);
+	}
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
