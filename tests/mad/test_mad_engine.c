@@ -406,16 +406,19 @@ static void test_sweep_more(void)
 
 /*
  * mad_run() against a fabric that never answers, on the real clock: 500
- * PMA requests (the counters of a dead branch), a window of 64, 200 ms and
- * a retry each, would take 2 s; the deadline of 150 ms ends it, every
+ * PMA requests (the counters of a dead branch), a window of 64, a second and
+ * a retry each, would take 16 s; the deadline of 150 ms ends it, every
  * request gets its callback (cancelled), and the session is idle after.
+ * The timeout is far beyond the deadline: with 200 ms, a poll woken 50 ms
+ * late on a loaded machine found the first window timed out and resent it
+ * (128 sent, not 64) before the deadline was looked at.
  */
 static void test_run_deadline(void)
 {
 	struct fake fk = { .drop_all = true };
 	struct mad_transport tp;
 	struct mad_session *s = open_fake(&fk, &tp);
-	struct mad_opts o = { .timeout_ms = 200, .retries = 1, .window = 64 };
+	struct mad_opts o = { .timeout_ms = 1000, .retries = 1, .window = 64 };
 	struct result r[500];
 	uint64_t t0, took;
 	int rc, called = 0, cancelled = 0;
