@@ -8,7 +8,9 @@ src_libfabtop_a_SOURCES += \
 	src/mad/mad_port.c src/mad/mad_port.h \
 	src/mad/mad_fabric.c src/mad/mad_fabric.h \
 	src/mad/mad_watch.c src/mad/mad_watch.h \
-	src/cmd/cmd_probe_mad.c \
+	src/mad/mad_trace.c src/mad/mad_trace.h \
+	src/cmd/cmd_probe_mad.c src/cmd/cmd_trace.c \
+	src/report/trace.c src/report/trace.h \
 	src/model/ibfabric.c src/model/ibfabric.h \
 	src/report/ibfabric.c src/report/ibfabric.h
 
@@ -18,8 +20,8 @@ tests_mad_mad_sample_LDADD = $(TEST_LDADD)
 tests_mad_test_umad_LDADD = $(TEST_LDADD)
 tests_mad_test_mad_model_LDADD = $(TEST_LDADD)
 tests_mad_test_mad_engine_LDADD = $(TEST_LDADD)
-TESTS += tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/test_mad_engine tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/pma-counters.sh tests/mad/sweep-scale.sh
-EXTRA_DIST += tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/pma-counters.sh tests/mad/sweep-scale.sh tests/mad/gen-fattree.sh tests/mad/ibsim-lib.sh tests/mad/umad2sim.supp \
+TESTS += tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/test_mad_engine tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/pma-counters.sh tests/mad/sweep-scale.sh tests/mad/trace.sh
+EXTRA_DIST += tests/mad/trace.sh tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/pma-counters.sh tests/mad/sweep-scale.sh tests/mad/gen-fattree.sh tests/mad/ibsim-lib.sh tests/mad/umad2sim.supp \
 	tests/data/ibsim tests/data/mad
 BENCHES += tests/mad/bench-sweep.sh tests/mad/bench-pma.sh tests/mad/bench-fabric.sh
 bench: tests/mad/mad_sample

@@ -32,6 +32,8 @@ static const struct command commands[] = {
 				"                   write what the monitor would show into FILE (see --replay)" },
 	{ "counters", cmd_counters, "counters qp show [DEV/PORT] [--json] | counters qp enable|disable DEV/PORT\n"
 				    "                   QP counters (enable changes kernel state, needs CAP_NET_ADMIN)" },
+	{ "trace", cmd_trace, "trace DEST [--from DEV/PORT] [--no-counters] [--json]\n"
+			      "                   the path to a LID, GUID or node description, each hop's counters" },
 	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)" },
 };
 

@@ -24,6 +24,7 @@ int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_export(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_record(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_counters(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_trace(struct fab_ctx *ctx, int argc, char **argv);
 
 /*
  * fabtop show events, live (cmd/cmd_show_events.c): watch the source for
