@@ -72,10 +72,12 @@ assert_eq "leaf 1's uplink (out of hop 1) has the symbol errors set on it" 9 \
 assert_eq "... and its in port (from h11) none" 0 "$(jq -r '.trace.hops[1].in.counters.symbol_error' "$J")"
 assert_eq "leaf 3's port to h32 has the discards set on it" 4 \
 	"$(jq -r '.trace.hops[3].out.counters.port_xmit_discards' "$J")"
-assert_eq "both ends of h32's cable trained at 1X, every other port 4X" "4X 4X 4X 4X 4X 4X 1X 1X" \
-	"$(jq -r '[.trace.hops[] | .in.width, .out.width | select(. != null)] | join(" ")' "$J")"
 assert_eq "two samples, rates known at every end" "0.2 true" \
 	"$(jq -r '"\(.trace.interval_s) \([.trace.hops[] | .in, .out | select(. != null) | .xmit_bytes_per_s != null] | all)"' "$J")"
+
+run_rc fab h31 trace "spine 1" --no-counters --json
+assert_eq "h31 to spine 1: over leaf 3's 1X uplink, both ends 1X, the host's cable 4X" "4X 4X 1X 1X" \
+	"$(jq -r '[.trace.hops[] | .in.width, .out.width | select(. != null)] | join(" ")' "$T/out")"
 
 # ---- the text form ----
 run_rc fab h11 --interval 0.1 trace "$H32"
