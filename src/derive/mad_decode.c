@@ -343,6 +343,14 @@ const char *mad_link_width_str(unsigned int w)
 	return "unknown";
 }
 
+unsigned int mad_link_width_lanes(unsigned int w)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
+		if (widths[i].bit == w)
+			return widths[i].lanes;
+	return 0;
+}
+
 /* LinkSpeedActive / LinkSpeedExtActive values and Gb/s per lane (signalling). */
 static const struct { bool ext; unsigned int val; const char *name; double gbps; } speeds[] = {
 	{ false, 1, "SDR", 2.5 }, { false, 2, "DDR", 5.0 }, { false, 4, "QDR", 10.0 },

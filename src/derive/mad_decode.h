@@ -387,6 +387,8 @@ const char *mad_phys_state_str(unsigned int s);
 const char *mad_sm_state_str(unsigned int s);
 /* "1X", "4X", ...: LinkWidthActive (a single bit). */
 const char *mad_link_width_str(unsigned int w);
+/* Lanes of one LinkWidth bit (4 for 4X), 0 when unknown. */
+unsigned int mad_link_width_lanes(unsigned int w);
 /* "SDR", "QDR", "HDR", ... from LinkSpeedActive and, when set, LinkSpeedExtActive. */
 const char *mad_link_speed_str(unsigned int speed, unsigned int speed_ext);
 /* Gb/s of one lane times the width; 0 when unknown. */

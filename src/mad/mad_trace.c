@@ -118,16 +118,7 @@ static void port_from(struct ib_trace_end *e, uint8_t num, const struct mad_port
 {
 	e->port = num;
 	e->known = true;
-	e->pi.num = num;
-	e->pi.lid = pi->lid;
-	e->pi.sm_lid = pi->sm_lid;
-	e->pi.lmc = pi->lmc;
-	e->pi.state = pi->port_state;
-	e->pi.phys_state = pi->phys_state;
-	e->pi.width = pi->link_width_active;
-	e->pi.speed = pi->link_speed_active;
-	e->pi.speed_ext = pi->link_speed_ext_active;
-	e->pi.cap_mask = pi->cap_mask;
+	mad_port_id_from(&e->pi, pi, num);
 }
 
 static bool lid_covers(uint16_t lid, uint8_t lmc, uint16_t dlid)

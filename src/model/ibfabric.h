@@ -61,6 +61,8 @@ struct ib_port_id {
 	uint8_t state, phys_state;	/* IBA PortState / PortPhysicalState numbers */
 	uint8_t width, speed, speed_ext;/* LinkWidthActive / LinkSpeed(Ext)Active */
 	uint32_t cap_mask;
+	/* what the port can do and may do: LinkWidth/LinkSpeed Supported and Enabled, LinkSpeedExtSupported */
+	uint8_t width_sup, width_en, speed_sup, speed_en, speed_ext_sup;
 };
 
 /* The subnet manager as seen from a port. */

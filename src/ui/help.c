@@ -24,6 +24,12 @@ static void help_panes(const struct ui *ui, struct text *out)
 	for (size_t i = 0; i < ui->nviews && i < 10 && n < sizeof(titles); i++)
 		n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s%s", i ? ", " : "", ui->views[i]->title);
 	text_add(out, 0, "  %-12s %s", keys, titles);
+	n = 0;
+	titles[0] = '\0';
+	for (size_t i = 10; i < ui->nviews && n < sizeof(titles); i++)
+		n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s%s", i > 10 ? ", " : "", ui->views[i]->title);
+	if (n)
+		text_add(out, 0, "  %-12s %s (no number key)", "Tab", titles);
 }
 
 void help_text(struct ui *ui, struct text *out)

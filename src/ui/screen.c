@@ -202,9 +202,13 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 		int len;
 
 		len = snprintf(label, sizeof(label), " %zu %s ", (i + 1) % 10, ui->views[i]->title);	/* key 0: the tenth */
+		/* Past the tenth no number key: the title alone. */
+		if (i >= 10)
+			len = snprintf(label, sizeof(label), " %s ", ui->views[i]->title);
 		/* Narrow screens: numbers only for the inactive tabs. */
 		if (W < 60 && i != ui->pane)
-			len = snprintf(label, sizeof(label), " %zu ", (i + 1) % 10);
+			len = i >= 10 ? snprintf(label, sizeof(label), " %.1s ", ui->views[i]->title)
+				      : snprintf(label, sizeof(label), " %zu ", (i + 1) % 10);
 		ui->tab_x[i] = x;
 		ui_puts(w, y, x, W - x, theme_attr(i == ui->pane ? ROLE_TAB_ACTIVE : ROLE_TAB), label);
 		x += len;

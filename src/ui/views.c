@@ -25,6 +25,7 @@ const struct ui_view *const ui_default_views[] = {
 	&view_cluster,
 	&view_conn,
 	&view_roce,
+	&view_fabric,
 };
 
 const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);
