@@ -111,11 +111,18 @@ void fabric_end_from(const struct ib_pma *pma, struct fabric_end *e)
 	e->rates = e->rates && c && counter_bytes_rate(c, dt, &e->rcv_bps);
 	c = pma_counter(pma, "port_xmit_wait");
 	e->wait_known = c && counter_rate(c, dt, &e->wait_per_s);
-	for (size_t i = 0; i < pma->n; i++)
-		if (pma->c[i].kind == COUNTER_KIND_ERROR && counter_delta(&pma->c[i], &d))
+	for (size_t i = 0; i < pma->n; i++) {
+		if (pma->c[i].kind != COUNTER_KIND_ERROR)
+			continue;
+		if (counter_delta(&pma->c[i], &d))
+			e->errors_now += d;
+		if (counter_delta_since_start(&pma->c[i], &d))
 			e->errors += d;
+	}
 	c = pma_counter(pma, "link_downed");
 	if (c && counter_delta(c, &d))
+		e->link_downed_now = d;
+	if (c && counter_delta_since_start(c, &d))
 		e->link_downed = d;
 }
 
@@ -152,7 +159,8 @@ static void row_judge(const struct ib_fabric *f, struct fabric_link_row *r)
 			 r->ea.pma == IBQ_TIMEOUT ? (na->id.desc[0] ? na->id.desc : "an end")
 						   : (f->nodes[r->b].id.desc[0] ? f->nodes[r->b].id.desc : "an end"));
 	else if (r->flags & FLINK_ERRORS)
-		snprintf(r->why, sizeof(r->why), "+%llu errors", (unsigned long long)(r->ea.errors + r->eb.errors));
+		snprintf(r->why, sizeof(r->why), "+%llu errors%s", (unsigned long long)(r->ea.errors + r->eb.errors),
+			 r->ea.errors_now + r->eb.errors_now ? ", moving" : "");
 	else if (r->flags & FLINK_DEGRADED)
 		snprintf(r->why, sizeof(r->why), "%s", deg);
 	else if (r->flags & FLINK_SATURATED)

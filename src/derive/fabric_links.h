@@ -12,7 +12,7 @@
 /* What is wrong with a link; the higher bits are the worse trouble (rows sort by the value). */
 #define FLINK_SATURATED	(1u << 0)	/* a counter of an end is latched at its maximum */
 #define FLINK_DEGRADED	(1u << 1)	/* trained below the width or speed both ends can do */
-#define FLINK_ERRORS	(1u << 2)	/* error counters moved in the last interval */
+#define FLINK_ERRORS	(1u << 2)	/* error counters moved since the first sample */
 #define FLINK_NO_ANSWER	(1u << 3)	/* an end does not answer (its PMA, or the far node's SMA) */
 #define FLINK_DOWN	(1u << 4)	/* down since the last sweep, or LinkDowned moved */
 
@@ -30,8 +30,10 @@ struct fabric_end {
 	double xmit_bps, rcv_bps;	/* bytes per second */
 	bool wait_known;
 	double wait_per_s;		/* PortXmitWait ticks per second */
-	uint64_t errors;		/* sum of the error counters' deltas */
-	uint64_t link_downed;		/* LinkDownedCounter's delta */
+	uint64_t errors;		/* sum of the error counters' deltas since the first sample */
+	uint64_t errors_now;		/* ... over the last interval */
+	uint64_t link_downed;		/* LinkDownedCounter's delta since the first sample */
+	uint64_t link_downed_now;	/* ... over the last interval */
 	bool saturated;
 	enum ib_query_state pma;	/* IBQ_NONE: no counters asked */
 };

@@ -500,7 +500,7 @@ static void round_judge(struct mad_subnet *sn)
 			struct fabric_end e;
 
 			fabric_end_from(f->nodes[k].ports[p].pma, &e);
-			if (e.link_downed)
+			if (e.link_downed_now)
 				sn->rescan = true;
 		}
 }

@@ -143,7 +143,8 @@ static void link_row(struct table_row *r, const struct ib_fabric *f, const struc
 	else
 		rate_cell(r, C_BA, lr->ea.rates, lr->ea.rcv_bps);
 	if (lr->ea.pma == IBQ_OK || lr->eb.pma == IBQ_OK) {
-		table_cell(r, C_ERR, lr->flags & FLINK_ERRORS ? ROLE_BAD : 0, "%" PRIu64, lr->ea.errors + lr->eb.errors);
+		table_cell(r, C_ERR, lr->ea.errors_now + lr->eb.errors_now ? ROLE_BAD : lr->flags & FLINK_ERRORS ? ROLE_WARN : 0,
+			   "%" PRIu64, lr->ea.errors + lr->eb.errors);
 		table_cell_num(r, C_ERR, (double)(lr->ea.errors + lr->eb.errors));
 	} else {
 		table_cell(r, C_ERR, ROLE_DIM, "-");
