@@ -193,10 +193,17 @@ static void draw_title(struct ui *ui, WINDOW *w, int W)
 
 static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 {
-	int x = 0;
+	int x = 0, full = 0;
+	bool compact;
 
 	ui->tabs = (struct ui_rect){ y, 0, 1, W };
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
+	/* The labels in full when they fit (with the filter, when one is set); else numbers for the inactive tabs. */
+	for (size_t i = 0; i < ui->nviews; i++)
+		full += (int)strlen(ui->views[i]->title) + (i >= 10 ? 2 : 4);
+	if (ui_table(ui)->filter[0] && !ui->edit.filter)
+		full += 12 + (int)strlen(ui_table(ui)->filter);
+	compact = W < 60 || full > W;
 	for (size_t i = 0; i < ui->nviews; i++) {
 		char label[48];
 		int len;
@@ -205,8 +212,7 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 		/* Past the tenth no number key: the title alone. */
 		if (i >= 10)
 			len = snprintf(label, sizeof(label), " %s ", ui->views[i]->title);
-		/* Narrow screens: numbers only for the inactive tabs. */
-		if (W < 60 && i != ui->pane)
+		if (compact && i != ui->pane)
 			len = i >= 10 ? snprintf(label, sizeof(label), " %.1s ", ui->views[i]->title)
 				      : snprintf(label, sizeof(label), " %zu ", (i + 1) % 10);
 		ui->tab_x[i] = x;
