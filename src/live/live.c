@@ -265,6 +265,8 @@ const char *live_fabric_reason(const struct live *lv)
 		return "a recording holds this host's ports, not the subnet: run the monitor live to see the fabric";
 	if (lv->flags & LIVE_HOST_ONLY)
 		return "this view reads the host's counters only";
+	if (!lv->src)
+		return "there is no source to ask";
 	return "";
 }
 
@@ -514,7 +516,8 @@ unsigned int live_step(struct live *lv)
 	if (fds && lv->pfd_async >= 0 && fds[lv->pfd_async].revents && source_async_events(lv->src, &lv->events))
 		ch |= LIVE_EVENTS;
 	ch |= live_mad_step(lv, now);
-	if (lv->subnet && mad_subnet_step(lv->subnet, live_subnet_frozen(lv), lv->interval_s, now))
+	if (lv->subnet && mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
+					  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now))
 		ch |= LIVE_FABRIC;
 	/* A network change shows within NET_GAP; the sysfs side (GIDs) at the next sample. */
 	if (fds && lv->pfd_nl >= 0 && fds[lv->pfd_nl].revents && source_events(lv->src)) {

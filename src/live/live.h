@@ -117,6 +117,7 @@ struct live {
 	 * wanted, or the source has none (simulated, recorded).
 	 */
 	struct mad_subnet *subnet;
+	double fabric_interval_s;	/* its PMA rounds; 0: every interval_s */
 
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;

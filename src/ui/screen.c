@@ -198,12 +198,11 @@ static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 
 	ui->tabs = (struct ui_rect){ y, 0, 1, W };
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
-	/* The labels in full when they fit (with the filter, when one is set); else numbers for the inactive tabs. */
+	/* A filter must stay in sight: when it and the full labels do not fit, numbers for the inactive tabs. */
 	for (size_t i = 0; i < ui->nviews; i++)
 		full += (int)strlen(ui->views[i]->title) + (i >= 10 ? 2 : 4);
-	if (ui_table(ui)->filter[0] && !ui->edit.filter)
-		full += 12 + (int)strlen(ui_table(ui)->filter);
-	compact = W < 60 || full > W;
+	compact = W < 60 || (ui_table(ui)->filter[0] && !ui->edit.filter &&
+			     full + 12 + (int)strlen(ui_table(ui)->filter) > W);
 	for (size_t i = 0; i < ui->nviews; i++) {
 		char label[48];
 		int len;
