@@ -18,6 +18,7 @@
 #include "mad/mad_fabric.h"
 #include "mad/mad_trace.h"
 #include "mad/umad.h"
+#include "kernel/ipoib_arp.h"
 #include "opts.h"
 #include "report/json.h"
 #include "report/trace.h"
@@ -35,9 +36,10 @@ static void trace_usage(FILE *f)
 		   "from the switches' linear forwarding tables (as ibtracert), with each hop's in\n"
 		   "and out port: state, width, speed, and the rates and error deltas of two PMA\n"
 		   "samples --interval seconds apart (default 1).\n"
-		   "DEST: a LID (decimal), a node or port GUID (0x... or 0002:c903:...), or a node\n"
-		   "description (exact, else a unique part of one); GUIDs and descriptions are found\n"
-		   "by sweeping the fabric.\n");
+		   "DEST: a LID (decimal), a node or port GUID (0x... or 0002:c903:...), a node\n"
+		   "description (exact, else a unique part of one), or an IPoIB peer's IPv4 address\n"
+		   "(its port GUID from the kernel's ARP table); all but a LID are found by sweeping\n"
+		   "the fabric.\n");
 }
 
 enum { OPT_FROM = OPT_FIRST_OWN, OPT_NO_COUNTERS };
@@ -128,6 +130,9 @@ static int resolve(const struct fab_ctx *ctx, const char *dest, bool is_guid, ui
 		else if (exact > 1 || (!exact && part > 1))
 			fprintf(stderr, "fabtop trace: '%s' names %zu nodes: give a LID or GUID\n", dest,
 				exact > 1 ? exact : part);
+		else if (is_guid && strcmp(dest, "") && !strchr(dest, ':') && strncmp(dest, "0x", 2))
+			fprintf(stderr, "fabtop trace: %s (port GUID 0x%016" PRIx64 ") not found among the %zu nodes "
+				"of the fabric\n", dest, guid, f.nnodes);
 		else
 			fprintf(stderr, "fabtop trace: %s not found among the %zu nodes of the fabric\n", dest, f.nnodes);
 		rc = EXIT_RUNTIME;
@@ -154,10 +159,21 @@ static int parse_dest(const struct fab_ctx *ctx, const char *dest, uint16_t *lid
 		*lid = (uint16_t)v;
 		return EXIT_OK;
 	}
-	if (inet_pton(AF_INET, dest, addr) == 1 || inet_pton(AF_INET6, dest, addr) == 1) {
-		fprintf(stderr, "fabtop trace: %s is an IP address; IPoIB addresses are not resolved "
-			"to a port yet: give the peer's LID, GUID or node description\n", dest);
+	if (inet_pton(AF_INET6, dest, addr) == 1) {
+		fprintf(stderr, "fabtop trace: %s: IPv6 neighbours are not read yet; give the peer's IPv4 "
+			"address, LID, GUID or node description\n", dest);
 		return EXIT_USAGE;
+	}
+	if (inet_pton(AF_INET, dest, addr) == 1) {
+		char dev[64], why[512];
+		int rc = ipoib_arp_guid(ctx, dest, &v, dev, sizeof(dev), why, sizeof(why));
+
+		if (rc) {
+			fprintf(stderr, "fabtop trace: %s\n", rc == -ENOMEM ? "out of memory" : why);
+			return EXIT_RUNTIME;
+		}
+		/* The IPoIB address names the peer's port GUID: the sweep finds its LID. */
+		return resolve(ctx, dest, true, v, lid);
 	}
 	if ((!strncmp(dest, "0x", 2) || strchr(dest, ':')) && !util_parse_guid(dest, &v))
 		return resolve(ctx, dest, true, v, lid);

@@ -109,8 +109,25 @@ run_rc fab h11 trace 0
 assert_eq "LID 0: usage error" 2 "$rc"
 run_rc fab h11 trace 49152
 assert_match "a multicast LID: usage error with the range" "not a unicast LID \\(1-49151\\)" "$(cat "$T/err")"
-run_rc fab h11 trace 10.0.0.1
-assert_match "an IP address: said plainly that IPoIB is not resolved" "IPoIB addresses are not resolved" "$(cat "$T/err")"
+# ---- an IPoIB peer by its IPv4 address: the port GUID from the ARP table (a --proc tree here) ----
+PGUID=$(fab h11 trace "h32 mlx5_0" --no-counters --json | jq -r '.trace.hops[-1].port_guid' | tr -d ':')
+HW=$(echo "$PGUID" | sed 's/\(..\)/\1:/g; s/:$//')
+mkdir -p "$T/proc/net"
+{
+	printf 'IP address       HW type     Flags       HW address            Mask     Device\n'
+	printf '10.9.0.32        0x20        0x2         80:00:00:48:fe:80:00:00:00:00:00:00:%s     *        ib0\n' "$HW"
+	printf '10.9.0.33        0x20        0x0         00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00     *        ib0\n'
+	printf '192.0.2.1        0x1         0x2         02:fc:00:00:00:05     *        eth0\n'
+} >"$T/proc/net/arp"
+run_rc fab h11 --proc "$T/proc" trace 10.9.0.32 --no-counters --json
+assert_eq "an IPoIB address resolves through its port GUID ($PGUID) to h32's LID" "0 $H32" \
+	"$rc $(jq -r .trace.dlid "$T/out" 2>/dev/null)"
+run_rc fab h11 --proc "$T/proc" trace 10.9.0.33 --no-counters
+assert_match "an incomplete ARP entry: ping it first" "10.9.0.33 is not in the ARP table .*ping" "$(cat "$T/err")"
+run_rc fab h11 --proc "$T/proc" trace 192.0.2.1 --no-counters
+assert_match "an Ethernet neighbour: no InfiniBand path" "reached over Ethernet, not IPoIB" "$(cat "$T/err")"
+run_rc fab h11 trace fe80::1
+assert_match "IPv6: said plainly that it is not read yet" "IPv6 neighbours are not read yet" "$(cat "$T/err")"
 run_rc fab h11 trace 5 --from nosuchca/1
 assert_eq "--from a port that is not there: exit 2" 2 "$rc"
 run_rc fab h11 trace 5 --from mlx5_0/x
