@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mad/mad_subnet.h"
 #include "mad/mad_watch.h"
 #include "source/snapshot.h"
 #include "source/source.h"
@@ -31,7 +32,8 @@
 #define EXPORT_DEFAULT_LISTEN		"127.0.0.1:9879"
 #define EXPORT_MAX_POLLFDS		16
 
-enum { OPT_LISTEN = OPT_FIRST_OWN, OPT_TEXTFILE, OPT_NO_HTTP, OPT_PROBE, OPT_PROBE_INTERVAL };
+enum { OPT_LISTEN = OPT_FIRST_OWN, OPT_TEXTFILE, OPT_NO_HTTP, OPT_PROBE, OPT_PROBE_INTERVAL, OPT_FABRIC,
+       OPT_FABRIC_INTERVAL };
 
 static const struct option own[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
@@ -39,6 +41,8 @@ static const struct option own[] = {
 	{ "no-http", no_argument, NULL, OPT_NO_HTTP },
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "probe-interval", required_argument, NULL, OPT_PROBE_INTERVAL },
+	{ "fabric", no_argument, NULL, OPT_FABRIC },
+	{ "fabric-interval", required_argument, NULL, OPT_FABRIC_INTERVAL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -52,7 +56,12 @@ struct exporter {
 	struct probe_runs probes;	/* --probe */
 	int sig_fd;
 	char last_error[256];		/* said once, until it changes */
+	bool fabric;			/* --fabric: every port of the subnet too */
+	double fabric_interval_s;
 };
+
+/* --fabric: the subnet's counters are sampled every this many seconds unless told. */
+#define EXPORT_FABRIC_INTERVAL_S	10.0
 
 /* Events kept: the exporter serves their counts, not the events themselves. */
 #define EXPORT_EVENT_LOG	64
@@ -75,7 +84,11 @@ static void export_usage(FILE *f)
 		   "                       also connect to PEER over RDMA CM and ping it (10 pings,\n"
 		   "                       rping's protocol: a stock rping -s or fabtop probe --listen\n"
 		   "                       answers) every --probe-interval; up to 8 probes\n"
-		   "  --probe-interval S   seconds between probe runs (default 30)\n\n"
+		   "  --probe-interval S   seconds between probe runs (default 30)\n"
+		   "  --fabric             also every port of the InfiniBand subnet (swept from this\n"
+		   "                       host's ports, each port's PMA counters sampled every\n"
+		   "                       --fabric-interval; a scrape never sweeps)\n"
+		   "  --fabric-interval S  seconds between samples of the subnet (default 10)\n\n"
 		   "It prints where it listens on stdout, runs until SIGINT/SIGTERM and exits 0.\n"
 		   "Metrics and their node_exporter equivalents: doc/export.md.\n");
 }
@@ -141,6 +154,16 @@ static int export_render(const struct exporter *e, enum openmetrics_format fmt, 
 		.probes = probe_runs_results((struct probe_runs *)&e->probes), .nprobes = e->probes.n,
 		.event_totals = e->lv.events.total,
 	};
+
+	if (e->fabric && e->lv.subnet) {
+		in.fabric = mad_subnet_fabric(e->lv.subnet);
+		in.lost = mad_subnet_lost(e->lv.subnet, &in.nlost);
+		in.fabric_sweeps = mad_subnet_sweeps(e->lv.subnet);
+	} else if (e->fabric) {
+		static const struct ib_fabric none;
+
+		in.fabric = &none;
+	}
 	FILE *f = open_memstream(text, len);
 
 	if (!f)
@@ -209,7 +232,10 @@ static bool export_step(struct exporter *e)
 		export_net_check(e);
 	if (ch & LIVE_SAMPLED)
 		e->self.collections++;
-	if (!(ch & (LIVE_SAMPLED | LIVE_NET)))
+	if ((ch & LIVE_FABRIC) && e->lv.subnet && mad_subnet_reason(e->lv.subnet)[0])
+		export_error(e, "the fabric: %s", mad_subnet_reason(e->lv.subnet));
+	/* A subnet round is published once all its answers are in, not per answer. */
+	if (!(ch & (LIVE_SAMPLED | LIVE_NET | LIVE_FABRIC)))
 		return false;
 	export_out(e);
 	e->self.collect_s = (double)(util_now_ns() - t0) / 1e9;
@@ -271,7 +297,7 @@ static void export_free(struct exporter *e)
 
 /* Options; 0 to go on, else the exit code. */
 static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **listen, const char **textfile,
-		       bool *no_http, struct probe_runs *probes)
+		       bool *no_http, struct probe_runs *probes, struct exporter *e)
 {
 	struct option longopts[OPTS_MAX];
 	char err[512];
@@ -295,6 +321,16 @@ static int export_args(struct fab_ctx *ctx, int argc, char **argv, const char **
 		case OPT_PROBE:
 			if (probe_runs_add(probes, optarg, err, sizeof(err))) {
 				fprintf(stderr, "fabtop export: %s\n", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_FABRIC:
+			e->fabric = true;
+			break;
+		case OPT_FABRIC_INTERVAL:
+			if (util_parse_double(optarg, 0.1, 86400, &e->fabric_interval_s)) {
+				fprintf(stderr, "fabtop export: --fabric-interval wants seconds from 0.1 to 86400, not '%s'\n",
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -347,7 +383,8 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 	int rc;
 
 	probe_runs_init(&e.probes);
-	rc = export_args(ctx, argc, argv, &listen, &e.textfile, &no_http, &e.probes);
+	e.fabric_interval_s = EXPORT_FABRIC_INTERVAL_S;
+	rc = export_args(ctx, argc, argv, &listen, &e.textfile, &no_http, &e.probes, &e);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 
@@ -364,6 +401,12 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	export_net_check(&e);
+	if (e.fabric) {
+		e.lv.fabric_interval_s = e.fabric_interval_s;
+		live_want(&e.lv, LIVE_WANT_FABRIC);
+		if (!e.lv.subnet)
+			fprintf(stderr, "fabtop export: --fabric: %s\n", live_fabric_reason(&e.lv));
+	}
 	source_describe(e.lv.src, from, sizeof(from));
 	if (e.probes.n && live_simulated(&e.lv)) {
 		fprintf(stderr, "fabtop export: --probe needs real RDMA devices: the %s has none to connect with\n", from);

@@ -122,6 +122,25 @@ int mad_decode_sm_info(const uint8_t *data, size_t len, struct mad_sm_info *out)
 	return 0;
 }
 
+int mad_decode_switch_info(const uint8_t *data, size_t len, struct mad_switch_info *out)
+{
+	struct mad_wire_switch_info w;
+
+	WIRE_COPY(w, data, len, sizeof(w));
+	memset(out, 0, sizeof(*out));
+	out->linear_fdb_cap = wbe16_get(w.linear_fdb_cap);
+	out->linear_fdb_top = wbe16_get(w.linear_fdb_top);
+	return 0;
+}
+
+int mad_decode_lft_port(const uint8_t *data, size_t len, uint16_t lid, uint8_t *port)
+{
+	if (!data || len < MAD_LFT_BLOCK)
+		return MAD_DECODE_TRUNCATED;
+	*port = data[lid % MAD_LFT_BLOCK];
+	return 0;
+}
+
 int mad_decode_class_port_info(const uint8_t *data, size_t len, struct mad_class_port_info *out)
 {
 	struct mad_wire_class_port_info w;
@@ -323,6 +342,14 @@ const char *mad_link_width_str(unsigned int w)
 		if (widths[i].bit == w)
 			return widths[i].name;
 	return "unknown";
+}
+
+unsigned int mad_link_width_lanes(unsigned int w)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
+		if (widths[i].bit == w)
+			return widths[i].lanes;
+	return 0;
 }
 
 /* LinkSpeedActive / LinkSpeedExtActive values and Gb/s per lane (signalling). */

@@ -71,6 +71,8 @@ enum {
 	MAD_ATTR_NODE_INFO = 0x0011,
 	MAD_ATTR_PORT_INFO = 0x0015,
 	MAD_ATTR_SM_INFO = 0x0020,
+	MAD_ATTR_SWITCH_INFO = 0x0012,	/* SMI; the PMA's 0x0012 is PortCounters */
+	MAD_ATTR_LFT = 0x0019,		/* LinearForwardingTable, 64 LIDs a block */
 	MAD_ATTR_PORT_COUNTERS = 0x0012,
 	MAD_ATTR_PORT_COUNTERS_EXT = 0x001d,
 };
@@ -188,6 +190,20 @@ struct mad_wire_sm_info {
 };
 _Static_assert(offsetof(struct mad_wire_sm_info, priority_state) == 20, "Priority/SMState at 20");
 
+/* SwitchInfo (IBA 14.2.5.4, Table 147), the forwarding table sizes read here. */
+struct mad_wire_switch_info {
+	wbe16_t linear_fdb_cap;
+	wbe16_t random_fdb_cap;
+	wbe16_t mcast_fdb_cap;
+	wbe16_t linear_fdb_top;
+};
+_Static_assert(sizeof(struct mad_wire_switch_info) == 8, "SwitchInfo head is 8 bytes");
+_Static_assert(offsetof(struct mad_wire_switch_info, linear_fdb_top) == 6, "LinearFDBTop at 6");
+
+/* LinearForwardingTable (IBA 14.2.5.10, Table 162): block N holds the ports of LIDs 64N..64N+63. */
+#define MAD_LFT_BLOCK		64
+#define MAD_LFT_NO_PORT		0xff	/* an unrouted LID */
+
 /* ClassPortInfo (IBA 13.4.8.1, Table 126), the part that is read here. */
 struct mad_wire_class_port_info {
 	uint8_t base_version;
@@ -301,6 +317,11 @@ struct mad_sm_info {
 	uint8_t state;			/* enum mad_sm_state */
 };
 
+struct mad_switch_info {
+	uint16_t linear_fdb_cap;	/* LIDs the linear table can hold */
+	uint16_t linear_fdb_top;	/* the highest LID the SM programmed */
+};
+
 struct mad_class_port_info {
 	uint8_t base_version, class_version;
 	uint16_t cap_mask;
@@ -339,6 +360,12 @@ int mad_decode_node_info(const uint8_t *data, size_t len, struct mad_node_info *
 int mad_decode_port_info(const uint8_t *data, size_t len, struct mad_port_info *out);
 int mad_decode_sm_info(const uint8_t *data, size_t len, struct mad_sm_info *out);
 int mad_decode_class_port_info(const uint8_t *data, size_t len, struct mad_class_port_info *out);
+int mad_decode_switch_info(const uint8_t *data, size_t len, struct mad_switch_info *out);
+/*
+ * The egress port of lid in LinearForwardingTable block data (the block
+ * lid / MAD_LFT_BLOCK): 0 (the switch itself), a port, or MAD_LFT_NO_PORT.
+ */
+int mad_decode_lft_port(const uint8_t *data, size_t len, uint16_t lid, uint8_t *port);
 int mad_decode_port_counters(const uint8_t *data, size_t len, struct mad_pma_counters *out);
 int mad_decode_port_counters_ext(const uint8_t *data, size_t len, struct mad_pma_counters *out);
 /* NodeDescription: 64 bytes of UTF-8, NUL-padded; out gets a printable, NUL-terminated copy. */
@@ -360,6 +387,8 @@ const char *mad_phys_state_str(unsigned int s);
 const char *mad_sm_state_str(unsigned int s);
 /* "1X", "4X", ...: LinkWidthActive (a single bit). */
 const char *mad_link_width_str(unsigned int w);
+/* Lanes of one LinkWidth bit (4 for 4X), 0 when unknown. */
+unsigned int mad_link_width_lanes(unsigned int w);
 /* "SDR", "QDR", "HDR", ... from LinkSpeedActive and, when set, LinkSpeedExtActive. */
 const char *mad_link_speed_str(unsigned int speed, unsigned int speed_ext);
 /* Gb/s of one lane times the width; 0 when unknown. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mad/mad_port.h"
+#include "mad/mad_subnet.h"
 #include "mad/mad_watch.h"
 #include "source/source.h"
 #include "derive/counters.h"
@@ -251,11 +252,43 @@ static void live_roce_sample(struct live *lv)
 	lv->roce_err = source_roce(lv->src, &lv->host, &lv->roce);
 }
 
+/* The subnet view is made the first time it is wanted, on a source that has a subnet. */
+static void live_subnet_want(struct live *lv)
+{
+	if (lv->subnet || !(lv->wants & LIVE_WANT_FABRIC) || !lv->src || (lv->flags & LIVE_HOST_ONLY) ||
+	    live_simulated(lv) || live_recorded(lv))
+		return;
+	lv->subnet = mad_subnet_new(lv->ctx);
+	if (!lv->subnet)
+		live_say(lv, "out of memory: no fabric view");
+}
+
+const char *live_fabric_reason(const struct live *lv)
+{
+	if (lv->subnet)
+		return mad_subnet_reason(lv->subnet);
+	if (live_simulated(lv))
+		return "the demo fabric is simulated: there is no subnet to sweep";
+	if (live_recorded(lv))
+		return "a recording holds this host's ports, not the subnet: run the monitor live to see the fabric";
+	if (lv->flags & LIVE_HOST_ONLY)
+		return "this view reads the host's counters only";
+	if (!lv->src)
+		return "there is no source to ask";
+	return "";
+}
+
+static bool live_subnet_frozen(const struct live *lv)
+{
+	return lv->paused || !(lv->wants & LIVE_WANT_FABRIC);
+}
+
 void live_want(struct live *lv, unsigned int wants)
 {
 	unsigned int added = wants & ~lv->wants;
 
 	lv->wants = wants;
+	live_subnet_want(lv);
 	/* A part just asked for is there at once; its rates come with the next sample. */
 	if ((added & LIVE_WANT_ROCE) && lv->src) {
 		roce_state_free(&lv->roce_prev);
@@ -273,8 +306,12 @@ static unsigned int live_sample(struct live *lv, uint64_t now)
 	changed = snapshot_host_sample(lv->src, &lv->host, &lv->clock, now, track_carry, &nomem);
 	if (nomem)
 		live_say(lv, "out of memory while collecting: the previous sample stands");
-	if (changed)
+	if (changed) {
 		ch |= LIVE_STRUCTURE;
+		/* a local port changed state: the subnet seen from it may have too */
+		if (lv->subnet)
+			mad_subnet_rescan(lv->subnet);
+	}
 	live_pma_counters(lv);
 	lv->last_sample_ns = fab_host_model_now(&lv->host, now);
 	lv->samples++;
@@ -391,6 +428,8 @@ int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, co
 static void live_drop_source(struct live *lv)
 {
 	live_mad_drop(lv);
+	mad_subnet_free(lv->subnet);
+	lv->subnet = NULL;
 	live_net_drop(lv);
 	track_free(&lv->track);
 	roce_state_free(&lv->roce);
@@ -410,8 +449,12 @@ static void live_drop_source(struct live *lv)
 
 int live_reopen(struct live *lv)
 {
+	int rc;
+
 	live_drop_source(lv);
-	return live_first_look(lv);
+	rc = live_first_look(lv);
+	live_subnet_want(lv);
+	return rc;
 }
 
 void live_close(struct live *lv)
@@ -457,6 +500,9 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 		lv->nmad = mad_watch_fds(lv->mad, lv->paused, fds + n, max - n, timeout_ms, now);
 		n += lv->nmad;
 	}
+	/* The subnet's answers are read in live_step() whether or not its fds fired (umad2sim has none). */
+	if (lv->subnet && n < max)
+		n += mad_subnet_fds(lv->subnet, live_subnet_frozen(lv), fds + n, max - n, timeout_ms, now);
 	/* Parts still to read: look at the other fds, then read on. */
 	if (lv->loading[0])
 		*timeout_ms = 0;
@@ -475,6 +521,9 @@ unsigned int live_step(struct live *lv)
 	if (fds && lv->pfd_async >= 0 && fds[lv->pfd_async].revents && source_async_events(lv->src, &lv->events))
 		ch |= LIVE_EVENTS;
 	ch |= live_mad_step(lv, now);
+	if (lv->subnet && mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
+					  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now))
+		ch |= LIVE_FABRIC;
 	/* A network change shows within NET_GAP; the sysfs side (GIDs) at the next sample. */
 	if (fds && lv->pfd_nl >= 0 && fds[lv->pfd_nl].revents && source_events(lv->src)) {
 		lv->clock.rescan_wanted = true;

@@ -19,6 +19,7 @@
 #include "model/net.h"
 #include "model/roce.h"
 
+struct mad_subnet;
 struct mad_watch;
 struct source;
 
@@ -48,6 +49,7 @@ struct source;
 
 /* Parts a surface asks for while it shows them (live_want()): each costs I/O per sample. */
 #define LIVE_WANT_ROCE		(1u << 0)	/* the RoCE chain of the Ethernet ports (DCB, ethtool, congestion) */
+#define LIVE_WANT_FABRIC	(1u << 1)	/* the whole subnet: swept, every port's PMA counters each interval */
 
 /* What a step changed (live_step()'s answer). */
 #define LIVE_SAMPLED		(1u << 0)	/* a new sample of the host */
@@ -56,6 +58,7 @@ struct source;
 #define LIVE_EVENTS		(1u << 3)	/* the devices' notifications arrived */
 #define LIVE_MAD		(1u << 4)	/* the MAD view changed (a sample, a re-query, opened) */
 #define LIVE_FILLED		(1u << 5)	/* parts left pending were read (live_fill()) */
+#define LIVE_FABRIC		(1u << 6)	/* the subnet view changed (swept, sampled, opened or failed) */
 
 /* How the core tells people about trouble (out of memory, a monitor that cannot be had). */
 struct live_hooks {
@@ -109,6 +112,14 @@ struct live {
 	struct roce_state roce, roce_prev;
 	int roce_err;			/* 0, or why there is none (-EOPNOTSUPP: the demo) */
 
+	/*
+	 * The whole subnet (LIVE_WANT_FABRIC): made when first wanted on a
+	 * source with a subnet, kept (frozen) while not wanted. NULL: never
+	 * wanted, or the source has none (simulated, recorded).
+	 */
+	struct mad_subnet *subnet;
+	double fabric_interval_s;	/* its PMA rounds; 0: every interval_s */
+
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;
 	int pfd_nl, pfd_async, pfd_mad, nmad;
@@ -157,8 +168,15 @@ const char *live_loading(const struct live *lv);
  */
 void live_net_take(struct live *lv, struct net_state *st, int err);
 
-/* Read these parts with every sample from now on (LIVE_WANT_*), or no longer. */
+/*
+ * Read these parts with every sample from now on (LIVE_WANT_*), or no
+ * longer. LIVE_WANT_FABRIC on a source with no subnet (the demo, a
+ * recording) makes nothing: live_fabric_reason() says why.
+ */
 void live_want(struct live *lv, unsigned int wants);
+
+/* Why there is no subnet view ("" when there is one or it is being asked for). */
+const char *live_fabric_reason(const struct live *lv);
 
 /* Frozen (the monitor's pause) or running again. */
 void live_pause(struct live *lv, bool paused);

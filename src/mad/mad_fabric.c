@@ -211,16 +211,7 @@ static void on_port(struct mad_sweep *sw, struct sweep_q *q, const struct mad_po
 		return;
 	fp = &n->ports[q->port];
 	fp->known = true;
-	fp->pi.num = q->port;
-	fp->pi.lid = pi->lid;
-	fp->pi.sm_lid = pi->sm_lid;
-	fp->pi.lmc = pi->lmc;
-	fp->pi.state = pi->port_state;
-	fp->pi.phys_state = pi->phys_state;
-	fp->pi.width = pi->link_width_active;
-	fp->pi.speed = pi->link_speed_active;
-	fp->pi.speed_ext = pi->link_speed_ext_active;
-	fp->pi.cap_mask = pi->cap_mask;
+	mad_port_id_from(&fp->pi, pi, q->port);
 	if ((n->id.node_type == 2 && q->port == 0) || (n->id.node_type != 2 && q->port == n->entry_port))
 		n->lid = pi->lid;
 
@@ -347,6 +338,11 @@ void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns)
 struct mad_fabric {
 	struct ib_fabric *f;
 	struct mad_session **sess;	/* [f->nports], NULL where the port could not be opened */
+	/* a sweep driven from a poll loop (mad_fabric_sweep_begin) */
+	struct mad_sweep *sw;
+	size_t sw_port;
+	struct mad_opts sw_saved;
+	uint64_t sw_sent0;
 };
 
 int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_fabric **out)
@@ -474,6 +470,57 @@ int mad_fabric_fds(const struct mad_fabric *v, int *fds, int max)
 		if (v->sess[i] && mad_fd(v->sess[i]) >= 0)
 			fds[n++] = mad_fd(v->sess[i]);
 	return n;
+}
+
+struct mad_session *mad_fabric_session(const struct mad_fabric *v, size_t port)
+{
+	return port < v->f->nports ? v->sess[port] : NULL;
+}
+
+void mad_fabric_cancel(struct mad_fabric *v)
+{
+	for (size_t i = 0; i < v->f->nports; i++)
+		if (v->sess[i])
+			mad_cancel_all(v->sess[i]);
+}
+
+int mad_fabric_sweep_begin(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t now_ns)
+{
+	struct ib_fabric *f = v->f;
+
+	if (v->sw)
+		return -EBUSY;
+	for (size_t i = 0; i < f->nports; i++) {
+		const struct ib_local_port *lp = &f->ports[i];
+
+		if (!v->sess[i] || (lp->self_state == IBQ_OK && lp->pi.phys_state != PHYS_STATE_LINK_UP))
+			continue;
+		v->sw = mad_sweep_start(v->sess[i], f, lp->port, lim, now_ns);
+		if (!v->sw)
+			return -ENOMEM;
+		v->sw->via = i;
+		v->sw_port = i;
+		v->sw_sent0 = mad_session_stats(v->sess[i])->sent;
+		sweep_opts(v->sess[i], SWEEP_DR_WINDOW, &v->sw_saved);
+		f->sweep_from = i;
+		return 0;
+	}
+	return -ENODEV;
+}
+
+bool mad_fabric_sweeping(const struct mad_fabric *v)
+{
+	return v->sw && v->sw->outstanding;
+}
+
+void mad_fabric_sweep_end(struct mad_fabric *v, uint64_t now_ns)
+{
+	if (!v->sw)
+		return;
+	mad_session_set_opts(v->sess[v->sw_port], &v->sw_saved);
+	v->f->sweep_mads += mad_session_stats(v->sess[v->sw_port])->sent - v->sw_sent0;
+	mad_sweep_finish(v->sw, now_ns);
+	v->sw = NULL;
 }
 
 /* Synchronous: step until idle or deadline_ns. */
@@ -724,6 +771,7 @@ void mad_fabric_close(struct mad_fabric *v)
 {
 	if (!v)
 		return;
+	mad_fabric_sweep_end(v, util_now_ns());
 	mad_fabric_tally(v);
 	for (size_t i = 0; i < v->f->nports; i++)
 		mad_session_close(v->sess[i]);

@@ -48,6 +48,19 @@ bool mad_fabric_idle(const struct mad_fabric *v);
 /* -1 when idle; short (2 ms) while a session has no pollable fd (ibsim). */
 int mad_fabric_timeout_ms(const struct mad_fabric *v, uint64_t now_ns);
 int mad_fabric_fds(const struct mad_fabric *v, int *fds, int max);
+/* The session of local port i (index into f->ports), NULL when it could not be opened. */
+struct mad_session *mad_fabric_session(const struct mad_fabric *v, size_t i);
+/* Every request queued or in flight is dropped; each callback gets -ECANCELED. */
+void mad_fabric_cancel(struct mad_fabric *v);
+/*
+ * The sweep for a poll loop: from the first local port that can send (its
+ * link up when known), into f, bounded by lim. 0, -EBUSY (one is running),
+ * -ENODEV (no port can sweep) or -ENOMEM. It runs while
+ * mad_fabric_sweeping(); then mad_fabric_sweep_end() (also to cut it short).
+ */
+int mad_fabric_sweep_begin(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t now_ns);
+bool mad_fabric_sweeping(const struct mad_fabric *v);
+void mad_fabric_sweep_end(struct mad_fabric *v, uint64_t now_ns);
 /* Tallies, closes everything; f stays valid. */
 void mad_fabric_close(struct mad_fabric *v);
 

@@ -75,7 +75,7 @@ static enum ib_query_state fail_state(int status)
 	return status == -ETIMEDOUT || status == -ECANCELED ? IBQ_TIMEOUT : IBQ_ERROR;
 }
 
-static void port_id_from(struct ib_port_id *p, const struct mad_port_info *pi, uint8_t num)
+void mad_port_id_from(struct ib_port_id *p, const struct mad_port_info *pi, uint8_t num)
 {
 	p->num = num;
 	p->lid = pi->lid;
@@ -88,6 +88,11 @@ static void port_id_from(struct ib_port_id *p, const struct mad_port_info *pi, u
 	p->speed = pi->link_speed_active;
 	p->speed_ext = pi->link_speed_ext_active;
 	p->cap_mask = pi->cap_mask;
+	p->width_sup = pi->link_width_supported;
+	p->width_en = pi->link_width_enabled;
+	p->speed_sup = pi->link_speed_supported;
+	p->speed_en = pi->link_speed_enabled;
+	p->speed_ext_sup = pi->link_speed_ext_supported;
 }
 
 static void node_id_from(struct ib_node_id *n, const struct mad_node_info *ni)
@@ -245,7 +250,7 @@ static void peer_pma_maybe(struct mad_session *s, struct ib_local_port *lp, uint
 static void on_self_port(struct mad_session *s, struct ib_local_port *lp, const struct mad_port_info *pi,
 			 uint64_t now_ns)
 {
-	port_id_from(&lp->pi, pi, (uint8_t)lp->port);
+	mad_port_id_from(&lp->pi, pi, (uint8_t)lp->port);
 	lp->sm.lid = pi->sm_lid;
 	lp->sm.sl = pi->sm_sl;
 	/* SMInfo by LID works once the SM made the port ACTIVE (or ARMED). */
@@ -310,7 +315,7 @@ static void peer_port_answer(struct mad_session *s, struct port_q *q, enum ib_qu
 	if (st != IBQ_OK)
 		return;
 	if (q->kind == PQ_PEER_PORT) {
-		port_id_from(&lp->peer_pi, &pi, lp->peer_pi.num);
+		mad_port_id_from(&lp->peer_pi, &pi, lp->peer_pi.num);
 		/* a switch port's LID field is not its LID: keep port 0's */
 		if (lp->peer.node_type == 2)
 			lp->peer_pi.lid = lid;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "mad/mad.h"
+#include "derive/mad_decode.h"
 #include "model/fabric.h"
 #include "model/ibfabric.h"
 
@@ -53,6 +54,9 @@ void mad_port_pma_define(struct ib_pma *pma);
  * PortCounters' answer sets pma->state.
  */
 void mad_port_pma_reply(struct ib_pma *pma, bool ext, int status, const uint8_t *mad, size_t len);
+
+/* A decoded PortInfo of port num as the model keeps it. */
+void mad_port_id_from(struct ib_port_id *p, const struct mad_port_info *pi, uint8_t num);
 
 /* Fill lp->note from what is known (INIT without SM, no LID, ...). */
 void mad_port_explain(struct ib_local_port *lp);

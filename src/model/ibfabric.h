@@ -61,6 +61,8 @@ struct ib_port_id {
 	uint8_t state, phys_state;	/* IBA PortState / PortPhysicalState numbers */
 	uint8_t width, speed, speed_ext;/* LinkWidthActive / LinkSpeed(Ext)Active */
 	uint32_t cap_mask;
+	/* what the port can do and may do: LinkWidth/LinkSpeed Supported and Enabled, LinkSpeedExtSupported */
+	uint8_t width_sup, width_en, speed_sup, speed_en, speed_ext_sup;
 };
 
 /* The subnet manager as seen from a port. */
@@ -146,6 +148,38 @@ struct ib_fabric {
 };
 
 void ib_fabric_free(struct ib_fabric *f);
+
+/* One end of a hop of a traced path: a port, its state and counters. */
+struct ib_trace_end {
+	uint8_t port;			/* 0: none (the source has no in, the destination no out) */
+	bool known;			/* its PortInfo answered */
+	struct ib_port_id pi;
+	struct ib_pma pma;		/* two samples an interval apart give rates */
+};
+
+/* A node on the path, entered by in.port and left by out.port. */
+struct ib_trace_hop {
+	struct ib_node_id id;
+	uint16_t lid;			/* where its PMA is asked: a switch's port 0, a CA's port */
+	uint8_t lmc;
+	uint16_t lft_top;		/* a switch's LinearFDBTop */
+	struct ib_trace_end in, out;
+};
+
+#define IB_TRACE_MAX_HOPS	64	/* directed routes reach 63 hops out */
+
+/* The path traffic to dlid takes from a local port, by the switches' linear forwarding tables. */
+struct ib_trace {
+	char ca[FAB_NAME_LEN];
+	unsigned int port;		/* the local port traced from */
+	uint16_t dlid;
+	struct ib_trace_hop hops[IB_TRACE_MAX_HOPS];
+	size_t nhops;
+	bool complete;			/* the destination was reached */
+	bool sampled;			/* two PMA samples were taken */
+	double interval_s;		/* between them */
+	char error[256];		/* why the path stops short ("" when complete) */
+};
 
 /*
  * Port 0 of a switch (the only port a switch shows its host): the switch's

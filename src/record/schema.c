@@ -220,6 +220,11 @@ static const struct rec_desc ib_port_f[] = {
 	D(9, struct ib_port_id, speed, RT_UINT),
 	D(10, struct ib_port_id, speed_ext, RT_UINT),
 	D(11, struct ib_port_id, cap_mask, RT_UINT),
+	D(12, struct ib_port_id, width_sup, RT_UINT),
+	D(13, struct ib_port_id, width_en, RT_UINT),
+	D(14, struct ib_port_id, speed_sup, RT_UINT),
+	D(15, struct ib_port_id, speed_en, RT_UINT),
+	D(16, struct ib_port_id, speed_ext_sup, RT_UINT),
 };
 
 static const struct rec_desc ib_sm_f[] = {

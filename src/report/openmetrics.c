@@ -604,6 +604,185 @@ static void events_totals(struct om *o, const uint64_t *totals)
 }
 
 /* Long: one family after another, in the order doc/export.md lists them. */
+/* ---- export --fabric: every port of the subnet ---- */
+
+static const struct om_family
+	fam_f_up = { "fabtop_fabric_up", OM_GAUGE, NULL,
+		     "1 when a sweep of the subnet is shown, 0 before the first or without access." },
+	fam_f_sweeps = { "fabtop_fabric_sweeps", OM_COUNTER, NULL, "Sweeps of the subnet taken." },
+	fam_f_sweep_s = { "fabtop_fabric_sweep_duration_seconds", OM_GAUGE, "seconds",
+			  "Wall time of the latest sweep (discovery, without the counters)." },
+	fam_f_nodes = { "fabtop_fabric_nodes", OM_GAUGE, NULL, "Nodes the latest sweep found, by type." },
+	fam_f_links = { "fabtop_fabric_links", OM_GAUGE, NULL, "Links the latest sweep found." },
+	fam_f_port = { "fabtop_fabric_port", OM_INFO, NULL,
+		       "A port of the subnet that is up: its node, LID, the remote end, width and speed." },
+	fam_f_port_up = { "fabtop_fabric_port_up", OM_GAUGE, NULL, "1 when the port is ACTIVE, 0 otherwise." },
+	fam_f_degraded = { "fabtop_fabric_port_degraded", OM_GAUGE, NULL,
+			   "1 when the link trained below the width or speed both ends can do." },
+	fam_f_rate = { "fabtop_fabric_port_rate_bytes_per_second", OM_GAUGE, NULL,
+		       "The port's active link rate in bytes per second." },
+	fam_f_counter = { "fabtop_fabric_port_count", OM_COUNTER, NULL,
+			  "Every PMA counter of the port but the data ones (absent when saturated or unknown)." },
+	fam_f_bytes = { "fabtop_fabric_port_data_bytes", OM_COUNTER, "bytes",
+			"The port's PMA data counters in bytes (4-octet words times 4)." },
+	fam_f_saturated = { "fabtop_fabric_port_saturated", OM_GAUGE, NULL,
+			    "1 when a counter of the port is latched at its maximum." },
+	fam_f_lost = { "fabtop_fabric_link_lost", OM_GAUGE, NULL,
+		       "A link that was up at a sweep before and is not now: 1 until it comes back." };
+
+/* The identity of a swept port and its remote end: the labels of every fabric series. */
+struct om_fport {
+	char guid[24], port[8], lid[8], rguid[24], rport[8];
+	struct om_label l[7];
+};
+
+static void fport_labels(const struct ib_fabric *f, const struct ib_fnode *n, unsigned int p, struct om_fport *fp)
+{
+	const struct ib_fport *pt = &n->ports[p];
+	const struct ib_fnode *r = pt->linked && pt->peer < f->nnodes ? &f->nodes[pt->peer] : NULL;
+
+	snprintf(fp->guid, sizeof(fp->guid), "0x%016" PRIx64, n->id.node_guid);
+	snprintf(fp->port, sizeof(fp->port), "%u", p);
+	snprintf(fp->lid, sizeof(fp->lid), "%u", n->id.node_type == 2 ? n->lid : pt->pi.lid);
+	fp->rguid[0] = fp->rport[0] = '\0';
+	if (r) {
+		snprintf(fp->rguid, sizeof(fp->rguid), "0x%016" PRIx64, r->id.node_guid);
+		snprintf(fp->rport, sizeof(fp->rport), "%u", pt->peer_port);
+	}
+	fp->l[0] = (struct om_label){ "node_guid", fp->guid };
+	fp->l[1] = (struct om_label){ "node_desc", n->id.desc };
+	fp->l[2] = (struct om_label){ "port", fp->port };
+	fp->l[3] = (struct om_label){ "lid", fp->lid };
+	fp->l[4] = (struct om_label){ "remote_guid", fp->rguid };
+	fp->l[5] = (struct om_label){ "remote_desc", r ? r->id.desc : "" };
+	fp->l[6] = (struct om_label){ "remote_port", fp->rport };
+}
+
+enum fport_family { FP_INFO, FP_UP, FP_DEGRADED, FP_RATE, FP_COUNT, FP_BYTES, FP_SATURATED };
+
+/* One family over every up port of the subnet. */
+static void fabric_ports(struct om *o, const struct ib_fabric *f, enum fport_family which)
+{
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const struct ib_fnode *n = &f->nodes[i];
+
+		for (unsigned int p = 1; n->ports && p <= n->id.num_ports; p++) {
+			const struct ib_fport *pt = &n->ports[p];
+			const struct ib_pma *pma = pt->pma;
+			struct om_fport fp;
+			struct om_label l[11];
+			char bits[8], why[96];
+
+			if (!pt->known || pt->pi.phys_state != PHYS_STATE_LINK_UP)
+				continue;
+			fport_labels(f, n, p, &fp);
+			memcpy(l, fp.l, sizeof(fp.l));
+			switch (which) {
+			case FP_INFO:
+				l[7] = (struct om_label){ "node_type", node_type_name(n->id.node_type) };
+				l[8] = (struct om_label){ "width", mad_link_width_str(pt->pi.width) };
+				l[9] = (struct om_label){ "speed", mad_link_speed_str(pt->pi.speed, pt->pi.speed_ext) };
+				om_u64(o, l, 10, 1);
+				break;
+			case FP_UP:
+				om_u64(o, l, 7, pt->pi.state == PORT_STATE_ACTIVE);
+				break;
+			case FP_DEGRADED:
+				if (pt->linked && pt->peer < f->nnodes)
+					om_u64(o, l, 7, fabric_link_degraded(n, &pt->pi, &f->nodes[pt->peer],
+									     &f->nodes[pt->peer].ports[pt->peer_port].pi,
+									     why, sizeof(why)));
+				break;
+			case FP_RATE:
+				om_double(o, l, 7, mad_link_gbps(pt->pi.width, pt->pi.speed, pt->pi.speed_ext) * 1e9 / 8);
+				break;
+			case FP_COUNT:
+			case FP_BYTES:
+			case FP_SATURATED:
+				for (size_t k = 0; pma && pma->state == IBQ_OK && k < pma->n; k++) {
+					const struct fab_counter *c = &pma->c[k];
+					size_t m = 7;
+
+					if (!c->known)
+						continue;
+					if (which != FP_SATURATED &&
+					    (c->saturated || (c->kind == COUNTER_KIND_DATA) != (which == FP_BYTES)))
+						continue;
+					snprintf(bits, sizeof(bits), "%u", c->bits);
+					l[m++] = (struct om_label){ "counter", c->name };
+					if (which == FP_COUNT)
+						l[m++] = (struct om_label){ "kind", kind_name(c->kind) };
+					l[m++] = (struct om_label){ "bits", bits };
+					if (which == FP_SATURATED)
+						om_u64(o, l, m, c->saturated);
+					else if (which == FP_BYTES)
+						om_words_as_bytes(o, l, m, c->value);
+					else
+						om_u64(o, l, m, c->value);
+				}
+				break;
+			}
+		}
+	}
+}
+
+static void fabric_lost(struct om *o, const struct fabric_lost_link *lost, size_t n)
+{
+	om_family(o, &fam_f_lost);
+	for (size_t i = 0; i < n; i++) {
+		const struct fabric_lost_link *l = &lost[i];
+		char ag[24], ap[8], bg[24], bp[8];
+
+		snprintf(ag, sizeof(ag), "0x%016" PRIx64, l->a.node_guid);
+		snprintf(ap, sizeof(ap), "%u", l->a_port);
+		snprintf(bg, sizeof(bg), "0x%016" PRIx64, l->b.node_guid);
+		snprintf(bp, sizeof(bp), "%u", l->b_port);
+		OM_SAMPLE(o, om_u64, 1, { "node_guid", ag }, { "node_desc", l->a.desc }, { "port", ap },
+			  { "remote_guid", bg }, { "remote_desc", l->b.desc }, { "remote_port", bp });
+	}
+}
+
+static void fabric_write(struct om *o, const struct openmetrics_input *in)
+{
+	const struct ib_fabric *f = in->fabric;
+	static const struct { const char *label; uint8_t type; } types[] = { { "CA", 1 }, { "Switch", 2 }, { "Router", 3 } };
+	bool up = in->fabric_sweeps > 0;
+
+	om_family(o, &fam_f_up);
+	om_u64(o, NULL, 0, up);
+	om_family(o, &fam_f_sweeps);
+	om_u64(o, NULL, 0, in->fabric_sweeps);
+	if (!up)
+		return;
+	om_family(o, &fam_f_sweep_s);
+	om_double(o, NULL, 0, (double)f->sweep_ns / 1e9);
+	om_family(o, &fam_f_nodes);
+	for (size_t t = 0; t < ARRAY_SIZE(types); t++) {
+		uint64_t count = 0;
+
+		for (size_t i = 0; i < f->nnodes; i++)
+			count += f->nodes[i].id.node_type == types[t].type;
+		OM_SAMPLE(o, om_u64, count, { "type", types[t].label });
+	}
+	om_family(o, &fam_f_links);
+	om_u64(o, NULL, 0, f->nlinks);
+	om_family(o, &fam_f_port);
+	fabric_ports(o, f, FP_INFO);
+	om_family(o, &fam_f_port_up);
+	fabric_ports(o, f, FP_UP);
+	om_family(o, &fam_f_degraded);
+	fabric_ports(o, f, FP_DEGRADED);
+	om_family(o, &fam_f_rate);
+	fabric_ports(o, f, FP_RATE);
+	om_family(o, &fam_f_counter);
+	fabric_ports(o, f, FP_COUNT);
+	om_family(o, &fam_f_bytes);
+	fabric_ports(o, f, FP_BYTES);
+	om_family(o, &fam_f_saturated);
+	fabric_ports(o, f, FP_SATURATED);
+	fabric_lost(o, in->lost, in->nlost);
+}
+
 size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in)
 {
 	struct om o = { .f = f, .fmt = fmt };
@@ -640,6 +819,8 @@ size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct
 	doctor_findings(&o, in->doctor);
 	probes(&o, in->probes, in->nprobes);
 	events_totals(&o, in->event_totals);
+	if (in->fabric)
+		fabric_write(&o, in);
 	return o.samples;
 }
 

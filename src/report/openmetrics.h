@@ -9,6 +9,7 @@
 #include "derive/doctor.h"
 #include "model/fabric.h"
 #include "model/ibfabric.h"
+#include "derive/fabric_links.h"
 
 /* The two text formats a scraper may ask for (content negotiation). */
 enum openmetrics_format {
@@ -40,6 +41,11 @@ struct openmetrics_input {
 	const struct openmetrics_probe *probes;	/* [nprobes] */
 	size_t nprobes;
 	const uint64_t *event_totals;		/* [EVENT_KIND_COUNT] events derived per kind; NULL: none */
+	/* export --fabric: the whole subnet (fabric NULL: not asked for) */
+	const struct ib_fabric *fabric;
+	const struct fabric_lost_link *lost;	/* [nlost] links up at a sweep before, not now */
+	size_t nlost;
+	uint64_t fabric_sweeps;			/* sweeps taken (0: none shown yet) */
 };
 
 /* fabtop's own cost and activity (changes per scrape, so written apart from the host). */

@@ -10,7 +10,7 @@
 #include "ui/views.h"
 #include "warn.h"
 
-/* "1..6  Ports, Counters, ...": the number keys, from the pane table ('0' is the tenth). */
+/* "1..6  Ports, Counters, ...": the number keys, from the pane table ('0' is the tenth; Tab the rest). */
 static void help_panes(const struct ui *ui, struct text *out)
 {
 	char keys[8], titles[256];
@@ -23,6 +23,10 @@ static void help_panes(const struct ui *ui, struct text *out)
 	titles[0] = '\0';
 	for (size_t i = 0; i < ui->nviews && i < 10 && n < sizeof(titles); i++)
 		n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s%s", i ? ", " : "", ui->views[i]->title);
+	/* Panes past the tenth have no number key: Tab reaches them. */
+	for (size_t i = 10; i < ui->nviews && n < sizeof(titles); i++)
+		n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s%s", i == 10 ? "; Tab: " : ", ",
+				      ui->views[i]->title);
 	text_add(out, 0, "  %-12s %s", keys, titles);
 }
 

@@ -309,7 +309,13 @@ static int tab_labels(const struct ui *ui, int form, char label[][48])
 		const struct ui_view *v = ui->views[i];
 		unsigned int key = (unsigned int)((i + 1) % 10);	/* key 0: the tenth */
 
-		if (form == TABS_FULL || i == ui->pane)
+		/* Past the tenth no number key: the title alone (its initial when only keys fit). */
+		if (i >= 10 && (form == TABS_FULL || i == ui->pane))
+			snprintf(label[i], 48, " %s ", v->title);
+		else if (i >= 10)
+			snprintf(label[i], 48, form == TABS_KEYS ? " %.1s" : " %s",
+				 form == TABS_TIGHT ? v->title : v->tab ? v->tab : v->title);
+		else if (form == TABS_FULL || i == ui->pane)
 			snprintf(label[i], 48, " %u %s ", key, v->title);
 		else if (form == TABS_TIGHT)
 			snprintf(label[i], 48, " %u %s", key, v->title);
@@ -341,12 +347,15 @@ static int draw_story(struct ui *ui, WINDOW *w, int y, int W, int H)
 static void draw_tabs(struct ui *ui, WINDOW *w, int y, int W)
 {
 	char label[UI_MAX_VIEWS][48];
-	int x = 0, form, first = 0;
+	int x = 0, form, first = 0, room = W;
 
 	ui->tabs = (struct ui_rect){ y, 0, 1, W };
 	ui_fill(w, y, 0, W, theme_attr(ROLE_TAB));
+	/* A filter must stay in sight: the tabs take a shorter form to leave it room. */
+	if (ui_table(ui)->filter[0] && !ui->edit.filter)
+		room -= 12 + (int)strlen(ui_table(ui)->filter);
 	for (form = TABS_FULL; form < TABS_NFORMS - 1; form++)
-		if (tab_labels(ui, form, label) <= W)
+		if (tab_labels(ui, form, label) <= room)
 			break;
 	if (tab_labels(ui, form, label) > W) {
 		/* Not even the keys fit: scroll, so that the current tab is on screen (htop does). */

@@ -75,6 +75,12 @@ const char *ui_loading(const struct ui *ui)
 	return live_loading(&ui->live);
 }
 
+/* Is the pane shown the one with this id? */
+static bool ui_pane_is(const struct ui *ui, const char *id)
+{
+	return ui->pane < ui->nviews && !strcmp(ui->views[ui->pane]->id, id);
+}
+
 /* What a step of the live core changed, on screen. */
 static void ui_changed(struct ui *ui, unsigned int ch)
 {
@@ -243,9 +249,8 @@ static void ui_loop(struct ui *ui)
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->fds)
 				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
-		/* The RoCE chain costs a netlink request and ioctls per port: read only while its pane shows. */
-		live_want(&ui->live, ui->pane < ui->nviews && !strcmp(ui->views[ui->pane]->id, "roce") ?
-			  LIVE_WANT_ROCE : 0);
+		/* The RoCE chain and the subnet cost I/O per sample: kept only while their pane shows. */
+		live_want(&ui->live, ui_pane_is(ui, "roce") ? LIVE_WANT_ROCE : ui_pane_is(ui, "fabric") ? LIVE_WANT_FABRIC : 0);
 		nfds += live_fds(&ui->live, fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		busy += util_now_ns() - woke;
 		n = poll(fds, (nfds_t)nfds, timeout);

@@ -111,7 +111,7 @@ extern const size_t ui_default_nviews;
 #define UI_NWINDOWS 3
 extern const unsigned int ui_windows_s[UI_NWINDOWS];
 
-#define UI_MAX_VIEWS 10	/* the number keys reach ten: 1..9 and 0 */
+#define UI_MAX_VIEWS 12	/* the number keys reach ten (1..9 and 0); Tab and --pane the rest */
 
 struct source;
 

@@ -317,7 +317,7 @@ static void probe_net_changed(struct ui *ui, void *state)
 const struct ui_view view_probe = {
 	.id = "probe",
 	.title = "Probe",
-	.tab = "Probe",
+	.tab = "Prb",
 	.draw = probe_draw,
 	.key = probe_key,
 	.keys_help = "e peer, f source address, m mode, Enter/g start, x stop",

@@ -25,6 +25,7 @@ const struct ui_view *const ui_default_views[] = {
 	&view_cluster,
 	&view_conn,
 	&view_roce,
+	&view_fabric,
 };
 
 const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);
@@ -120,7 +121,12 @@ void views_dump(FILE *f)
 	for (size_t i = 0; i < ui_default_nviews; i++) {
 		const struct ui_view *v = ui_default_views[i];
 
-		fprintf(f, "%zu\t%s\t%s\t%s\t", (i + 1) % 10, v->id, v->title, v->tab ? v->tab : v->title);
+		/* the key: 1..9 and 0 for the first ten, none ('-') past them (Tab, --pane) */
+		if (i < 10)
+			fprintf(f, "%zu\t", (i + 1) % 10);
+		else
+			fprintf(f, "-\t");
+		fprintf(f, "%s\t%s\t%s\t", v->id, v->title, v->tab ? v->tab : v->title);
 		for (int c = 0; c < v->ncols; c++)
 			fprintf(f, "%s%s", c ? "|" : "", v->cols[c].title);
 		fprintf(f, "\n");

@@ -15,6 +15,7 @@ extern const struct ui_view view_events;
 extern const struct ui_view view_cluster;
 extern const struct ui_view view_conn;
 extern const struct ui_view view_roce;
+extern const struct ui_view view_fabric;
 
 /* Find the port of a "dev/port" row key; NULL when it is gone. */
 struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev);

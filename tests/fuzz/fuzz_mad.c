@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint16_t attrs[] = {
 		MAD_ATTR_CLASS_PORT_INFO, MAD_ATTR_NODE_DESC, MAD_ATTR_NODE_INFO, MAD_ATTR_PORT_INFO,
-		MAD_ATTR_SM_INFO, MAD_ATTR_PORT_COUNTERS, MAD_ATTR_PORT_COUNTERS_EXT,
+		MAD_ATTR_SM_INFO, MAD_ATTR_PORT_COUNTERS, MAD_ATTR_PORT_COUNTERS_EXT, MAD_ATTR_LFT,
 	};
 	struct mad_hdr hdr;
 	struct mad_node_info ni;
@@ -21,6 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mad_sm_info si;
 	struct mad_class_port_info cpi;
 	struct mad_pma_counters pc;
+	struct mad_switch_info swi;
+	uint8_t port;
 	char desc[65];
 
 	mad_decode_hdr(data, size, &hdr);
@@ -37,6 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mad_decode_port_counters(d, dl, &pc);
 		mad_decode_port_counters_ext(d, dl, &pc);
 		mad_decode_node_desc(d, dl, desc, sizeof(desc));
+		mad_decode_switch_info(d, dl, &swi);
+		mad_decode_lft_port(d, dl, (uint16_t)size, &port);
 	}
 	/* the data part alone, as a decoder sees it */
 	mad_decode_port_info(data, size, &pi);

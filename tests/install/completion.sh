@@ -16,7 +16,7 @@ assert_eq "fabtop sh<TAB>" "show" "$(comp fabtop sh)"
 assert_eq "fabtop counters <TAB>" "qp" "$(comp fabtop counters '')"
 assert_eq "fabtop counters qp <TAB>: the actions" "disable enable show" "$(comp fabtop counters qp '')"
 assert_eq "--counters <TAB>: every mode" "auto netlink pma sysfs" "$(comp fabtop --counters '')"
-assert_eq "fabtop <TAB>: the commands" "counters doctor export monitor probe record show" "$(comp fabtop '')"
+assert_eq "fabtop <TAB>: the commands" "counters doctor export monitor probe record show trace" "$(comp fabtop '')"
 sections=$("$FABTOP" show --help | sed -n 's/^Sections: \(.*\) (default.*/\1/p' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 assert_eq "fabtop show <TAB>: the sections show --help lists" "$sections" "$(comp fabtop show '')"
 assert_eq "fabtop --sy<TAB>" "--sysfs" "$(comp fabtop --sy)"

@@ -22,6 +22,7 @@ mandoc -T ascii -O width=200 "$MAN" | sed 's/.\x08//g' >"$T/page"
 	"$FABTOP" doctor --help
 	"$FABTOP" probe --help
 	"$FABTOP" probe --lid 1 --help
+	"$FABTOP" trace --help
 	"$FABTOP" monitor --help
 } 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u >"$T/opts"
 missing=""

@@ -140,6 +140,34 @@ static void test_sm_info(void)
 	ASSERT_EQ_U64(si.act_count, MF(d, IB_SMINFO_ACT_F), "ActCount agrees");
 }
 
+static void test_switch_lft(void)
+{
+	struct mad_switch_info si;
+	size_t dlen;
+	const uint8_t *d = reply("switch_info_switch.bin", MAD_ATTR_SWITCH_INFO, &dlen);
+	static const struct { uint16_t lid; uint8_t port; } routes[] = {
+		{ 0, MAD_LFT_NO_PORT }, { 1, 2 }, { 2, 0 }, { 3, 1 }, { 4, 3 }, { 6, 3 }, { 7, MAD_LFT_NO_PORT },
+		{ 63, MAD_LFT_NO_PORT },
+	};
+	uint8_t port;
+
+	ASSERT_EQ_INT(mad_decode_switch_info(d, dlen, &si), 0, "SwitchInfo decodes");
+	ASSERT_EQ_U64(si.linear_fdb_cap, 30720, "LinearFDBCap");
+	ASSERT_EQ_U64(si.linear_fdb_cap, MF(d, IB_SW_LINEAR_FDB_CAP_F), "LinearFDBCap agrees with libibmad");
+	ASSERT_EQ_U64(si.linear_fdb_top, 6, "LinearFDBTop: the highest LID opensm assigned");
+	ASSERT_EQ_U64(si.linear_fdb_top, MF(d, IB_SW_LINEAR_FDB_TOP_F), "LinearFDBTop agrees with libibmad");
+	d = reply("lft_switch.bin", MAD_ATTR_LFT, &dlen);
+	for (size_t i = 0; i < ARRAY_SIZE(routes); i++) {
+		ASSERT_EQ_INT(mad_decode_lft_port(d, dlen, routes[i].lid, &port), 0, "LFT block decodes");
+		ASSERT_EQ_U64(port, routes[i].port, "LID's egress port");
+	}
+	/* a LID of block 1 reads the same slot of its own block */
+	ASSERT_EQ_INT(mad_decode_lft_port(d, dlen, 64 + 3, &port), 0, "LID 67 in its block");
+	ASSERT_EQ_U64(port, 1, "LID 67 is slot 3 of block 1");
+	ASSERT_EQ_INT(mad_decode_lft_port(d, 63, 1, &port), MAD_DECODE_TRUNCATED, "63 bytes: truncated");
+	ASSERT_EQ_INT(mad_decode_switch_info(d, 7, &si), MAD_DECODE_TRUNCATED, "SwitchInfo of 7 bytes: truncated");
+}
+
 static void test_pma(void)
 {
 	struct mad_class_port_info cpi;
@@ -355,6 +383,7 @@ int main(void)
 	test_node_info();
 	test_port_info();
 	test_sm_info();
+	test_switch_lft();
 	test_pma();
 	test_counters_from_pma();
 	test_node_desc();

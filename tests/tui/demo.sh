@@ -56,9 +56,13 @@ tui_expect "Tab: the Connections pane says the demo has no processes" "it has no
 tui_keys Tab
 tui_expect "Tab: the RoCE pane shows the demo's RoCE port" "enp65s0f0"
 tui_keys Tab
+tui_expect "Tab: the Fabric pane (no number key) says the demo has no subnet" "the demo fabric is simulated: there is no subnet"
+tui_keys Tab
 tui_expect "Tab after the last pane wraps to Ports" "PHYSICAL"
 tui_keys BTab
-tui_expect "Shift-Tab goes back to the last pane (RoCE)" "DSCP 26"
+tui_expect "Shift-Tab goes back to the last pane (Fabric)" "no subnet to sweep"
+tui_keys BTab
+tui_expect "Shift-Tab again: RoCE" "DSCP 26"
 tui_keys 1
 
 tui_keys F1

@@ -10,7 +10,8 @@
 . "$TOP_SRCDIR/tests/tui/lib.sh"
 
 "$FABTOP" monitor --panes >"$T/panes"
-assert_eq "the pane table has the ten panes" 10 "$(wc -l <"$T/panes")"
+assert_eq "the pane table has the eleven panes" 11 "$(wc -l <"$T/panes")"
+assert_eq "the number keys reach the first ten; the eleventh has none" "1234567890-" "$(cut -f1 "$T/panes" | tr -d '\n')"
 
 # whole_titles LINE TITLES: what is left of LINE once every title (longest
 # first, '|'-separated) standing between blanks is taken out, and the sort
@@ -45,7 +46,8 @@ for size in 80x24 200x50; do
 	tui_start "$w" "$h" -- --demo --no-color
 	tui_wait "DEVICE" 15 || true
 	while IFS="$(printf '\t')" read -r key id title tab cols; do
-		tui_keys "$key"
+		# a pane past the tenth has no number key: Tab from the tenth
+		if [ "$key" = - ]; then tui_keys 0 Tab; else tui_keys "$key"; fi
 		# The pane is up when its column header is (the Probe pane has none: its first line).
 		_deadline=$(( $(date +%s) + 10 ))
 		while :; do
@@ -60,17 +62,25 @@ for size in 80x24 200x50; do
 		done
 		tabs=$(sed -n 2p "$T/screen")
 		# (capture-pane drops the blanks that end a line: one is put back)
-		assert_match "$size: key $key shows the $id pane's tab, in full" " $key $title " "$tabs "
+		if [ "$key" = - ]; then label=" $title "; else label=" $key $title "; fi
+		assert_match "$size: key $key shows the $id pane's tab, in full" "$label" "$tabs "
 		head=$(sed -n 1p "$T/screen")
 		missing=""
 		while IFS="$(printf '\t')" read -r k2 _ t2 s2 _; do
+			if [ "$k2" = - ]; then
+				case "$tabs " in
+				*" $t2 "* | *" $s2 "* | *" $(printf %.1s "$t2") "*) ;;
+				*) missing="$missing $t2" ;;
+				esac
+				continue
+			fi
 			case "$tabs " in
 			*" $k2 $t2 "* | *" $k2 $s2 "*) ;;
 			*) missing="$missing $k2" ;;
 			esac
 		done <"$T/panes"
 		assert_eq "$size, $id: every pane has a visible tab" "" "$missing"
-		[ "$size" = 80x24 ] || assert_match "$size, $id: full labels for all" "^ 1 Ports  2 Counters  3 GIDs  4 Network .* 0 RoCE\$" "$tabs"
+		[ "$size" = 80x24 ] || assert_match "$size, $id: full labels for all" "^ 1 Ports  2 Counters  3 GIDs  4 Network .* 0 RoCE  Fabric\$" "$tabs"
 		assert_match "$size, $id: the title line is whole fields, host and findings kept" "$TITLE_RE" "$head"
 		assert_match "$size, $id: and it keeps the findings" "\| findings " "$head"
 		if [ -n "$cols" ]; then

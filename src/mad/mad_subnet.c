@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Keeping the whole subnet current without blocking: sweeps into a work copy, swapped in whole; PMA rounds in place. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive/mad_decode.h"
+#include "mad/mad.h"
+#include "mad/mad_fabric.h"
+#include "mad/mad_port.h"
+#include "mad/mad_subnet.h"
+#include "mad/umad.h"
+#include "util.h"
+
+enum subnet_stage {
+	SN_CLOSED,			/* no view: never tried, or no access (reason says why) */
+	SN_QUERY,			/* the local ports are being asked (who can sweep) */
+	SN_SWEEP,			/* a sweep into work is running; shown stays */
+	SN_READY,			/* shown is current; PMA rounds run each interval */
+};
+
+struct mad_subnet {
+	const struct fab_ctx *ctx;
+	struct mad_fabric *v;		/* the sessions; sweeps land in work */
+	struct ib_fabric work;
+	struct ib_fabric shown;		/* what the panes read */
+	struct fabric_lost_link *lost;
+	size_t nlost;
+	enum subnet_stage stage;
+	char reason[768];
+	char status[64];
+	uint64_t last_try_ns, next_sweep_ns, next_pma_ns;
+	uint64_t sweeps;
+	bool rescan;
+	uint32_t gen;			/* bumped when shown is replaced: answers for the old one are dropped */
+	unsigned int pma_pending;
+	bool round_done;		/* the last round's answers are all in */
+};
+
+enum pq_kind { PQ_CPI, PQ_PC, PQ_PCE };
+
+struct subnet_q {
+	struct mad_subnet *sn;
+	uint32_t gen;
+	enum pq_kind kind;
+	size_t node;
+	uint8_t port;
+};
+
+struct mad_subnet *mad_subnet_new(const struct fab_ctx *ctx)
+{
+	struct mad_subnet *sn = calloc(1, sizeof(*sn));
+
+	if (sn)
+		sn->ctx = ctx;
+	return sn;
+}
+
+static void lost_free(struct mad_subnet *sn)
+{
+	free(sn->lost);
+	sn->lost = NULL;
+	sn->nlost = 0;
+}
+
+void mad_subnet_free(struct mad_subnet *sn)
+{
+	if (!sn)
+		return;
+	/* The sessions' callbacks run (cancelled) while sn is still whole. */
+	mad_fabric_close(sn->v);
+	ib_fabric_free(&sn->work);
+	ib_fabric_free(&sn->shown);
+	lost_free(sn);
+	free(sn);
+}
+
+const struct ib_fabric *mad_subnet_fabric(const struct mad_subnet *sn)
+{
+	return &sn->shown;
+}
+
+const struct fabric_lost_link *mad_subnet_lost(const struct mad_subnet *sn, size_t *n)
+{
+	*n = sn->nlost;
+	return sn->lost;
+}
+
+const char *mad_subnet_reason(const struct mad_subnet *sn)
+{
+	return sn->reason;
+}
+
+const char *mad_subnet_status(const struct mad_subnet *sn)
+{
+	return sn->status;
+}
+
+uint64_t mad_subnet_sweeps(const struct mad_subnet *sn)
+{
+	return sn->sweeps;
+}
+
+void mad_subnet_rescan(struct mad_subnet *sn)
+{
+	sn->rescan = true;
+}
+
+/* ---- opening ---- */
+
+static void subnet_close(struct mad_subnet *sn)
+{
+	mad_fabric_close(sn->v);
+	sn->v = NULL;
+	ib_fabric_free(&sn->work);
+	sn->stage = SN_CLOSED;
+}
+
+/* Open the sessions and ask the local ports; the reason when there is no port to ask. */
+static void subnet_open(struct mad_subnet *sn, uint64_t now)
+{
+	struct mad_opts o = { .timeout_ms = 200, .retries = 1, .window = 64 };
+	struct fab_ctx c = *sn->ctx;
+	int rc;
+	bool any = false;
+
+	sn->last_try_ns = now;
+	/* A --sysfs tree that describes the very devices libibumad sees (the simulator's) is the live system. */
+	if (!c.live_sysfs && umad_tree_is_live(&c))
+		c.live_sysfs = true;
+	rc = mad_fabric_open(&c, &sn->work, &sn->v);
+	for (size_t i = 0; sn->v && i < sn->work.nports; i++) {
+		struct mad_session *s = mad_fabric_session(sn->v, i);
+
+		if (s) {
+			mad_session_set_opts(s, &o);
+			any = true;
+		}
+	}
+	if (rc || !any) {
+		snprintf(sn->reason, sizeof(sn->reason), "%s", rc ? strerror(-rc) :
+			 sn->work.error[0] ? sn->work.error : "no InfiniBand port to ask");
+		subnet_close(sn);
+		return;
+	}
+	sn->reason[0] = '\0';
+	mad_fabric_query_ports(sn->v, now);
+	sn->stage = SN_QUERY;
+	snprintf(sn->status, sizeof(sn->status), "asking the local ports");
+}
+
+/* ---- sweeping ---- */
+
+static void work_reset(struct ib_fabric *f)
+{
+	struct ib_local_port *ports = f->ports;
+	size_t nports = f->nports, from = f->sweep_from;
+
+	f->ports = NULL;
+	f->nports = 0;
+	ib_fabric_free(f);
+	f->ports = ports;
+	f->nports = nports;
+	f->sweep_from = from;
+}
+
+static void sweep_start(struct mad_subnet *sn, uint64_t now)
+{
+	int rc;
+
+	work_reset(&sn->work);
+	rc = mad_fabric_sweep_begin(sn->v, NULL, now);
+	sn->rescan = false;
+	if (rc) {
+		snprintf(sn->reason, sizeof(sn->reason), "%s", rc == -ENODEV ?
+			 "no local InfiniBand port has its link up: there is no subnet to sweep from here" :
+			 strerror(-rc));
+		sn->stage = SN_READY;
+		sn->next_sweep_ns = now + SUBNET_RETRY_NS;
+		sn->status[0] = '\0';
+		return;
+	}
+	sn->stage = SN_SWEEP;
+	snprintf(sn->status, sizeof(sn->status), "sweeping");
+}
+
+/* A (node GUID, index) pair, sorted by GUID, to find a node of the old sweep fast. */
+struct guid_ix {
+	uint64_t guid;
+	size_t ix;
+};
+
+static int guid_cmp(const void *a, const void *b)
+{
+	const struct guid_ix *x = a, *y = b;
+
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+static struct guid_ix *guid_index(const struct ib_fabric *f)
+{
+	struct guid_ix *ix = calloc(f->nnodes ? f->nnodes : 1, sizeof(*ix));
+
+	if (!ix)
+		return NULL;
+	for (size_t i = 0; i < f->nnodes; i++)
+		ix[i] = (struct guid_ix){ f->nodes[i].id.node_guid, i };
+	qsort(ix, f->nnodes, sizeof(*ix), guid_cmp);
+	return ix;
+}
+
+static const struct ib_fnode *guid_find(const struct ib_fabric *f, const struct guid_ix *ix, uint64_t guid)
+{
+	struct guid_ix key = { guid, 0 };
+	const struct guid_ix *hit = ix ? bsearch(&key, ix, f->nnodes, sizeof(*ix), guid_cmp) : NULL;
+
+	return hit ? &f->nodes[hit->ix] : NULL;
+}
+
+static bool end_up(const struct ib_fnode *n, uint8_t p)
+{
+	return n && p <= n->id.num_ports && n->ports[p].known && n->ports[p].linked &&
+	       n->ports[p].pi.phys_state == PHYS_STATE_LINK_UP;
+}
+
+/* Why an end that was up is not: its node is gone, or its port's state now. */
+static void end_why(const struct ib_fnode *n, uint8_t p, const char *desc, char *why, size_t sz)
+{
+	if (!n)
+		snprintf(why, sz, "%s does not answer", desc[0] ? desc : "a node");
+	else if (p <= n->id.num_ports && n->ports[p].known)
+		snprintf(why, sz, "%s port %u %s/%s", desc[0] ? desc : "a node", p,
+			 mad_port_state_str(n->ports[p].pi.state), mad_phys_state_str(n->ports[p].pi.phys_state));
+	else
+		snprintf(why, sz, "%s port %u unknown", desc[0] ? desc : "a node", p);
+}
+
+static bool lost_add(struct fabric_lost_link **v, size_t *n, size_t *cap, const struct fabric_lost_link *l)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct fabric_lost_link *nv = realloc(*v, nc * sizeof(*nv));
+
+		if (!nv)
+			return false;
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = *l;
+	return true;
+}
+
+/*
+ * The links lost between the old sweep (old) and the new one (nw): every
+ * link of old whose ends are not both up in nw, and every link lost before
+ * that has not come back.
+ */
+static void lost_update(struct mad_subnet *sn, const struct ib_fabric *old, const struct guid_ix *oix,
+			const struct ib_fabric *nw, const struct guid_ix *nix)
+{
+	struct fabric_lost_link *v = NULL;
+	size_t n = 0, cap = 0;
+
+	(void)oix;
+	for (size_t i = 0; i < old->nlinks; i++) {
+		const struct ib_link *l = &old->links[i];
+		const struct ib_fnode *oa = &old->nodes[l->a], *ob = &old->nodes[l->b];
+		const struct ib_fnode *na = guid_find(nw, nix, oa->id.node_guid), *nb = guid_find(nw, nix, ob->id.node_guid);
+		struct fabric_lost_link lk;
+
+		if (end_up(na, l->a_port) && end_up(nb, l->b_port))
+			continue;
+		memset(&lk, 0, sizeof(lk));
+		lk.a = oa->id;
+		lk.b = ob->id;
+		lk.a_port = l->a_port;
+		lk.b_port = l->b_port;
+		lk.a_lid = oa->lid;
+		lk.b_lid = ob->lid;
+		if (!end_up(na, l->a_port))
+			end_why(na, l->a_port, oa->id.desc, lk.why, sizeof(lk.why));
+		else
+			end_why(nb, l->b_port, ob->id.desc, lk.why, sizeof(lk.why));
+		if (!lost_add(&v, &n, &cap, &lk))
+			break;
+	}
+	for (size_t i = 0; i < sn->nlost; i++) {
+		const struct fabric_lost_link *l = &sn->lost[i];
+
+		if (end_up(guid_find(nw, nix, l->a.node_guid), l->a_port) &&
+		    end_up(guid_find(nw, nix, l->b.node_guid), l->b_port))
+			continue;	/* back */
+		if (!lost_add(&v, &n, &cap, l))
+			break;
+	}
+	lost_free(sn);
+	sn->lost = v;
+	sn->nlost = n;
+}
+
+/* The sweep in work is whole: it becomes what is shown, the old ports' counters carried over by GUID and port. */
+static void sweep_swap(struct mad_subnet *sn)
+{
+	struct ib_fabric *nw = &sn->work, *old = &sn->shown;
+	struct guid_ix *oix = guid_index(old), *nix = guid_index(nw);
+
+	for (size_t i = 0; oix && i < nw->nnodes; i++) {
+		struct ib_fnode *n = &nw->nodes[i];
+		const struct ib_fnode *o = guid_find(old, oix, n->id.node_guid);
+
+		for (unsigned int p = 1; o && p <= n->id.num_ports && p <= o->id.num_ports; p++) {
+			n->ports[p].pma = o->ports[p].pma;
+			o->ports[p].pma = NULL;
+		}
+	}
+	if (old->nnodes && nix)
+		lost_update(sn, old, oix, nw, nix);
+	free(oix);
+	free(nix);
+	ib_fabric_free(old);
+	old->nodes = nw->nodes;
+	old->nnodes = nw->nnodes;
+	old->links = nw->links;
+	old->nlinks = nw->nlinks;
+	old->swept = true;
+	old->truncated_nodes = nw->truncated_nodes;
+	old->truncated_time = nw->truncated_time;
+	old->sweep_ns = nw->sweep_ns;
+	old->sweep_mads = nw->sweep_mads;
+	nw->nodes = NULL;
+	nw->links = NULL;
+	nw->nnodes = nw->nlinks = 0;
+	sn->gen++;
+	sn->sweeps++;
+}
+
+/* ---- the PMA rounds ---- */
+
+static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len);
+
+static bool pma_ask(struct mad_subnet *sn, struct mad_session *s, enum pq_kind kind, size_t node, uint8_t port,
+		    uint16_t lid)
+{
+	static const uint16_t attrs[] = {
+		[PQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [PQ_PC] = MAD_ATTR_PORT_COUNTERS,
+		[PQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT,
+	};
+	struct subnet_q *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return false;
+	*q = (struct subnet_q){ .sn = sn, .gen = sn->gen, .kind = kind, .node = node, .port = port };
+	if (mad_get_pma(s, lid, attrs[kind], port, pma_cb, q)) {
+		free(q);
+		return false;
+	}
+	sn->pma_pending++;
+	return true;
+}
+
+/* The LID a node's port p answers PMA MADs at: a switch's port 0, a CA's own port. */
+static uint16_t pma_lid(const struct ib_fnode *n, unsigned int p)
+{
+	if (n->id.node_type == 2)
+		return n->lid;
+	return n->ports[p].known ? n->ports[p].pi.lid : 0;
+}
+
+static bool pma_wanted(const struct ib_fnode *n, unsigned int p)
+{
+	return p > 0 && n->ports[p].known && n->ports[p].pi.phys_state == PHYS_STATE_LINK_UP && pma_lid(n, p);
+}
+
+static void pma_sample(struct mad_subnet *sn, struct mad_session *s, size_t node, uint8_t p, uint64_t now)
+{
+	struct ib_pma *pma = sn->shown.nodes[node].ports[p].pma;
+
+	pma->prev_sample_ns = pma->sample_ns;
+	pma->sample_ns = now;
+	pma->state = IBQ_PENDING;
+	if (!pma_ask(sn, s, PQ_PC, node, p, pma->lid))
+		pma->state = IBQ_ERROR;
+	if (pma->ext && !pma_ask(sn, s, PQ_PCE, node, p, pma->lid))
+		pma->ext_failed = true;
+}
+
+/* ClassPortInfo answered (cpi) or not (st): define the counters of every wanted port and take a sample. */
+static void pma_define(struct mad_subnet *sn, struct mad_session *s, size_t node,
+		       const struct mad_class_port_info *cpi, enum ib_query_state st)
+{
+	struct ib_fnode *n = &sn->shown.nodes[node];
+
+	for (unsigned int p = 1; p <= n->id.num_ports; p++) {
+		struct ib_pma *pma;
+
+		if (!pma_wanted(n, p))
+			continue;
+		if (!n->ports[p].pma && !(n->ports[p].pma = calloc(1, sizeof(*pma))))
+			return;
+		pma = n->ports[p].pma;
+		pma->lid = pma_lid(n, p);
+		pma->port_select = (uint8_t)p;
+		if (st != IBQ_OK && st != IBQ_STATUS) {
+			pma->state = st;	/* n stays 0: ClassPortInfo again next round */
+			continue;
+		}
+		pma->cpi_known = cpi != NULL;
+		pma->cap_mask = cpi ? cpi->cap_mask : 0;
+		mad_port_pma_define(pma);
+		pma_sample(sn, s, node, (uint8_t)p, util_now_ns());
+	}
+}
+
+static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
+{
+	struct subnet_q *q = arg;
+	struct mad_subnet *sn = q->sn;
+	struct mad_class_port_info cpi;
+	const uint8_t *data;
+	size_t dlen;
+	struct mad_hdr h;
+	int rc;
+
+	sn->pma_pending--;
+	if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes) {
+		struct ib_fnode *n = &sn->shown.nodes[q->node];
+
+		if (q->kind == PQ_CPI) {
+			rc = status ? status : mad_decode_reply_data(mad, len, MAD_ATTR_CLASS_PORT_INFO, &data, &dlen, &h);
+			if (status)
+				pma_define(sn, s, q->node, NULL, status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR);
+			else if (rc > 0)
+				pma_define(sn, s, q->node, NULL, IBQ_STATUS);
+			else if (rc < 0 || mad_decode_class_port_info(data, dlen, &cpi))
+				pma_define(sn, s, q->node, NULL, IBQ_BAD_REPLY);
+			else
+				pma_define(sn, s, q->node, &cpi, IBQ_OK);
+		} else if (q->port <= n->id.num_ports && n->ports[q->port].pma) {
+			struct ib_pma *pma = n->ports[q->port].pma;
+			bool was_ok = pma->state == IBQ_PENDING && pma->prev_sample_ns;
+
+			mad_port_pma_reply(pma, q->kind == PQ_PCE, status, mad, len);
+			/* A port that answered before and does not now: the fabric changed. */
+			if (q->kind == PQ_PC && was_ok && pma->state == IBQ_TIMEOUT)
+				sn->rescan = true;
+		}
+	}
+	free(q);
+	if (!sn->pma_pending)
+		sn->round_done = true;
+}
+
+/* A round: every up port of the shown sweep, ClassPortInfo first where the counters are not defined yet. */
+static void pma_round(struct mad_subnet *sn, uint64_t now)
+{
+	struct ib_fabric *f = &sn->shown;
+	size_t ports = 0;
+
+	for (size_t k = 0; k < f->nnodes; k++) {
+		struct ib_fnode *n = &f->nodes[k];
+		struct mad_session *s = mad_fabric_session(sn->v, n->via);
+		bool need_cpi = false;
+
+		if (!s)
+			continue;
+		for (unsigned int p = 1; p <= n->id.num_ports; p++)
+			if (pma_wanted(n, p) && (!n->ports[p].pma || !n->ports[p].pma->n))
+				need_cpi = true;
+		if (need_cpi) {
+			uint16_t lid = n->id.node_type == 2 ? n->lid : 0;
+
+			for (unsigned int p = 1; !lid && p <= n->id.num_ports; p++)
+				if (pma_wanted(n, p))
+					lid = pma_lid(n, p);
+			if (lid && pma_ask(sn, s, PQ_CPI, k, 0, lid))
+				ports++;
+			continue;
+		}
+		for (unsigned int p = 1; p <= n->id.num_ports; p++) {
+			if (!pma_wanted(n, p) || !n->ports[p].pma)
+				continue;
+			pma_sample(sn, s, k, (uint8_t)p, now);
+			ports++;
+		}
+	}
+	if (sn->pma_pending)
+		snprintf(sn->status, sizeof(sn->status), "sampling %zu ports", ports);
+}
+
+/* A round is in: a port whose LinkDowned moved went down and up since: sweep again. */
+static void round_judge(struct mad_subnet *sn)
+{
+	const struct ib_fabric *f = &sn->shown;
+
+	for (size_t k = 0; k < f->nnodes; k++)
+		for (unsigned int p = 1; p <= f->nodes[k].id.num_ports; p++) {
+			struct fabric_end e;
+
+			fabric_end_from(f->nodes[k].ports[p].pma, &e);
+			if (e.link_downed_now)
+				sn->rescan = true;
+		}
+}
+
+/* ---- the loop ---- */
+
+int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds, int max, int *timeout_ms,
+		   uint64_t now_ns)
+{
+	int fdv[16], n, t;
+
+	if (!sn->v) {
+		if (!paused) {
+			uint64_t due = sn->last_try_ns ? sn->last_try_ns + SUBNET_RETRY_NS : now_ns;
+			int ms = due > now_ns ? (int)((due - now_ns + 999999) / 1000000) : 0;
+
+			if (*timeout_ms < 0 || ms < *timeout_ms)
+				*timeout_ms = ms;
+		}
+		return 0;
+	}
+	n = mad_fabric_fds(sn->v, fdv, max < 16 ? max : 16);
+	for (int i = 0; i < n; i++)
+		fds[i] = (struct pollfd){ .fd = fdv[i], .events = POLLIN };
+	t = mad_fabric_timeout_ms(sn->v, now_ns);
+	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
+		*timeout_ms = t;
+	if (!paused && sn->stage == SN_READY) {
+		uint64_t due = sn->next_pma_ns < sn->next_sweep_ns ? sn->next_pma_ns : sn->next_sweep_ns;
+		int ms = due > now_ns ? (int)((due - now_ns + 999999) / 1000000) : 0;
+
+		if (*timeout_ms < 0 || ms < *timeout_ms)
+			*timeout_ms = ms;
+	}
+	return n;
+}
+
+/* How long until the next sweep: SUBNET_RESWEEP_NS, or 20 sweeps' time on a big fabric. */
+static uint64_t resweep_ns(const struct mad_subnet *sn)
+{
+	uint64_t t = sn->shown.sweep_ns * 20;
+
+	return t > SUBNET_RESWEEP_NS ? t : SUBNET_RESWEEP_NS;
+}
+
+unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval_s, uint64_t now)
+{
+	unsigned int news = 0;
+	uint64_t ival = interval_s > 0 ? (uint64_t)(interval_s * 1e9) : 1000000000ull;
+
+	if (sn->stage == SN_CLOSED) {
+		if (paused || (sn->last_try_ns && now - sn->last_try_ns < SUBNET_RETRY_NS))
+			return 0;
+		subnet_open(sn, now);
+		return SUBNET_STATE;
+	}
+	mad_fabric_step(sn->v, now);
+	if (sn->stage == SN_QUERY && mad_fabric_idle(sn->v)) {
+		sweep_start(sn, now);
+		news |= SUBNET_STATE;
+	}
+	if (sn->stage == SN_SWEEP && !mad_fabric_sweeping(sn->v)) {
+		mad_fabric_sweep_end(sn->v, now);
+		sweep_swap(sn);
+		sn->stage = SN_READY;
+		sn->reason[0] = '\0';
+		sn->status[0] = '\0';
+		sn->next_sweep_ns = now + resweep_ns(sn);
+		sn->next_pma_ns = now;
+		news |= SUBNET_SWEPT;
+	}
+	if (sn->round_done) {
+		sn->round_done = false;
+		round_judge(sn);
+		if (sn->stage == SN_READY)
+			sn->status[0] = '\0';
+		news |= SUBNET_SAMPLED;
+	}
+	if (paused)
+		return news;
+	if (sn->stage == SN_READY && (sn->rescan || now >= sn->next_sweep_ns)) {
+		sweep_start(sn, now);
+		news |= SUBNET_STATE;
+	}
+	if ((sn->stage == SN_READY || sn->stage == SN_SWEEP) && sn->shown.nnodes && !sn->pma_pending &&
+	    now >= sn->next_pma_ns) {
+		pma_round(sn, now);
+		sn->next_pma_ns += ival;
+		if (sn->next_pma_ns <= now)
+			sn->next_pma_ns = now + ival;
+	}
+	return news;
+}

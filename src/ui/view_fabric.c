@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The Fabric pane: one row per link of the whole subnet, both ends named, rates each way, errors, trouble first. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive/counters.h"
+#include "derive/fabric_links.h"
+#include "derive/mad_decode.h"
+#include "mad/mad_subnet.h"
+#include "report/ibfabric.h"
+#include "ui/views.h"
+#include "util.h"
+
+enum { C_FLAGS, C_A, C_ALID, C_B, C_BLID, C_LINK, C_AB, C_BA, C_ERR, C_WAIT, C_WHY, NCOLS };
+
+static const struct table_col fabric_cols[NCOLS] = {
+	[C_FLAGS] = { .title = "FLAGS",     .width = 9,  .prio = 0, .numeric = true },
+	[C_A]     = { .title = "END A",     .width = 22, .prio = 0 },
+	[C_ALID]  = { .title = "LID A",     .width = 5,  .prio = 2, .right = true, .numeric = true },
+	[C_B]     = { .title = "END B",     .width = 22, .prio = 0 },
+	[C_BLID]  = { .title = "LID B",     .width = 5,  .prio = 2, .right = true, .numeric = true },
+	[C_LINK]  = { .title = "LINK",      .width = 8,  .prio = 1 },
+	[C_AB]    = { .title = "A>B Gb/s",  .width = 8,  .prio = 0, .right = true, .numeric = true },
+	[C_BA]    = { .title = "B>A Gb/s",  .width = 8,  .prio = 0, .right = true, .numeric = true },
+	[C_ERR]   = { .title = "ERRORS",    .width = 7,  .prio = 1, .right = true, .numeric = true },
+	[C_WAIT]  = { .title = "WAIT/s",    .width = 8,  .prio = 2, .right = true, .numeric = true },
+	[C_WHY]   = { .title = "WHY",       .width = 24, .prio = 1, .flex = true },
+};
+
+/* The rows of the last build (the details of a key are found among them). */
+struct fabric_pane {
+	struct fabric_link_row *rows;
+	size_t nrows, cap;
+	char empty[900];		/* what the body says when there are no rows */
+};
+
+static void *fabric_create(struct ui *ui)
+{
+	(void)ui;
+	return calloc(1, sizeof(struct fabric_pane));
+}
+
+static void fabric_destroy(void *state)
+{
+	struct fabric_pane *st = state;
+
+	if (st)
+		free(st->rows);
+	free(st);
+}
+
+static struct fabric_pane *pane_state(struct ui *ui)
+{
+	int me = views_find(ui, "fabric");
+
+	return me >= 0 ? ui->pane_state[me] : NULL;
+}
+
+static const char *node_name(const struct ib_node_id *id, char *buf, size_t size)
+{
+	if (id->desc[0])
+		return id->desc;
+	ibfabric_guid_str(id->node_guid, buf, size);
+	return buf;
+}
+
+static void flags_str(unsigned int f, char *buf, size_t size)
+{
+	static const struct { unsigned int bit; const char *word; } words[] = {
+		{ FLINK_DOWN, "DOWN" }, { FLINK_NO_ANSWER, "NOANS" }, { FLINK_ERRORS, "ERR" },
+		{ FLINK_DEGRADED, "SLOW" }, { FLINK_SATURATED, "SAT" },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(words) && n < size; i++)
+		if (f & words[i].bit)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "," : "", words[i].word);
+	if (!n)
+		snprintf(buf, size, "ok");
+}
+
+static void rate_cell(struct table_row *r, int col, bool known, double bps)
+{
+	if (!known) {
+		table_cell(r, col, ROLE_DIM, "-");
+		return;
+	}
+	table_cell(r, col, 0, "%.3f", bps * 8 / 1e9);
+	table_cell_num(r, col, bps * 8 / 1e9);
+}
+
+/* A row of a lost link: both ends as the sweep before saw them. */
+static void lost_row(struct table_row *r, const struct fabric_lost_link *l)
+{
+	char ga[32], gb[32];
+
+	table_cell(r, C_A, 0, "%s/%u", node_name(&l->a, ga, sizeof(ga)), l->a_port);
+	table_cell(r, C_ALID, 0, "%u", l->a_lid);
+	table_cell_num(r, C_ALID, l->a_lid);
+	table_cell(r, C_B, 0, "%s/%u", node_name(&l->b, gb, sizeof(gb)), l->b_port);
+	table_cell(r, C_BLID, 0, "%u", l->b_lid);
+	table_cell_num(r, C_BLID, l->b_lid);
+	table_cell(r, C_LINK, ROLE_BAD, "down");
+	for (int c = C_AB; c <= C_WAIT; c++)
+		table_cell(r, c, ROLE_DIM, "-");
+}
+
+static void link_row(struct table_row *r, const struct ib_fabric *f, const struct fabric_link_row *lr)
+{
+	const struct ib_fnode *na = &f->nodes[lr->a];
+	const struct ib_port_id *pa = &na->ports[lr->a_port].pi;
+	char g[32];
+	bool wait;
+	double w;
+
+	table_cell(r, C_A, 0, "%s/%u", node_name(&na->id, g, sizeof(g)), lr->a_port);
+	/* a switch's external ports have no LID of their own: its port 0's is the one */
+	table_cell(r, C_ALID, 0, "%u", na->id.node_type == 2 ? na->lid : pa->lid);
+	table_cell_num(r, C_ALID, na->id.node_type == 2 ? na->lid : pa->lid);
+	if (lr->half) {
+		table_cell(r, C_B, ROLE_DIM, "?");
+		table_cell(r, C_BLID, ROLE_DIM, "-");
+	} else {
+		const struct ib_fnode *nb = &f->nodes[lr->b];
+
+		table_cell(r, C_B, 0, "%s/%u", node_name(&nb->id, g, sizeof(g)), lr->b_port);
+		uint16_t lid = nb->id.node_type == 2 ? nb->lid : nb->ports[lr->b_port].pi.lid;
+
+		table_cell(r, C_BLID, 0, "%u", lid);
+		table_cell_num(r, C_BLID, lid);
+	}
+	table_cell(r, C_LINK, lr->flags & FLINK_DEGRADED ? ROLE_WARN : 0, "%s %s", mad_link_width_str(pa->width),
+		   mad_link_speed_str(pa->speed, pa->speed_ext));
+	rate_cell(r, C_AB, lr->ea.rates, lr->ea.xmit_bps);
+	/* B's transmit, or what A received when B's counters are unknown */
+	if (lr->eb.rates)
+		rate_cell(r, C_BA, true, lr->eb.xmit_bps);
+	else
+		rate_cell(r, C_BA, lr->ea.rates, lr->ea.rcv_bps);
+	if (lr->ea.pma == IBQ_OK || lr->eb.pma == IBQ_OK) {
+		table_cell(r, C_ERR, lr->ea.errors_now + lr->eb.errors_now ? ROLE_BAD : lr->flags & FLINK_ERRORS ? ROLE_WARN : 0,
+			   "%" PRIu64, lr->ea.errors + lr->eb.errors);
+		table_cell_num(r, C_ERR, (double)(lr->ea.errors + lr->eb.errors));
+	} else {
+		table_cell(r, C_ERR, ROLE_DIM, "-");
+	}
+	wait = lr->ea.wait_known || lr->eb.wait_known;
+	w = lr->ea.wait_per_s > lr->eb.wait_per_s ? lr->ea.wait_per_s : lr->eb.wait_per_s;
+	if (wait) {
+		table_cell(r, C_WAIT, w > 0 ? ROLE_WARN : 0, "%.0f", w);
+		table_cell_num(r, C_WAIT, w);
+	} else {
+		table_cell(r, C_WAIT, ROLE_DIM, "-");
+	}
+}
+
+static void fabric_build(struct ui *ui, struct table *t)
+{
+	struct fabric_pane *st = pane_state(ui);
+	const struct ib_fabric *f;
+	const struct fabric_lost_link *lost;
+	size_t nlost, total, n;
+
+	if (!st || !ui->live.subnet)
+		return;
+	f = mad_subnet_fabric(ui->live.subnet);
+	lost = mad_subnet_lost(ui->live.subnet, &nlost);
+	fabric_links_build(f, lost, nlost, NULL, 0, &total);
+	if (total > st->cap) {
+		struct fabric_link_row *nr = realloc(st->rows, total * sizeof(*nr));
+
+		if (!nr)
+			return;
+		st->rows = nr;
+		st->cap = total;
+	}
+	n = fabric_links_build(f, lost, nlost, st->rows, st->cap, &total);
+	st->nrows = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct fabric_link_row *lr = &st->rows[i];
+		struct table_row *r;
+		char flags[48];
+
+		if (lr->lost)
+			r = table_add(t, "lost/%016" PRIx64 "/%u/%016" PRIx64 "/%u", lr->lost->a.node_guid,
+				      lr->lost->a_port, lr->lost->b.node_guid, lr->lost->b_port);
+		else
+			r = table_add(t, "%016" PRIx64 "/%u", f->nodes[lr->a].id.node_guid, lr->a_port);
+		if (!r)
+			return;
+		if (lr->lost)
+			lost_row(r, lr->lost);
+		else
+			link_row(r, f, lr);
+		flags_str(lr->flags, flags, sizeof(flags));
+		table_cell(r, C_FLAGS, lr->flags & (FLINK_DOWN | FLINK_NO_ANSWER | FLINK_ERRORS) ? ROLE_BAD :
+				       lr->flags ? ROLE_WARN : ROLE_OK, "%s", flags);
+		table_cell_num(r, C_FLAGS, lr->flags);
+		table_cell(r, C_WHY, lr->flags ? 0 : ROLE_DIM, "%s", lr->why);
+		if (lr->flags & (FLINK_DOWN | FLINK_NO_ANSWER | FLINK_ERRORS))
+			r->role = ROLE_BAD;
+	}
+}
+
+/* Every counter of one end, with its delta over the last interval. */
+static void end_details(struct text *out, const struct ib_fabric *f, size_t node, uint8_t port)
+{
+	const struct ib_fnode *n = &f->nodes[node];
+	const struct ib_fport *fp = &n->ports[port];
+	const struct ib_pma *pma = fp->pma;
+	char g[32];
+
+	ibfabric_guid_str(n->id.node_guid, g, sizeof(g));
+	text_add(out, ROLE_HEADING, "%s port %u  (%s %s, LID %u)", n->id.desc[0] ? n->id.desc : "?", port,
+		 mad_node_type_str(n->id.node_type), g, n->lid);
+	if (fp->known)
+		text_add(out, 0, "  %s/%s  %s %s  (supported %uX, enabled %uX)", mad_port_state_str(fp->pi.state),
+			 mad_phys_state_str(fp->pi.phys_state), mad_link_width_str(fp->pi.width),
+			 mad_link_speed_str(fp->pi.speed, fp->pi.speed_ext), fabric_width_lanes(fp->pi.width_sup),
+			 fabric_width_lanes(fp->pi.width_en));
+	if (!pma) {
+		text_add(out, ROLE_DIM, "  counters: not asked yet");
+		return;
+	}
+	text_add(out, pma->state == IBQ_OK ? 0 : ROLE_WARN, "  counters (PMA at LID %u): %s%s", pma->lid,
+		 ib_query_state_str(pma->state), pma->ext ? ", 64-bit data" : "");
+	for (size_t i = 0; i < pma->n; i++) {
+		const struct fab_counter *c = &pma->c[i];
+		struct counter_cells cc;
+
+		char val[24];
+
+		views_counter_cells(c, pma->sample_ns - pma->prev_sample_ns, &cc);
+		if (!c->known)
+			snprintf(val, sizeof(val), "unknown");
+		else if (c->saturated)
+			snprintf(val, sizeof(val), "saturated");
+		else
+			snprintf(val, sizeof(val), "%" PRIu64, c->value);
+		text_add(out, c->kind == COUNTER_KIND_ERROR && strcmp(cc.interval, "0") && strcmp(cc.interval, "-") ?
+			 ROLE_BAD : 0, "    %-34s %20s  +%-10s %14s", c->name, val, cc.interval, cc.rate);
+	}
+}
+
+static void fabric_details(struct ui *ui, const char *key, struct text *out)
+{
+	struct fabric_pane *st = pane_state(ui);
+	const struct ib_fabric *f = ui->live.subnet ? mad_subnet_fabric(ui->live.subnet) : NULL;
+
+	for (size_t i = 0; st && f && i < st->nrows; i++) {
+		const struct fabric_link_row *lr = &st->rows[i];
+		char k[TABLE_KEY_LEN];
+
+		if (lr->lost) {
+			snprintf(k, sizeof(k), "lost/%016" PRIx64 "/%u/%016" PRIx64 "/%u", lr->lost->a.node_guid,
+				 lr->lost->a_port, lr->lost->b.node_guid, lr->lost->b_port);
+			if (strcmp(k, key))
+				continue;
+			text_add(out, ROLE_BAD, "A link that was up at a sweep before and is not now: %s", lr->lost->why);
+			text_add(out, 0, "  %s port %u (LID %u)  <->  %s port %u (LID %u)", lr->lost->a.desc, lr->lost->a_port,
+				 lr->lost->a_lid, lr->lost->b.desc, lr->lost->b_port, lr->lost->b_lid);
+			return;
+		}
+		snprintf(k, sizeof(k), "%016" PRIx64 "/%u", f->nodes[lr->a].id.node_guid, lr->a_port);
+		if (strcmp(k, key))
+			continue;
+		if (lr->why[0])
+			text_add(out, lr->flags & (FLINK_DOWN | FLINK_NO_ANSWER | FLINK_ERRORS) ? ROLE_BAD : ROLE_WARN,
+				 "%s", lr->why);
+		end_details(out, f, lr->a, lr->a_port);
+		text_add(out, 0, "%s", "");
+		if (lr->half)
+			text_add(out, ROLE_WARN, "The far end did not answer the sweep.");
+		else
+			end_details(out, f, lr->b, lr->b_port);
+		return;
+	}
+	text_add(out, ROLE_WARN, "%s: this link is gone from the last sweep.", key);
+}
+
+static const char *fabric_empty(struct ui *ui)
+{
+	const char *why = live_fabric_reason(&ui->live);
+	struct fabric_pane *st = pane_state(ui);
+
+	if (why && why[0]) {
+		if (!st)
+			return "No fabric view.";
+		snprintf(st->empty, sizeof(st->empty), "No fabric view: %s.", why);
+		return st->empty;
+	}
+	if (ui_table(ui)->filter[0])
+		return "No link matches the filter (Esc clears it).";
+	if (st && ui->live.subnet && mad_subnet_status(ui->live.subnet)[0]) {
+		snprintf(st->empty, sizeof(st->empty), "The fabric: %s...", mad_subnet_status(ui->live.subnet));
+		return st->empty;
+	}
+	if (ui->live.subnet && mad_subnet_sweeps(ui->live.subnet))
+		return "The sweep found no link.";
+	return "Sweeping the fabric...";
+}
+
+const struct ui_view view_fabric = {
+	.id = "fabric",
+	.title = "Fabric",
+	.tab = "Fab",
+	.cols = fabric_cols,
+	.ncols = NCOLS,
+	.default_sort = C_FLAGS,
+	.default_desc = true,
+	.build = fabric_build,
+	.details = fabric_details,
+	.empty = fabric_empty,
+	.create = fabric_create,
+	.destroy = fabric_destroy,
+};

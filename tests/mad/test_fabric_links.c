@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The Fabric pane's rows on hand-made fabrics: degraded width and speed, flags and their order, half and lost links. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../unit/tap.h"
+#include "derive/counters.h"
+#include "derive/fabric_links.h"
+#include "mad/mad_port.h"
+#include "model/ibfabric.h"
+
+#define W1X 1
+#define W4X 2
+#define W12X 8
+
+/* A node of n ports, every one up at 4X QDR with ibsim's supported sets (12X, SDR..QDR). */
+static void node_init(struct ib_fnode *nd, uint64_t guid, const char *desc, uint8_t type, unsigned int n)
+{
+	memset(nd, 0, sizeof(*nd));
+	nd->id.node_guid = guid;
+	nd->id.node_type = type;
+	nd->id.num_ports = (uint8_t)n;
+	snprintf(nd->id.desc, sizeof(nd->id.desc), "%s", desc);
+	nd->lid = (uint16_t)guid;
+	nd->ports = calloc(n + 1, sizeof(*nd->ports));
+	for (unsigned int p = 1; p <= n; p++) {
+		struct ib_port_id *pi = &nd->ports[p].pi;
+
+		nd->ports[p].known = true;
+		pi->num = (uint8_t)p;
+		pi->state = PORT_STATE_ACTIVE;
+		pi->phys_state = PHYS_STATE_LINK_UP;
+		pi->width = W4X;
+		pi->width_sup = W1X | W4X | 4 | W12X | 16;
+		pi->width_en = W1X | W4X;
+		pi->speed = 4;
+		pi->speed_sup = pi->speed_en = 7;
+	}
+}
+
+static void link(struct ib_fabric *f, size_t a, uint8_t ap, size_t b, uint8_t bp)
+{
+	f->links = realloc(f->links, (f->nlinks + 1) * sizeof(*f->links));
+	f->links[f->nlinks++] = (struct ib_link){ .a = a, .b = b, .a_port = ap, .b_port = bp };
+	f->nodes[a].ports[ap].linked = f->nodes[b].ports[bp].linked = true;
+	f->nodes[a].ports[ap].peer = b;
+	f->nodes[b].ports[bp].peer = a;
+	f->nodes[a].ports[ap].peer_port = bp;
+	f->nodes[b].ports[bp].peer_port = ap;
+}
+
+/* Two PMA samples of a port, 1 s apart: symbol errors first then second, data words. */
+static struct ib_pma *pma_two(uint64_t sym0, uint64_t sym1, uint64_t words0, uint64_t words1)
+{
+	struct ib_pma *p = calloc(1, sizeof(*p));
+
+	p->cap_mask = 0x0200;		/* 64-bit data (PortCountersExtended) */
+	mad_port_pma_define(p);
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < p->n; i++) {
+			uint64_t v = 0;
+
+			if (!strcmp(p->c[i].name, "symbol_error"))
+				v = s ? sym1 : sym0;
+			else if (!strcmp(p->c[i].name, "port_xmit_data"))
+				v = s ? words1 : words0;
+			counter_sample_value(&p->c[i], true, v);
+		}
+	}
+	p->prev_sample_ns = 1000000000ull;
+	p->sample_ns = 2000000000ull;
+	p->state = IBQ_OK;
+	return p;
+}
+
+static void test_widths(void)
+{
+	struct ib_fnode a, b, h1, h2;
+	char why[96];
+
+	ASSERT_EQ_U64(fabric_width_lanes(W1X | W4X), 4, "1X|4X: 4 lanes");
+	ASSERT_EQ_U64(fabric_width_lanes(W1X | W4X | 4 | W12X | 16), 12, "all: 12 lanes");
+	ASSERT_EQ_U64(fabric_width_lanes(16), 2, "2X: 2 lanes");
+	ASSERT_EQ_U64(fabric_width_lanes(0), 0, "none: 0");
+
+	node_init(&a, 1, "leaf", 2, 4);
+	node_init(&b, 2, "spine", 2, 4);
+	TAP_OK(!fabric_link_degraded(&a, &a.ports[3].pi, &b, &b.ports[1].pi, why, sizeof(why)),
+	       "4X between 4X devices is not degraded, though 12X is advertised (%s)", why);
+	/* the 1x-declared cable as ibsim makes it: enabled 1X on both ends, active 1X */
+	a.ports[3].pi.width = b.ports[1].pi.width = W1X;
+	a.ports[3].pi.width_en = b.ports[1].pi.width_en = W1X;
+	TAP_OK(fabric_link_degraded(&a, &a.ports[3].pi, &b, &b.ports[1].pi, why, sizeof(why)),
+	       "1X between switches whose other ports run 4X is degraded");
+	ASSERT_EQ_STR(why, "1X, both ends do 4X", "and says so");
+
+	/* one-port hosts whose only port is enabled 1X: configured so, not degraded */
+	node_init(&h1, 3, "h1", 1, 1);
+	node_init(&h2, 4, "h2", 1, 1);
+	h1.ports[1].pi.width = h2.ports[1].pi.width = W1X;
+	h1.ports[1].pi.width_en = h2.ports[1].pi.width_en = W1X;
+	TAP_OK(!fabric_link_degraded(&h1, &h1.ports[1].pi, &h2, &h2.ports[1].pi, why, sizeof(why)),
+	       "1X between devices that enable 1X only is what they do");
+	/* a real 4X HCA port that trained at 1X: enabled = supported = 1X|4X */
+	h1.ports[1].pi.width_sup = h1.ports[1].pi.width_en = W1X | W4X;
+	h2.ports[1].pi.width_sup = h2.ports[1].pi.width_en = W1X | W4X;
+	TAP_OK(fabric_link_degraded(&h1, &h1.ports[1].pi, &h2, &h2.ports[1].pi, why, sizeof(why)),
+	       "a 4X cable at 1X between 4X HCAs is degraded");
+
+	/* speeds: DDR where both do QDR; FDR where both do EDR; EDR where both do EDR */
+	a.ports[3].pi.width = b.ports[1].pi.width = W4X;
+	a.ports[3].pi.width_en = b.ports[1].pi.width_en = W1X | W4X;
+	a.ports[3].pi.speed = 2;
+	TAP_OK(fabric_link_degraded(&a, &a.ports[3].pi, &b, &b.ports[1].pi, why, sizeof(why)), "DDR where both do QDR");
+	ASSERT_EQ_STR(why, "DDR, both ends do QDR", "and says so");
+	a.ports[3].pi.speed_ext_sup = b.ports[1].pi.speed_ext_sup = 1 | 2;
+	a.ports[3].pi.speed_ext = 1;
+	TAP_OK(fabric_link_degraded(&a, &a.ports[3].pi, &b, &b.ports[1].pi, why, sizeof(why)), "FDR where both do EDR");
+	ASSERT_EQ_STR(why, "FDR, both ends do EDR", "and says so");
+	a.ports[3].pi.speed_ext = 2;
+	TAP_OK(!fabric_link_degraded(&a, &a.ports[3].pi, &b, &b.ports[1].pi, why, sizeof(why)), "EDR where both do EDR");
+	b.ports[1].pi.speed_ext_sup = 1;
+	TAP_OK(!fabric_link_degraded(&a, &a.ports[3].pi, &b, &b.ports[1].pi, why, sizeof(why)),
+	       "EDR-capable to an FDR-only port at EDR: not below what both do");
+	for (struct ib_fnode *n = &a; n; n = n == &a ? &b : n == &b ? &h1 : n == &h1 ? &h2 : NULL)
+		free(n->ports);
+}
+
+static void test_rows(void)
+{
+	struct ib_fabric f;
+	struct fabric_lost_link lost;
+	struct fabric_link_row rows[8];
+	size_t total, n;
+
+	memset(&f, 0, sizeof(f));
+	f.nodes = calloc(4, sizeof(*f.nodes));
+	f.nnodes = 4;
+	node_init(&f.nodes[0], 10, "leaf", 2, 4);
+	node_init(&f.nodes[1], 11, "h1", 1, 1);
+	node_init(&f.nodes[2], 12, "h2", 1, 1);
+	node_init(&f.nodes[3], 13, "spine", 2, 4);
+	link(&f, 0, 1, 1, 1);			/* leaf/1 - h1/1: errors */
+	link(&f, 0, 2, 2, 1);			/* leaf/2 - h2/1: fine, 8 Gb/s */
+	link(&f, 0, 3, 3, 1);			/* leaf/3 - spine/1: spine's PMA times out */
+	/* leaf/4 is up and leads nowhere the sweep reached; spine/2..4 down */
+	for (unsigned int p = 2; p <= 4; p++)
+		f.nodes[3].ports[p].pi.phys_state = 2;
+	f.nodes[0].ports[1].pma = pma_two(0, 0, 0, 0);
+	f.nodes[1].ports[1].pma = pma_two(4, 7, 0, 0);
+	f.nodes[0].ports[2].pma = pma_two(0, 0, 0, 250000000);	/* 1e9 B/s */
+	f.nodes[2].ports[1].pma = pma_two(0, 0, 0, 0);
+	f.nodes[3].ports[1].pma = calloc(1, sizeof(struct ib_pma));
+	f.nodes[3].ports[1].pma->state = IBQ_TIMEOUT;
+	memset(&lost, 0, sizeof(lost));
+	snprintf(lost.a.desc, sizeof(lost.a.desc), "leaf9");
+	snprintf(lost.why, sizeof(lost.why), "leaf9 port 2 DOWN/Polling");
+
+	n = fabric_links_build(&f, &lost, 1, rows, 8, &total);
+	ASSERT_EQ_U64(n, 5, "3 links, 1 half, 1 lost");
+	ASSERT_EQ_U64(total, 5, "total counts them all");
+	ASSERT_EQ_U64(rows[0].flags, FLINK_ERRORS, "h1's symbol errors flag its link ERR");
+	ASSERT_EQ_U64(rows[0].eb.errors, 3, "... 3 of them, at h1's end");
+	ASSERT_EQ_STR(rows[0].why, "+3 errors, moving", "... said so");
+	ASSERT_EQ_U64(rows[1].flags, 0, "leaf/2 - h2 is fine");
+	TAP_OK(rows[1].ea.rates && rows[1].ea.xmit_bps > 0.99e9 && rows[1].ea.xmit_bps < 1.01e9,
+	       "leaf/2 sends 1e9 B/s (250M words x 4 in 1 s): %.0f", rows[1].ea.xmit_bps);
+	ASSERT_EQ_U64(rows[2].flags, FLINK_NO_ANSWER, "spine's PMA times out: NOANS");
+	ASSERT_EQ_STR(rows[2].why, "spine's counters do not answer", "... naming it");
+	TAP_OK(rows[3].half && rows[3].a == 0 && rows[3].a_port == 4, "leaf/4: up, far end unknown: a half row");
+	ASSERT_EQ_U64(rows[3].flags, FLINK_NO_ANSWER, "... NOANS");
+	ASSERT_EQ_STR(rows[3].why, "far end does not answer the sweep", "... said so");
+	TAP_OK(rows[4].lost == &lost && rows[4].flags == FLINK_DOWN, "the lost link: DOWN");
+	ASSERT_EQ_STR(rows[4].why, "down since the last sweep: leaf9 port 2 DOWN/Polling", "... with why");
+	TAP_OK(FLINK_DOWN > FLINK_NO_ANSWER && FLINK_NO_ANSWER > FLINK_ERRORS && FLINK_ERRORS > FLINK_DEGRADED &&
+	       FLINK_DEGRADED > FLINK_SATURATED, "flags sort: down, no answer, errors, slow, saturated");
+
+	/* only room for 2 rows: 2 written, total still 5 */
+	n = fabric_links_build(&f, &lost, 1, rows, 2, &total);
+	TAP_OK(n == 2 && total == 5, "a short array: %zu written of %zu", n, total);
+	f.truncated_nodes = true;
+	n = fabric_links_build(&f, NULL, 0, rows, 8, &total);
+	ASSERT_EQ_STR(rows[3].why, "far end not swept (node limit)", "past the node limit the half row says so");
+	ib_fabric_free(&f);
+}
+
+int main(void)
+{
+	test_widths();
+	test_rows();
+	return tap_done();
+}

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Fabric pane on the ibsim simulator (small-tree.net under opensm): one
+# row per link with both ends named, the 1X uplink flagged first, errors set
+# through the ibsim console on the right link, filter, sort, details of both
+# ends, a cable unlinked shown as down; without MAD access (a fixture tree,
+# the demo) it says why.
+. "$TOP_SRCDIR/tests/setup.sh"
+slow_scenario
+. "$TOP_SRCDIR/tests/tui/lib.sh"
+. "$TOP_SRCDIR/tests/mad/ibsim-lib.sh"
+
+# ---- no subnet to ask ----
+tui_start 160 40 -- --sysfs "$DATA/trees/ib-2port" --pane fabric
+tui_expect "no MAD access: the Fabric pane says why" "No fabric view: MAD queries need the live system"
+tui_quit >/dev/null || :
+assert_match "... and exits cleanly" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+tui_start 160 40 -- --demo --pane fabric
+tui_expect "the demo: no subnet to sweep, said so" "No fabric view: the demo fabric is simulated"
+tui_quit >/dev/null || :
+
+why=
+command -v ibsim >/dev/null 2>&1 || why="ibsim not installed (Debian: ibsim-utils)"
+command -v opensm >/dev/null 2>&1 || why="${why:-opensm not installed}"
+[ -n "$UMAD2SIM" ] || why="${why:-libumad2sim.so not found (Debian: ibsim-utils)}"
+[ -x "$TOP_BUILDDIR/tests/mad/mad_sample" ] || why="${why:-tests/mad/mad_sample not built}"
+if [ -n "$why" ]; then
+	skip "the Fabric pane on ibsim: $why"
+	done_testing
+	exit 0
+fi
+
+ibsim_start "$DATA/ibsim/small-tree.net"
+opensm_start h11
+for h in h12 h21 h22 h31 h32; do port_active "$h"; done
+sysfs_hold h11
+cat >"$T/mon.sh" <<EOF
+#!/bin/sh
+cd "$RUN" || exit 1
+SIM_HOST=h11 LD_PRELOAD="$FAB_PRELOAD" exec "\$@"
+EOF
+chmod +x "$T/mon.sh"
+
+# screen_match ERE [SECONDS]: poll the screen for a regular expression.
+screen_match() {
+	_deadline=$(( $(date +%s) + ${2:-10} ))
+	while :; do
+		tui_screen >"$T/screen" 2>/dev/null || :
+		grep -Eq -- "$1" "$T/screen" && return 0
+		[ "$(date +%s)" -ge "$_deadline" ] && return 1
+		sleep 0.1
+	done
+}
+expect_re() {
+	if screen_match "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"; fi
+}
+# The table's rows: the lines below the header naming a port of the tree.
+rows() { sed -n '4,$p' "$T/screen" | grep -E '(h[0-9]+ mlx5_0|leaf [0-9]|spine [0-9])/[0-9]' || :; }
+
+TUI_WRAP="$T/mon.sh" tui_start 160 45 -- --sysfs "$HOLD_SYS" --pane fabric --interval 0.5
+expect_re "rows appear: a host's cable, both ends named with their LIDs" \
+	'h22 mlx5_0/1 +[0-9]+ |leaf 2/2 +[0-9]+ h22 mlx5_0/1' 30
+expect_re "rates come with the second PMA round" '4X QDR +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}' 15
+assert_eq "12 links, one row each" 12 "$(rows | wc -l)"
+first=$(rows | head -n 1)
+assert_match "trouble first: the 1X uplink between leaf 3 and spine 1 is flagged SLOW" \
+	'^SLOW .*(leaf 3/3 .*spine 1/3|spine 1/3 .*leaf 3/3) .*1X QDR .*1X, both ends do 4X' "$first"
+assert_eq "... and no other link is" 1 "$(rows | grep -c SLOW)"
+assert_eq "the others are ok" 11 "$(rows | grep -c '^ok ')"
+
+# ---- errors set through the console land on the right link, both ends named ----
+ibsim_cmd 'PerformanceSet "L2"[1] PortCounters.SymbolErrorCounter=5' "SymbolErrorCounter has been set to 5"
+expect_re "symbol errors on leaf 2 port 1: its link to h21 is ERR, sorted first" \
+	'^ERR .*(leaf 2/1 .*h21 mlx5_0/1|h21 mlx5_0/1 .*leaf 2/1) .* 5 .*\+5 errors' 10
+assert_match "... the row above all others" 'leaf 2/1|h21 mlx5_0/1' "$(rows | head -n 1)"
+
+# ---- filter and sort ----
+tui_keys / h 3 Enter
+tui_expect "the filter is shown on the tab line" "filter: h3"
+if tui_wait_gone "h22 mlx5_0" 5 && [ "$(rows | wc -l)" -eq 2 ]; then
+	ok "the filter keeps h31's and h32's links only"
+else
+	not_ok "the filter keeps h31's and h32's links only"; diag "$(cat "$T/screen")"
+fi
+tui_keys Escape
+expect_re "Esc clears the filter" 'h22 mlx5_0/1' 5
+tui_keys s
+tui_expect "s sorts by END A, A to Z" "END A^"
+assert_match "... h11's cable first" '^[A-Za-z,]+ +h11 mlx5_0/1 ' "$(rows | head -n 1)"
+tui_keys I
+tui_expect "I inverts it" "END Av"
+assert_match "... a spine's cable first" '^[A-Za-z,]+ +spine 2/' "$(rows | head -n 1)"
+
+# ---- Enter: both ends' counters ----
+tui_keys Escape /
+tui_keys -l 'h21'
+tui_keys Enter
+expect_re "filtered to h21's link" 'h21 mlx5_0/1' 5
+tui_keys Home Enter
+tui_expect "details: leaf 2's end with its counters" "leaf 2 port 1  (Switch" 5
+tui_expect "details: h21's end too" "h21 mlx5_0 port 1  (CA" 5
+expect_re "details: the symbol errors set on leaf 2 port 1" 'symbol_error +5 ' 5
+tui_keys Escape Escape
+
+# ---- a cable unlinked in the simulator ----
+ibsim_cmd 'Unlink "L3"[1]' "sim>"
+expect_re "the unlinked cable (leaf 3 - h31) shows as DOWN" \
+	'^DOWN .*(leaf 3/1 .*h31 mlx5_0/1|h31 mlx5_0/1 .*leaf 3/1)' 30
+tui_quit >/dev/null || :
+assert_match "a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
+done_testing
