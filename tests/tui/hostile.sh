@@ -8,34 +8,14 @@
 . "$TOP_SRCDIR/tests/tui/lib.sh"
 
 R="$T/sys"
-D="$R/class/infiniband/evil0"
-P="$D/ports/1"
-mkdir -p "$P/counters" "$P/gids" "$P/gid_attrs/types" "$P/gid_attrs/ndevs" "$R/class/net"
-printf '\001\002\033[31mred\n' >"$D/board_id"
-printf '\033]0;pwned\007fw\n' >"$D/fw_ver"
-head -c 1048576 /dev/zero | tr '\0' 'A' >"$D/sys_image_guid"
-printf 'banana\n' >"$P/state"
-printf '%s\n' '-5: LinkUp' >"$P/phys_state"
-printf 'fast\n' >"$P/rate"
-printf 'InfiniBand\n' >"$P/link_layer"
-printf '18446744073709551615\n' >"$P/counters/port_rcv_data"
-printf -- '-7\n' >"$P/counters/symbol_error"
-mkfifo "$P/counters/port_rcv_packets"
-printf 'fe80:0000:0000:0000:0000:0000:0000:0001\n' >"$P/gids/1"
-printf 'RoCE v9\n' >"$P/gid_attrs/types/1"
-printf '\033[2Jeth\n' >"$P/gid_attrs/ndevs/1"
+# The hostile tree every hostile test shares, and two names of this test's own:
+# an OSC title sequence in fw_ver, and ESC inside a non-UTF-8 device name.
+. "$TOP_SRCDIR/tests/core/hostile-tree.sh"
+hostile_tree "$R"
+printf '\033]0;pwned\007fw\n' >"$R/class/infiniband/evil0/fw_ver"
 N=$(printf 'bad\377\033[7mname')
 mkdir -p "$R/class/infiniband/$N/ports/1"
 printf '4: ACTIVE\n' >"$R/class/infiniband/$N/ports/1/state"
-ln -s ../../devices/gone "$R/class/infiniband/gone0"
-W="$R/class/infiniband/wide0"
-i=1
-while [ $i -le 255 ]; do
-	mkdir -p "$W/ports/$i/counters"
-	printf '4: ACTIVE\n' >"$W/ports/$i/state"
-	printf '%s\n' $i >"$W/ports/$i/counters/port_xmit_data"
-	i=$((i + 1))
-done
 
 tui_start 120 40 -- --sysfs "$R" --interval 0.3
 tui_expect "the hostile tree is shown" "wide0"
