@@ -7,6 +7,7 @@ slow_scenario
 . "$TOP_SRCDIR/tests/vm/lib.sh"
 vm_require
 cp "$TOP_SRCDIR/tests/core/vm-gids.guest" "$T/guest.sh"
+cp "$TOP_SRCDIR/tests/vm/guest/lib.inc" "$T/"	# travels with the script
 vm_run gids 240 "$T/guest.sh" "$FABTOP"
 vm_tap "$T/gids.out"
 assert_eq "VM ran to the end" 0 "$vm_rc"
