@@ -128,7 +128,8 @@ static void write_mad(struct recorder *r, const struct mad_watch *w)
 		note(r, -ENOMEM);
 		return;
 	}
-	if (r->mad.len == r->mad_last.len && !memcmp(r->mad.data, r->mad_last.data, r->mad.len))
+	/* Nothing encoded yet on either side may be two NULL buffers: no memcmp() of those. */
+	if (r->mad.len == r->mad_last.len && (!r->mad.len || !memcmp(r->mad.data, r->mad_last.data, r->mad.len)))
 		return;
 	note(r, rec_writer_record(r->w, REC_MAD, r->mad.data, r->mad.len, util_now_ns(), util_wall_ns()));
 	t = r->mad_last;

@@ -22,6 +22,14 @@ have_netplan=false
 NETPLAN=$(command -v netplan 2>/dev/null || true)
 [ -z "$NETPLAN" ] && [ -x /usr/sbin/netplan ] && NETPLAN=/usr/sbin/netplan
 [ -n "$NETPLAN" ] && have_netplan=true
+# netplan_generate ROOT: netplan generate over ROOT only. Since netplan 1.0
+# (Debian 13) it also runs `udevadm control --reload` and `systemctl
+# daemon-reload` for the running system, --root-dir or not: that would reload
+# this machine's systemd, and where systemd is not PID 1 (a chroot) it warns.
+# Stand-ins that do nothing take their place.
+mkdir -p "$T/noreload"
+for c in systemctl udevadm; do printf '#!/bin/sh\nexit 0\n' >"$T/noreload/$c" && chmod +x "$T/noreload/$c"; done
+netplan_generate() { PATH="$T/noreload:$PATH" "$NETPLAN" generate --root-dir "$1"; }
 
 # What the ip fix (checked against the kernel by fix-scripts.sh) says for IF:
 # "SUBNET/LEN SRC TABLE" per route.
@@ -170,7 +178,7 @@ check_netplan() {
 	} >"$R/etc/netplan/01-host.yaml"
 	cp "$fix" "$R/etc/netplan/90-fabtop-rdma-routes.yaml"
 	chmod 600 "$R/etc/netplan/"*.yaml
-	if "$NETPLAN" generate --root-dir "$R" >"$T/.np" 2>&1; then
+	if netplan_generate "$R" >"$T/.np" 2>&1; then
 		ok "$label netplan: netplan generate reads it"
 	else
 		not_ok "$label netplan: netplan generate reads it"; diag "$(cat "$T/.np")"
@@ -275,7 +283,7 @@ if $have_netplan; then
 	rm -rf "$T/np6" && mkdir -p "$T/np6/etc/netplan"
 	cp "$T/fix6-netplan" "$T/np6/etc/netplan/90-fabtop-rdma-routes.yaml"
 	chmod 600 "$T/np6/etc/netplan/90-fabtop-rdma-routes.yaml"
-	check "IPv6 netplan: netplan generate reads it" "$NETPLAN" generate --root-dir "$T/np6"
+	check "IPv6 netplan: netplan generate reads it" netplan_generate "$T/np6"
 	while read -r i dst src table; do
 		routes=$(awk '/^\[/ { if (s != "") print s; s = $0; next } /=/ { s = s " " $0 } END { print s }' \
 			"$T/np6/run/systemd/network/10-netplan-$i.network" 2>/dev/null || true)
