@@ -47,6 +47,8 @@ M() { grep -v '^#' "$T/m.prom"; }
 check "the subnet is swept and every port's counters are in" until_metric '^fabtop_fabric_port_data_bytes_total\{node_guid="[^"]*",node_desc="h32 mlx5_0"' 30
 assert_eq "fabtop_fabric_up 1" "fabtop_fabric_up 1" "$(M | grep '^fabtop_fabric_up ')"
 assert_eq "12 links" "fabtop_fabric_links 12" "$(M | grep '^fabtop_fabric_links ')"
+assert_match "a whole round of samples took some time, under the interval" \
+	'^fabtop_fabric_sample_duration_seconds 0\.[0-9]*[1-9]' "$(M)"
 assert_eq "6 CAs and 5 switches" "6 5" \
 	"$(M | sed -n 's/^fabtop_fabric_nodes{type="CA"} //p') $(M | sed -n 's/^fabtop_fabric_nodes{type="Switch"} //p')"
 assert_eq "24 ports up, each described once" 24 "$(M | grep -c '^fabtop_fabric_port_info{')"
