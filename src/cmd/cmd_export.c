@@ -156,9 +156,12 @@ static int export_render(const struct exporter *e, enum openmetrics_format fmt, 
 	};
 
 	if (e->fabric && e->lv.subnet) {
+		size_t ports;
+
 		in.fabric = mad_subnet_fabric(e->lv.subnet);
 		in.lost = mad_subnet_lost(e->lv.subnet, &in.nlost);
 		in.fabric_sweeps = mad_subnet_sweeps(e->lv.subnet);
+		in.fabric_round_s = (double)mad_subnet_round_ns(e->lv.subnet, &ports) / 1e9;
 	} else if (e->fabric) {
 		static const struct ib_fabric none;
 

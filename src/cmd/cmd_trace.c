@@ -253,6 +253,7 @@ static void sleep_s(double s)
 static void run_trace(struct mad_session *s, struct ib_trace *t, unsigned int port, uint16_t dlid,
 		      bool counters, double interval_s)
 {
+	uint64_t t0 = util_now_ns();
 	struct mad_trace *tr = mad_trace_start(s, t, port, dlid);
 
 	if (!tr) {
@@ -260,6 +261,7 @@ static void run_trace(struct mad_session *s, struct ib_trace *t, unsigned int po
 		return;
 	}
 	mad_run(s, util_now_ns() + TRACE_WALK_NS);
+	t->walk_ns = util_now_ns() - t0;
 	if (!mad_trace_walked(tr) && !t->error[0])
 		snprintf(t->error, sizeof(t->error), "the walk did not finish within %llu s",
 			 TRACE_WALK_NS / 1000000000ull);

@@ -38,6 +38,8 @@ struct mad_subnet {
 	uint32_t gen;			/* bumped when shown is replaced: answers for the old one are dropped */
 	unsigned int pma_pending;
 	bool round_done;		/* the last round's answers are all in */
+	uint64_t round_start_ns, round_ns;	/* the round running / the last whole one's wall time */
+	size_t round_ports;		/* ports the last round asked */
 };
 
 enum pq_kind { PQ_CPI, PQ_PC, PQ_PCE };
@@ -102,6 +104,12 @@ const char *mad_subnet_status(const struct mad_subnet *sn)
 uint64_t mad_subnet_sweeps(const struct mad_subnet *sn)
 {
 	return sn->sweeps;
+}
+
+uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports)
+{
+	*ports = sn->round_ports;
+	return sn->round_ns;
 }
 
 void mad_subnet_rescan(struct mad_subnet *sn)
@@ -486,6 +494,8 @@ static void pma_round(struct mad_subnet *sn, uint64_t now)
 			ports++;
 		}
 	}
+	sn->round_start_ns = now;
+	sn->round_ports = ports;
 	if (sn->pma_pending)
 		snprintf(sn->status, sizeof(sn->status), "sampling %zu ports", ports);
 }
@@ -574,6 +584,7 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 	}
 	if (sn->round_done) {
 		sn->round_done = false;
+		sn->round_ns = now - sn->round_start_ns;
 		round_judge(sn);
 		if (sn->stage == SN_READY)
 			sn->status[0] = '\0';

@@ -40,6 +40,8 @@ const struct fabric_lost_link *mad_subnet_lost(const struct mad_subnet *sn, size
 const char *mad_subnet_reason(const struct mad_subnet *sn);
 /* What it is doing, for a status line: "sweeping", "sampling 2,688 ports", "" when idle. */
 const char *mad_subnet_status(const struct mad_subnet *sn);
+/* The wall time of the last whole round of PMA samples (0: none yet), and how many ports (or nodes' ClassPortInfo) it asked. */
+uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports);
 /* Sweeps taken so far (1 after the first is shown). */
 uint64_t mad_subnet_sweeps(const struct mad_subnet *sn);
 

@@ -178,6 +178,7 @@ struct ib_trace {
 	bool complete;			/* the destination was reached */
 	bool sampled;			/* two PMA samples were taken */
 	double interval_s;		/* between them */
+	uint64_t walk_ns;		/* the walk, first MAD to last answer */
 	char error[256];		/* why the path stops short ("" when complete) */
 };
 

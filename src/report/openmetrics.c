@@ -612,6 +612,8 @@ static const struct om_family
 	fam_f_sweeps = { "fabtop_fabric_sweeps", OM_COUNTER, NULL, "Sweeps of the subnet taken." },
 	fam_f_sweep_s = { "fabtop_fabric_sweep_duration_seconds", OM_GAUGE, "seconds",
 			  "Wall time of the latest sweep (discovery, without the counters)." },
+	fam_f_round_s = { "fabtop_fabric_sample_duration_seconds", OM_GAUGE, "seconds",
+			  "Wall time of the latest whole round of PMA samples of every port." },
 	fam_f_nodes = { "fabtop_fabric_nodes", OM_GAUGE, NULL, "Nodes the latest sweep found, by type." },
 	fam_f_links = { "fabtop_fabric_links", OM_GAUGE, NULL, "Links the latest sweep found." },
 	fam_f_port = { "fabtop_fabric_port", OM_INFO, NULL,
@@ -756,6 +758,8 @@ static void fabric_write(struct om *o, const struct openmetrics_input *in)
 		return;
 	om_family(o, &fam_f_sweep_s);
 	om_double(o, NULL, 0, (double)f->sweep_ns / 1e9);
+	om_family(o, &fam_f_round_s);
+	om_double(o, NULL, 0, in->fabric_round_s);
 	om_family(o, &fam_f_nodes);
 	for (size_t t = 0; t < ARRAY_SIZE(types); t++) {
 		uint64_t count = 0;

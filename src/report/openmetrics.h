@@ -46,6 +46,7 @@ struct openmetrics_input {
 	const struct fabric_lost_link *lost;	/* [nlost] links up at a sweep before, not now */
 	size_t nlost;
 	uint64_t fabric_sweeps;			/* sweeps taken (0: none shown yet) */
+	double fabric_round_s;			/* wall time of the last whole round of PMA samples */
 };
 
 /* fabtop's own cost and activity (changes per scrape, so written apart from the host). */

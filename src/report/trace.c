@@ -90,8 +90,9 @@ void trace_text(FILE *out, const struct ib_trace *t)
 {
 	char guid[32];
 
-	fprintf(out, "Trace from %s port %u to LID %u: %zu node%s, %s\n", t->ca, t->port, t->dlid,
-		t->nhops, t->nhops == 1 ? "" : "s", t->complete ? "complete" : "incomplete");
+	fprintf(out, "Trace from %s port %u to LID %u: %zu node%s, %s (walked in %.1f ms)\n", t->ca, t->port,
+		t->dlid, t->nhops, t->nhops == 1 ? "" : "s", t->complete ? "complete" : "incomplete",
+		(double)t->walk_ns / 1e6);
 	for (size_t k = 0; k < t->nhops; k++) {
 		const struct ib_trace_hop *h = &t->hops[k];
 
@@ -173,6 +174,7 @@ void trace_json(struct json *j, const struct ib_trace *t)
 	json_key(j, "port"); json_u64(j, t->port);
 	json_key(j, "dlid"); json_u64(j, t->dlid);
 	json_key(j, "complete"); json_bool(j, t->complete);
+	json_key(j, "walk_ms"); json_double(j, (double)t->walk_ns / 1e6, 3);
 	json_key(j, "error"); json_str_or_null(j, t->error);
 	json_key(j, "interval_s");
 	if (t->sampled)

@@ -47,6 +47,8 @@ M() { grep -v '^#' "$T/m.prom"; }
 check "the subnet is swept and every port's counters are in" until_metric '^fabtop_fabric_port_data_bytes_total\{node_guid="[^"]*",node_desc="h32 mlx5_0"' 30
 assert_eq "fabtop_fabric_up 1" "fabtop_fabric_up 1" "$(M | grep '^fabtop_fabric_up ')"
 assert_eq "12 links" "fabtop_fabric_links 12" "$(M | grep '^fabtop_fabric_links ')"
+assert_match "a whole round of samples took some time, under the interval" \
+	'^fabtop_fabric_sample_duration_seconds 0\.[0-9]*[1-9]' "$(M)"
 assert_eq "6 CAs and 5 switches" "6 5" \
 	"$(M | sed -n 's/^fabtop_fabric_nodes{type="CA"} //p') $(M | sed -n 's/^fabtop_fabric_nodes{type="Switch"} //p')"
 assert_eq "24 ports up, each described once" 24 "$(M | grep -c '^fabtop_fabric_port_info{')"
@@ -78,4 +80,19 @@ diag "lost link exported $(( $(date +%s) - t0 )) s after the unlink (fabric inte
 check "... within two intervals and a sweep (5 s)" test "$(( $(date +%s) - t0 ))" -le 5
 
 check "promtool check metrics is clean with the fabric" sh -c "promtool check metrics <'$T/m.prom'"
+
+# ---- a switch whose MADs are all dropped: reported, the rest stays live ----
+ibsim_cmd 'Error "L2" 100' 'sim>'
+check "leaf 2 silent: its links to the spines and hosts are lost" \
+	until_metric '^fabtop_fabric_link_lost\{[^}]*node_desc="leaf 2",port="2",[^}]*remote_desc="h22 mlx5_0"' 15
+assert_eq "... all four of them (and the unlinked cable still)" 5 "$(M | grep -c '^fabtop_fabric_link_lost{')"
+assert_match "the spine port that leads to it: up, its far end unknown" \
+	'^fabtop_fabric_port_info\{[^}]*node_desc="spine 1",port="2",[^}]*remote_guid="",remote_desc="",remote_port="",[^}]*\} 1$' "$(M)"
+assert_eq "the rest stays: 7 links (12, less the unlinked cable and leaf 2's four)" "fabtop_fabric_links 7" \
+	"$(M | grep '^fabtop_fabric_links ')"
+c0=$(M | sed -n 's/^fabtop_fabric_port_data_bytes_total{[^}]*node_desc="h11 mlx5_0",port="1",[^}]*counter="port_xmit_data".* //p')
+sleep 2.5
+scrape "$addr" -o "$T/m.prom" 2>/dev/null || :
+c1=$(M | sed -n 's/^fabtop_fabric_port_data_bytes_total{[^}]*node_desc="h11 mlx5_0",port="1",[^}]*counter="port_xmit_data".* //p')
+check "... and is still sampled: h11's transmit bytes moved ($c0 -> $c1)" test "${c1:-0}" -gt "${c0:-0}"
 done_testing

@@ -81,7 +81,7 @@ assert_eq "h31 to spine 1: over leaf 3's 1X uplink, both ends 1X, the host's cab
 
 # ---- the text form ----
 run_rc fab h11 --interval 0.1 trace "$H32"
-assert_match "text: the path is complete" "^Trace from ibsim0 port 1 to LID $H32: 5 nodes, complete" "$(cat "$T/out")"
+assert_match "text: the path is complete" "^Trace from ibsim0 port 1 to LID $H32: 5 nodes, complete \\(walked in [0-9.]+ ms\\)" "$(cat "$T/out")"
 assert_eq "text: every end says its errors; counters set before both samples are no deltas" "8 0" \
 	"$(grep -c 'errors:' "$T/out") $(grep -c 'errors: [a-z_]* +' "$T/out")"
 
