@@ -257,7 +257,13 @@ bool snapshot_host_sample(struct source *src, struct fab_host *h, struct snapsho
 		k->rescan_wanted = now_ns - k->last_rescan_ns >= SNAPSHOT_FULL_RESCAN_NS || source_changed(src, h);
 	}
 	if (!k->rescan_wanted) {
-		bool changed = source_refresh(src, h, now_ns);
+		/*
+		 * The sample's time is when its counters are read: after a
+		 * structure check (a few reads per port, slow on a loaded or
+		 * instrumented host), now_ns would be early and every rate
+		 * over this interval too high.
+		 */
+		bool changed = source_refresh(src, h, k->last_watch_ns == now_ns ? util_now_ns() : now_ns);
 
 		/* Without a loop of its own (the exporter), the pending parts fill in here. */
 		if (!k->fills_between)
