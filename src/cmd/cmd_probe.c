@@ -344,6 +344,9 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 		if (stopped && stop_signals > stop_seen && now - stop_ns > 500000000ull)
 			break;
 		stop_seen = stopped && now - stop_ns <= 500000000ull ? stop_signals : stop_seen;
+		/* a stop that ended the probe at once (before the data phase, or a simulated one) leaves nothing to wait for */
+		if (!probe_active(p))
+			break;
 		n = probe_fds(p, fds, MAX_FDS - 1);
 		if (outbuf_pending(&ob)) {
 			fds[n].fd = ob.fd;
@@ -538,6 +541,7 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
 	struct probe_opts o;
+	bool count_given;
 	int c, stop;
 
 	/*
@@ -548,6 +552,7 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 		return cmd_probe_mad(ctx, argc, argv);
 
 	probe_opts_init(&o);
+	count_given = ctx->count > 0;
 	if (ctx->count > 0)
 		o.count = (uint64_t)ctx->count;	/* the global --count before the command means -C here */
 	opts_merge(longopts, own);
@@ -558,7 +563,11 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 		}
 		if (probe_option(&o, c, optarg))
 			goto bad;
+		count_given |= c == 'C';
 	}
+	/* the mode's default count, as --help says (-C 0: until ^C) */
+	if (!count_given)
+		o.count = probe_mode_default_count(o.mode);
 	if (stop == EXIT_USAGE)
 		goto bad;
 	if (stop >= 0)

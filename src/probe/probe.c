@@ -67,6 +67,11 @@ const char *probe_mode_name(enum probe_mode m)
 	return mode_names[m];
 }
 
+uint64_t probe_mode_default_count(enum probe_mode m)
+{
+	return (unsigned int)m < ARRAY_SIZE(mode_defaults) ? mode_defaults[m].count : 0;
+}
+
 int probe_mode_parse(const char *s, enum probe_mode *out)
 {
 	unsigned int i;

@@ -154,6 +154,8 @@ void probe_free(struct probe *p);
 
 const char *probe_state_name(enum probe_state s);
 const char *probe_mode_name(enum probe_mode m);
+/* What a client does when no count is given: rping 10 pings, bw 1000 writes, lat 1000 round trips. */
+uint64_t probe_mode_default_count(enum probe_mode m);
 /* "rping", "bw", "lat" -> mode; -1 when unknown. */
 int probe_mode_parse(const char *s, enum probe_mode *out);
 
