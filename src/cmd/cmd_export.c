@@ -58,6 +58,12 @@ struct exporter {
 	char last_error[256];		/* said once, until it changes */
 	bool fabric;			/* --fabric: every port of the subnet too */
 	double fabric_interval_s;
+	/* the fabric's part of the page per format, rendered again only when the subnet changed */
+	struct {
+		char *text;
+		size_t len, series;
+	} fab[2];
+	bool fab_stale;
 };
 
 /* --fabric: the subnet's counters are sampled every this many seconds unless told. */
@@ -145,8 +151,32 @@ static const struct ib_fabric *export_ib(const struct exporter *e)
 	return e->lv.mad && e->lv.mad->v ? &e->lv.mad->f : NULL;
 }
 
+/* The subnet's part of the page in one format, from the cache unless the subnet changed; 0 or -ENOMEM. */
+static int export_fabric_part(struct exporter *e, enum openmetrics_format fmt, const struct openmetrics_input *in)
+{
+	char *text = NULL;
+	size_t len = 0, series;
+	FILE *f;
+
+	if (e->fab[fmt].text && !e->fab_stale)
+		return 0;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	series = openmetrics_write_fabric(f, fmt, in);
+	if (fclose(f)) {
+		free(text);
+		return -ENOMEM;
+	}
+	free(e->fab[fmt].text);
+	e->fab[fmt].text = text;
+	e->fab[fmt].len = len;
+	e->fab[fmt].series = series;
+	return 0;
+}
+
 /* Render the host in one format into a new buffer; 0 or -ENOMEM. */
-static int export_render(const struct exporter *e, enum openmetrics_format fmt, bool with_self,
+static int export_render(struct exporter *e, enum openmetrics_format fmt, bool with_self,
 			 char **text, size_t *len, size_t *series)
 {
 	struct openmetrics_input in = {
@@ -154,6 +184,8 @@ static int export_render(const struct exporter *e, enum openmetrics_format fmt, 
 		.probes = probe_runs_results((struct probe_runs *)&e->probes), .nprobes = e->probes.n,
 		.event_totals = e->lv.events.total,
 	};
+	static const struct ib_fabric none;
+	FILE *f;
 
 	if (e->fabric && e->lv.subnet) {
 		size_t ports;
@@ -163,15 +195,18 @@ static int export_render(const struct exporter *e, enum openmetrics_format fmt, 
 		in.fabric_sweeps = mad_subnet_sweeps(e->lv.subnet);
 		in.fabric_round_s = (double)mad_subnet_round_ns(e->lv.subnet, &ports) / 1e9;
 	} else if (e->fabric) {
-		static const struct ib_fabric none;
-
 		in.fabric = &none;
 	}
-	FILE *f = open_memstream(text, len);
-
+	if (e->fabric && export_fabric_part(e, fmt, &in))
+		return -ENOMEM;
+	f = open_memstream(text, len);
 	if (!f)
 		return -ENOMEM;
 	*series = openmetrics_write_host(f, fmt, &in);
+	if (e->fabric) {
+		fwrite(e->fab[fmt].text, 1, e->fab[fmt].len, f);
+		*series += e->fab[fmt].series;
+	}
 	if (with_self) {
 		openmetrics_write_self(f, fmt, &e->self);
 		openmetrics_write_end(f, fmt);
@@ -222,6 +257,8 @@ static void export_out(struct exporter *e)
 		export_publish(e);
 	if (e->textfile)
 		export_textfile(e);
+	/* Every format in use has its fabric part from the subnet as it is now. */
+	e->fab_stale = false;
 }
 
 /* One step of the core, timed: a new sample or network read goes out at once. */
@@ -235,6 +272,8 @@ static bool export_step(struct exporter *e)
 		export_net_check(e);
 	if (ch & LIVE_SAMPLED)
 		e->self.collections++;
+	if (ch & LIVE_FABRIC)
+		e->fab_stale = true;
 	if ((ch & LIVE_FABRIC) && e->lv.subnet && mad_subnet_reason(e->lv.subnet)[0])
 		export_error(e, "the fabric: %s", mad_subnet_reason(e->lv.subnet));
 	/* A subnet round is published once all its answers are in, not per answer. */
@@ -291,6 +330,8 @@ static int export_loop(struct exporter *e)
 
 static void export_free(struct exporter *e)
 {
+	for (size_t i = 0; i < ARRAY_SIZE(e->fab); i++)
+		free(e->fab[i].text);
 	httpd_stop(e->httpd);
 	probe_runs_free(&e->probes);
 	live_close(&e->lv);

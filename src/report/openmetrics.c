@@ -787,6 +787,15 @@ static void fabric_write(struct om *o, const struct openmetrics_input *in)
 	fabric_lost(o, in->lost, in->nlost);
 }
 
+size_t openmetrics_write_fabric(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in)
+{
+	struct om o = { .f = f, .fmt = fmt };
+
+	if (in->fabric)
+		fabric_write(&o, in);
+	return o.samples;
+}
+
 size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in)
 {
 	struct om o = { .f = f, .fmt = fmt };
@@ -823,8 +832,6 @@ size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct
 	doctor_findings(&o, in->doctor);
 	probes(&o, in->probes, in->nprobes);
 	events_totals(&o, in->event_totals);
-	if (in->fabric)
-		fabric_write(&o, in);
 	return o.samples;
 }
 

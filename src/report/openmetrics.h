@@ -68,6 +68,12 @@ enum openmetrics_format openmetrics_negotiate(const char *accept);
 
 /* The host's families; returns the number of samples written. */
 size_t openmetrics_write_host(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in);
+/*
+ * The fabtop_fabric_* families of in->fabric (nothing when it is NULL):
+ * written apart so an exporter renders them only when the subnet's view
+ * changed (a round of samples, a sweep), not with every host sample.
+ */
+size_t openmetrics_write_fabric(FILE *f, enum openmetrics_format fmt, const struct openmetrics_input *in);
 /* The exporter's own families. */
 void openmetrics_write_self(FILE *f, enum openmetrics_format fmt, const struct openmetrics_self *s);
 /* What closes an exposition ("# EOF" in OpenMetrics). */
