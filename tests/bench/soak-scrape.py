@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The soak's scraper: GET /metrics from ADDR every 100 ms for SECONDS, then
-# stop. A scrape is answered when it comes back 200, whole (as long as its
+# stop; while the file HOLD exists (the soak samples the server's fds) it
+# waits. A scrape is answered when it comes back 200, whole (as long as its
 # Content-Length, or up to the close) and holds fabtop's own metrics.
 # Prints "ANSWERED TOTAL WORST_MS"; the first failures go to stderr.
+import os
 import socket
 import sys
 import time
 
-addr, seconds = sys.argv[1], float(sys.argv[2])
+addr, seconds, hold = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 host, port = addr.rsplit(":", 1)
 port = int(port)
 
@@ -47,6 +49,9 @@ failures = 0
 start = time.monotonic()
 next_t = start
 while time.monotonic() - start < seconds:
+    while os.path.exists(hold) and time.monotonic() - start < seconds:
+        time.sleep(0.05)
+        next_t = time.monotonic()
     t0 = time.monotonic()
     total += 1
     try:

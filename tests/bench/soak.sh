@@ -56,12 +56,13 @@ set -- "$ib/mlx5_0" "$ib/mlx4_0/ports/2" "$ib/rxe0" "$ib/iwp3s0/ports/1" "$ib/sw
 for v in "$@"; do [ -e "$v" ] || skip_all "the soak tree has no $v"; done
 kinds=$#
 
-# The namespace: loopback up, a veth pair for the churn.
+# The namespace: loopback up, a veth pair for the churn, named as the
+# tree's RoCE netdevs (mlx5_0's and rxe0's), so its changes are RDMA events.
 ip -n "$NS" link set lo up
-ip -n "$NS" link add sa type veth peer name sb || skip_all "cannot create a veth pair in $NS"
-ip -n "$NS" link set sa up
-ip -n "$NS" link set sb up
-ip -n "$NS" addr add 10.200.0.1/24 dev sa
+ip -n "$NS" link add enp65s0f0 type veth peer name eth1 || skip_all "cannot create a veth pair in $NS"
+ip -n "$NS" link set enp65s0f0 up
+ip -n "$NS" link set eth1 up
+ip -n "$NS" addr add 10.200.0.1/24 dev enp65s0f0
 
 # The exporter, collecting every 0.5 s.
 ip netns exec "$NS" "$FABTOP" --sysfs "$T/sys" export --listen 127.0.0.1:0 --interval 0.5 \
@@ -117,15 +118,15 @@ bg="$bg $!"
 	n=0
 	while [ -e "$T/run" ]; do
 		a=$((n % 200 + 1)) p=$(((n + 199) % 200 + 1))
-		ip -n "$NS" addr add "10.201.$a.1/24" dev sa
-		ip -n "$NS" route add "10.202.$a.0/24" via "10.201.$a.2" dev sa
+		ip -n "$NS" addr add "10.201.$a.1/24" dev enp65s0f0
+		ip -n "$NS" route add "10.202.$a.0/24" via "10.201.$a.2" dev enp65s0f0
 		if [ $n -gt 0 ]; then
 			ip -n "$NS" route del "10.202.$p.0/24" 2>/dev/null
-			ip -n "$NS" addr del "10.201.$p.1/24" dev sa
+			ip -n "$NS" addr del "10.201.$p.1/24" dev enp65s0f0
 		fi
 		case $((n % 20)) in
-		0) ip -n "$NS" rule add from 10.200.0.1 table 100 priority 100; ip -n "$NS" link set sb down ;;
-		10) ip -n "$NS" rule del priority 100; ip -n "$NS" link set sb up ;;
+		0) ip -n "$NS" rule add from 10.200.0.1 table 100 priority 100; ip -n "$NS" link set eth1 down ;;
+		10) ip -n "$NS" rule del priority 100; ip -n "$NS" link set eth1 up ;;
 		esac
 		n=$((n + 1))
 		sleep 0.2
@@ -134,26 +135,63 @@ bg="$bg $!"
 ) >"$T/netlink.log" 2>&1 &
 bg="$bg $!"
 
+# The warm-up, in the first 15 s: bursts of 250 addresses come and go
+# (6 rounds, a second apart), so the monitor's event log (the last 4096
+# events) is full before the reference sample: a bounded log still filling
+# would read as growth. The Events pane is shown after it (key 7, at W-10 s)
+# so its table too has every kept event when the reference is taken.
+(
+	set +e
+	r=0
+	while [ -e "$T/run" ] && [ $r -lt 6 ]; do
+		i=1; : >"$T/burst.add"; : >"$T/burst.del"
+		while [ $i -le 250 ]; do
+			echo "addr add 10.203.$r.$i/32 dev enp65s0f0" >>"$T/burst.add"
+			echo "addr del 10.203.$r.$i/32 dev enp65s0f0" >>"$T/burst.del"
+			i=$((i + 1))
+		done
+		ip -n "$NS" -batch "$T/burst.add"; sleep 1
+		ip -n "$NS" -batch "$T/burst.del"; sleep 1
+		r=$((r + 1))
+	done
+) >"$T/burst.log" 2>&1 &
+bg="$bg $!"
+
 # The scraper stops by itself after the run.
-ip netns exec "$NS" python3 "$TOP_SRCDIR/tests/bench/soak-scrape.py" "$eaddr" "$S" \
+ip netns exec "$NS" python3 "$TOP_SRCDIR/tests/bench/soak-scrape.py" "$eaddr" "$S" "$T/hold" \
 	>"$T/scrape.out" 2>"$T/scrape.err" &
 spid=$!
 bg="$bg $spid"
 
 # hold: the churn in sysfs pauses with the tree whole, and both processes
 # have seen it whole (two collections), so that every sample finds the same
-# files open; release: the churn goes on.
+# files open; the scraper waits too, so no connection is open. release: the
+# churn and the scrapes go on.
 hold() {
 	touch "$T/hold"
 	_i=0; while [ $_i -lt 100 ] && ! [ -e "$T/whole" ]; do sleep 0.1; _i=$((_i + 1)); done
 	sleep 1.2
 }
 release() { rm -f "$T/hold"; }
-# sample PID: "RSS_KB FDS" of a live process, or nothing.
+# sample PID: "RSS_KB FDS" of a live process, or nothing. The fds are the
+# fewest of five counts 0.2 s apart: a collection in progress holds a file
+# or a directory open for a moment, a leak holds it for good.
 sample() {
 	_r=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null) || return 0
-	_f=$(ls "/proc/$1/fd" 2>/dev/null | wc -l)
+	_f="" _k=0
+	while [ $_k -lt 5 ]; do
+		_c=$(ls "/proc/$1/fd" 2>/dev/null | wc -l)
+		if [ -z "$_f" ] || [ "$_c" -lt "$_f" ]; then _f=$_c; fi
+		_k=$((_k + 1))
+		[ $_k -lt 5 ] && sleep 0.2
+	done
 	[ -n "$_r" ] && echo "$_r $_f"
+}
+# events: how many events the exporter has derived so far (the monitor
+# derives the same ones from the same tree and namespace into its own log).
+events() {
+	ip netns exec "$NS" curl -s -m 5 "http://$eaddr/metrics" 2>/dev/null |
+		awk '/^fabtop_events_total[{ ]/ { n += $NF } END { print n + 0 }'
 }
 alive() { [ -d "/proc/$1" ] && [ "$(cat "/proc/$1/comm" 2>/dev/null)" = fabtop ]; }
 
@@ -168,19 +206,22 @@ while [ "$el" -lt "$S" ]; do
 	alive "$mpid" || { died="$died monitor"; break; }
 	alive "$epid" || { died="$died export"; break; }
 	if [ "$el" -ge "$next_key" ]; then tui_keys Tab; next_key=$((next_key + 7)); fi
+	if [ -z "${shown_events:-}" ] && [ "$el" -ge $((W - 10)) ]; then
+		tui_keys 7; shown_events=1; next_key=$((el + 7))
+	fi
 	if [ "$el" -ge "$next_det" ]; then
 		tui_keys Down Enter; sleep 0.5; tui_keys Escape
 		next_det=$((next_det + 30))
 	fi
 	if [ -z "${m1:-}" ] && [ "$el" -ge "$W" ]; then
-		hold; m1=$(sample "$mpid"); e1=$(sample "$epid"); release
+		hold; m1=$(sample "$mpid"); e1=$(sample "$epid"); ev1=$(events); release
 	fi
 	if [ "$el" -ge "$next_min" ]; then
 		hold; echo "$el $(sample "$mpid") $(sample "$epid")" >>"$T/trend"; release
 		next_min=$((next_min + ${FABTOP_SOAK_TREND_S:-60}))
 	fi
 done
-hold; m2=$(sample "$mpid"); e2=$(sample "$epid"); release
+hold; m2=$(sample "$mpid"); e2=$(sample "$epid"); ev2=$(events); release
 el=$(( $(date +%s) - t0 ))
 
 # The end: the scraper's count, the churn stopped, both processes asked to
@@ -221,6 +262,11 @@ for p in monitor export; do
 	within "$2" "$4" || { echo "bench: FAILED: the $p's open fds went from $2 to $4 (goal: within 1%)"; fail=1; }
 done
 echo "trend (s, monitor RSS kB fds, export RSS kB fds):" $(sed 's/$/;/' "$T/trend")
+echo "events derived: ${ev1:-?} by ${W} s, ${ev2:-?} by the end (the monitor keeps the last 4096, the exporter 64)"
+if [ "${ev1:-0}" -lt 4096 ]; then
+	echo "bench: FAILED: the warm-up derived ${ev1:-no} events, fewer than the monitor's log keeps (4096): its growth would be read as a leak"
+	fail=1
+fi
 echo "scrapes: $answered of $scrapes answered (every 100 ms), slowest ${worst} ms"
 if [ "$scrapes" -lt $((S * 5)) ] || [ "$answered" != "$scrapes" ]; then
 	echo "bench: FAILED: $answered of $scrapes scrapes answered (goal: all, about $((S * 10)))"
