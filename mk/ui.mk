@@ -38,6 +38,11 @@ EXTRA_DIST += tests/data/render
 # re-collections (bench_collect gives main's approach beside them).
 BENCHES += tests/bench/ui.sh tests/bench/monitor.sh
 EXTRA_DIST += tests/bench/ui.sh tests/bench/monitor.sh tests/bench/monitor-frames.py
+
+# make bench: the soak, the monitor and the exporter together for 10 minutes
+# on a tree and a namespace that keep changing (memory, fds, scrapes).
+BENCHES += tests/bench/soak.sh
+EXTRA_DIST += tests/bench/soak.sh tests/bench/soak-scrape.py
 bench: tests/bench/bench_collect
 
 # Terminal tests drive the monitor in a private tmux server.
