@@ -40,6 +40,20 @@ static const struct {
 	{ "10.30.0.2", "stor03", "enp3s0f4" },
 };
 
+void demo_probe_peers(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(sim_peers) && len < size; i++) {
+		int n = snprintf(buf + len, size - len, "%s%s (%s)", i ? ", " : "", sim_peers[i].addr, sim_peers[i].host);
+
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
 /* Where the exchange ends badly. */
 enum sim_end {
 	END_NONE,		/* it connects and moves data */

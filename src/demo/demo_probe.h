@@ -3,6 +3,8 @@
 #ifndef FABTOP_DEMO_DEMO_PROBE_H
 #define FABTOP_DEMO_DEMO_PROBE_H
 
+#include <stddef.h>
+
 #include "probe/probe.h"
 
 struct demo;
@@ -18,5 +20,8 @@ struct demo;
  * simulated probe"). NULL: out of memory.
  */
 struct probe *demo_probe_start(struct demo *d, const struct probe_opts *o);
+
+/* The simulated hosts a probe reaches, one line: "172.16.16.1 (cpuserver16, ibs5f0), ...". */
+void demo_probe_peers(char *buf, size_t size);
 
 #endif

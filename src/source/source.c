@@ -178,6 +178,15 @@ bool source_can_fix(const struct source *s)
 	return s && s->ops->apply_fix;
 }
 
+bool source_probe_peers(const struct source *s, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!s || !s->ops->probe_peers)
+		return false;
+	s->ops->probe_peers(s, buf, size);
+	return buf[0] != '\0';
+}
+
 void source_describe(const struct source *s, char *buf, size_t size)
 {
 	if (s->ops->describe)

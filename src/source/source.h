@@ -140,6 +140,8 @@ struct source_ops {
 	 * source cannot probe (a recording).
 	 */
 	struct probe *(*probe)(struct source *s, const struct probe_opts *o);
+	/* Who a probe can reach here, for people ("simulated peers listen at ..."); NULL op: not known. */
+	void (*probe_peers)(const struct source *s, char *buf, size_t size);
 	/*
 	 * Apply the doctor's runtime fix plan (derive/fix.h) to the network
 	 * net() describes, st being that network now: the steps, and what
@@ -273,6 +275,8 @@ struct mad_watch *source_mad_watch(struct source *s);
  * source cannot probe (-EOPNOTSUPP in *err, else -ENOMEM).
  */
 struct probe *source_probe_start(struct source *s, const struct probe_opts *o, int *err);
+/* See source_ops.probe_peers; false (buf empty) when the source does not know. */
+bool source_probe_peers(const struct source *s, char *buf, size_t size);
 /* The fix ops (see source_ops); -EOPNOTSUPP when the source has none. */
 int source_apply_fix(struct source *s, const struct fix_plan *plan, const struct net_state *st, FILE *log,
 		     size_t *left);

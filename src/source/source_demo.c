@@ -126,6 +126,12 @@ static bool demo_source_story(const struct source *s, char *story, size_t ssize,
 	return demo_story(ds->demo, story, ssize, hint, hsize, fixed);
 }
 
+static void demo_source_probe_peers(const struct source *s, char *buf, size_t size)
+{
+	(void)s;
+	demo_probe_peers(buf, size);
+}
+
 static void demo_source_describe(const struct source *s, char *buf, size_t size)
 {
 	if (s->ctx->scenario)
@@ -152,6 +158,7 @@ const struct source_ops source_demo_ops = {
 	.net = demo_source_net,
 	.roce = demo_source_roce,
 	.probe = demo_source_probe,
+	.probe_peers = demo_source_probe_peers,
 	.apply_fix = demo_source_apply_fix,
 	.undo_fix = demo_source_undo_fix,
 	.story = demo_source_story,

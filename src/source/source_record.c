@@ -356,6 +356,11 @@ static bool rec_story(const struct source *s, char *story, size_t ssize, char *h
 	return inner_of(s)->ops->story(inner_of(s), story, ssize, hint, hsize, fixed);
 }
 
+static void rec_probe_peers(const struct source *s, char *buf, size_t size)
+{
+	inner_of(s)->ops->probe_peers(inner_of(s), buf, size);
+}
+
 struct source *source_recorder_wrap(struct source *inner)
 {
 	struct source *s = calloc(1, sizeof(*s));
@@ -391,6 +396,7 @@ struct source *source_recorder_wrap(struct source *inner)
 	r->ops.qp_counters = in->qp_counters ? rec_qp_counters : NULL;
 	r->ops.roce = in->roce ? rec_roce : NULL;
 	r->ops.probe = in->probe ? rec_probe : NULL;
+	r->ops.probe_peers = in->probe_peers ? rec_probe_peers : NULL;
 	r->ops.apply_fix = in->apply_fix ? rec_apply_fix : NULL;
 	r->ops.undo_fix = in->undo_fix ? rec_undo_fix : NULL;
 	r->ops.story = in->story ? rec_story : NULL;

@@ -210,9 +210,10 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	}
 	if (!pu->p) {
 		y++;
-		if (ui_simulated(ui))
-			line(w, r, &y, ROLE_DIM, "No probe started yet. Simulated peers listen at 172.16.16.1, 172.16.16.2 "
-			     "(IB), 10.20.0.2 (RoCE), 10.30.0.2 (iWARP).");
+		char peers[256];
+
+		if (source_probe_peers(ui->live.src, peers, sizeof(peers)))
+			line(w, r, &y, ROLE_DIM, "No probe started yet. Peers that listen here: %s.", peers);
 		else
 			line(w, r, &y, ROLE_DIM, "No probe started yet. A peer needs 'fabtop probe --listen' (or rping -s) running.");
 		return;

@@ -12,7 +12,7 @@ tui_start 140 50 -- --demo --seed 1 --record "$T/demo.ftrec"
 tui_expect "the demo starts" "mlx5_0"
 tui_keys 6
 tui_expect "6: the Probe pane says its probe is SIMULATED" "SIMULATED: the demo fabric's probe is a simulated CM exchange"
-tui_expect "... and names the simulated peers" "Simulated peers listen at 172.16.16.1"
+tui_expect "... and names the simulated peers" "Peers that listen here: 172.16.16.1 (cpuserver16)"
 tui_keys e 1 7 2 . 1 6 . 1 6 . 1 Enter f f
 tui_expect "e, f f: the peer, from ib1's address" "from  172.16.34.2 on ib1"
 tui_keys Enter
