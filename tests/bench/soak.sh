@@ -276,7 +276,7 @@ fi
 echo "exit: monitor ${mrc:-none} (q), export $erc (SIGTERM)"
 [ "$mrc" = 0 ] || { echo "bench: FAILED: the monitor exited ${mrc:-not at all} after q"; sed 's/^/  /' "$T/screen"; fail=1; }
 [ "$erc" = 0 ] || { echo "bench: FAILED: the export exited $erc after SIGTERM"; fail=1; }
-reports=$(grep -lE 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: (Address|Leak|UndefinedBehavior)Sanitizer' \
+reports=$(grep -lE 'ERROR: (Address|Leak)Sanitizer|Sanitizer has encountered|runtime error:|SUMMARY: (Address|Leak|UndefinedBehavior)Sanitizer' \
 	"$T/monitor.err" "$T/export.err" 2>/dev/null || :)
 if [ $san = yes ]; then
 	if [ -z "$reports" ]; then
