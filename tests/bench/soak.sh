@@ -9,12 +9,15 @@
 # of both processes at the end within 1% of their value after the first
 # minute, every scrape answered, both processes alive to the end and exiting
 # cleanly, and, in a sanitizer build (configure --enable-sanitizers), no
-# ASan/UBSan/LSan report on their stderr. Needs root (namespaces), tmux
-# and python3; without them it fails with the reason.
+# ASan/UBSan/LSan report on their stderr. The first minute is a warm-up
+# that fills the monitor's bounded event log (doc/monitor.md, "A long run:
+# the soak"). Needs root (namespaces), tmux, python3 and curl; without them
+# it fails with the reason.
 . "$TOP_SRCDIR/tests/setup.sh"
 [ "$(id -u)" = 0 ] || skip_all "needs root to create a network namespace (the rtnetlink churn runs in one)"
 command -v ip >/dev/null 2>&1 || skip_all "iproute2 (ip) is not installed"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed (tools/debian-packages lists it)"
+command -v curl >/dev/null 2>&1 || skip_all "curl is not installed (tools/debian-packages lists it)"
 . "$TOP_SRCDIR/tests/tui/lib.sh"
 
 S=${FABTOP_SOAK_S:-600}
