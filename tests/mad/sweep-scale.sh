@@ -38,8 +38,20 @@ run_rc fab h0_1 show fabric --json
 J="$T/out"
 cp "$J" "$T/fabric.json"
 assert_eq "show fabric: exit 0" 0 "$rc"
-sim h0_1 ibnetdiscover >"$T/ibnd.out"
-sim h0_1 ibqueryerrors >"$T/iqe.out" 2>&1 || :
+# anchor TOOL OUT: infiniband-diags' TOOL on the simulated fabric. Under
+# umad2sim on a loaded machine the stock tools now and then die of a signal
+# (ibqueryerrors seen with SIGSEGV, as it does on the 10k tree): such a run
+# is taken again, at most three times; fabtop's own runs never are.
+anchor() {
+	for _try in 1 2 3; do
+		_arc=0
+		sim h0_1 "$1" >"$2" 2>&1 || _arc=$?
+		[ "$_arc" -lt 128 ] && return 0
+		diag "$1 died of signal $((_arc - 128)) under umad2sim: run again"
+	done
+}
+anchor ibnetdiscover "$T/ibnd.out"
+anchor ibqueryerrors "$T/iqe.out"
 assert_eq "the nodes ibnetdiscover finds" "$(grep -Ec '^(Ca|Switch)' "$T/ibnd.out")" "$(jq '.fabric.nodes | length' "$J")"
 assert_eq "the ports ibqueryerrors checks, every one answered" \
 	"$(sed -n 's/^## *\([0-9]*\) ports checked.*/\1/p' "$T/iqe.out") true" \
