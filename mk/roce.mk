@@ -16,15 +16,15 @@ src_libfabtop_a_SOURCES += \
 	src/report/roce.c src/report/roce.h \
 	src/ui/view_roce.c
 
-check_PROGRAMS += tests/unit/test_dcb_parse tests/unit/test_ethtool_parse
-TESTS += tests/unit/test_dcb_parse tests/unit/test_ethtool_parse tests/core/roce-chain.sh tests/tui/roce.sh
-EXTRA_DIST += tests/core/roce-chain.sh tests/core/roce-chain-tree.py tests/tui/roce.sh
+check_PROGRAMS += tests/roce/test_dcb_parse tests/roce/test_ethtool_parse
+TESTS += tests/roce/test_dcb_parse tests/roce/test_ethtool_parse tests/roce/chain.sh tests/roce/tui.sh
+EXTRA_DIST += tests/roce/chain.sh tests/roce/chain-tree.py tests/roce/tui.sh
 
 # The live path in the Soft-RoCE VM (tests/vm): veth ethtool statistics, dcbnl's "not supported".
-TESTS += tests/core/vm-roce.sh
-EXTRA_DIST += tests/core/vm-roce.sh tests/core/vm-roce.guest
-tests_unit_test_dcb_parse_LDADD = $(TEST_LDADD)
-tests_unit_test_ethtool_parse_LDADD = $(TEST_LDADD)
+TESTS += tests/roce/vm.sh
+EXTRA_DIST += tests/roce/vm.sh tests/roce/vm.guest
+tests_roce_test_dcb_parse_LDADD = $(TEST_LDADD)
+tests_roce_test_ethtool_parse_LDADD = $(TEST_LDADD)
 
 # fuzz_roce (mk/fuzz.mk runs it under --enable-fuzzing); make check replays
 # its seeds (tests/data/fuzz/roce, written by tests/fuzz/roce_seeds.py).
@@ -39,6 +39,6 @@ tests_fuzz_replay_roce_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_roce.c
 tests_fuzz_replay_roce_LDADD = $(TEST_LDADD)
 
 # The demo fabric's RoCE port: PFC on priority 3, CNP traffic, the pause-storm episode.
-check_PROGRAMS += tests/demo/test_demo_roce
-TESTS += tests/demo/test_demo_roce
-tests_demo_test_demo_roce_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/roce/test_demo_roce
+TESTS += tests/roce/test_demo_roce
+tests_roce_test_demo_roce_LDADD = $(TEST_LDADD)

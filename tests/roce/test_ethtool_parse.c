@@ -11,7 +11,7 @@
 
 #include "kernel/ethtool_nl_parse.h"
 #include "kernel/ethtool_parse.h"
-#include "tap.h"
+#include "../unit/tap.h"
 
 #define N 16
 #define FAMILY 27

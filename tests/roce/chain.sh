@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# show roce over the fixture tree roce-chain (written by roce-chain-tree.py):
+# show roce over the fixture tree roce-chain (written by tests/roce/chain-tree.py):
 # DCB and ethtool answers replayed from its recordings, two samples a second
 # apart; every finding of the lossless chain, text and JSON compared with
 # tests/data/trees/roce-chain.expected.*.

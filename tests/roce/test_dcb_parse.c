@@ -12,7 +12,7 @@
 
 #include "kernel/dcb.h"
 #include "kernel/dcb_parse.h"
-#include "tap.h"
+#include "../unit/tap.h"
 
 /* An answer as the kernel's dcbnl_ieee_fill() lays it out (shapes from linux/dcbnl.h). */
 static struct nlmsghdr *answer(char *buf, bool with_unknown)

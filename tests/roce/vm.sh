@@ -6,7 +6,7 @@
 slow_scenario
 . "$TOP_SRCDIR/tests/vm/lib.sh"
 vm_require
-cp "$TOP_SRCDIR/tests/core/vm-roce.guest" "$T/guest.sh"
+cp "$TOP_SRCDIR/tests/roce/vm.guest" "$T/guest.sh"
 cp "$TOP_SRCDIR/tests/vm/guest/lib.inc" "$T/"	# travels with the script
 vm_run roce 180 "$T/guest.sh" "$FABTOP"
 vm_tap "$T/roce.out"
