@@ -633,3 +633,12 @@ void live_jumped(struct live *lv)
 	live_mad_open(lv);
 	lv->next_sample_ns = util_now_ns() + interval_ns(lv);
 }
+
+int live_seek(struct live *lv, enum source_seek how, int64_t arg)
+{
+	int rc = lv->src ? source_seek(lv->src, &lv->host, how, arg) : -ENODEV;
+
+	if (!rc)
+		live_jumped(lv);
+	return rc;
+}

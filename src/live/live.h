@@ -188,6 +188,8 @@ void live_set_interval(struct live *lv, double interval_s);
 void live_reset(struct live *lv);
 /* A recording's cursor moved: history, events and the network follow it. */
 void live_jumped(struct live *lv);
+/* Move a recording's cursor (source_seek()) and follow it (live_jumped()); 0 or -errno, nothing moved. */
+int live_seek(struct live *lv, enum source_seek how, int64_t arg);
 
 /* The source is simulated (no probe, no MADs) / a recording. */
 bool live_simulated(const struct live *lv);

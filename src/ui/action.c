@@ -320,7 +320,7 @@ static int act_save(struct ui *ui, int arg)
 static int act_demo(struct ui *ui, int arg)
 {
 	if (!ui_simulated(ui) && !ui->live.host.ndevs)
-		ui_start_demo(ui);
+		ui->react |= UI_REACT_DEMO;
 	return UI_REDRAW;
 }
 

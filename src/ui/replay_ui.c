@@ -60,7 +60,8 @@ static void moved(struct ui *ui, int rc)
 		ui_status(ui, "cannot move in the recording: %s", strerror(-rc));
 		return;
 	}
-	ui_after_jump(ui);
+	/* the core followed the cursor; the panes follow at the loop's next turn */
+	ui->react |= UI_REACT_JUMPED;
 }
 
 void replay_ui_step(struct ui *ui, int samples)
@@ -69,7 +70,7 @@ void replay_ui_step(struct ui *ui, int samples)
 		ui_status(ui, "< > [ ] g move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	moved(ui, source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_STEP, samples));
+	moved(ui, live_seek(&ui->live, SOURCE_SEEK_STEP, samples));
 }
 
 void replay_ui_jump(struct ui *ui, long long ns)
@@ -78,7 +79,7 @@ void replay_ui_jump(struct ui *ui, long long ns)
 		ui_status(ui, "< > [ ] g move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	moved(ui, source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_WALL_REL, ns));
+	moved(ui, live_seek(&ui->live, SOURCE_SEEK_WALL_REL, ns));
 }
 
 void replay_ui_next_event(struct ui *ui)
@@ -89,7 +90,7 @@ void replay_ui_next_event(struct ui *ui)
 		ui_status(ui, "< > [ ] g n move in a recording (fabtop --replay FILE)");
 		return;
 	}
-	rc = source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_NEXT_EVENT, 0);
+	rc = live_seek(&ui->live, SOURCE_SEEK_NEXT_EVENT, 0);
 	if (rc == -ENOENT)
 		ui_status(ui, "no event after this sample");
 	else
@@ -123,7 +124,7 @@ bool replay_ui_edit_key(struct ui *ui, int ch)
 		if (rec_when_parse(ui->ctx->replay, ui->edit.goto_buf, &sample, err, sizeof(err)))
 			ui_status(ui, "%s", err);
 		else
-			moved(ui, source_seek(ui->live.src, &ui->live.host, SOURCE_SEEK_SAMPLE, (int64_t)sample));
+			moved(ui, live_seek(&ui->live, SOURCE_SEEK_SAMPLE, (int64_t)sample));
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (n)
 			ui->edit.goto_buf[n - 1] = '\0';

@@ -93,12 +93,6 @@ static void ui_changed(struct ui *ui, unsigned int ch)
 	ui->dirty = true;
 }
 
-void ui_after_jump(struct ui *ui)
-{
-	live_jumped(&ui->live);
-	ui_changed(ui, LIVE_NET);
-}
-
 /* The core's trouble goes to the status line. */
 static void ui_said(void *arg, const char *msg)
 {
@@ -124,7 +118,8 @@ static int ui_open_source(struct ui *ui)
 	return 0;
 }
 
-void ui_start_demo(struct ui *ui)
+/* Switch to the demo fabric ('d' when no device is found). */
+static void ui_start_demo(struct ui *ui)
 {
 	/* Another host: the log stays, the comparison starts again. */
 	ui->ctx->demo = true;
@@ -271,6 +266,12 @@ static void ui_loop(struct ui *ui)
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)
 			ui_key(ui, ch);
+		/* What the keys asked the loop to do. */
+		if (ui->react & UI_REACT_DEMO)
+			ui_start_demo(ui);
+		if (ui->react & UI_REACT_JUMPED)
+			ui_changed(ui, LIVE_NET);
+		ui->react = 0;
 		/* Keys only ask; the loop computes (the probe's what-if may ask the kernel). */
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->tick && ui->views[i]->tick(ui, ui->pane_state[i]))

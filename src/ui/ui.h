@@ -54,6 +54,10 @@ struct ui_message {
 	unsigned int nwarn_seen;	/* warnings already announced */
 };
 
+/* What the loop does after the keys, asked for by them (ui->react). */
+#define UI_REACT_DEMO	(1u << 0)	/* switch to the demo fabric ('d' when no device is found) */
+#define UI_REACT_JUMPED	(1u << 1)	/* a recording's cursor moved: the panes follow the core */
+
 /* What a pane's key handler did with a key: the loop acts on it. */
 enum ui_key_result {
 	UI_KEY_IGNORED,			/* not this pane's: the common bindings get it */
@@ -131,6 +135,7 @@ struct ui {
 	struct ui_overlay overlay;	/* help and details over the pane */
 	struct ui_edit edit;		/* a line being edited */
 	struct ui_message msg;		/* the bottom line's transient message */
+	unsigned int react;		/* UI_REACT_*: what keys and controls asked the loop to do */
 
 	/* layout of the last frame, for mouse clicks */
 	struct ui_rect tabs;
@@ -157,8 +162,6 @@ static inline struct table *ui_table(struct ui *ui)
 	return &ui->tables[ui->pane];
 }
 
-/* The cursor of a recording moved (ui.c): history, network, doctor and tables follow. */
-void ui_after_jump(struct ui *ui);
 
 /* Frame drawing (screen.c). */
 void screen_draw(struct ui *ui, WINDOW *w);
@@ -190,8 +193,6 @@ void ui_net_set(struct ui *ui, struct net_state *st, int err);
 /* What the screen still waits for ("GIDs: reading 12/64 ports"), NULL: nothing. */
 const char *ui_loading(const struct ui *ui);
 
-/* Switch to the demo fabric ('d' when no device is found). */
-void ui_start_demo(struct ui *ui);
 
 /*
  * The monitor's state for ctx, settings already in ui->settings: tables
