@@ -149,7 +149,62 @@ static void print_summary(struct outbuf *ob, const struct probe_status *st)
 			      us(st->lat.p99_ns) / 2, us(st->lat.max_ns) / 2);
 }
 
-/* Long: the probe's JSON document, member by member in its documented order (doc/probe.md). */
+/* The CM timeline: every event, each marked simulated when the probe was. */
+static void json_events(struct json *j, const struct probe_status *st)
+{
+	json_key(j, "events");
+	json_arr_begin(j);
+	for (unsigned int i = 0; i < st->n_events; i++) {
+		const struct probe_event *e = &st->events[i];
+
+		json_obj_begin(j);
+		if (st->simulated) {
+			json_key(j, "simulated");
+			json_bool(j, true);
+		}
+		json_key(j, "t_s");
+		json_double(j, (double)e->t_ns / 1e9, 6);
+		json_key(j, "event");
+		json_str(j, e->name);
+		json_key(j, "status");
+		json_i64(j, e->status);
+		json_key(j, "error");
+		json_bool(j, e->error);
+		json_key(j, "text");
+		json_str(j, e->text);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* Round-trip latency in microseconds, null without samples. */
+static void json_latency(struct json *j, const struct probe_status *st)
+{
+	json_key(j, "latency_us");
+	if (!st->lat.n) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_key(j, "n");
+	json_u64(j, st->lat.n);
+	json_key(j, "min");
+	json_double(j, us(st->lat.min_ns), 3);
+	json_key(j, "p50");
+	json_double(j, us(st->lat.p50_ns), 3);
+	json_key(j, "p99");
+	json_double(j, us(st->lat.p99_ns), 3);
+	json_key(j, "max");
+	json_double(j, us(st->lat.max_ns), 3);
+	/* half the round trip, as ib_send_lat reports it */
+	json_key(j, "one_way_p50");
+	json_double(j, us(st->lat.p50_ns) / 2, 3);
+	json_key(j, "one_way_p99");
+	json_double(j, us(st->lat.p99_ns) / 2, 3);
+	json_obj_end(j);
+}
+
+/* The probe's JSON document, member by member in its documented order (doc/probe.md). */
 static void json_status(const struct probe_opts *o, const struct probe_status *st, const struct explain *ex,
 			const char *from)
 {
@@ -197,29 +252,7 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_bool(&j, st->state == PROBE_DONE);
 	json_key(&j, "error");
 	json_str_or_null(&j, st->error);
-	json_key(&j, "events");
-	json_arr_begin(&j);
-	for (i = 0; i < st->n_events; i++) {
-		const struct probe_event *e = &st->events[i];
-
-		json_obj_begin(&j);
-		if (st->simulated) {
-			json_key(&j, "simulated");
-			json_bool(&j, true);
-		}
-		json_key(&j, "t_s");
-		json_double(&j, (double)e->t_ns / 1e9, 6);
-		json_key(&j, "event");
-		json_str(&j, e->name);
-		json_key(&j, "status");
-		json_i64(&j, e->status);
-		json_key(&j, "error");
-		json_bool(&j, e->error);
-		json_key(&j, "text");
-		json_str(&j, e->text);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
+	json_events(&j, st);
 	json_key(&j, "evidence");
 	json_arr_begin(&j);
 	for (i = 0; i < ex->n; i++)
@@ -237,28 +270,7 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_double(&j, st->avg_gbps, 6);
 	json_key(&j, "msgs_per_s");
 	json_double(&j, st->data_ns ? (double)st->msgs * 1e9 / (double)st->data_ns : 0, 1);
-	json_key(&j, "latency_us");
-	if (st->lat.n) {
-		json_obj_begin(&j);
-		json_key(&j, "n");
-		json_u64(&j, st->lat.n);
-		json_key(&j, "min");
-		json_double(&j, us(st->lat.min_ns), 3);
-		json_key(&j, "p50");
-		json_double(&j, us(st->lat.p50_ns), 3);
-		json_key(&j, "p99");
-		json_double(&j, us(st->lat.p99_ns), 3);
-		json_key(&j, "max");
-		json_double(&j, us(st->lat.max_ns), 3);
-		/* half the round trip, as ib_send_lat reports it */
-		json_key(&j, "one_way_p50");
-		json_double(&j, us(st->lat.p50_ns) / 2, 3);
-		json_key(&j, "one_way_p99");
-		json_double(&j, us(st->lat.p99_ns) / 2, 3);
-		json_obj_end(&j);
-	} else {
-		json_null(&j);
-	}
+	json_latency(&j, st);
 	if (st->simulated) {
 		json_key(&j, "simulated_by");
 		json_str(&j, from);
@@ -275,7 +287,71 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_end(&j);
 }
 
-/* Long: the probe's poll loop with its signals, progress lines and the final report. */
+/*
+ * The probe from the source, which decides what a probe is (the host's
+ * RDMA CM, or the demo's simulated exchange), and the first lines; NULL
+ * (said on stderr, the source closed) when there is none.
+ */
+static struct probe *probe_begin(const struct fab_ctx *ctx, const struct probe_opts *o, bool json,
+				 struct outbuf *ob, struct source **srcp, char *from, size_t fsize)
+{
+	struct source *src = source_open(ctx);
+	const struct probe_status *st;
+	struct probe *p;
+	int err = -ENOMEM;
+
+	p = src ? source_probe_start(src, o, &err) : NULL;
+	if (!p) {
+		if (src && err == -EOPNOTSUPP) {
+			source_describe(src, from, fsize);
+			fprintf(stderr, "fabtop probe: %s cannot probe: a probe needs the live host (or --demo)\n", from);
+		} else {
+			fprintf(stderr, "fabtop probe: out of memory\n");
+		}
+		source_close(src);
+		return NULL;
+	}
+	*srcp = src;
+	source_describe(src, from, fsize);
+	st = probe_status(p);
+	if (json)
+		return p;
+	if (st->simulated)
+		outbuf_printf(ob, "fabtop probe: SIMULATED on the %s: no packet leaves this machine\n", from);
+	if (o->listen)
+		outbuf_printf(ob, "%sfabtop probe: serving on port %u (^C ends)\n", tag_of(st), o->port);
+	else
+		outbuf_printf(ob, "%sfabtop probe: %s port %u, %s mode%s%s\n", tag_of(st), o->peer, o->port,
+			      probe_mode_name(o->mode), o->from ? ", from " : "", o->from ? o->from : "");
+	return p;
+}
+
+/* A once-a-second progress line while data moves. */
+static void print_live(struct outbuf *ob, const struct probe_status *st)
+{
+	char r[32], conns[32] = "";
+
+	if (st->listen)
+		snprintf(conns, sizeof(conns), ", %u connections", st->conns_active);
+	outbuf_printf(ob, "  %slive: %s, %.0f msg/s, %" PRIu64 " messages%s\n", tag_of(st),
+		      units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs, conns);
+}
+
+/* The text report's end: the last events, the summary and the why; what a blocked stdout cost. */
+static void print_end(struct outbuf *ob, const struct probe_status *st, const struct explain *ex, uint64_t *seen)
+{
+	print_new_events(ob, st, seen);
+	print_summary(ob, st);
+	for (unsigned int k = 0; k < ex->n; k++)
+		outbuf_printf(ob, "  %s%s%s\n", tag_of(st), k ? "" : "why: ", ex->line[k]);
+	/* a reader that never comes holds the exit back a second at most */
+	outbuf_drain(ob, OUT_DRAIN_MS);
+	if (ob->dropped_total || outbuf_pending(ob))
+		fprintf(stderr, "fabtop probe: %" PRIu64 " lines of output dropped, %zu bytes never written: "
+			"standard output was blocked\n", ob->dropped_total, outbuf_pending(ob) ? ob->len : 0);
+}
+
+/* The probe's poll loop with its signals and progress lines, then the final report. */
 static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 {
 	struct explain ex;
@@ -286,7 +362,6 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	struct probe *p;
 	struct source *src;
 	char from[256];
-	int err;
 	uint64_t seen = 0, now, last_live = 0, stop_ns = 0;
 	sig_atomic_t stop_seen = 0;
 	bool stopped = false;
@@ -306,30 +381,10 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	n = outbuf_init(&ob, STDOUT_FILENO, OUT_BUF);
 	if (n && !json)
 		fprintf(stderr, "fabtop probe: standard output may block: %s\n", strerror(-n));
-	/* the source decides what a probe is: the host's RDMA CM, or the demo's simulated exchange */
-	src = source_open(ctx);
-	p = src ? source_probe_start(src, o, &err) : NULL;
+	p = probe_begin(ctx, o, json, &ob, &src, from, sizeof(from));
 	if (!p) {
-		if (src && err == -EOPNOTSUPP) {
-			source_describe(src, from, sizeof(from));
-			fprintf(stderr, "fabtop probe: %s cannot probe: a probe needs the live host (or --demo)\n", from);
-		} else {
-			fprintf(stderr, "fabtop probe: out of memory\n");
-		}
-		source_close(src);
 		outbuf_free(&ob);
 		return EXIT_RUNTIME;
-	}
-	source_describe(src, from, sizeof(from));
-	st = probe_status(p);
-	if (!json) {
-		if (st->simulated)
-			outbuf_printf(&ob, "fabtop probe: SIMULATED on the %s: no packet leaves this machine\n", from);
-		if (o->listen)
-			outbuf_printf(&ob, "%sfabtop probe: serving on port %u (^C ends)\n", tag_of(st), o->port);
-		else
-			outbuf_printf(&ob, "%sfabtop probe: %s port %u, %s mode%s%s\n", tag_of(st), o->peer, o->port,
-				      probe_mode_name(o->mode), o->from ? ", from " : "", o->from ? o->from : "");
 	}
 	while (probe_active(p)) {
 		now = util_now_ns();
@@ -365,16 +420,8 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 			print_new_events(&ob, st, &seen);
 			if ((st->state == PROBE_RUNNING || (st->state == PROBE_LISTENING && st->conns_active)) &&
 			    st->gbps > 0 && now - last_live >= 1000000000ull) {
-				char r[32];
-
 				last_live = now;
-				char conns[32] = "";
-
-				last_live = now;
-				if (st->listen)
-					snprintf(conns, sizeof(conns), ", %u connections", st->conns_active);
-				outbuf_printf(&ob, "  %slive: %s, %.0f msg/s, %" PRIu64 " messages%s\n",
-					      tag_of(st), units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs, conns);
+				print_live(&ob, st);
 			}
 		}
 		outbuf_flush(&ob);
@@ -382,19 +429,10 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	st = probe_status(p);
 	/* a failure gets the doctor's view of this source and peer */
 	explain_failure_src(src, o, st, &ex);
-	if (json) {
+	if (json)
 		json_status(o, st, &ex, from);
-	} else {
-		print_new_events(&ob, st, &seen);
-		print_summary(&ob, st);
-		for (unsigned int k = 0; k < ex.n; k++)
-			outbuf_printf(&ob, "  %s%s%s\n", tag_of(st), k ? "" : "why: ", ex.line[k]);
-		/* a reader that never comes holds the exit back a second at most */
-		outbuf_drain(&ob, OUT_DRAIN_MS);
-		if (ob.dropped_total || outbuf_pending(&ob))
-			fprintf(stderr, "fabtop probe: %" PRIu64 " lines of output dropped, %zu bytes never written: "
-				"standard output was blocked\n", ob.dropped_total, outbuf_pending(&ob) ? ob.len : 0);
-	}
+	else
+		print_end(&ob, st, &ex, &seen);
 	outbuf_free(&ob);
 	rc = st->state == PROBE_FAILED ? EXIT_RUNTIME : EXIT_OK;
 	if (probe_active(p))
