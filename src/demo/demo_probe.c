@@ -206,8 +206,51 @@ static void sim_data_plan(struct sim *s, const struct probe_opts *o, const char 
 	}
 }
 
+/* The probe is a client with an IPv4 peer; false when it failed at the start (said in s). */
+static bool sim_peer(struct sim *s, const struct probe_opts *o, struct net_ip *peer)
+{
+	if (o->listen) {
+		sim_fail_at(s, END_START, 0, "ERROR", 0, "the demo fabric is simulated: no peer can connect to it; "
+			    "probe a simulated peer instead (fabtop --demo probe 172.16.16.1)");
+		return false;
+	}
+	if (!o->peer || !*o->peer) {
+		sim_fail_at(s, END_START, 0, "ERROR", 0, "no peer address given");
+		return false;
+	}
+	if (net_ip_parse(o->peer, peer) || peer->family != AF_INET) {
+		sim_fail_at(s, END_START, 0, "ADDR_ERROR", 0, "cannot resolve '%s': the simulated host knows IPv4 "
+			    "addresses only, and no names", o->peer);
+		return false;
+	}
+	return true;
+}
+
+/* The device and port the route leaves by, and on RoCE the source's GID; false when there is none (said in s). */
+static bool sim_device(struct sim *s, const char *dev, const struct fab_port *p, const char *src_s)
+{
+	char why[PROBE_EVENT_TEXT_MAX];
+	const struct fab_gid *g;
+
+	snprintf(s->device, sizeof(s->device), "%s", dev);
+	s->port = p->num;
+	/* iWARP (cxgb) has no IP-based GIDs to pick */
+	if (p->link_layer != LINK_LAYER_ETHERNET || !strncmp(dev, "cxgb", 4))
+		return true;
+	g = roce_gid(p, src_s);
+	if (!g) {
+		cm_reason_explain(why, sizeof(why), RDMA_CM_EVENT_ADDR_ERROR, -ENODEV);
+		sim_fail_at(s, END_ADDR, 300 * US, "ADDR_ERROR", -ENODEV, "%s (no %s GID of %s on %s port %u)",
+			    why, p->default_roce_mode[0] ? p->default_roce_mode : "RoCE", src_s, dev, p->num);
+		return false;
+	}
+	s->sgid_index = (int)g->index;
+	snprintf(s->sgid_type, sizeof(s->sgid_type), "%s", fab_gid_type_str(g->type));
+	return true;
+}
+
 /*
- * Long: the whole exchange decided up front, in the order the real stack
+ * The whole exchange decided up front, in the order the real stack
  * meets each question: the source, the route, the device, the carrier,
  * the neighbour, the path, then who answers the connection request.
  */
@@ -225,20 +268,8 @@ static int sim_plan(struct sim *s, const struct probe_opts *o, const struct fab_
 	int rc;
 
 	s->sgid_index = -1;
-	if (o->listen) {
-		sim_fail_at(s, END_START, 0, "ERROR", 0, "the demo fabric is simulated: no peer can connect to it; "
-			    "probe a simulated peer instead (fabtop --demo probe 172.16.16.1)");
+	if (!sim_peer(s, o, &peer))
 		return 0;
-	}
-	if (!o->peer || !*o->peer) {
-		sim_fail_at(s, END_START, 0, "ERROR", 0, "no peer address given");
-		return 0;
-	}
-	if (net_ip_parse(o->peer, &peer) || peer.family != AF_INET) {
-		sim_fail_at(s, END_START, 0, "ADDR_ERROR", 0, "cannot resolve '%s': the simulated host knows IPv4 "
-			    "addresses only, and no names", o->peer);
-		return 0;
-	}
 	net_ip_str(&peer, peer_s, sizeof(peer_s));
 	snprintf(s->remote, sizeof(s->remote), "%s:%u", peer_s, o->port);
 	if (o->from && sim_source(st, o->from, &src, err, sizeof(err))) {
@@ -276,20 +307,8 @@ static int sim_plan(struct sim *s, const struct probe_opts *o, const struct fab_
 			sim_fail_at(s, END_ADDR, 300 * US, "ADDR_ERROR", -ENODEV, "%s (no interface for %s)", why, peer_s);
 		return 0;
 	}
-	snprintf(s->device, sizeof(s->device), "%s", dev);
-	s->port = p->num;
-	if (p->link_layer == LINK_LAYER_ETHERNET && strncmp(dev, "cxgb", 4)) {
-		const struct fab_gid *g = roce_gid(p, src_s);
-
-		if (!g) {
-			cm_reason_explain(why, sizeof(why), RDMA_CM_EVENT_ADDR_ERROR, -ENODEV);
-			sim_fail_at(s, END_ADDR, 300 * US, "ADDR_ERROR", -ENODEV, "%s (no %s GID of %s on %s port %u)",
-				    why, p->default_roce_mode[0] ? p->default_roce_mode : "RoCE", src_s, dev, p->num);
-			return 0;
-		}
-		s->sgid_index = (int)g->index;
-		snprintf(s->sgid_type, sizeof(s->sgid_type), "%s", fab_gid_type_str(g->type));
-	}
+	if (!sim_device(s, dev, p, src_s))
+		return 0;
 	/* a port that is not ACTIVE sends nothing: ARP is never answered, the probe's own deadline ends it */
 	if (p->state != PORT_STATE_ACTIVE || (!peer_known(peer_s) && !net_addr_find(st, &peer))) {
 		sim_fail_at(s, END_ADDR, (uint64_t)o->timeout_ms * MS, "TIMEOUT", -ETIMEDOUT,
