@@ -41,26 +41,13 @@ SIM_HOST=h11 LD_PRELOAD="$FAB_PRELOAD" exec "\$@"
 EOF
 chmod +x "$T/mon.sh"
 
-# screen_match ERE [SECONDS]: poll the screen for a regular expression.
-screen_match() {
-	_deadline=$(( $(date +%s) + ${2:-10} ))
-	while :; do
-		tui_screen >"$T/screen" 2>/dev/null || :
-		grep -Eq -- "$1" "$T/screen" && return 0
-		[ "$(date +%s)" -ge "$_deadline" ] && return 1
-		sleep 0.1
-	done
-}
-expect_re() {
-	if screen_match "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"; fi
-}
 # The table's rows: the lines below the header naming a port of the tree.
 rows() { sed -n '4,$p' "$T/screen" | grep -E '(h[0-9]+ mlx5_0|leaf [0-9]|spine [0-9])/[0-9]' || :; }
 
 TUI_WRAP="$T/mon.sh" tui_start 160 45 -- --sysfs "$HOLD_SYS" --pane fabric --interval 0.5
-expect_re "rows appear: a host's cable, both ends named with their LIDs" \
+tui_expect_re "rows appear: a host's cable, both ends named with their LIDs" \
 	'h22 mlx5_0/1 +[0-9]+ |leaf 2/2 +[0-9]+ h22 mlx5_0/1' 30
-expect_re "rates come with the second PMA round" '4X QDR +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}' 15
+tui_expect_re "rates come with the second PMA round" '4X QDR +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}' 15
 assert_eq "12 links, one row each" 12 "$(rows | wc -l)"
 first=$(rows | head -n 1)
 assert_match "trouble first: the 1X uplink between leaf 3 and spine 1 is flagged SLOW" \
@@ -70,7 +57,7 @@ assert_eq "the others are ok" 11 "$(rows | grep -c '^ok ')"
 
 # ---- errors set through the console land on the right link, both ends named ----
 ibsim_cmd 'PerformanceSet "L2"[1] PortCounters.SymbolErrorCounter=5' "SymbolErrorCounter has been set to 5"
-expect_re "symbol errors on leaf 2 port 1: its link to h21 is ERR, sorted first" \
+tui_expect_re "symbol errors on leaf 2 port 1: its link to h21 is ERR, sorted first" \
 	'^ERR .*(leaf 2/1 .*h21 mlx5_0/1|h21 mlx5_0/1 .*leaf 2/1) .* 5 .*\+5 errors' 10
 assert_match "... the row above all others" 'leaf 2/1|h21 mlx5_0/1' "$(rows | head -n 1)"
 
@@ -83,7 +70,7 @@ else
 	not_ok "the filter keeps h31's and h32's links only"; diag "$(cat "$T/screen")"
 fi
 tui_keys Escape
-expect_re "Esc clears the filter" 'h22 mlx5_0/1' 5
+tui_expect_re "Esc clears the filter" 'h22 mlx5_0/1' 5
 tui_keys s
 tui_expect "s sorts by END A, A to Z" "END A^"
 assert_match "... h11's cable first" '^[A-Za-z,]+ +h11 mlx5_0/1 ' "$(rows | head -n 1)"
@@ -95,16 +82,16 @@ assert_match "... a spine's cable first" '^[A-Za-z,]+ +spine 2/' "$(rows | head 
 tui_keys Escape /
 tui_keys -l 'h21'
 tui_keys Enter
-expect_re "filtered to h21's link" 'h21 mlx5_0/1' 5
+tui_expect_re "filtered to h21's link" 'h21 mlx5_0/1' 5
 tui_keys Home Enter
 tui_expect "details: leaf 2's end with its counters" "leaf 2 port 1  (Switch" 5
 tui_expect "details: h21's end too" "h21 mlx5_0 port 1  (CA" 5
-expect_re "details: the symbol errors set on leaf 2 port 1" 'symbol_error +5 ' 5
+tui_expect_re "details: the symbol errors set on leaf 2 port 1" 'symbol_error +5 ' 5
 tui_keys Escape Escape
 
 # ---- a cable unlinked in the simulator ----
 ibsim_cmd 'Unlink "L3"[1]' "sim>"
-expect_re "the unlinked cable (leaf 3 - h31) shows as DOWN" \
+tui_expect_re "the unlinked cable (leaf 3 - h31) shows as DOWN" \
 	'^DOWN .*(leaf 3/1 .*h31 mlx5_0/1|h31 mlx5_0/1 .*leaf 3/1)' 30
 tui_quit >/dev/null || :
 assert_match "a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"

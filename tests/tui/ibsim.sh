@@ -47,22 +47,9 @@ SIM_HOST=HostA LD_PRELOAD="$FAB_PRELOAD" exec "\$@"
 EOF
 chmod +x "$T/mon.sh"
 
-# screen_match ERE [SECONDS]: poll the screen for a regular expression.
-screen_match() {
-	_deadline=$(( $(date +%s) + ${2:-10} ))
-	while :; do
-		tui_screen >"$T/screen" 2>/dev/null || :
-		grep -Eq -- "$1" "$T/screen" && return 0
-		[ "$(date +%s)" -ge "$_deadline" ] && return 1
-		sleep 0.1
-	done
-}
-expect_re() {
-	if screen_match "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"; fi
-}
 
 TUI_WRAP="$T/mon.sh" tui_start 160 45 -- --sysfs "$HOLD_SYS" --pane counters --interval 0.5
-expect_re "the simulated HCA is listed from the umad2sim tree" "ibsim0" 20
+tui_expect_re "the simulated HCA is listed from the umad2sim tree" "ibsim0" 20
 # Before any SM: the partner is found by directed route, the INIT port explained.
 tui_expect "far end found by directed route before any SM" 'far end: Switch "spine-a" port 1' 20
 tui_expect "the INIT port is explained (no SM)" "no subnet manager has configured it" 10
@@ -78,13 +65,13 @@ SM_LID=$(sim HostA ibstat | sed -n 's/.*SM lid: \([0-9]*\)/\1/p')
 diag "spine-a LID $SWA_LID, SM LID $SM_LID"
 # Re-queried every 5 s: the LID the SM assigned, and the partner's PMA.
 tui_expect "after the SM: the far end's LID" "port 1, LID $SWA_LID  ACTIVE/LinkUp 4X QDR" 20
-expect_re "the far end's PMA answers (a rate, not n/a)" "far end \\(PMA LID $SWA_LID\\) +in +[0-9.]+ [kMG]?b/s" 20
-expect_re "the near end's PMA too" "near end ibsim0/1 \\(PMA LID [1-9][0-9]*\\) +in +[0-9.]+ [kMG]?b/s" 20
+tui_expect_re "the far end's PMA answers (a rate, not n/a)" "far end \\(PMA LID $SWA_LID\\) +in +[0-9.]+ [kMG]?b/s" 20
+tui_expect_re "the near end's PMA too" "near end ibsim0/1 \\(PMA LID [1-9][0-9]*\\) +in +[0-9.]+ [kMG]?b/s" 20
 tui_expect "the table's FAR END column names the partner" "spine-a/1" 5
 tui_expect "the SM is MASTER" "SM: LID $SM_LID, MASTER" 10
 # --counters auto (the default): the local row's counters are the PMA's, not counters/ files.
 tui_keys Enter
-expect_re "the local port's counters come from its PMA (--counters auto)" "port_xmit_data +pma +64" 10
+tui_expect_re "the local port's counters come from its PMA (--counters auto)" "port_xmit_data +pma +64" 10
 tui_keys Escape
 
 # An error counter on the switch side, changed through the ibsim console.
@@ -104,13 +91,13 @@ tui_expect "resized down and back: the far end is shown again" "far end (PMA LID
 PQ=$(sim HostA perfquery -x "$SWA_LID" 1 | sed -n 's/^PortXmitData:\.*\([0-9]*\)/\1/p')
 ibsim_cmd "PerformanceSet \"SwA\"[1] PortCountersExtended.PortXmitData=$((PQ + 250000000))" \
 	"PortXmitData has been set to $((PQ + 250000000))"
-expect_re "the switch side's traffic shows as Gb/s out" "far end \\(PMA LID $SWA_LID\\) .* out +[0-9.]+ Gb/s" 10
+tui_expect_re "the switch side's traffic shows as Gb/s out" "far end \\(PMA LID $SWA_LID\\) .* out +[0-9.]+ Gb/s" 10
 diag "$(grep -E 'far end \(PMA' "$T/screen")"
 tui_expect "the far end's history graph is drawn" "far end history" 3
 # A 64-bit data counter latched at all-ones: "saturated", never a number.
 ibsim_cmd 'PerformanceSet "SwA"[1] PortCountersExtended.PortXmitData=18446744073709551615' \
 	"PortXmitData has been set to 18446744073709551615"
-expect_re "a saturated counter on the far end shows as saturated" "far end \\(PMA LID $SWA_LID\\) .* out +saturated" 10
+tui_expect_re "a saturated counter on the far end shows as saturated" "far end \\(PMA LID $SWA_LID\\) .* out +saturated" 10
 diag "$(grep -A4 -- '- far end:' "$T/screen")"
 
 # A frozen fabric (the simulator stopped): MADs time out at their deadlines,
@@ -123,10 +110,10 @@ tui_expect "frozen fabric: the Ports pane opens at once" "PHYSICAL" 3
 tui_keys 2
 tui_expect "frozen fabric: back to Counters at once" "far end (PMA LID $SWA_LID)" 3
 check "frozen fabric: keys answered within 3 s" test $(( $(date +%s) - t0 )) -le 3
-expect_re "frozen fabric: the far end's counters time out, shown as unknown" \
+tui_expect_re "frozen fabric: the far end's counters time out, shown as unknown" \
 	"far end \\(PMA LID $SWA_LID\\) +(in +n/a|PMA timeout)" 20
 kill -CONT "$IBSIM_PID"
-expect_re "the fabric back: the far end's rates again" "far end \\(PMA LID $SWA_LID\\) +in +[0-9.]+ [kMG]?b/s" 20
+tui_expect_re "the fabric back: the far end's rates again" "far end \\(PMA LID $SWA_LID\\) +in +[0-9.]+ [kMG]?b/s" 20
 
 # The cable taken down: the next re-query says so. The partner is in the
 # table's FAR END column before the cable goes, and must go with it (the

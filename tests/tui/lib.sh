@@ -76,14 +76,18 @@ tui_wait_gone() {
 
 # tui_expect_re DESC ERE [SECONDS]: poll until a screen line matches ERE (grep -E).
 tui_expect_re() {
-	_deadline=$(( $(date +%s) + ${3:-10} ))
+	if tui_wait_re "$2" "${3:-10}"; then ok "$1"; else not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"; fi
+}
+
+# tui_wait_re ERE [SECONDS]: poll the screen for a regular expression (the screen stays in $T/screen).
+tui_wait_re() {
+	_deadline=$(( $(date +%s) + ${2:-10} ))
 	while :; do
 		tui_screen >"$T/screen" 2>/dev/null || :
-		if grep -Eq -- "$2" "$T/screen"; then ok "$1"; return 0; fi
-		[ "$(date +%s)" -ge "$_deadline" ] && break
+		grep -Eq -- "$1" "$T/screen" && return 0
+		[ "$(date +%s)" -ge "$_deadline" ] && return 1
 		sleep 0.1
 	done
-	not_ok "$1"; diag "waited for /$2/" "screen:"; diag "$(cat "$T/screen")"
 }
 
 # tui_expect DESC TEXT [SECONDS] / tui_expect_gone DESC TEXT [SECONDS]: TAP results.
