@@ -53,13 +53,15 @@ EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/demo-probe.sh tests/t
 # --- demo fabric and data sources ---
 src_libfabtop_a_SOURCES += src/demo/demo.c src/demo/demo.h src/demo/demo_net.c \
 	src/demo/demo_probe.c src/demo/demo_probe.h src/demo/demo_scenario.c src/demo/demo_scenario.h \
+	src/demo/demo_state.c src/demo/demo_state.h \
 	src/demo/demo_int.h \
 	src/source/source_demo.c
 check_PROGRAMS += tests/demo/test_demo tests/demo/test_demo_net
-TESTS += tests/demo/test_demo tests/demo/test_demo_net tests/demo/show_demo.sh tests/demo/probe.sh tests/demo/scenarios.sh
+TESTS += tests/demo/test_demo tests/demo/test_demo_net tests/demo/show_demo.sh tests/demo/probe.sh tests/demo/scenarios.sh \
+	tests/demo/kept.sh
 tests_demo_test_demo_LDADD = $(TEST_LDADD)
 tests_demo_test_demo_net_LDADD = $(TEST_LDADD)
-EXTRA_DIST += tests/demo/show_demo.sh tests/demo/probe.sh tests/demo/scenarios.sh tests/data/demo
+EXTRA_DIST += tests/demo/show_demo.sh tests/demo/probe.sh tests/demo/scenarios.sh tests/demo/kept.sh tests/data/demo
 # --- end demo ---
 
 # --- the far end of each cable through MADs in the monitor ---

@@ -30,7 +30,7 @@ struct doctor_opts {
 	const char *peer;
 	const char *from;
 	const char *fix;
-	bool apply, yes;
+	bool apply, yes, undo;
 	const char *rdma_netdevs[MAX_RDMA_NETDEVS];
 	unsigned int nrdma_netdevs;
 };
@@ -48,7 +48,8 @@ static void doctor_usage(FILE *f)
 		   "       fabtop doctor --fix ");
 	print_formats(f, "|");
 	fprintf(f, "\n"
-		   "       fabtop doctor --apply --yes\n\n"
+		   "       fabtop doctor --apply --yes\n"
+		   "       fabtop --demo [NAME] doctor --undo\n\n"
 		   "Explains what will break RDMA connections on this host and why, with the fix:\n"
 		   "routing of RDMA netdevs sharing a subnet, ARP flux, rp_filter, port states,\n"
 		   "RoCE GIDs and IPoIB settings. With PEER, shows which interface and source the\n"
@@ -58,13 +59,15 @@ static void doctor_usage(FILE *f)
 		   "  --apply --yes       apply the runtime (ip) fix now: root only; the previous state\n"
 		   "                      is printed first and restored if any step fails (--demo:\n"
 		   "                      to the simulated host, nothing on this machine changes)\n"
+		   "  --undo              --demo: take the routing fix back from the simulated host\n"
+		   "                      (it keeps a fix until this machine reboots, as a real one)\n"
 		   "  --rdma-netdev IFACE treat IFACE as an RDMA netdev too (repeatable; for hosts\n"
 		   "                      where sysfs does not link the netdev to its RDMA device)\n\n"
 		   "Exit status: 0 no problem found, 1 problems found (or a runtime failure),\n"
 		   "2 usage error.\n");
 }
 
-enum { OPT_FROM = OPT_FIRST_OWN, OPT_FIX, OPT_RDMA_NETDEV, OPT_APPLY, OPT_YES };
+enum { OPT_FROM = OPT_FIRST_OWN, OPT_FIX, OPT_RDMA_NETDEV, OPT_APPLY, OPT_YES, OPT_UNDO };
 
 static const struct option own[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
@@ -72,6 +75,7 @@ static const struct option own[] = {
 	{ "rdma-netdev", required_argument, NULL, OPT_RDMA_NETDEV },
 	{ "apply", no_argument, NULL, OPT_APPLY },
 	{ "yes", no_argument, NULL, OPT_YES },
+	{ "undo", no_argument, NULL, OPT_UNDO },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,6 +110,9 @@ static int parse_args(struct fab_ctx *ctx, int argc, char **argv, struct doctor_
 		case OPT_YES:
 			o->yes = true;
 			break;
+		case OPT_UNDO:
+			o->undo = true;
+			break;
 		}
 	}
 	if (stop >= 0)
@@ -116,6 +123,11 @@ static int parse_args(struct fab_ctx *ctx, int argc, char **argv, struct doctor_
 			return EXIT_USAGE;
 		}
 		o->peer = argv[i];
+	}
+	if (o->undo && (o->apply || o->fix || o->peer)) {
+		fprintf(stderr, "fabtop doctor: --undo takes a fix back and does nothing else: not with %s\n",
+			o->apply ? "--apply" : o->fix ? "--fix" : "a PEER");
+		return EXIT_USAGE;
 	}
 	if (o->apply != o->yes) {
 		fprintf(stderr, "fabtop doctor: --apply changes routing and sysctls and needs both --apply and --yes; "
@@ -328,6 +340,26 @@ static int diagnose(const struct fab_ctx *ctx, struct source *src, struct snapsh
 	return rc;
 }
 
+/* --undo: only the simulated host's fix can be taken back by fabtop (a real one by the commands --apply printed). */
+static int undo(struct source *src, struct snapshot *snap, const struct doctor_opts *o)
+{
+	int rc = source_undo_fix(src, stdout);
+
+	if (rc == -EOPNOTSUPP) {
+		fprintf(stderr, "fabtop doctor: --undo takes back a fix applied to the demo's simulated host "
+			"(fabtop --demo [NAME] doctor --undo); on a real host, run the commands that undo it, "
+			"which --apply printed before it changed anything\n");
+		return EXIT_USAGE;
+	}
+	if (rc == 1) {
+		printf("[SIMULATED] fabtop doctor: nothing to undo: the simulated host's routing has no fix in\n");
+		return EXIT_OK;
+	}
+	if (rc)
+		return EXIT_RUNTIME;
+	return doctor_after(src, snap, o);
+}
+
 /* --apply, or the fix printed in a format (--fix). */
 static int fix(const struct fab_ctx *ctx, struct source *src, struct snapshot *snap, const struct doctor_opts *o)
 {
@@ -336,7 +368,7 @@ static int fix(const struct fab_ctx *ctx, struct source *src, struct snapshot *s
 
 	if (o->apply) {
 		rc = do_apply(ctx, src, &snap->net);
-		/* the simulated host keeps its fix for this run only: show what the doctor sees now */
+		/* the simulated host was changed in this process: show what the doctor sees now */
 		if (rc == EXIT_OK && source_has(src, SOURCE_SIMULATED))
 			rc = doctor_after(src, snap, o);
 		return rc;
@@ -386,7 +418,10 @@ int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv)
 			rc = EXIT_USAGE;
 			goto out;
 		}
-	rc = o.apply || o.fix ? fix(ctx, src, &snap, &o) : diagnose(ctx, src, &snap, &o);
+	if (o.undo)
+		rc = undo(src, &snap, &o);
+	else
+		rc = o.apply || o.fix ? fix(ctx, src, &snap, &o) : diagnose(ctx, src, &snap, &o);
 out:
 	snapshot_free(&snap);
 	source_close(src);

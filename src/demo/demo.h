@@ -84,6 +84,10 @@ int demo_net(struct demo *d, struct net_state *st);
 struct fix_plan;
 int demo_fix(struct demo *d, const struct fix_plan *plan, FILE *log);
 int demo_unfix(struct demo *d, FILE *log);
+/* A fix an earlier run kept, put back: the doctor's routing fix if route, the scenario's own if own. 0 or -ENOMEM. */
+int demo_refix(struct demo *d, bool route, bool own);
+/* Which parts of the fix are in now: the routing one, the scenario's own. */
+void demo_fix_parts(const struct demo *d, bool *route, bool *own);
 /* Whether a fix is applied to the simulated host now. */
 bool demo_fixed(const struct demo *d);
 /*

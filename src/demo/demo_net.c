@@ -529,11 +529,11 @@ static void netfix_add(struct demo_netfix *f, const struct fix_plan *plan)
 	}
 }
 
-int demo_netfix_base(struct demo *d)
+/* The doctor's plan for the simulated network as it is now, its RDMA netdevs marked as the doctor marks them. */
+static int demo_plan(struct demo *d, struct fix_plan *plan)
 {
 	struct fab_host h;
 	struct net_state st;
-	struct fix_plan plan;
 	int rc;
 
 	if (demo_collect(d, &h))
@@ -541,14 +541,22 @@ int demo_netfix_base(struct demo *d)
 	rc = demo_net(d, &st);
 	if (!rc) {
 		net_mark_rdma(&st, &h);
-		rc = fix_plan_build(&st, &plan);
-		if (!rc) {
-			netfix_add(demo_netfix_of(d), &plan);
-			fix_plan_free(&plan);
-		}
+		rc = fix_plan_build(&st, plan);
 		net_state_free(&st);
 	}
 	fab_host_free(&h);
+	return rc;
+}
+
+int demo_netfix_base(struct demo *d)
+{
+	struct fix_plan plan;
+	int rc = demo_plan(d, &plan);
+
+	if (!rc) {
+		netfix_add(demo_netfix_of(d), &plan);
+		fix_plan_free(&plan);
+	}
 	*demo_netfix_base_of(d) = *demo_netfix_of(d);
 	return rc;
 }
@@ -583,8 +591,8 @@ int demo_fix(struct demo *d, const struct fix_plan *plan, FILE *log)
 	}
 	if (own)
 		fprintf(log, "[SIMULATED] %s\n", sc->fix_cmd);
-	fprintf(log, "[SIMULATED] applied to the simulated host (this run only%s)\n",
-		route ? "; undo: u in the monitor's Doctor pane" : "");
+	fprintf(log, "[SIMULATED] applied to the simulated host, until this machine reboots%s\n",
+		route ? " (undo: doctor --undo, or u in the monitor's Doctor pane)" : "");
 	return 0;
 }
 
@@ -599,6 +607,28 @@ int demo_unfix(struct demo *d, FILE *log)
 	if (log)
 		fprintf(log, "[SIMULATED] the simulated host's routing is back as it was: its fix is undone\n");
 	return 0;
+}
+
+/* A saved fix put back at start (doc/lab.md): the doctor's routing fix if route, the scenario's if own. */
+int demo_refix(struct demo *d, bool route, bool own)
+{
+	struct fix_plan plan;
+	int rc = 0;
+
+	if (route && !(rc = demo_plan(d, &plan))) {
+		if (fix_plan_needed(&plan))
+			netfix_add(demo_netfix_of(d), &plan);
+		fix_plan_free(&plan);
+	}
+	if (own && demo_scenario_of(d)->fix_cmd && !demo_sc_fixed(d))
+		demo_sc_fix(d);
+	return rc;
+}
+
+void demo_fix_parts(const struct demo *d, bool *route, bool *own)
+{
+	*route = !!memcmp(demo_netfix_get(d), demo_netfix_base_of((struct demo *)d), sizeof(struct demo_netfix));
+	*own = demo_sc_fixed(d);
 }
 
 bool demo_fixed(const struct demo *d)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "demo/demo.h"
 #include "demo/demo_roce.h"
@@ -12,12 +13,41 @@
 #include "source/source.h"
 #include "demo/demo_probe.h"
 #include "demo/demo_scenario.h"
+#include "demo/demo_state.h"
 #include "util.h"
 
 struct demo_source {
 	struct demo *demo;
 	uint64_t last_ns;		/* CLOCK_MONOTONIC of the latest demo sample */
 };
+
+/* A fix an earlier run applied is still in, as on a real host until it reboots (doc/lab.md). */
+static void demo_source_restore(struct source *s, struct demo *d)
+{
+	struct demo_state saved;
+	char err[4400];
+
+	if (demo_state_load(s->ctx->scenario, &saved, err, sizeof(err)) == -EINVAL)
+		fprintf(stderr, "fabtop: %s\n", err);
+	if ((saved.route || saved.own) && demo_refix(d, saved.route, saved.own))
+		fprintf(stderr, "fabtop: out of memory putting the demo's kept fix back; it starts unfixed\n");
+}
+
+/* Keep what is fixed now for the next run; a state that cannot be kept only costs that. */
+static void demo_source_keep(struct source *s, FILE *log)
+{
+	struct demo_source *ds = s->priv;
+	struct demo_state st;
+	char path[4200];
+	int rc;
+
+	demo_fix_parts(ds->demo, &st.route, &st.own);
+	rc = demo_state_save(s->ctx->scenario, &st);
+	if (rc && log)
+		fprintf(log, "[SIMULATED] the fix holds for this run only: cannot keep it in %s: %s\n",
+			demo_state_path(s->ctx->scenario, path, sizeof(path)) ? "$XDG_STATE_HOME (unset, and no $HOME)" : path,
+			strerror(-rc));
+}
 
 static int demo_source_open(struct source *s)
 {
@@ -30,6 +60,7 @@ static int demo_source_open(struct source *s)
 		free(ds);
 		return -ENOMEM;
 	}
+	demo_source_restore(s, ds->demo);
 	s->priv = ds;
 	return 0;
 }
@@ -106,16 +137,24 @@ static int demo_source_apply_fix(struct source *s, const struct fix_plan *plan, 
 {
 	struct demo_source *ds = s->priv;
 
+	int rc;
+
 	(void)st;
 	*left = 0;
-	return demo_fix(ds->demo, plan, log);
+	rc = demo_fix(ds->demo, plan, log);
+	if (!rc)
+		demo_source_keep(s, log);
+	return rc;
 }
 
 static int demo_source_undo_fix(struct source *s, FILE *log)
 {
 	struct demo_source *ds = s->priv;
+	int rc = demo_unfix(ds->demo, log);
 
-	return demo_unfix(ds->demo, log);
+	if (!rc)
+		demo_source_keep(s, log);
+	return rc;
 }
 
 static bool demo_source_story(const struct source *s, char *story, size_t ssize, char *hint, size_t hsize,

@@ -218,7 +218,7 @@ static bool doctor_tick(struct ui *ui, void *state)
 		     source_apply_fix(ui->live.src, &plan, &ui->live.net, NULL, &left);
 		if (ui->live.net_ok && rc != -ENOMEM)
 			fix_plan_free(&plan);
-		ui_status(ui, rc == 0 ? "SIMULATED: the fix is applied to the simulated host (u undoes a routing fix)" :
+		ui_status(ui, rc == 0 ? "SIMULATED: the fix is applied to the simulated host until this machine reboots (u undoes a routing fix)" :
 			  rc == 1 ? "SIMULATED: nothing to apply: the simulated host needs no fix" :
 			  "SIMULATED: the fix could not be applied: %s", strerror(rc < 0 ? -rc : 0));
 	} else {
