@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "demo/demo_scenario.h"
+#include "demo/demo_state.h"
 #include "util.h"
 
 static const struct demo_scenario default_demo = {
@@ -86,7 +87,18 @@ const struct demo_scenario *demo_scenario_find(const char *name)
 void demo_scenario_list(FILE *f)
 {
 	fprintf(f, "Scenarios of the demo fabric (fabtop --demo NAME; every one simulated, doc/lab.md):\n");
-	for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++)
-		fprintf(f, "  %-10s %s\n", scenarios[i].name, scenarios[i].story);
+	struct demo_state st;
+	char err[8];
+	int nfixed = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++) {
+		demo_state_load(scenarios[i].name, &st, err, sizeof(err));
+		nfixed += st.route || st.own;
+		fprintf(f, "  %-10s %s%s\n", scenarios[i].name, st.route || st.own ? "[FIXED] " : "",
+			scenarios[i].story);
+	}
 	fprintf(f, "Without NAME, fabtop --demo shows the default demo host (all of its trouble at once).\n");
+	if (nfixed)
+		fprintf(f, "[FIXED]: fixed in an earlier run; it stays fixed until this machine reboots "
+			"(doctor --undo takes the routing fix back, doc/lab.md).\n");
 }

@@ -45,6 +45,9 @@ assert_match "... and says so" 'nothing to undo' "$(cat "$T/out")"
 "$FABTOP" --demo bad-cable doctor --apply --yes >/dev/null
 run_rc "$FABTOP" --demo bad-cable doctor
 assert_eq "bad-cable fixed in one run: the next run's doctor finds nothing (exit 0)" 0 "$rc"
+run_rc "$FABTOP" --demo list
+assert_eq "--demo list marks the fixed scenario, and only it" "bad-cable" \
+	"$(sed -n 's/^  \([a-z0-9-]*\) *\[FIXED\] .*/\1/p' "$T/out" | tr '\n' ' ' | sed 's/ $//')"
 
 printf 'garbage\n' >"$S/two-nics"
 probe two-nics
