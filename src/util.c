@@ -282,3 +282,18 @@ char *util_clean(char *s)
 	}
 	return s;
 }
+
+int util_xdg_path(char *buf, size_t size, const char *var, const char *home_dir, const char *tail)
+{
+	const char *xdg = getenv(var);
+	const char *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/%s", xdg, tail);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, size, "%s/%s/%s", home, home_dir, tail);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}

@@ -91,4 +91,11 @@ size_t util_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
  */
 char *util_clean(char *s);
 
+/*
+ * An XDG base directory path: "$VAR/TAIL" when the variable VAR holds an
+ * absolute path (XDG: a relative one is invalid and ignored), else
+ * "$HOME/HOME_DIR/TAIL". -1 when neither is usable or buf is too small.
+ */
+int util_xdg_path(char *buf, size_t size, const char *var, const char *home_dir, const char *tail);
+
 #endif

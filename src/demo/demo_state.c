@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "demo/demo_state.h"
+#include "util.h"
 
 #define STATE_MAGIC "fabtop-demo-state 1"
 
@@ -29,32 +30,15 @@ static bool name_ok(const char *name)
 	return true;
 }
 
-static int state_dir(char *buf, size_t size)
-{
-	const char *xdg = getenv("XDG_STATE_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	/* XDG says a relative XDG_STATE_HOME is invalid and must be ignored. */
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, size, "%s/fabtop/demo", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, size, "%s/.local/state/fabtop/demo", home);
-	else
-		return -1;
-	return n < 0 || (size_t)n >= size ? -1 : 0;
-}
-
 int demo_state_path(const char *name, char *buf, size_t size)
 {
-	char dir[4096];
-	int n;
+	char tail[128];
 
 	name = name ? name : "default";
-	if (!name_ok(name) || state_dir(dir, sizeof(dir)))
+	if (!name_ok(name))
 		return -1;
-	n = snprintf(buf, size, "%s/%s", dir, name);
-	return n < 0 || (size_t)n >= size ? -1 : 0;
+	snprintf(tail, sizeof(tail), "fabtop/demo/%s", name);
+	return util_xdg_path(buf, size, "XDG_STATE_HOME", ".local/state", tail);
 }
 
 /* This boot's id; "-" where the kernel does not say (then a state lasts until removed). */

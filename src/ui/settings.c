@@ -22,18 +22,7 @@
 
 int settings_path(char *buf, size_t size)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	/* XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored. */
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, size, "%s/fabtop/fabtoprc", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, size, "%s/.config/fabtop/fabtoprc", home);
-	else
-		return -1;
-	return n < 0 || (size_t)n >= size ? -1 : 0;
+	return util_xdg_path(buf, size, "XDG_CONFIG_HOME", ".config", "fabtop/fabtoprc");
 }
 
 static char *trim(char *s)
