@@ -3,7 +3,7 @@
 src_libfabtop_a_SOURCES += src/cmd/cmd_monitor.c \
 	src/ui/ui.c src/ui/ui.h src/ui/ui_run.h \
 	src/ui/widget/term.c src/ui/widget/term.h \
-	src/ui/screen.c src/ui/action.c src/ui/mouse.c \
+	src/ui/screen.c src/ui/action.c src/ui/mouse.c src/ui/mouse.h \
 	src/ui/keys.c src/ui/keys.h \
 	src/ui/widget/theme.c src/ui/widget/theme.h \
 	src/ui/widget/table.c src/ui/widget/table.h \

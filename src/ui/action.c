@@ -10,6 +10,7 @@
 #include "derive/counters.h"
 #include "ui/keys.h"
 #include "ui/mad_ui.h"
+#include "ui/mouse.h"
 #include "ui/replay_ui.h"
 #include "ui/views.h"
 #include "util.h"
@@ -455,7 +456,9 @@ void ui_key(struct ui *ui, int ch)
 	if (ch == KEY_RESIZE)
 		return;
 	if (ch == KEY_MOUSE) {
-		ui_mouse(ui);
+		a = mouse_action(ui, &arg);
+		if (a != ACT_NONE)
+			ui_do(ui, a, arg);
 		return;
 	}
 	if (ui->edit.filter) {

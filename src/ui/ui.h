@@ -182,10 +182,9 @@ void help_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
 void help_text(struct ui *ui, struct text *out);
 void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
 
-/* Input (action.c, mouse.c). */
+/* Input (action.c). */
 void ui_key(struct ui *ui, int ch);
 void ui_do(struct ui *ui, int action, int arg);
-void ui_mouse(struct ui *ui);
 
 /* Take st or the error err as the network state (live_net_take()); the panes follow. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
