@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the ui area (see Makefile.am).
 src_libfabtop_a_SOURCES += src/cmd/cmd_monitor.c \
-	src/ui/ui.h src/ui/ui_run.c src/ui/ui_run.h \
+	src/ui/ui.c src/ui/ui.h src/ui/ui_run.c src/ui/ui_run.h \
 	src/ui/widget/term.c src/ui/widget/term.h \
 	src/ui/screen.c src/ui/action.c src/ui/mouse.c src/ui/mouse.h \
 	src/ui/keys.c src/ui/keys.h \

@@ -65,7 +65,7 @@ static void save_settings(struct ui *ui)
 	ui->settings.color = ui->color;
 	ui->settings.have_window = true;
 	ui->settings.window_s = ui_windows_s[ui->window];
-	views_save_sorts(ui);
+	ui_save_sorts(ui);
 	rc = settings_write(&ui->settings, path);
 	if (rc == -EPERM)
 		ui_status(ui, "cannot save %s: its directory belongs to another user: not written there", path);

@@ -172,10 +172,6 @@ int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r);
 /* Rebuild the current pane's table from the model (after a sample or a pane switch). */
 void screen_rebuild(struct ui *ui);
 
-/* Shared text helpers for views (screen.c). */
-void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s);
-void ui_fill(WINDOW *w, int y, int x, int n, chtype attr);
-void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Help and details overlays (help.c, details.c). */
 void help_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
@@ -186,8 +182,18 @@ void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
 void ui_key(struct ui *ui, int ch);
 void ui_do(struct ui *ui, int action, int arg);
 
+/* What every part of the monitor draws with: up to maxw characters of s, cleaned, in attr (ui.c). */
+void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s);
+void ui_fill(WINDOW *w, int y, int x, int n, chtype attr);
+/* Word-wrap s into r; returns the lines used. */
+int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s);
+/* A transient message in the bottom line. */
+void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Take st or the error err as the network state (live_net_take()); the panes follow. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
+/* The network state (and the doctor's findings) changed: its text and the panes that keep state over it follow. */
+void ui_net_changed(struct ui *ui);
 
 /* What the screen still waits for ("GIDs: reading 12/64 ports"), NULL: nothing. */
 const char *ui_loading(const struct ui *ui);
@@ -208,16 +214,13 @@ bool ui_simulated(const struct ui *ui);
 bool ui_recorded(const struct ui *ui);
 /* The state a pane's create() made (NULL when it has none). */
 void *ui_pane_state(struct ui *ui, const struct ui_view *v);
+/* Copy each table's sort column into ui->settings. */
+void ui_save_sorts(struct ui *ui);
 
-/* Initialise tables for the views, apply settings; make and free pane states (views.c). */
-void views_init(struct ui *ui);
-void views_free(struct ui *ui);
 /* "ports, counters, ...": the --pane names, for messages. */
 void views_names(char *buf, size_t size);
 /* The pane table, one pane a line: KEY, id, title, short tab label, column titles joined by '|' (tab-separated). */
 void views_dump(FILE *f);
-/* Copy each table's sort column into ui->settings. */
-void views_save_sorts(struct ui *ui);
 int views_find(const struct ui *ui, const char *id);
 
 #endif

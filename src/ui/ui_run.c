@@ -20,7 +20,6 @@
 #include "derive/doctor.h"
 #include "record/reader.h"
 #include "report/escape.h"
-#include "report/net.h"
 #include "ui/mad_ui.h"
 #include "ui/probe_ui.h"
 #include "ui/widget/term.h"
@@ -30,50 +29,6 @@
 #include "util.h"
 
 #define MAX_POLLFDS 16
-
-/* The `show net` text of the state, line by line, for the Network pane. */
-static void ui_net_text(struct ui *ui)
-{
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	text_clear(&ui->net_text);
-	if (!f)
-		return;
-	net_report_text(f, &ui->live.host, &ui->live.net);
-	if (fclose(f) || !buf) {
-		free(buf);
-		return;
-	}
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		for (char *p = line; *p; p++)
-			if (*p == '\t')
-				*p = ' ';
-		text_add(&ui->net_text, 0, "%s", line);
-	}
-	free(buf);
-}
-
-/* The network state (and the doctor's findings) changed: its text and the panes that keep state over it follow. */
-static void ui_net_changed(struct ui *ui)
-{
-	ui_net_text(ui);
-	for (size_t i = 0; i < ui->nviews; i++)
-		if (ui->views[i]->net_changed)
-			ui->views[i]->net_changed(ui, ui->pane_state[i]);
-}
-
-void ui_net_set(struct ui *ui, struct net_state *st, int err)
-{
-	live_net_take(&ui->live, st, err);
-	ui_net_changed(ui);
-}
-
-const char *ui_loading(const struct ui *ui)
-{
-	return live_loading(&ui->live);
-}
 
 /* Is the pane shown the one with this id? */
 static bool ui_pane_is(const struct ui *ui, const char *id)
@@ -282,42 +237,6 @@ static void ui_loop(struct ui *ui)
 void ui_init(struct ui *ui, struct fab_ctx *ctx)
 {
 	ui_init_views(ui, ctx, ui_default_views, ui_default_nviews);
-}
-
-void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *const *views, size_t nviews)
-{
-	ui->views = views;
-	ui->nviews = nviews < UI_MAX_VIEWS ? nviews : UI_MAX_VIEWS;
-	ui->ctx = ctx;
-	/* Until a source is open, the core is an empty host (the render test draws it). */
-	live_init(&ui->live, ctx, 0);
-	ui->color = ctx->color;
-	views_init(ui);
-}
-
-void ui_free(struct ui *ui)
-{
-	views_free(ui);
-	live_close(&ui->live);
-	text_free(&ui->net_text);
-}
-
-bool ui_simulated(const struct ui *ui)
-{
-	return live_simulated(&ui->live);
-}
-
-bool ui_recorded(const struct ui *ui)
-{
-	return live_recorded(&ui->live);
-}
-
-void *ui_pane_state(struct ui *ui, const struct ui_view *v)
-{
-	for (size_t i = 0; i < ui->nviews; i++)
-		if (ui->views[i] == v)
-			return ui->pane_state[i];
-	return NULL;
 }
 
 int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)

@@ -32,8 +32,6 @@ const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);
 
 _Static_assert(ARRAY_SIZE(ui_default_views) <= UI_MAX_VIEWS, "too many views");
 
-const unsigned int ui_windows_s[UI_NWINDOWS] = { 60, 600, 3600 };
-
 /* How long a row stays lit after its error counters stopped moving. */
 #define ERR_FADE_NS (10ull * 1000000000ull)
 
@@ -43,67 +41,6 @@ int views_find(const struct ui *ui, const char *id)
 		if (!strcmp(ui->views[i]->id, id))
 			return (int)i;
 	return -1;
-}
-
-/* "IN Gb/s" -> "in_gb/s": how settings name a column. */
-static void col_id(const char *title, char *buf, size_t size)
-{
-	size_t i;
-
-	for (i = 0; title[i] && i + 1 < size; i++) {
-		char c = title[i];
-
-		buf[i] = c == ' ' ? '_' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-	}
-	buf[i] = '\0';
-}
-
-void views_init(struct ui *ui)
-{
-	for (size_t i = 0; i < ui->nviews; i++) {
-		const struct ui_view *v = ui->views[i];
-		const struct settings_sort *ss = settings_get_sort(&ui->settings, v->id);
-		int sort = v->default_sort;
-		bool desc = v->default_desc;
-
-		ui->pane_state[i] = v->create ? v->create(ui) : NULL;
-		if (ss) {
-			for (int c = 0; c < v->ncols; c++) {
-				char id[SETTINGS_ID_LEN];
-
-				col_id(v->cols[c].title, id, sizeof(id));
-				if (!strcmp(id, ss->column)) {
-					sort = c;
-					desc = ss->desc;
-				}
-			}
-		}
-		table_init(&ui->tables[i], v->cols, v->ncols, sort, desc);
-	}
-}
-
-void views_save_sorts(struct ui *ui)
-{
-	for (size_t i = 0; i < ui->nviews; i++) {
-		const struct ui_view *v = ui->views[i];
-		const struct table *t = &ui->tables[i];
-		char id[SETTINGS_ID_LEN];
-
-		if (!v->ncols)
-			continue;
-		col_id(v->cols[t->sort_col].title, id, sizeof(id));
-		settings_set_sort(&ui->settings, v->id, id, t->sort_desc);
-	}
-}
-
-void views_free(struct ui *ui)
-{
-	for (size_t i = 0; i < ui->nviews; i++) {
-		table_free(&ui->tables[i]);
-		if (ui->views[i]->destroy)
-			ui->views[i]->destroy(ui->pane_state[i]);
-		ui->pane_state[i] = NULL;
-	}
 }
 
 void views_names(char *buf, size_t size)
