@@ -9,42 +9,15 @@
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "source/source.h"
-#include "ui/keys.h"
+#include "ui/details.h"
+#include "ui/help.h"
 #include "ui/replay_ui.h"
+#include "ui/screen.h"
 #include "ui/views.h"
+#include "ui/widget/table.h"
+#include "ui/widget/theme.h"
 #include "warn.h"
 #include "util.h"
-
-void screen_rebuild(struct ui *ui)
-{
-	/* Only the pane on screen: the others are rebuilt when they are shown. */
-	const struct ui_view *v = ui->views[ui->pane];
-	struct table *t = ui_table(ui);
-
-	if (!v->build)
-		return;
-	table_begin(t);
-	v->build(ui, t);
-	table_end(t);
-}
-
-int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
-{
-	const struct ui_view *v = ui->views[ui->pane];
-	struct table_draw_opts o = { .utf8 = ui->utf8 };
-	struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
-
-	if (r.h <= 0 || r.w <= 0)
-		return 0;
-	table_draw(ui_table(ui), w, r.y, r.x, 1, r.w, &o);
-	if (m.w < 1) {
-		m.w = r.w;
-		m.x = r.x;
-	}
-	if (!v->empty)
-		return 1;
-	return 1 + ui_wrap(w, m, theme_attr(ui->live.host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
-}
 
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
@@ -58,7 +31,7 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 	if (v->draw) {
 		v->draw(ui, w, r);
 	} else if (v->cols && !t->nview) {
-		screen_draw_empty(ui, w, r);
+		views_draw_empty(ui, w, r);
 	} else if (v->cols) {
 		struct table_draw_opts o = {
 			.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],

@@ -20,11 +20,16 @@
 #include "derive/doctor.h"
 #include "record/reader.h"
 #include "report/escape.h"
+#include "ui/action.h"
+#include "ui/ui.h"
 #include "ui/mad_ui.h"
-#include "ui/probe_ui.h"
-#include "ui/widget/term.h"
+#include "ui/panes.h"
+#include "ui/screen.h"
+#include "ui/settings.h"
 #include "ui/ui_run.h"
 #include "ui/views.h"
+#include "ui/widget/term.h"
+#include "ui/widget/theme.h"
 #include "warn.h"
 #include "util.h"
 
@@ -44,7 +49,7 @@ static void ui_changed(struct ui *ui, unsigned int ch)
 	if (ch & LIVE_NET)
 		ui_net_changed(ui);
 	mad_ui_announce(ui);
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	ui->dirty = true;
 }
 
@@ -69,7 +74,7 @@ static int ui_open_source(struct ui *ui)
 		return rc;
 	if (ui->live.net_ok)
 		ui_net_changed(ui);
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	return 0;
 }
 
@@ -220,7 +225,7 @@ static void ui_loop(struct ui *ui)
 		ui_changed(ui, live_step(&ui->live));
 		/* EINTR may be SIGWINCH: curses then has KEY_RESIZE queued. */
 		while ((ch = getch()) != ERR && !ui->quit)
-			ui_key(ui, ch);
+			action_key(ui, ch);
 		/* What the keys asked the loop to do. */
 		if (ui->react & UI_REACT_DEMO)
 			ui_start_demo(ui);
@@ -232,11 +237,6 @@ static void ui_loop(struct ui *ui)
 			if (ui->views[i]->tick && ui->views[i]->tick(ui, ui->pane_state[i]))
 				ui->dirty = true;
 	}
-}
-
-void ui_init(struct ui *ui, struct fab_ctx *ctx)
-{
-	ui_init_views(ui, ctx, ui_default_views, ui_default_nviews);
 }
 
 int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
@@ -255,7 +255,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	/* Warnings are kept while curses owns the terminal (help shows them). */
 	warn_set_quiet(true);
 	ui_apply_settings(ui);
-	ui_init(ui, ctx);
+	panes_init(ui, ctx);
 	ui->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	if (ui->settings.pane[0] && views_find(ui, ui->settings.pane) >= 0)
 		ui->pane = (size_t)views_find(ui, ui->settings.pane);
@@ -265,7 +265,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 		if (p < 0) {
 			char names[128];
 
-			views_names(names, sizeof(names));
+			panes_names(names, sizeof(names));
 			snprintf(msg, (size_t)msgsize, "unknown pane '%s' (%s)", pane, names);
 			rc = -EINVAL;
 			goto out;
@@ -298,7 +298,7 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 	/* Nothing to show: start where the explanation and the demo offer are. */
 	if (!ui->live.host.ndevs && !ui_simulated(ui) && !ui_recorded(ui) && !pane)
 		ui->pane = 0;
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	if (term_start(msg, msgsize)) {
 		rc = -ENOTTY;
 		goto out;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The registry of panes (tab order) and helpers shared by the panes. */
+/* What the panes share: their table rebuilt and its "no rows" drawn, a row's port, colours and cells of ports and counters. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -12,25 +12,8 @@
 #include "derive/port.h"
 #include "derive/units.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
-
-const struct ui_view *const ui_default_views[] = {
-	&view_ports,
-	&view_counters,
-	&view_gids,
-	&view_net,
-	&view_doctor,
-	&view_probe,
-	&view_events,
-	&view_cluster,
-	&view_conn,
-	&view_roce,
-	&view_fabric,
-};
-
-const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);
-
-_Static_assert(ARRAY_SIZE(ui_default_views) <= UI_MAX_VIEWS, "too many views");
 
 /* How long a row stays lit after its error counters stopped moving. */
 #define ERR_FADE_NS (10ull * 1000000000ull)
@@ -43,31 +26,35 @@ int views_find(const struct ui *ui, const char *id)
 	return -1;
 }
 
-void views_names(char *buf, size_t size)
+void views_rebuild(struct ui *ui)
 {
-	size_t n = 0;
+	/* Only the pane on screen: the others are rebuilt when they are shown. */
+	const struct ui_view *v = ui->views[ui->pane];
+	struct table *t = ui_table(ui);
 
-	if (size)
-		buf[0] = '\0';
-	for (size_t i = 0; i < ui_default_nviews && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", ui_default_views[i]->id);
+	if (!v->build)
+		return;
+	table_begin(t);
+	v->build(ui, t);
+	table_end(t);
 }
 
-void views_dump(FILE *f)
+int views_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
-	for (size_t i = 0; i < ui_default_nviews; i++) {
-		const struct ui_view *v = ui_default_views[i];
+	const struct ui_view *v = ui->views[ui->pane];
+	struct table_draw_opts o = { .utf8 = ui->utf8 };
+	struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
 
-		/* the key: 1..9 and 0 for the first ten, none ('-') past them (Tab, --pane) */
-		if (i < 10)
-			fprintf(f, "%zu\t", (i + 1) % 10);
-		else
-			fprintf(f, "-\t");
-		fprintf(f, "%s\t%s\t%s\t", v->id, v->title, v->tab ? v->tab : v->title);
-		for (int c = 0; c < v->ncols; c++)
-			fprintf(f, "%s%s", c ? "|" : "", v->cols[c].title);
-		fprintf(f, "\n");
+	if (r.h <= 0 || r.w <= 0)
+		return 0;
+	table_draw(ui_table(ui), w, r.y, r.x, 1, r.w, &o);
+	if (m.w < 1) {
+		m.w = r.w;
+		m.x = r.x;
 	}
+	if (!v->empty)
+		return 1;
+	return 1 + ui_wrap(w, m, theme_attr(ui->live.host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
 }
 
 struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev)
