@@ -68,7 +68,7 @@ static int ui_open_source(struct ui *ui)
 	const struct live_hooks hooks = { .say = ui_said, .arg = ui };
 	int rc;
 
-	live_close(&ui->live);		/* the empty host ui_init() made */
+	live_close(&ui->live);		/* the empty host ui_init_views() made */
 	rc = live_open(&ui->live, ui->ctx, LIVE_FILL_LATER | LIVE_HISTORY | LIVE_PMA_COUNTERS, &hooks, 0);
 	if (rc)
 		return rc;
