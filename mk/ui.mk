@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build and test fragment for the ui area (see Makefile.am).
 src_libfabtop_a_SOURCES += src/cmd/cmd_monitor.c \
-	src/ui/ui.c src/ui/ui.h src/ui/ui_run.h \
+	src/ui/ui.c src/ui/ui.h src/ui/ui_run.c src/ui/ui_run.h \
 	src/ui/widget/term.c src/ui/widget/term.h \
-	src/ui/screen.c src/ui/action.c src/ui/mouse.c \
+	src/ui/screen.c src/ui/screen.h src/ui/action.c src/ui/action.h src/ui/mouse.c src/ui/mouse.h \
 	src/ui/keys.c src/ui/keys.h \
 	src/ui/widget/theme.c src/ui/widget/theme.h \
 	src/ui/widget/table.c src/ui/widget/table.h \
 	src/ui/widget/graph.c src/ui/widget/graph.h \
 	src/ui/widget/text.c src/ui/widget/text.h \
 	src/ui/widget/pager.c src/ui/widget/pager.h \
-	src/ui/help.c src/ui/details.c \
+	src/ui/help.c src/ui/help.h src/ui/details.c src/ui/details.h \
 	src/ui/settings.c src/ui/settings.h \
-	src/ui/views.c src/ui/views.h \
+	src/ui/views.c src/ui/views.h src/ui/panes.c src/ui/panes.h \
 	src/ui/view_ports.c src/ui/view_counters.c src/ui/view_gids.c \
 	src/ui/view_net.c src/ui/view_doctor.c src/ui/view_probe.c \
 	src/ui/probe_ui.c src/ui/probe_ui.h

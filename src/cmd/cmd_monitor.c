@@ -8,14 +8,14 @@
 
 #include "cmd/commands.h"
 #include "opts.h"
-#include "ui/ui.h"
+#include "ui/panes.h"
 #include "ui/ui_run.h"
 
 static void monitor_usage(FILE *f)
 {
 	char panes[128];
 
-	views_names(panes, sizeof(panes));
+	panes_names(panes, sizeof(panes));
 	fprintf(f, "Usage: fabtop [monitor] [--pane NAME] [--record FILE] [--demo] [--sysfs DIR] [--interval SECS]\n"
 		   "                [--no-color] [--replay FILE [--at TIME]]\n"
 		   "       fabtop monitor --panes\n\n"
@@ -52,7 +52,7 @@ int cmd_monitor(struct fab_ctx *ctx, int argc, char **argv)
 			return EXIT_OK;
 		}
 		if (c == OPT_PANES) {
-			views_dump(stdout);
+			panes_dump(stdout);
 			return EXIT_OK;
 		}
 		if (c == OPT_RECORD)

@@ -8,10 +8,13 @@
 #include <string.h>
 
 #include "derive/counters.h"
+#include "ui/action.h"
 #include "ui/keys.h"
-#include "ui/mad_ui.h"
+#include "ui/mouse.h"
 #include "ui/replay_ui.h"
+#include "ui/settings.h"
 #include "ui/views.h"
+#include "ui/widget/table.h"
 #include "util.h"
 
 /* Refresh intervals '+' and '-' step through (seconds). */
@@ -44,7 +47,7 @@ static void set_interval(struct ui *ui, int dir)
 static void reset_deltas(struct ui *ui)
 {
 	live_reset(&ui->live);
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	ui_status(ui, "deltas reset: error counts start from now");
 }
 
@@ -64,7 +67,7 @@ static void save_settings(struct ui *ui)
 	ui->settings.color = ui->color;
 	ui->settings.have_window = true;
 	ui->settings.window_s = ui_windows_s[ui->window];
-	views_save_sorts(ui);
+	ui_save_sorts(ui);
 	rc = settings_write(&ui->settings, path);
 	if (rc == -EPERM)
 		ui_status(ui, "cannot save %s: its directory belongs to another user: not written there", path);
@@ -83,7 +86,7 @@ static void set_pane(struct ui *ui, size_t pane)
 	ui->pane = pane;
 	ui->overlay.details = false;
 	ui->edit.filter = false;
-	screen_rebuild(ui);
+	views_rebuild(ui);
 }
 
 static void scroll_overlay(size_t *top, long delta)
@@ -94,10 +97,9 @@ static void scroll_overlay(size_t *top, long delta)
 		*top = (size_t)((long)*top + delta);	/* clamped when drawn */
 }
 
-/* Long: one switch from actions to what they do, a case per binding of keys.c. */
 /*
  * One function per action, each returning what the loop must do about it
- * (the reaction); ui_do() looks the action up and acts on the reaction.
+ * (the reaction); do_action() looks the action up and acts on the reaction.
  */
 enum ui_reaction {
 	UI_REDRAW = 1 << 0,		/* the frame changed */
@@ -406,7 +408,8 @@ static int (*const actions[])(struct ui *ui, int arg) = {
 	[ACT_RECORD] = act_record,
 };
 
-void ui_do(struct ui *ui, int action, int arg)
+/* Look the action up and act on its reaction. */
+static void do_action(struct ui *ui, int action, int arg)
 {
 	int r = UI_REDRAW;
 
@@ -446,7 +449,7 @@ static void filter_key(struct ui *ui, int ch)
 	table_set_filter(t, f);
 }
 
-void ui_key(struct ui *ui, int ch)
+void action_key(struct ui *ui, int ch)
 {
 	int arg;
 	enum ui_action a;
@@ -455,7 +458,9 @@ void ui_key(struct ui *ui, int ch)
 	if (ch == KEY_RESIZE)
 		return;
 	if (ch == KEY_MOUSE) {
-		ui_mouse(ui);
+		a = mouse_action(ui, &arg);
+		if (a != ACT_NONE)
+			do_action(ui, a, arg);
 		return;
 	}
 	if (ui->edit.filter) {
@@ -490,5 +495,5 @@ void ui_key(struct ui *ui, int ch)
 		ui->overlay.details = false;
 		return;
 	}
-	ui_do(ui, a, arg);
+	do_action(ui, a, arg);
 }

@@ -4,8 +4,9 @@
 
 #include <stdio.h>
 
+#include "ui/details.h"
 #include "ui/widget/pager.h"
-#include "ui/views.h"
+#include "ui/widget/theme.h"
 
 void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {

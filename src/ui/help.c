@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/widget/pager.h"
-#include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "warn.h"
 
 /* "1..6  Ports, Counters, ...": the number keys, from the pane table ('0' is the tenth; Tab the rest). */

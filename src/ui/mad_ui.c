@@ -18,6 +18,7 @@
 #include "ui/mad_ui.h"
 #include "ui/ui.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 /* Nothing to say about the far end: no view and no reason (a simulated source, not tried yet). */

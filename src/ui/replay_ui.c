@@ -13,7 +13,8 @@
 #include "record/reader.h"
 #include "record/when.h"
 #include "ui/replay_ui.h"
-#include "ui/views.h"
+#include "ui/ui.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 bool replay_ui_active(const struct ui *ui)

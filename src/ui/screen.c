@@ -3,122 +3,21 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "derive/counters.h"
 #include "derive/units.h"
 #include "source/source.h"
-#include "ui/keys.h"
+#include "ui/details.h"
+#include "ui/help.h"
 #include "ui/replay_ui.h"
+#include "ui/screen.h"
 #include "ui/views.h"
+#include "ui/widget/table.h"
+#include "ui/widget/theme.h"
 #include "warn.h"
 #include "util.h"
-
-/* Up to maxw characters of s (n bytes at most), cleaned: curses moves the cursor on \r, \n and \b. */
-static void ui_addn(WINDOW *w, int y, int x, const char *s, int maxw)
-{
-	char buf[1024];
-	size_t n = strnlen(s, sizeof(buf) - 1);
-
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	mvwaddnstr(w, y, x, util_clean(buf), maxw);
-}
-
-void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s)
-{
-	int W = getmaxx(w), H = getmaxy(w);
-
-	if (y < 0 || y >= H || x < 0 || x >= W || maxw <= 0)
-		return;
-	if (maxw > W - x)
-		maxw = W - x;
-	wattrset(w, attr);
-	ui_addn(w, y, x, s, maxw);
-	wattrset(w, A_NORMAL);
-}
-
-void ui_fill(WINDOW *w, int y, int x, int n, chtype attr)
-{
-	int W = getmaxx(w), H = getmaxy(w);
-
-	if (y < 0 || y >= H || x < 0 || x >= W || n <= 0)
-		return;
-	if (n > W - x)
-		n = W - x;
-	wattrset(w, attr);
-	mvwhline(w, y, x, ' ', n);
-	wattrset(w, A_NORMAL);
-}
-
-void ui_status(struct ui *ui, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ui->msg.text, sizeof(ui->msg.text), fmt, ap);
-	va_end(ap);
-	ui->msg.until_ns = util_now_ns() + 3000000000ull;
-}
-
-/* Word-wrap text into r; returns the lines used. */
-static int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s)
-{
-	int y = 0;
-
-	while (*s && y < r.h) {
-		int len = (int)strlen(s), cut = len;
-
-		if (len > r.w) {
-			cut = r.w;
-			while (cut > 0 && s[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = r.w;
-		}
-		wattrset(w, attr);
-		ui_addn(w, r.y + y, r.x, s, cut);
-		s += cut;
-		while (*s == ' ')
-			s++;
-		y++;
-	}
-	wattrset(w, A_NORMAL);
-	return y;
-}
-
-void screen_rebuild(struct ui *ui)
-{
-	/* Only the pane on screen: the others are rebuilt when they are shown. */
-	const struct ui_view *v = ui->views[ui->pane];
-	struct table *t = ui_table(ui);
-
-	if (!v->build)
-		return;
-	table_begin(t);
-	v->build(ui, t);
-	table_end(t);
-}
-
-int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
-{
-	const struct ui_view *v = ui->views[ui->pane];
-	struct table_draw_opts o = { .utf8 = ui->utf8 };
-	struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
-
-	if (r.h <= 0 || r.w <= 0)
-		return 0;
-	table_draw(ui_table(ui), w, r.y, r.x, 1, r.w, &o);
-	if (m.w < 1) {
-		m.w = r.w;
-		m.x = r.x;
-	}
-	if (!v->empty)
-		return 1;
-	return 1 + ui_wrap(w, m, theme_attr(ui->live.host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
-}
 
 void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
@@ -132,7 +31,7 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 	if (v->draw) {
 		v->draw(ui, w, r);
 	} else if (v->cols && !t->nview) {
-		screen_draw_empty(ui, w, r);
+		views_draw_empty(ui, w, r);
 	} else if (v->cols) {
 		struct table_draw_opts o = {
 			.utf8 = ui->utf8, .window_s = ui_windows_s[ui->window],

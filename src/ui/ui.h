@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The interactive monitor's shared state, views and the widgets they use. */
+/* The interactive monitor's state (struct ui), the pane ops and what every part of the monitor draws with. */
 #ifndef FABTOP_UI_UI_H
 #define FABTOP_UI_UI_H
 
@@ -21,7 +21,6 @@
 #include "ui/settings.h"
 #include "ui/widget/table.h"
 #include "ui/widget/text.h"
-#include "ui/widget/theme.h"
 #include "derive/track.h"
 
 struct ui_rect {
@@ -67,7 +66,7 @@ enum ui_key_result {
 };
 
 /*
- * A pane of the monitor: a const ops struct, registered in views.c (the
+ * A pane of the monitor: a const ops struct, registered in panes.c (the
  * tab order, the number keys, the tab names, --pane and the help all come
  * from there), and its private state, made by create() with the monitor and
  * given back to every op that needs it. Panes only read the model (ui->host,
@@ -106,10 +105,6 @@ struct ui_view {
 	/* The network state (and the doctor's findings) changed. */
 	void (*net_changed)(struct ui *ui, void *state);
 };
-
-/* The monitor's panes, registered in views.c in tab order (ui->views points here). */
-extern const struct ui_view *const ui_default_views[];
-extern const size_t ui_default_nviews;
 
 /* Graph windows selectable with 'w'. */
 #define UI_NWINDOWS 3
@@ -150,7 +145,7 @@ struct ui {
 	FILE *frame_log;		/* FABTOP_FRAME_LOG: one line per frame (the benchmarks) */
 	bool mad_announced;		/* why there is no MAD view went to the status line once */
 
-	const struct ui_view *const *views;	/* the panes, in tab order (ui_default_views) */
+	const struct ui_view *const *views;	/* the panes, in tab order (panes_default) */
 	size_t nviews;
 	void *pane_state[UI_MAX_VIEWS];	/* each pane's own, from its create() */
 
@@ -163,44 +158,28 @@ static inline struct table *ui_table(struct ui *ui)
 }
 
 
-/* Frame drawing (screen.c). */
-void screen_draw(struct ui *ui, WINDOW *w);
-/* Draw the current pane's body into r (also used by the render test). */
-void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r);
-/* The table header and the view's "no rows" message; returns the lines used. */
-int screen_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r);
-/* Rebuild the current pane's table from the model (after a sample or a pane switch). */
-void screen_rebuild(struct ui *ui);
-
-/* Shared text helpers for views (screen.c). */
+/* What every part of the monitor draws with: up to maxw characters of s, cleaned, in attr. */
 void ui_puts(WINDOW *w, int y, int x, int maxw, chtype attr, const char *s);
 void ui_fill(WINDOW *w, int y, int x, int n, chtype attr);
+/* Word-wrap s into r; returns the lines used. */
+int ui_wrap(WINDOW *w, struct ui_rect r, chtype attr, const char *s);
+/* A transient message in the bottom line. */
 void ui_status(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Help and details overlays (help.c, details.c). */
-void help_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
-void help_text(struct ui *ui, struct text *out);
-void details_draw(struct ui *ui, WINDOW *w, struct ui_rect r);
-
-/* Input (action.c, mouse.c). */
-void ui_key(struct ui *ui, int ch);
-void ui_do(struct ui *ui, int action, int arg);
-void ui_mouse(struct ui *ui);
 
 /* Take st or the error err as the network state (live_net_take()); the panes follow. */
 void ui_net_set(struct ui *ui, struct net_state *st, int err);
+/* The network state (and the doctor's findings) changed: its text and the panes that keep state over it follow. */
+void ui_net_changed(struct ui *ui);
 
 /* What the screen still waits for ("GIDs: reading 12/64 ports"), NULL: nothing. */
 const char *ui_loading(const struct ui *ui);
 
-
 /*
- * The monitor's state for ctx, settings already in ui->settings: tables
- * sorted as the settings say, every pane's state made. Used by ui_run() and
- * the render test alike; ui_free() gives everything back.
+ * The monitor's state for ctx with these panes (at most UI_MAX_VIEWS),
+ * settings already in ui->settings: tables sorted as the settings say,
+ * every pane's state made. panes_init() gives it the monitor's panes;
+ * tests give their own. ui_free() gives everything back.
  */
-void ui_init(struct ui *ui, struct fab_ctx *ctx);
-/* The same with other panes (at most UI_MAX_VIEWS): tests, and panes yet to come. */
 void ui_init_views(struct ui *ui, struct fab_ctx *ctx, const struct ui_view *const *views, size_t nviews);
 void ui_free(struct ui *ui);
 /* The source is simulated (the demo): no probe, no MADs, no real paths to show. */
@@ -209,16 +188,7 @@ bool ui_simulated(const struct ui *ui);
 bool ui_recorded(const struct ui *ui);
 /* The state a pane's create() made (NULL when it has none). */
 void *ui_pane_state(struct ui *ui, const struct ui_view *v);
-
-/* Initialise tables for the views, apply settings; make and free pane states (views.c). */
-void views_init(struct ui *ui);
-void views_free(struct ui *ui);
-/* "ports, counters, ...": the --pane names, for messages. */
-void views_names(char *buf, size_t size);
-/* The pane table, one pane a line: KEY, id, title, short tab label, column titles joined by '|' (tab-separated). */
-void views_dump(FILE *f);
 /* Copy each table's sort column into ui->settings. */
-void views_save_sorts(struct ui *ui);
-int views_find(const struct ui *ui, const char *id);
+void ui_save_sorts(struct ui *ui);
 
 #endif

@@ -11,6 +11,7 @@
 #include "remote/prom_cluster.h"
 #include "derive/units.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 /*
@@ -246,7 +247,7 @@ static void cluster_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 		}
 	}
 	if (!t->nview)
-		screen_draw_empty(ui, w, body);
+		views_draw_empty(ui, w, body);
 	else
 		table_draw(t, w, body.y, body.x, body.h, body.w, &o);
 }
@@ -404,7 +405,7 @@ static bool cluster_handle(struct ui *ui, void *state)
 		prom_cluster_handle(cp->pc);
 	}
 	if (changed && cluster_shown(ui))
-		screen_rebuild(ui);
+		views_rebuild(ui);
 	/* The status line's age moves every second. */
 	return changed || cluster_shown(ui);
 }

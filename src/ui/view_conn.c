@@ -11,6 +11,7 @@
 #include "model/res.h"
 #include "report/res.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 enum { C_WHO, C_PID, C_USER, C_QPS, C_CMS, C_STATES, C_PORTS, C_PEERS, NCOLS };
@@ -470,12 +471,12 @@ static enum ui_key_result conn_key(struct ui *ui, void *state, int ch)
 			memmove(st->expanded[i], st->expanded[i + 1], (st->nexpanded - i - 1) * sizeof(st->expanded[0]));
 			st->nexpanded--;
 			snprintf(ui_table(ui)->sel_key, TABLE_KEY_LEN, "%s", gkey);
-			screen_rebuild(ui);
+			views_rebuild(ui);
 			return UI_KEY_TAKEN;
 		}
 	if (st->nexpanded < CONN_MAX_EXPANDED)
 		snprintf(st->expanded[st->nexpanded++], TABLE_KEY_LEN, "%s", gkey);
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	return UI_KEY_TAKEN;
 }
 
@@ -491,7 +492,7 @@ static bool conn_tick(struct ui *ui, void *state)
 	conn_refresh(ui, st, false);
 	if (st->last_ns == before)
 		return false;
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	return true;
 }
 

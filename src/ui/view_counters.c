@@ -12,6 +12,7 @@
 #include "ui/widget/graph.h"
 #include "ui/mad_ui.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 enum {
@@ -282,7 +283,7 @@ static void counters_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	char title[256], in[32], out[32];
 
 	if (!t->nview) {
-		screen_draw_empty(ui, w, r);
+		views_draw_empty(ui, w, r);
 		return;
 	}
 	if (r.h < 10) {

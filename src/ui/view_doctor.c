@@ -11,6 +11,7 @@
 #include "source/source.h"
 #include "derive/fix.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 
 enum { C_SEV, C_ID, C_CODE, C_IFACE, C_ADDR, C_TITLE, NCOLS };
 
@@ -121,7 +122,7 @@ static void doctor_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	int th = (int)t->nview + 1, y;
 
 	if (!t->nview) {
-		screen_draw_empty(ui, w, r);
+		views_draw_empty(ui, w, r);
 		return;
 	}
 	if (th > r.h / 2 && r.h >= 8)

@@ -8,6 +8,7 @@
 
 #include "report/events.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 
 enum { C_TIME, C_SEV, C_KIND, C_WHERE, C_IFACE, C_WHAT, NCOLS };
 
@@ -101,7 +102,7 @@ static void events_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	int th = (int)t->nview + 1, y;
 
 	if (!t->nview) {
-		screen_draw_empty(ui, w, r);
+		views_draw_empty(ui, w, r);
 		return;
 	}
 	/* The table above, the selected event's evidence below (as the Doctor pane). */

@@ -13,6 +13,7 @@
 #include "mad/mad_subnet.h"
 #include "report/ibfabric.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 enum { C_FLAGS, C_A, C_ALID, C_B, C_BLID, C_LINK, C_AB, C_BA, C_ERR, C_WAIT, C_WHY, NCOLS };

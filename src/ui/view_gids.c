@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 enum { C_DEV, C_PORT, C_INDEX, C_GID, C_TYPE, C_NETDEV, C_IPV4, C_NOTE, NCOLS };

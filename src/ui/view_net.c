@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 
 enum { C_IFACE, C_PORT, C_STATE, C_MTU, C_MODE, C_PKEY, C_RP, C_ARPI, C_ARPA, C_ACCL, C_ADDRS, NCOLS };
 
@@ -120,7 +121,7 @@ static void net_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 	unsigned int hidden = 0;
 
 	if (!t->nview) {
-		th = screen_draw_empty(ui, w, r);
+		th = views_draw_empty(ui, w, r);
 	} else {
 		if (th > r.h / 2 && r.h >= 8)
 			th = r.h / 2;

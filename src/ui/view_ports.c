@@ -8,6 +8,7 @@
 
 #include "ui/mad_ui.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 
 enum {
 	C_DEV, C_PORT, C_STATE, C_PHYS, C_RATE, C_FLAGS, C_LINK, C_LID, C_SMLID, C_LMC,

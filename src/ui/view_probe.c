@@ -15,6 +15,7 @@
 #include "record/schema.h"
 #include "ui/probe_ui.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 
 /* The i-th IPv4 address of an RDMA netdev: the sources worth picking. */
 static bool from_candidate(struct ui *ui, int i, char *addr, size_t asize, char *ifname, size_t isize)

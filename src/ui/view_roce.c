@@ -10,6 +10,7 @@
 #include "derive/roce_check.h"
 #include "derive/roce_ctr.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
 
 enum { C_PORT, C_NETDEV, C_PRIO, C_PFC, C_RDMA, C_RXP, C_TXP, C_PAUSED, C_ECN, C_CNPS, C_CNPH, C_OOB,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The registry of panes (tab order) and helpers shared by the panes. */
+/* What the panes share: their table rebuilt and its "no rows" drawn, a row's port, colours and cells of ports and counters. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -12,27 +12,8 @@
 #include "derive/port.h"
 #include "derive/units.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 #include "util.h"
-
-const struct ui_view *const ui_default_views[] = {
-	&view_ports,
-	&view_counters,
-	&view_gids,
-	&view_net,
-	&view_doctor,
-	&view_probe,
-	&view_events,
-	&view_cluster,
-	&view_conn,
-	&view_roce,
-	&view_fabric,
-};
-
-const size_t ui_default_nviews = ARRAY_SIZE(ui_default_views);
-
-_Static_assert(ARRAY_SIZE(ui_default_views) <= UI_MAX_VIEWS, "too many views");
-
-const unsigned int ui_windows_s[UI_NWINDOWS] = { 60, 600, 3600 };
 
 /* How long a row stays lit after its error counters stopped moving. */
 #define ERR_FADE_NS (10ull * 1000000000ull)
@@ -45,92 +26,35 @@ int views_find(const struct ui *ui, const char *id)
 	return -1;
 }
 
-/* "IN Gb/s" -> "in_gb/s": how settings name a column. */
-static void col_id(const char *title, char *buf, size_t size)
+void views_rebuild(struct ui *ui)
 {
-	size_t i;
+	/* Only the pane on screen: the others are rebuilt when they are shown. */
+	const struct ui_view *v = ui->views[ui->pane];
+	struct table *t = ui_table(ui);
 
-	for (i = 0; title[i] && i + 1 < size; i++) {
-		char c = title[i];
-
-		buf[i] = c == ' ' ? '_' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-	}
-	buf[i] = '\0';
+	if (!v->build)
+		return;
+	table_begin(t);
+	v->build(ui, t);
+	table_end(t);
 }
 
-void views_init(struct ui *ui)
+int views_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
-	for (size_t i = 0; i < ui->nviews; i++) {
-		const struct ui_view *v = ui->views[i];
-		const struct settings_sort *ss = settings_get_sort(&ui->settings, v->id);
-		int sort = v->default_sort;
-		bool desc = v->default_desc;
+	const struct ui_view *v = ui->views[ui->pane];
+	struct table_draw_opts o = { .utf8 = ui->utf8 };
+	struct ui_rect m = { r.y + 1, r.x + 1, r.h - 1, r.w - 2 };
 
-		ui->pane_state[i] = v->create ? v->create(ui) : NULL;
-		if (ss) {
-			for (int c = 0; c < v->ncols; c++) {
-				char id[SETTINGS_ID_LEN];
-
-				col_id(v->cols[c].title, id, sizeof(id));
-				if (!strcmp(id, ss->column)) {
-					sort = c;
-					desc = ss->desc;
-				}
-			}
-		}
-		table_init(&ui->tables[i], v->cols, v->ncols, sort, desc);
+	if (r.h <= 0 || r.w <= 0)
+		return 0;
+	table_draw(ui_table(ui), w, r.y, r.x, 1, r.w, &o);
+	if (m.w < 1) {
+		m.w = r.w;
+		m.x = r.x;
 	}
-}
-
-void views_save_sorts(struct ui *ui)
-{
-	for (size_t i = 0; i < ui->nviews; i++) {
-		const struct ui_view *v = ui->views[i];
-		const struct table *t = &ui->tables[i];
-		char id[SETTINGS_ID_LEN];
-
-		if (!v->ncols)
-			continue;
-		col_id(v->cols[t->sort_col].title, id, sizeof(id));
-		settings_set_sort(&ui->settings, v->id, id, t->sort_desc);
-	}
-}
-
-void views_free(struct ui *ui)
-{
-	for (size_t i = 0; i < ui->nviews; i++) {
-		table_free(&ui->tables[i]);
-		if (ui->views[i]->destroy)
-			ui->views[i]->destroy(ui->pane_state[i]);
-		ui->pane_state[i] = NULL;
-	}
-}
-
-void views_names(char *buf, size_t size)
-{
-	size_t n = 0;
-
-	if (size)
-		buf[0] = '\0';
-	for (size_t i = 0; i < ui_default_nviews && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", ui_default_views[i]->id);
-}
-
-void views_dump(FILE *f)
-{
-	for (size_t i = 0; i < ui_default_nviews; i++) {
-		const struct ui_view *v = ui_default_views[i];
-
-		/* the key: 1..9 and 0 for the first ten, none ('-') past them (Tab, --pane) */
-		if (i < 10)
-			fprintf(f, "%zu\t", (i + 1) % 10);
-		else
-			fprintf(f, "-\t");
-		fprintf(f, "%s\t%s\t%s\t", v->id, v->title, v->tab ? v->tab : v->title);
-		for (int c = 0; c < v->ncols; c++)
-			fprintf(f, "%s%s", c ? "|" : "", v->cols[c].title);
-		fprintf(f, "\n");
-	}
+	if (!v->empty)
+		return 1;
+	return 1 + ui_wrap(w, m, theme_attr(ui->live.host.ndevs ? ROLE_DIM : ROLE_WARN), v->empty(ui));
 }
 
 struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev)

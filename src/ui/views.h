@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The panes of the monitor (one file each) and helpers they share. */
+/* The panes of the monitor (one file each, in tab order in panes.c) and what they share. */
 #ifndef FABTOP_UI_VIEWS_H
 #define FABTOP_UI_VIEWS_H
 
@@ -17,6 +17,12 @@ extern const struct ui_view view_conn;
 extern const struct ui_view view_roce;
 extern const struct ui_view view_fabric;
 
+/* The index of the pane with this id in ui->views, -1: none. */
+int views_find(const struct ui *ui, const char *id);
+/* Rebuild the current pane's table from the model (after a sample or a pane switch). */
+void views_rebuild(struct ui *ui);
+/* The table header and the pane's "no rows" message into r; returns the lines used. */
+int views_draw_empty(struct ui *ui, WINDOW *w, struct ui_rect r);
 /* Find the port of a "dev/port" row key; NULL when it is gone. */
 struct fab_port *views_port_of_key(struct ui *ui, const char *key, struct fab_device **dev);
 /* Where the model's values came from, for details: "<root>/class/infiniband/DEV". */

@@ -46,6 +46,29 @@ for op in $ops; do
 	assert_match "$doc names the source op $op" "\`$op\`" "$(cat "$doc")"
 done
 
+# No include circle inside src/ui/ (doc/architecture.md, "The monitor's
+# layers"): X.c and X.h are one node, an #include "ui/Y.h" in either is an
+# edge X -> Y; tsort names the files of a loop. A call needs its
+# declaration, so with every header declaring only its own file's
+# functions (the file's name is their prefix), no circle of includes is
+# also no circle of calls between files.
+ui_edges=$(for f in src/ui/*.[ch] src/ui/widget/*.[ch]; do
+	m=${f%.[ch]}
+	sed -n 's|^#include "\(ui/[^"]*\)\.h".*|src/\1|p' "$f" | while read -r h; do
+		[ "$h" = "$m" ] || echo "$m $h"
+	done
+done)
+assert_match "the include graph of src/ui/ was read (screen includes help)" 'src/ui/screen src/ui/help' "$ui_edges"
+assert_eq "no include circle among src/ui/ files" "" "$(echo "$ui_edges" | tsort 2>&1 >/dev/null | sed 's/^tsort: //' | tr '\n' ' ' || :)"
+foreign=""
+for h in src/ui/*.h src/ui/widget/*.h; do
+	p=$(basename "$h" .h)
+	for fn in $(grep -E '^[a-z][^#(]*[ *][a-z_0-9]+\(' "$h" | sed -E 's/^[^(]*[ *]([a-z_0-9]+)\(.*/\1/'); do
+		case $fn in "$p" | "$p"_*) ;; *) foreign="$foreign $h:$fn" ;; esac
+	done
+done
+assert_eq "every src/ui/ header declares only its own file's functions" "" "$foreign"
+
 # The struct ui stays small, and no function is over 150 lines.
 n=$(sed -n '/^struct ui {/,/^};/p' src/ui/ui.h | grep -cE '^	[a-zA-Z].*;')
 check "struct ui has at most 30 fields ($n)" test "$n" -le 30

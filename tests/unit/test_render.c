@@ -18,8 +18,11 @@
 #include "ui/widget/graph.h"
 #include "ui/probe_ui.h"
 #include "derive/track.h"
+#include "ui/panes.h"
+#include "ui/screen.h"
 #include "ui/ui.h"
 #include "ui/views.h"
+#include "ui/widget/theme.h"
 
 #define S(x) ((uint64_t)(x) * 1000000000ull)
 
@@ -263,7 +266,7 @@ static void render(struct ui *ui, const char *name, size_t pane, int h, int w)
 	char *txt;
 
 	ui->pane = pane;
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	screen_draw(ui, pad);
 	txt = pad_text(pad, h, w);
 	compare(name, txt);
@@ -291,7 +294,7 @@ int main(void)
 	}
 	set_term(scr);
 	theme_init(false);
-	ui_init(&ui, &ctx);
+	panes_init(&ui, &ctx);
 	build_host(&ui.live.host);
 	ui.live.last_sample_ns = ui.now_ns = S(101);
 	track_sample(&ui.live.track, &ui.live.host, S(101));
@@ -347,16 +350,16 @@ int main(void)
 		chtype moving, fading, normal;
 
 		ui.pane = 1;
-		screen_rebuild(&ui);
+		views_rebuild(&ui);
 		table_end_key(ui_table(&ui));	/* the selection bar elsewhere: rxe0 */
 		screen_draw(&ui, pad);
 		moving = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
 		ui.live.last_sample_ns = S(106);
-		screen_rebuild(&ui);
+		views_rebuild(&ui);
 		screen_draw(&ui, pad);
 		fading = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
 		ui.live.last_sample_ns = S(112);
-		screen_rebuild(&ui);
+		views_rebuild(&ui);
 		screen_draw(&ui, pad);
 		normal = mvwinch(pad, 3, 0) & A_ATTRIBUTES;
 		ASSERT_EQ_U64(moving, theme_attr(ROLE_ERR_MOVING) & A_ATTRIBUTES, "error counters moving: the row is lit");
@@ -368,7 +371,7 @@ int main(void)
 	}
 	/* Details overlay and help of the selected port. */
 	ui.pane = 0;
-	screen_rebuild(&ui);
+	views_rebuild(&ui);
 	table_home(ui_table(&ui));
 	ui.overlay.details = true;
 	snprintf(ui.overlay.details_key, sizeof(ui.overlay.details_key), "mlx5_0/2");

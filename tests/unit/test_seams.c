@@ -12,6 +12,9 @@
 #include "source/source.h"
 #include "derive/doctor.h"
 #include "tap.h"
+#include "ui/action.h"
+#include "ui/help.h"
+#include "ui/screen.h"
 #include "ui/ui.h"
 #include "ui/views.h"
 
@@ -94,7 +97,7 @@ static char *screen_text(struct ui *ui, int h, int w)
 	size_t size = (size_t)h * ((size_t)w + 1) + 1, off = 0;
 	char *out = calloc(1, size), line[256];
 
-	screen_rebuild(ui);
+	views_rebuild(ui);
 	screen_draw(ui, pad);
 	for (int y = 0; y < h && out; y++) {
 		int n = mvwinnstr(pad, y, 0, line, w < 255 ? w : 255);
@@ -151,17 +154,17 @@ int main(void)
 	memset(&snap.host, 0, sizeof(snap.host));
 	snapshot_free(&snap);
 
-	ui_key(&ui, '2');
+	action_key(&ui, '2');
 	ASSERT_EQ_INT((int)ui.pane, 1, "number key 2 picks the second pane of this table");
-	ui_key(&ui, 'h');
-	ui_key(&ui, 'h');
+	action_key(&ui, 'h');
+	action_key(&ui, 'h');
 	txt = screen_text(&ui, 10, 80);
 	ASSERT_CONTAINS(txt, "hello: 1 device(s), h pressed 2 time(s)", "the pane draws its own state");
 	ASSERT_CONTAINS(txt, "1 Ports  2 Hello", "the tabs come from the pane table");
 	free(txt);
-	ui_key(&ui, '3');
+	action_key(&ui, '3');
 	ASSERT_EQ_INT((int)ui.pane, 1, "a number past the last pane does nothing");
-	ui_key(&ui, '1');
+	action_key(&ui, '1');
 	txt = screen_text(&ui, 10, 100);
 	ASSERT_CONTAINS(txt, "toy0", "the Ports pane shows the new source's port");
 	ASSERT_CONTAINS(txt, "NO-SM", "flagged");
