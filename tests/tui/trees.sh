@@ -148,9 +148,16 @@ else
 fi
 tui_quit >/dev/null || :
 
-# Mouse: a click on the GIDs tab, then on a column header.
-tui_start 120 30 -- --demo
+# Mouse: a click on the GIDs tab, then on a column header. The monitor
+# starts on Ports (the settings saved above would open GIDs), so the
+# click has a pane to leave.
+tui_start 120 30 -- --demo --pane ports
 tui_wait "mlx5_0" || :
+if grep -q "RoCE v2" "$T/screen"; then
+	not_ok "before the click: the Ports pane, no GID types"
+else
+	ok "before the click: the Ports pane, no GID types"
+fi
 x=$(awk 'NR==2 { print index($0, "3 GIDs") }' "$T/screen")
 tui_click "$x" 1
 tui_expect "a click on a tab switches panes" "RoCE v2"
