@@ -4,18 +4,45 @@
 
 #include <stdarg.h>
 
+#include "report/escape.h"
 #include "report/out.h"
 
 void out_init_text(struct out *o, FILE *f)
 {
 	o->f = f;
 	o->j = NULL;
+	o->esc = NULL;
 }
 
 void out_init_json(struct out *o, struct json *j)
 {
 	o->f = j->f;
 	o->j = j;
+	o->esc = NULL;
+}
+
+void out_open(struct out *o, FILE *f, bool json)
+{
+	if (json) {
+		json_init(&o->doc, f);
+		out_init_json(o, &o->doc);
+		json_obj_begin(o->j);
+		return;
+	}
+	/* out of memory for the stream: straight to f */
+	o->esc = escape_open(f);
+	o->f = o->esc ? o->esc : f;
+	o->j = NULL;
+}
+
+void out_close(struct out *o)
+{
+	if (o->j) {
+		json_obj_end(o->j);
+		json_end(o->j);
+	}
+	escape_close(o->esc);
+	o->esc = NULL;
 }
 
 bool out_is_json(const struct out *o)

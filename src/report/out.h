@@ -28,7 +28,17 @@ enum out_to {
 struct out {
 	FILE *f;
 	struct json *j;		/* NULL: text */
+	struct json doc;	/* out_open()'s document */
+	FILE *esc;		/* out_open()'s escaping stream (NULL: none) */
 };
+
+/*
+ * A whole document to f: JSON (one top-level object, then a newline) or
+ * text through an escaping stream (report/escape.h: names from sysfs and
+ * netlink must not drive a terminal). out_close() ends it.
+ */
+void out_open(struct out *o, FILE *f, bool json);
+void out_close(struct out *o);
 
 /* Text to f (the escaping stream of report/escape.h: names must not drive a terminal). */
 void out_init_text(struct out *o, FILE *f);

@@ -74,9 +74,30 @@ static char *json_of(void)
 	return buf;
 }
 
+/* A whole document: out_open()/out_close() in either mode. */
+static char *doc_of(bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct out o;
+
+	out_open(&o, f, json);
+	out_str(&o, PRINT_ANY, "name", "ib\0330", "name %s\n", "ib\0330");
+	out_close(&o);
+	fclose(f);
+	return buf;
+}
+
 int main(void)
 {
 	char *t = text_of(), *js = json_of();
+	char *dt = doc_of(false), *dj = doc_of(true);
+
+	ASSERT_EQ_STR(dt, "name ib\\x1b0\n", "out_open text: through the escaping stream");
+	ASSERT_EQ_STR(dj, "{\"name\":\"ib\\u001b0\"}\n", "out_open JSON: one object and a newline");
+	free(dt);
+	free(dj);
 
 	ASSERT_EQ_STR(t, "mlx5_0/1: text only 42\n  rate 12.5\n  up yes\n  lid 7\n  peer -\n  fp only\n"
 		      "  netdev 0\n  netdev 1\n",
