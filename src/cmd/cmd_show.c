@@ -466,13 +466,8 @@ static int show_events_recorded(const struct fab_ctx *ctx, const char *since, do
 	if (rec_reader_events(r, ctx->replay_pos, &from, &log, err, sizeof(err))) {
 		fprintf(stderr, "fabtop show events: %s\n", err);
 		rc = EXIT_RUNTIME;
-	} else if (ctx->json) {
-		events_report_json(stdout, &log, since_ns);
 	} else {
-		FILE *esc = escape_open(stdout);
-
-		events_report_text(esc ? esc : stdout, &log, since_ns);
-		escape_close(esc);
+		events_report(stdout, ctx->json, &log, since_ns);
 	}
 	event_log_free(&log);
 	return rc;
