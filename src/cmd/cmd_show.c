@@ -295,6 +295,7 @@ static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	struct source *src;
 	struct snapshot snap;
 	struct gid_choice c;
+	struct out out;
 
 	if (!o->for_arg)
 		return SHOW_FROM_SNAPSHOT;
@@ -306,20 +307,9 @@ static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	}
 	/* c points into the host: it is freed after the answer is out */
 	gid_choose(&snap.host, w, &c);
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		gid_advice_json(&j, w, &c);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		FILE *esc = escape_open(stdout);
-
-		gid_advice_text(esc ? esc : stdout, w, &c);
-		escape_close(esc);
-	}
+	out_open(&out, stdout, ctx->json);
+	gid_advice(&out, w, &c);
+	out_close(&out);
 	snapshot_free(&snap);
 	source_close(src);
 	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
