@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 
 #include "report/escape.h"
 #include "report/out.h"
@@ -10,6 +11,7 @@
 void out_init_text(struct out *o, FILE *f)
 {
 	o->f = f;
+	o->raw = f;
 	o->j = NULL;
 	o->esc = NULL;
 }
@@ -17,6 +19,7 @@ void out_init_text(struct out *o, FILE *f)
 void out_init_json(struct out *o, struct json *j)
 {
 	o->f = j->f;
+	o->raw = j->f;
 	o->j = j;
 	o->esc = NULL;
 }
@@ -32,6 +35,7 @@ void out_open(struct out *o, FILE *f, bool json)
 	/* out of memory for the stream: straight to f */
 	o->esc = escape_open(f);
 	o->f = o->esc ? o->esc : f;
+	o->raw = f;
 	o->j = NULL;
 }
 
@@ -98,6 +102,21 @@ void out_printf(struct out *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(o->f, fmt, ap);
 	va_end(ap);
+}
+
+void out_raw(struct out *o, const char *s)
+{
+	if (o->j)
+		return;
+	/* what the escaping stream holds goes first */
+	if (o->f != o->raw)
+		fflush(o->f);
+	fputs(s, o->raw);
+}
+
+bool out_isatty(const struct out *o)
+{
+	return !o->j && isatty(fileno(o->raw));
 }
 
 /*

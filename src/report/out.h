@@ -28,6 +28,7 @@ enum out_to {
 struct out {
 	FILE *f;
 	struct json *j;		/* NULL: text */
+	FILE *raw;		/* under f's escaping: for out_raw() */
 	struct json doc;	/* out_open()'s document */
 	FILE *esc;		/* out_open()'s escaping stream (NULL: none) */
 };
@@ -56,6 +57,10 @@ void out_arr_close(struct out *o);
 
 /* Text only (PRINT_FP of free text). */
 void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text only, past the escaping: fabtop's own control sequences (colours), never a name. */
+void out_raw(struct out *o, const char *s);
+/* Whether the text goes to a terminal (colours are for terminals only); false in JSON. */
+bool out_isatty(const struct out *o);
 
 /*
  * A value: key (NULL inside an array) and v for JSON, fmt and its

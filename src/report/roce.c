@@ -395,7 +395,9 @@ void roce_report_json(struct json *j, const struct roce_state *prev, const struc
 		      const struct doctor_finding *fs, size_t nfs)
 {
 	double dt = dt_of(prev, cur);
+	struct out o;
 
+	out_init_json(&o, j);
 	json_key(j, "interval_s");
 	if (prev && dt > 0)
 		json_double(j, dt, 3);
@@ -418,7 +420,7 @@ void roce_report_json(struct json *j, const struct roce_state *prev, const struc
 		json_key(j, "interface"); json_str_or_null(j, x->ifname);
 		json_key(j, "device"); json_str_or_null(j, x->device);
 		json_key(j, "port"); json_u64(j, x->port);
-		doctor_finding_json_story(j, x);
+		doctor_finding_story(&o, x, false);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

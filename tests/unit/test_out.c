@@ -83,6 +83,8 @@ static char *doc_of(bool json)
 	struct out o;
 
 	out_open(&o, f, json);
+	out_printf(&o, "[");
+	out_raw(&o, "\033[31m");
 	out_str(&o, PRINT_ANY, "name", "ib\0330", "name %s\n", "ib\0330");
 	out_close(&o);
 	fclose(f);
@@ -94,7 +96,8 @@ int main(void)
 	char *t = text_of(), *js = json_of();
 	char *dt = doc_of(false), *dj = doc_of(true);
 
-	ASSERT_EQ_STR(dt, "name ib\\x1b0\n", "out_open text: through the escaping stream");
+	ASSERT_EQ_STR(dt, "[\033[31mname ib\\x1b0\n",
+		      "out_open text: names through the escaping stream, out_raw() past it and in order");
 	ASSERT_EQ_STR(dj, "{\"name\":\"ib\\u001b0\"}\n", "out_open JSON: one object and a newline");
 	free(dt);
 	free(dj);
