@@ -79,13 +79,19 @@ struct show_section {
 
 static int net_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
 {
-	net_report_text(f, &s->host, &s->net);
+	struct out out;
+
+	out_init_text(&out, f);
+	net_report(&out, &s->host, &s->net);
 	return 0;
 }
 
 static int net_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
 {
-	net_report_json(j, &s->host, &s->net);
+	struct out out;
+
+	out_init_json(&out, j);
+	net_report(&out, &s->host, &s->net);
 	return 0;
 }
 
