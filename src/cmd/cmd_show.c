@@ -169,8 +169,11 @@ static int res_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, st
 {
 	int rc = res_status(s);
 
+	struct out out;
+
+	out_init_text(&out, f);
 	if (s->has_res && (!s->res.err || s->res.ndevs))
-		res_report_text(f, &s->res, o->res_part);
+		res_report(&out, &s->res, o->res_part);
 	return rc;
 }
 
@@ -178,8 +181,11 @@ static int res_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, st
 {
 	int rc = res_status(s);
 
+	struct out out;
+
+	out_init_json(&out, j);
 	if (s->has_res)
-		res_report_json(j, &s->res, o->res_part);
+		res_report(&out, &s->res, o->res_part);
 	return rc;
 }
 
