@@ -56,8 +56,8 @@ struct show_opts {
  * A section of the report: one row owns its name, the options it takes,
  * what it needs collected and its output. text() prints for people;
  * json() writes its members into the open top-level object; both return
- * 0 or an exit code. A section that reads only the host gives
- * host_text()/host_json() (the report/show.c functions) instead. A section
+ * 0 or an exit code. A section that reads only the host gives host()
+ * (a report/show.c function, text or JSON) instead. A section
  * that reads the network state or the fabric says so, and only then is it
  * read. A section that is not one look (a watch over time, samples with
  * rates, an answer of its own) has watch(), which runs instead of the
@@ -71,8 +71,7 @@ struct show_section {
 	int (*watch)(const struct fab_ctx *ctx, const struct show_opts *o);
 	/* Why these options do not fit this section (a usage error), NULL when they do. */
 	const char *(*refuse)(const struct fab_ctx *ctx, const struct show_opts *o);
-	void (*host_text)(FILE *f, const struct fab_host *h);
-	void (*host_json)(struct json *j, const struct fab_host *h);
+	void (*host)(struct out *o, const struct fab_host *h);
 	int (*text)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f);
 	int (*json)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j);
 };
@@ -417,12 +416,14 @@ static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 		}
 		if (ctx->json) {
 			struct json j;
+			struct out out;
 
 			json_init(&j, stdout);
 			json_obj_begin(&j);
 			json_key(&j, "sample"); json_u64(&j, (uint64_t)s);
 			json_key(&j, "interval_s"); json_double(&j, ctx->interval_s, 3);
-			show_counters_json(&j, &lv.host);
+			out_init_json(&out, &j);
+			show_counters(&out, &lv.host);
 			json_obj_end(&j);
 			json_end(&j);
 		} else {
@@ -509,11 +510,9 @@ static const char *events_refuse(const struct fab_ctx *ctx, const struct show_op
 }
 
 static const struct show_section sections[] = {
-	{ .name = "ports", .in_all = true, .host_text = show_ports_text, .host_json = show_ports_json },
-	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch,
-	  .host_text = show_counters_text, .host_json = show_counters_json },
-	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch,
-	  .host_text = show_gids_text, .host_json = show_gids_json },
+	{ .name = "ports", .in_all = true, .host = show_ports },
+	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch, .host = show_counters },
+	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch, .host = show_gids },
 	{ .name = "net", .needs = SNAPSHOT_NET, .text = net_text, .json = net_json },
 	{ .name = "fabric", .needs = SNAPSHOT_FABRIC, .takes = SHOW_TAKES_COUNT, .refuse = fabric_refuse,
 	  .text = fabric_sec_text, .json = fabric_sec_json },
@@ -665,9 +664,11 @@ static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, c
 			 struct snapshot *snap)
 {
 	int rc = 0;
+	struct out text;
 
 	if (ctx->json) {
 		struct json j;
+		struct out out;
 
 		json_init(&j, stdout);
 		json_obj_begin(&j);
@@ -676,8 +677,9 @@ static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, c
 
 			if (only ? only != sec : !sec->in_all)
 				continue;
-			if (sec->host_json)
-				sec->host_json(&j, &snap->host);
+			out_init_json(&out, &j);
+			if (sec->host)
+				sec->host(&out, &snap->host);
 			else if (sec->json)
 				rc = sec->json(ctx, o, snap, &j);
 		}
@@ -696,8 +698,9 @@ static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, c
 		/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
 		esc = escape_open(stdout);
 		out = esc ? esc : stdout;
-		if (sec->host_text)
-			sec->host_text(out, &snap->host);
+		out_init_text(&text, out);
+		if (sec->host)
+			sec->host(&text, &snap->host);
 		else if (sec->text)
 			rc = sec->text(ctx, o, snap, out);
 		escape_close(esc);
