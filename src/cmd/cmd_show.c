@@ -236,29 +236,15 @@ static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev,
 {
 	struct doctor_finding *fs = calloc(ROCE_MAX_FINDINGS, sizeof(*fs));
 	size_t nfs = fs ? roce_check(prev, cur, fs, ROCE_MAX_FINDINGS) : 0;
+	struct out o;
 
 	if (nfs > ROCE_MAX_FINDINGS)
 		nfs = ROCE_MAX_FINDINGS;
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		if (sample) {
-			json_key(&j, "sample");
-			json_u64(&j, sample);
-		}
-		roce_report_json(&j, prev, cur, fs, nfs);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		FILE *esc = escape_open(stdout);
-
-		if (sample)
-			fprintf(esc ? esc : stdout, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
-		roce_report_text(esc ? esc : stdout, prev, cur, fs, nfs);
-		escape_close(esc);
-	}
+	out_open(&o, stdout, ctx->json);
+	if (sample)
+		out_uint(&o, PRINT_ANY, "sample", sample, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
+	roce_report(&o, prev, cur, fs, nfs);
+	out_close(&o);
 	fflush(stdout);
 	free(fs);
 }
