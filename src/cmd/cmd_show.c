@@ -113,41 +113,48 @@ static int fabric_status(const struct snapshot *s)
 	return EXIT_RUNTIME;
 }
 
-/* With --count N, N more PMA samples --interval apart: rates of both ends of each cable. */
-static int fabric_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+/*
+ * With --count N, N more PMA samples --interval apart: rates of both ends
+ * of each cable (JSON: "samples" in the "fabric" object, which ends here).
+ */
+static int fabric_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out)
 {
 	int rc = fabric_status(s);
 
-	if (s->fabric.nports)
-		ibfabric_text(f, &s->fabric);
+	/* text: the reason is on stderr when no port answered */
+	if (s->fabric.nports || out_is_json(out))
+		ibfabric_report(out, &s->fabric);
+	if (ctx->count > 0)
+		out_arr_open(out, "samples");
 	for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
 		if (n == 1)
-			fprintf(f, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
-		fflush(f);
+			out_printf(out, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
+		fflush(out->f);
 		snapshot_fabric_sample(s, ctx->interval_s);
-		ibfabric_rates_text(f, &s->fabric, (unsigned int)n);
+		ibfabric_rates(out, &s->fabric, (unsigned int)n, ctx->interval_s);
+		fflush(out->f);
 	}
+	if (ctx->count > 0)
+		out_arr_close(out);
+	out_obj_close(out);
 	return rc;
+}
+
+static int fabric_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+{
+	struct out out;
+
+	out_init_text(&out, f);
+	return fabric_sec(ctx, o, s, &out);
 }
 
 static int fabric_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s,
 			   struct json *j)
 {
-	int rc = fabric_status(s);
+	struct out out;
 
-	ibfabric_json_members(j, &s->fabric);
-	if (ctx->count > 0) {
-		json_key(j, "samples");
-		json_arr_begin(j);
-		for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
-			snapshot_fabric_sample(s, ctx->interval_s);
-			ibfabric_rates_json(j, &s->fabric, (unsigned int)n, ctx->interval_s);
-			fflush(stdout);
-		}
-		json_arr_end(j);
-	}
-	json_obj_end(j);
-	return rc;
+	out_init_json(&out, j);
+	return fabric_sec(ctx, o, s, &out);
 }
 
 /* Why there are no resources to show, on stderr; 0 when there are (maybe in part). */
