@@ -27,7 +27,6 @@
 #include "report/events.h"
 #include "report/gid_advice.h"
 #include "report/ibfabric.h"
-#include "report/json.h"
 #include "report/net.h"
 #include "report/res.h"
 #include "report/roce.h"
@@ -54,14 +53,14 @@ struct show_opts {
 
 /*
  * A section of the report: one row owns its name, the options it takes,
- * what it needs collected and its output. text() prints for people;
- * json() writes its members into the open top-level object; both return
- * 0 or an exit code. A section that reads only the host gives host()
- * (a report/show.c function, text or JSON) instead. A section
- * that reads the network state or the fabric says so, and only then is it
- * read. A section that is not one look (a watch over time, samples with
- * rates, an answer of its own) has watch(), which runs instead of the
- * snapshot unless it answers SHOW_FROM_SNAPSHOT.
+ * what it needs collected and its output. emit() writes it, text or the
+ * members of the open top-level JSON object (report/out.h), and returns
+ * 0 or an exit code. A section that reads only the host gives host() (a
+ * report/show.c function) instead. A section that reads the network
+ * state or the fabric says so, and only then is it read. A section that
+ * is not one look (a watch over time, samples with rates, an answer of
+ * its own) has watch(), which runs instead of the snapshot unless it
+ * answers SHOW_FROM_SNAPSHOT.
  */
 struct show_section {
 	const char *name;
@@ -72,25 +71,12 @@ struct show_section {
 	/* Why these options do not fit this section (a usage error), NULL when they do. */
 	const char *(*refuse)(const struct fab_ctx *ctx, const struct show_opts *o);
 	void (*host)(struct out *o, const struct fab_host *h);
-	int (*text)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f);
-	int (*json)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j);
+	int (*emit)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out);
 };
 
-static int net_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+static int net_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out)
 {
-	struct out out;
-
-	out_init_text(&out, f);
-	net_report(&out, &s->host, &s->net);
-	return 0;
-}
-
-static int net_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
-{
-	struct out out;
-
-	out_init_json(&out, j);
-	net_report(&out, &s->host, &s->net);
+	net_report(out, &s->host, &s->net);
 	return 0;
 }
 
@@ -140,23 +126,6 @@ static int fabric_sec(const struct fab_ctx *ctx, const struct show_opts *o, stru
 	return rc;
 }
 
-static int fabric_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
-{
-	struct out out;
-
-	out_init_text(&out, f);
-	return fabric_sec(ctx, o, s, &out);
-}
-
-static int fabric_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s,
-			   struct json *j)
-{
-	struct out out;
-
-	out_init_json(&out, j);
-	return fabric_sec(ctx, o, s, &out);
-}
-
 /* Why there are no resources to show, on stderr; 0 when there are (maybe in part). */
 static int res_status(const struct snapshot *s)
 {
@@ -171,30 +140,15 @@ static int res_status(const struct snapshot *s)
 	return s->res.err && !s->res.ndevs ? EXIT_RUNTIME : EXIT_OK;
 }
 
-static int res_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+static int res_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out)
 {
 	int rc = res_status(s);
 
-	struct out out;
-
-	out_init_text(&out, f);
-	if (s->has_res && (!s->res.err || s->res.ndevs))
-		res_report(&out, &s->res, o->res_part);
+	/* text: nothing but the reason (on stderr) when nothing could be listed */
+	if (s->has_res && (out_is_json(out) || !s->res.err || s->res.ndevs))
+		res_report(out, &s->res, o->res_part);
 	return rc;
 }
-
-static int res_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
-{
-	int rc = res_status(s);
-
-	struct out out;
-
-	out_init_json(&out, j);
-	if (s->has_res)
-		res_report(&out, &s->res, o->res_part);
-	return rc;
-}
-
 
 static const struct show_section sections[];
 static const size_t nsections;
@@ -392,6 +346,7 @@ static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
 	struct live lv;
 	struct show_pma pm;
+	struct out out;
 	int rc;
 
 	if (!ctx->count)
@@ -407,24 +362,15 @@ static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 			mad_fabric_sample(pm.v, MAD_PMA_LOCAL, 0);
 			show_pma_apply(&pm, &lv.host);
 		}
-		if (ctx->json) {
-			struct json j;
-			struct out out;
-
-			json_init(&j, stdout);
-			json_obj_begin(&j);
-			json_key(&j, "sample"); json_u64(&j, (uint64_t)s);
-			json_key(&j, "interval_s"); json_double(&j, ctx->interval_s, 3);
-			out_init_json(&out, &j);
+		out_open(&out, stdout, ctx->json);
+		out_uint(&out, PRINT_JSON, "sample", (uint64_t)s, NULL);
+		out_float(&out, PRINT_JSON, "interval_s", ctx->interval_s, 3, NULL);
+		/* a table of rates for people; for programs the counters with their rates */
+		if (out_is_json(&out))
 			show_counters(&out, &lv.host);
-			json_obj_end(&j);
-			json_end(&j);
-		} else {
-			FILE *esc = escape_open(stdout);
-
-			show_rates_text(esc ? esc : stdout, &lv.host, (unsigned int)s);
-			escape_close(esc);
-		}
+		else
+			show_rates_text(out_text(&out), &lv.host, (unsigned int)s);
+		out_close(&out);
 		fflush(stdout);
 	}
 	show_pma_close(&pm);
@@ -506,11 +452,11 @@ static const struct show_section sections[] = {
 	{ .name = "ports", .in_all = true, .host = show_ports },
 	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch, .host = show_counters },
 	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch, .host = show_gids },
-	{ .name = "net", .needs = SNAPSHOT_NET, .text = net_text, .json = net_json },
+	{ .name = "net", .needs = SNAPSHOT_NET, .emit = net_sec },
 	{ .name = "fabric", .needs = SNAPSHOT_FABRIC, .takes = SHOW_TAKES_COUNT, .refuse = fabric_refuse,
-	  .text = fabric_sec_text, .json = fabric_sec_json },
+	  .emit = fabric_sec },
 	{ .name = "events", .takes = SHOW_TAKES_SINCE, .refuse = events_refuse, .watch = events_sec_watch },
-	{ .name = "res", .needs = SNAPSHOT_RES, .takes = SHOW_TAKES_PART, .text = res_sec_text, .json = res_sec_json },
+	{ .name = "res", .needs = SNAPSHOT_RES, .takes = SHOW_TAKES_PART, .emit = res_sec },
 	{ .name = "roce", .takes = SHOW_TAKES_COUNT, .watch = roce_watch },
 };
 
@@ -656,48 +602,24 @@ static int show_args(struct fab_ctx *ctx, int argc, char **argv, struct show_opt
 static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, const struct show_section *only,
 			 struct snapshot *snap)
 {
+	struct out out;
 	int rc = 0;
-	struct out text;
 
-	if (ctx->json) {
-		struct json j;
-		struct out out;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		for (size_t i = 0; i < nsections && !rc; i++) {
-			const struct show_section *sec = &sections[i];
-
-			if (only ? only != sec : !sec->in_all)
-				continue;
-			out_init_json(&out, &j);
-			if (sec->host)
-				sec->host(&out, &snap->host);
-			else if (sec->json)
-				rc = sec->json(ctx, o, snap, &j);
-		}
-		json_obj_end(&j);
-		json_end(&j);
-		return rc;
-	}
+	/* Names from sysfs and netlink must not drive the terminal: the text is escaped on the way out. */
+	out_open(&out, stdout, ctx->json);
 	for (size_t i = 0; i < nsections && !rc; i++) {
 		const struct show_section *sec = &sections[i];
-		FILE *esc, *out;
 
 		if (only ? only != sec : !sec->in_all)
 			continue;
 		if (!only)
-			printf("%s== %s ==\n", i ? "\n" : "", sec->name);
-		/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
-		esc = escape_open(stdout);
-		out = esc ? esc : stdout;
-		out_init_text(&text, out);
+			out_printf(&out, "%s== %s ==\n", i ? "\n" : "", sec->name);
 		if (sec->host)
-			sec->host(&text, &snap->host);
-		else if (sec->text)
-			rc = sec->text(ctx, o, snap, out);
-		escape_close(esc);
+			sec->host(&out, &snap->host);
+		else if (sec->emit)
+			rc = sec->emit(ctx, o, snap, &out);
 	}
+	out_close(&out);
 	return rc;
 }
 
