@@ -239,57 +239,36 @@ static unsigned int fnode_port_lid(const struct ib_fnode *n, unsigned int port)
 }
 
 /*
- * What a swept port's PMA says, for the end of its line: the error counters
- * above 0 (as ibqueryerrors lists them), or why there are no counters; ""
- * when it was not asked or all is well.
+ * A swept port's PMA. Text, at the end of its line: the error counters
+ * above 0 (as ibqueryerrors lists them), or why there are no counters.
+ * JSON, compact (a fabric has thousands of ports): the values by name,
+ * null when unknown or saturated, and which are saturated.
  */
-static void fport_pma_text(const struct ib_fport *fp, char *buf, size_t size)
+static void fport_pma_out(struct out *o, const struct ib_pma *p, bool text)
 {
-	size_t off = 0;
+	const char *st = ib_query_state_str(p->state);
+	size_t nerr = 0;
 
-	buf[0] = '\0';
-	if (!fp->pma)
-		return;
-	if (fp->pma->state != IBQ_OK) {
-		snprintf(buf, size, "  [PMA %s]", ib_query_state_str(fp->pma->state));
-		return;
-	}
-	for (size_t i = 0; i < fp->pma->n && off < size; i++) {
-		const struct fab_counter *c = &fp->pma->c[i];
-		int k;
-
-		if (c->kind != COUNTER_KIND_ERROR || !c->known || (!c->value && !c->saturated))
-			continue;
-		if (c->saturated)
-			k = snprintf(buf + off, size - off, "%s%s=saturated", off ? ", " : "  [errors: ", c->name);
-		else
-			k = snprintf(buf + off, size - off, "%s%s=%" PRIu64, off ? ", " : "  [errors: ", c->name,
-				     c->value);
-		if (k > 0)
-			off += (size_t)k;
-	}
-	if (off && off + 1 < size)
-		snprintf(buf + off, size - off, "]");
-}
-
-/*
- * JSON: a swept port's counters, compact (a fabric has thousands of
- * ports): the values by name, null when unknown or saturated, and which
- * are saturated.
- */
-static void fport_pma_json(struct out *o, const struct ib_pma *p)
-{
 	out_obj_open(o, "pma");
-	out_str(o, PRINT_JSON, "state", ib_query_state_str(p->state), NULL);
+	out_str(o, text && p->state != IBQ_OK ? PRINT_ANY : PRINT_JSON, "state", st, "  [PMA %s]", st);
 	out_uint(o, PRINT_JSON, "lid", p->lid, NULL);
 	out_bool(o, PRINT_JSON, "extended", p->ext && !p->ext_failed, NULL);
 	out_obj_open(o, "counters");
-	for (size_t i = 0; i < p->n; i++)
-		if (p->c[i].known && !p->c[i].saturated)
-			out_uint(o, PRINT_JSON, p->c[i].name, p->c[i].value, NULL);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fab_counter *c = &p->c[i];
+		bool err = text && p->state == IBQ_OK && c->kind == COUNTER_KIND_ERROR && c->known &&
+			   (c->value || c->saturated);
+
+		if (err)
+			out_printf(o, "%s%s=", nerr++ ? ", " : "  [errors: ", c->name);
+		if (c->known && !c->saturated)
+			out_uint(o, err ? PRINT_ANY : PRINT_JSON, c->name, c->value, "%" PRIu64, c->value);
 		else
-			out_null(o, PRINT_JSON, p->c[i].name, NULL);
+			out_null(o, err ? PRINT_ANY : PRINT_JSON, c->name, "saturated");
+	}
 	out_obj_close(o);
+	if (nerr)
+		out_printf(o, "]");
 	out_arr_open(o, "saturated");
 	for (size_t i = 0; i < p->n; i++)
 		if (p->c[i].saturated)
@@ -302,7 +281,7 @@ static void fport_pma_json(struct out *o, const struct ib_pma *p)
 static void fport_out(struct out *o, const struct ib_fabric *f, const struct ib_fnode *n, unsigned int p)
 {
 	const struct ib_fport *fp = &n->ports[p];
-	char g[24], l[96], e[256];
+	char g[24], l[96];
 
 	out_obj_open(o, NULL);
 	out_uint(o, PRINT_ANY, "port", p, "  %3u ", p);
@@ -310,7 +289,6 @@ static void fport_out(struct out *o, const struct ib_fabric *f, const struct ib_
 		out_printf(o, " (PortInfo not answered)\n");
 	} else {
 		link_str(&fp->pi, l, sizeof(l));
-		fport_pma_text(fp, e, sizeof(e));
 		out_uint(o, PRINT_JSON, "lid", fnode_port_lid(n, p), NULL);
 		out_str(o, PRINT_JSON, "state", mad_port_state_str(fp->pi.state), NULL);
 		out_str(o, PRINT_JSON, "phys_state", mad_phys_state_str(fp->pi.phys_state), NULL);
@@ -318,15 +296,16 @@ static void fport_out(struct out *o, const struct ib_fabric *f, const struct ib_
 			const struct ib_fnode *m = &f->nodes[fp->peer];
 
 			ibfabric_guid_str(m->id.node_guid, g, sizeof(g));
-			out_printf(o, "==( %-28s )==> %s \"%s\" port %u, LID %u%s\n", l, g, desc_or(m->id.desc),
-				   fp->peer_port, fnode_port_lid(m, fp->peer_port), e);
+			out_printf(o, "==( %-28s )==> %s \"%s\" port %u, LID %u", l, g, desc_or(m->id.desc),
+				   fp->peer_port, fnode_port_lid(m, fp->peer_port));
 		} else {
-			out_printf(o, "==( %-28s )==>%s%s\n", l,
-				   fp->pi.phys_state == PHYS_STATE_LINK_UP ? " (not explored)" : "", e);
+			out_printf(o, "==( %-28s )==>%s", l, fp->pi.phys_state == PHYS_STATE_LINK_UP ? " (not explored)" : "");
 		}
 	}
 	if (fp->pma)
-		fport_pma_json(o, fp->pma);
+		fport_pma_out(o, fp->pma, fp->known);
+	if (fp->known)
+		out_printf(o, "\n");
 	out_obj_close(o);
 }
 
