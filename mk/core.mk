@@ -19,18 +19,20 @@ src_libfabtop_a_SOURCES += \
 	src/report/gid_advice.c src/report/gid_advice.h \
 	src/derive/port.c src/derive/port.h \
 	src/report/json.c src/report/json.h \
+	src/report/out.c src/report/out.h \
 	src/report/escape.c src/report/escape.h \
 	src/report/show.c src/report/show.h \
 	src/cmd/cmd_show.c
 
-check_PROGRAMS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_dangling tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
-TESTS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_dangling tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
+check_PROGRAMS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_dangling tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_out tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
+TESTS += tests/unit/test_live tests/unit/test_counters tests/unit/test_sysfs tests/unit/test_gid tests/unit/test_dangling tests/unit/test_gid_choice tests/unit/test_port tests/unit/test_util tests/unit/test_escape tests/unit/test_out tests/unit/test_handover tests/unit/test_fill tests/unit/test_tap
 tests_unit_test_handover_LDADD = $(TEST_LDADD)
 tests_unit_test_live_LDADD = $(TEST_LDADD)
 tests_unit_test_fill_LDADD = $(TEST_LDADD)
 tests_unit_test_dangling_LDADD = $(TEST_LDADD)
 tests_unit_test_tap_LDADD = $(TEST_LDADD)
 tests_unit_test_escape_LDADD = $(TEST_LDADD)
+tests_unit_test_out_LDADD = $(TEST_LDADD)
 tests_unit_test_util_LDADD = $(TEST_LDADD)
 tests_unit_test_port_LDADD = $(TEST_LDADD)
 tests_unit_test_gid_LDADD = $(TEST_LDADD)

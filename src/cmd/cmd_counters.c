@@ -15,7 +15,7 @@
 #include "model/res.h"
 #include "model/stat.h"
 #include "opts.h"
-#include "report/json.h"
+#include "report/out.h"
 #include "report/stat.h"
 #include "util.h"
 
@@ -52,6 +52,7 @@ static int qp_show(struct fab_ctx *ctx, const char *dev, unsigned int port)
 	struct stat_state st = { 0 };
 	struct res_state rs = { 0 };
 	bool have_res;
+	struct out o;
 	char desc[256];
 	int rc;
 
@@ -82,17 +83,9 @@ static int qp_show(struct fab_ctx *ctx, const char *dev, unsigned int port)
 		fprintf(stderr, "fabtop counters qp: %s/%u: no such port here\n", dev, port);
 	if (st.err)
 		fprintf(stderr, "fabtop counters qp: %s\n", st.why);
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		stat_report_qp_json(&j, &st, have_res ? &rs : NULL, dev, port);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		stat_report_qp_text(stdout, &st, have_res ? &rs : NULL, dev, port);
-	}
+	out_open(&o, stdout, ctx->json);
+	stat_report_qp(&o, &st, have_res ? &rs : NULL, dev, port);
+	out_close(&o);
 	rc = st.err && !st.nmodes ? EXIT_RUNTIME : EXIT_OK;
 	if (have_res)
 		res_state_free(&rs);

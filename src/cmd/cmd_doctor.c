@@ -22,7 +22,7 @@
 #include "model/roce.h"
 #include "derive/fix.h"
 #include "report/doctor.h"
-#include "report/json.h"
+#include "report/out.h"
 
 #define MAX_RDMA_NETDEVS 32
 
@@ -268,7 +268,11 @@ static int doctor_after(struct source *src, struct snapshot *snap, const struct 
 		FILE *m = open_memstream(&text, &len);
 
 		if (m) {
-			doctor_report_text(m, &rep, false);
+			struct out out;
+
+			out_open(&out, m, false);
+			doctor_report(&out, &rep, false);
+			out_close(&out);
 			fclose(m);
 			for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 				printf("[SIMULATED] %s\n", line);
@@ -307,6 +311,7 @@ static int diagnose(const struct fab_ctx *ctx, struct source *src, struct snapsh
 	struct roce_state roce = { 0 };
 	struct doctor_report rep;
 	struct doctor_input in;
+	struct out out;
 	int rc;
 
 	/* The RoCE chain's configuration (a source that has none, the demo, leaves it out). */
@@ -320,20 +325,12 @@ static int diagnose(const struct fab_ctx *ctx, struct source *src, struct snapsh
 		roce_state_free(&roce);
 		return doctor_run_error(rc, o);
 	}
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		doctor_report_json(&j, &rep);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		if (snap->host.sysfs_missing && !o->nrdma_netdevs && !source_has(src, SOURCE_SIMULATED))
-			printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
-			       "network side only.\n", ctx->sysfs_root);
-		doctor_report_text(stdout, &rep, ctx->color);
-	}
+	if (!ctx->json && snap->host.sysfs_missing && !o->nrdma_netdevs && !source_has(src, SOURCE_SIMULATED))
+		printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
+		       "network side only.\n", ctx->sysfs_root);
+	out_open(&out, stdout, ctx->json);
+	doctor_report(&out, &rep, ctx->color);
+	out_close(&out);
 	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
 	doctor_report_free(&rep);
 	roce_state_free(&roce);

@@ -27,7 +27,6 @@
 #include "report/events.h"
 #include "report/gid_advice.h"
 #include "report/ibfabric.h"
-#include "report/json.h"
 #include "report/net.h"
 #include "report/res.h"
 #include "report/roce.h"
@@ -54,14 +53,14 @@ struct show_opts {
 
 /*
  * A section of the report: one row owns its name, the options it takes,
- * what it needs collected and its output. text() prints for people;
- * json() writes its members into the open top-level object; both return
- * 0 or an exit code. A section that reads only the host gives
- * host_text()/host_json() (the report/show.c functions) instead. A section
- * that reads the network state or the fabric says so, and only then is it
- * read. A section that is not one look (a watch over time, samples with
- * rates, an answer of its own) has watch(), which runs instead of the
- * snapshot unless it answers SHOW_FROM_SNAPSHOT.
+ * what it needs collected and its output. emit() writes it, text or the
+ * members of the open top-level JSON object (report/out.h), and returns
+ * 0 or an exit code. A section that reads only the host gives host() (a
+ * report/show.c function) instead. A section that reads the network
+ * state or the fabric says so, and only then is it read. A section that
+ * is not one look (a watch over time, samples with rates, an answer of
+ * its own) has watch(), which runs instead of the snapshot unless it
+ * answers SHOW_FROM_SNAPSHOT.
  */
 struct show_section {
 	const char *name;
@@ -71,21 +70,13 @@ struct show_section {
 	int (*watch)(const struct fab_ctx *ctx, const struct show_opts *o);
 	/* Why these options do not fit this section (a usage error), NULL when they do. */
 	const char *(*refuse)(const struct fab_ctx *ctx, const struct show_opts *o);
-	void (*host_text)(FILE *f, const struct fab_host *h);
-	void (*host_json)(struct json *j, const struct fab_host *h);
-	int (*text)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f);
-	int (*json)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j);
+	void (*host)(struct out *o, const struct fab_host *h);
+	int (*emit)(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out);
 };
 
-static int net_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+static int net_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out)
 {
-	net_report_text(f, &s->host, &s->net);
-	return 0;
-}
-
-static int net_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
-{
-	net_report_json(j, &s->host, &s->net);
+	net_report(out, &s->host, &s->net);
 	return 0;
 }
 
@@ -108,40 +99,30 @@ static int fabric_status(const struct snapshot *s)
 	return EXIT_RUNTIME;
 }
 
-/* With --count N, N more PMA samples --interval apart: rates of both ends of each cable. */
-static int fabric_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+/*
+ * With --count N, N more PMA samples --interval apart: rates of both ends
+ * of each cable (JSON: "samples" in the "fabric" object, which ends here).
+ */
+static int fabric_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out)
 {
 	int rc = fabric_status(s);
 
-	if (s->fabric.nports)
-		ibfabric_text(f, &s->fabric);
+	/* text: the reason is on stderr when no port answered */
+	if (s->fabric.nports || out_is_json(out))
+		ibfabric_report(out, &s->fabric);
+	if (ctx->count > 0)
+		out_arr_open(out, "samples");
 	for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
 		if (n == 1)
-			fprintf(f, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
-		fflush(f);
+			out_printf(out, "\nPMA rates, both ends of each cable, every %.3g s:\n", ctx->interval_s);
+		fflush(out->f);
 		snapshot_fabric_sample(s, ctx->interval_s);
-		ibfabric_rates_text(f, &s->fabric, (unsigned int)n);
+		ibfabric_rates(out, &s->fabric, (unsigned int)n, ctx->interval_s);
+		fflush(out->f);
 	}
-	return rc;
-}
-
-static int fabric_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s,
-			   struct json *j)
-{
-	int rc = fabric_status(s);
-
-	ibfabric_json_members(j, &s->fabric);
-	if (ctx->count > 0) {
-		json_key(j, "samples");
-		json_arr_begin(j);
-		for (long n = 1; s->mad && !rc && n <= ctx->count; n++) {
-			snapshot_fabric_sample(s, ctx->interval_s);
-			ibfabric_rates_json(j, &s->fabric, (unsigned int)n, ctx->interval_s);
-			fflush(stdout);
-		}
-		json_arr_end(j);
-	}
-	json_obj_end(j);
+	if (ctx->count > 0)
+		out_arr_close(out);
+	out_obj_close(out);
 	return rc;
 }
 
@@ -159,24 +140,15 @@ static int res_status(const struct snapshot *s)
 	return s->res.err && !s->res.ndevs ? EXIT_RUNTIME : EXIT_OK;
 }
 
-static int res_sec_text(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, FILE *f)
+static int res_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out)
 {
 	int rc = res_status(s);
 
-	if (s->has_res && (!s->res.err || s->res.ndevs))
-		res_report_text(f, &s->res, o->res_part);
+	/* text: nothing but the reason (on stderr) when nothing could be listed */
+	if (s->has_res && (out_is_json(out) || !s->res.err || s->res.ndevs))
+		res_report(out, &s->res, o->res_part);
 	return rc;
 }
-
-static int res_sec_json(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct json *j)
-{
-	int rc = res_status(s);
-
-	if (s->has_res)
-		res_report_json(j, &s->res, o->res_part);
-	return rc;
-}
-
 
 static const struct show_section sections[];
 static const size_t nsections;
@@ -225,29 +197,15 @@ static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev,
 {
 	struct doctor_finding *fs = calloc(ROCE_MAX_FINDINGS, sizeof(*fs));
 	size_t nfs = fs ? roce_check(prev, cur, fs, ROCE_MAX_FINDINGS) : 0;
+	struct out o;
 
 	if (nfs > ROCE_MAX_FINDINGS)
 		nfs = ROCE_MAX_FINDINGS;
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		if (sample) {
-			json_key(&j, "sample");
-			json_u64(&j, sample);
-		}
-		roce_report_json(&j, prev, cur, fs, nfs);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		FILE *esc = escape_open(stdout);
-
-		if (sample)
-			fprintf(esc ? esc : stdout, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
-		roce_report_text(esc ? esc : stdout, prev, cur, fs, nfs);
-		escape_close(esc);
-	}
+	out_open(&o, stdout, ctx->json);
+	if (sample)
+		out_uint(&o, PRINT_ANY, "sample", sample, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
+	roce_report(&o, prev, cur, fs, nfs);
+	out_close(&o);
 	fflush(stdout);
 	free(fs);
 }
@@ -295,6 +253,7 @@ static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	struct source *src;
 	struct snapshot snap;
 	struct gid_choice c;
+	struct out out;
 
 	if (!o->for_arg)
 		return SHOW_FROM_SNAPSHOT;
@@ -306,20 +265,9 @@ static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	}
 	/* c points into the host: it is freed after the answer is out */
 	gid_choose(&snap.host, w, &c);
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		gid_advice_json(&j, w, &c);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		FILE *esc = escape_open(stdout);
-
-		gid_advice_text(esc ? esc : stdout, w, &c);
-		escape_close(esc);
-	}
+	out_open(&out, stdout, ctx->json);
+	gid_advice(&out, w, &c);
+	out_close(&out);
 	snapshot_free(&snap);
 	source_close(src);
 	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
@@ -398,6 +346,7 @@ static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
 	struct live lv;
 	struct show_pma pm;
+	struct out out;
 	int rc;
 
 	if (!ctx->count)
@@ -413,22 +362,15 @@ static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 			mad_fabric_sample(pm.v, MAD_PMA_LOCAL, 0);
 			show_pma_apply(&pm, &lv.host);
 		}
-		if (ctx->json) {
-			struct json j;
-
-			json_init(&j, stdout);
-			json_obj_begin(&j);
-			json_key(&j, "sample"); json_u64(&j, (uint64_t)s);
-			json_key(&j, "interval_s"); json_double(&j, ctx->interval_s, 3);
-			show_counters_json(&j, &lv.host);
-			json_obj_end(&j);
-			json_end(&j);
-		} else {
-			FILE *esc = escape_open(stdout);
-
-			show_rates_text(esc ? esc : stdout, &lv.host, (unsigned int)s);
-			escape_close(esc);
-		}
+		out_open(&out, stdout, ctx->json);
+		out_uint(&out, PRINT_JSON, "sample", (uint64_t)s, NULL);
+		out_float(&out, PRINT_JSON, "interval_s", ctx->interval_s, 3, NULL);
+		/* a table of rates for people; for programs the counters with their rates */
+		if (out_is_json(&out))
+			show_counters(&out, &lv.host);
+		else
+			show_rates_text(out_text(&out), &lv.host, (unsigned int)s);
+		out_close(&out);
 		fflush(stdout);
 	}
 	show_pma_close(&pm);
@@ -466,13 +408,8 @@ static int show_events_recorded(const struct fab_ctx *ctx, const char *since, do
 	if (rec_reader_events(r, ctx->replay_pos, &from, &log, err, sizeof(err))) {
 		fprintf(stderr, "fabtop show events: %s\n", err);
 		rc = EXIT_RUNTIME;
-	} else if (ctx->json) {
-		events_report_json(stdout, &log, since_ns);
 	} else {
-		FILE *esc = escape_open(stdout);
-
-		events_report_text(esc ? esc : stdout, &log, since_ns);
-		escape_close(esc);
+		events_report(stdout, ctx->json, &log, since_ns);
 	}
 	event_log_free(&log);
 	return rc;
@@ -512,16 +449,14 @@ static const char *events_refuse(const struct fab_ctx *ctx, const struct show_op
 }
 
 static const struct show_section sections[] = {
-	{ .name = "ports", .in_all = true, .host_text = show_ports_text, .host_json = show_ports_json },
-	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch,
-	  .host_text = show_counters_text, .host_json = show_counters_json },
-	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch,
-	  .host_text = show_gids_text, .host_json = show_gids_json },
-	{ .name = "net", .needs = SNAPSHOT_NET, .text = net_text, .json = net_json },
+	{ .name = "ports", .in_all = true, .host = show_ports },
+	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch, .host = show_counters },
+	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch, .host = show_gids },
+	{ .name = "net", .needs = SNAPSHOT_NET, .emit = net_sec },
 	{ .name = "fabric", .needs = SNAPSHOT_FABRIC, .takes = SHOW_TAKES_COUNT, .refuse = fabric_refuse,
-	  .text = fabric_sec_text, .json = fabric_sec_json },
+	  .emit = fabric_sec },
 	{ .name = "events", .takes = SHOW_TAKES_SINCE, .refuse = events_refuse, .watch = events_sec_watch },
-	{ .name = "res", .needs = SNAPSHOT_RES, .takes = SHOW_TAKES_PART, .text = res_sec_text, .json = res_sec_json },
+	{ .name = "res", .needs = SNAPSHOT_RES, .takes = SHOW_TAKES_PART, .emit = res_sec },
 	{ .name = "roce", .takes = SHOW_TAKES_COUNT, .watch = roce_watch },
 };
 
@@ -667,44 +602,24 @@ static int show_args(struct fab_ctx *ctx, int argc, char **argv, struct show_opt
 static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, const struct show_section *only,
 			 struct snapshot *snap)
 {
+	struct out out;
 	int rc = 0;
 
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		for (size_t i = 0; i < nsections && !rc; i++) {
-			const struct show_section *sec = &sections[i];
-
-			if (only ? only != sec : !sec->in_all)
-				continue;
-			if (sec->host_json)
-				sec->host_json(&j, &snap->host);
-			else if (sec->json)
-				rc = sec->json(ctx, o, snap, &j);
-		}
-		json_obj_end(&j);
-		json_end(&j);
-		return rc;
-	}
+	/* Names from sysfs and netlink must not drive the terminal: the text is escaped on the way out. */
+	out_open(&out, stdout, ctx->json);
 	for (size_t i = 0; i < nsections && !rc; i++) {
 		const struct show_section *sec = &sections[i];
-		FILE *esc, *out;
 
 		if (only ? only != sec : !sec->in_all)
 			continue;
 		if (!only)
-			printf("%s== %s ==\n", i ? "\n" : "", sec->name);
-		/* Names from sysfs and netlink must not drive the terminal: escaped on the way out. */
-		esc = escape_open(stdout);
-		out = esc ? esc : stdout;
-		if (sec->host_text)
-			sec->host_text(out, &snap->host);
-		else if (sec->text)
-			rc = sec->text(ctx, o, snap, out);
-		escape_close(esc);
+			out_printf(&out, "%s== %s ==\n", i ? "\n" : "", sec->name);
+		if (sec->host)
+			sec->host(&out, &snap->host);
+		else if (sec->emit)
+			rc = sec->emit(ctx, o, snap, &out);
 	}
+	out_close(&out);
 	return rc;
 }
 

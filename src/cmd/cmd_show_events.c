@@ -69,7 +69,7 @@ static void watch_print(struct show_watch *w, uint64_t since_ns)
 	tail = *log;
 	tail.first = (log->first + i) % log->cap;
 	tail.n = n - i;
-	events_report_text(stdout, &tail, since_ns);
+	events_report(stdout, false, &tail, since_ns);
 	fflush(stdout);
 	w->printed_seq = event_log_at(log, n - 1)->seq;
 }
@@ -168,7 +168,7 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 	if (w.lv.async_fd >= 0)
 		source_async_events(w.lv.src, &w.lv.events);
 	if (o->print && ctx->json)
-		events_report_json(stdout, &w.lv.events, since_ns);
+		events_report(stdout, true, &w.lv.events, since_ns);
 	else if (o->print)
 		watch_print(&w, since_ns);
 	if (o->record_path) {

@@ -286,6 +286,7 @@ int cmd_trace(struct fab_ctx *ctx, int argc, char **argv)
 	struct umad_local lp;
 	struct mad_session *s;
 	struct ib_trace *t;
+	struct out o;
 	char why[768];
 	uint16_t dlid = 0;
 	int c, stop, rc;
@@ -339,18 +340,9 @@ int cmd_trace(struct fab_ctx *ctx, int argc, char **argv)
 	snprintf(t->ca, sizeof(t->ca), "%s", lp.ca);
 	mad_session_set_opts(s, &(struct mad_opts){ .timeout_ms = 200, .retries = 2, .window = 32 });
 	run_trace(s, t, lp.port, dlid, counters, ctx->interval_s);
-	if (ctx->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		json_key(&j, "trace");
-		trace_json(&j, t);
-		json_obj_end(&j);
-		json_end(&j);
-	} else {
-		trace_text(stdout, t);
-	}
+	out_open(&o, stdout, ctx->json);
+	trace_report(&o, t);
+	out_close(&o);
 	/* Out before the close, which can block (umad2sim's exit talks to the simulator). */
 	fflush(stdout);
 	mad_session_close(s);

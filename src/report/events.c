@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Events as text lines and JSON objects, and the times `--since` accepts. */
+/* Events as text lines or JSON objects (one walk through report/out), and the times `--since` accepts. */
 #include "config.h"
 
 #include <errno.h>
@@ -37,89 +37,64 @@ static void where_str(const struct fab_event *ev, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
-void events_text_one(FILE *f, const struct fab_event *ev)
+/* The time for people in UTC (ISO 8601), "" when it cannot be told. */
+static void utc_str(uint64_t real_ns, char *buf, size_t size)
 {
-	char when[48], where[FAB_NAME_LEN + 16];
+	struct tm tm;
+	time_t t = (time_t)(real_ns / NS_PER_S);
+
+	if (gmtime_r(&t, &tm) && strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm)) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, size - n, ".%03uZ", (unsigned int)(real_ns % NS_PER_S / 1000000));
+	} else {
+		buf[0] = '\0';
+	}
+}
+
+void events_one(struct out *o, const struct fab_event *ev)
+{
+	char when[48], utc[48], where[FAB_NAME_LEN + 16];
 	const char *kind = event_kind_str(ev->kind);
+	const char *sev = event_severity_str(ev->severity);
 
 	events_time_str(ev->real_ns, when, sizeof(when));
+	utc_str(ev->real_ns, utc, sizeof(utc));
 	where_str(ev, where, sizeof(where));
-	fprintf(f, "%s %-7s %-15s %-10s %-8s %s\n", when, event_severity_str(ev->severity), kind ? kind : "?",
-		where, ev->iface[0] ? ev->iface : "-", ev->what);
-	if (ev->evidence[0])
-		fprintf(f, "    %s\n", ev->evidence);
-}
-
-void events_json_one(struct json *j, const struct fab_event *ev)
-{
-	char when[48];
-	struct tm tm;
-	time_t t = (time_t)(ev->real_ns / NS_PER_S);
-
-	/* The time for people in UTC (ISO 8601), the nanoseconds for programs. */
-	if (gmtime_r(&t, &tm) && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm)) {
-		size_t n = strlen(when);
-
-		snprintf(when + n, sizeof(when) - n, ".%03uZ", (unsigned int)(ev->real_ns % NS_PER_S / 1000000));
-	} else {
-		when[0] = '\0';
-	}
-	json_obj_begin(j);
-	json_key(j, "seq"); json_u64(j, ev->seq);
-	json_key(j, "time"); json_str_or_null(j, when);
-	json_key(j, "real_ns"); json_u64(j, ev->real_ns);
-	json_key(j, "mono_ns"); json_u64(j, ev->mono_ns);
-	json_key(j, "kind"); json_str(j, event_kind_str(ev->kind));
-	json_key(j, "severity"); json_str(j, event_severity_str(ev->severity));
-	json_key(j, "device"); json_str_or_null(j, ev->device);
-	json_key(j, "port");
+	out_obj_open(o, NULL);
+	out_uint(o, PRINT_JSON, "seq", ev->seq, NULL);
+	/* text: local time; JSON: UTC, and the nanoseconds for programs */
+	out_str_or_null(o, PRINT_ANY, "time", utc, "%s ", when);
+	out_uint(o, PRINT_JSON, "real_ns", ev->real_ns, NULL);
+	out_uint(o, PRINT_JSON, "mono_ns", ev->mono_ns, NULL);
+	out_str(o, PRINT_JSON, "kind", kind, NULL);
+	out_str(o, PRINT_ANY, "severity", sev, "%-7s %-15s ", sev, kind ? kind : "?");
+	out_str_or_null(o, PRINT_ANY, "device", ev->device, "%-10s ", where);
 	if (ev->port)
-		json_u64(j, ev->port);
+		out_uint(o, PRINT_JSON, "port", ev->port, NULL);
 	else
-		json_null(j);
-	json_key(j, "iface"); json_str_or_null(j, ev->iface);
-	json_key(j, "what"); json_str(j, ev->what);
-	json_key(j, "evidence"); json_str_or_null(j, ev->evidence);
-	json_obj_end(j);
+		out_null(o, PRINT_JSON, "port", NULL);
+	out_str_or_null(o, PRINT_ANY, "iface", ev->iface, "%-8s ", ev->iface[0] ? ev->iface : "-");
+	out_str(o, PRINT_ANY, "what", ev->what, "%s\n", ev->what);
+	out_str_or_null(o, PRINT_ANY, "evidence", ev->evidence, ev->evidence[0] ? "    %s\n" : NULL, ev->evidence);
+	out_obj_close(o);
 }
 
-void events_json_members(struct json *j, const struct event_log *l, uint64_t since_ns)
+void events_report(FILE *f, bool json, const struct event_log *l, uint64_t since_ns)
 {
-	json_key(j, "events");
-	json_arr_begin(j);
+	struct out o;
+
+	out_open(&o, f, json);
+	out_arr_open(&o, "events");
 	for (size_t i = event_log_since(l, since_ns); i < event_log_count(l); i++)
-		events_json_one(j, event_log_at(l, i));
-	json_arr_end(j);
-	json_key(j, "dropped");
-	json_u64(j, l->dropped);
-	json_key(j, "totals");
-	json_obj_begin(j);
-	for (unsigned int k = 0; k < EVENT_KIND_COUNT; k++) {
-		json_key(j, event_kind_str(k));
-		json_u64(j, l->total[k]);
-	}
-	json_obj_end(j);
-}
-
-void events_report_text(FILE *f, const struct event_log *l, uint64_t since_ns)
-{
-	FILE *esc = escape_open(f);
-	FILE *out = esc ? esc : f;
-
-	for (size_t i = event_log_since(l, since_ns); i < event_log_count(l); i++)
-		events_text_one(out, event_log_at(l, i));
-	escape_close(esc);
-}
-
-void events_report_json(FILE *f, const struct event_log *l, uint64_t since_ns)
-{
-	struct json j;
-
-	json_init(&j, f);
-	json_obj_begin(&j);
-	events_json_members(&j, l, since_ns);
-	json_obj_end(&j);
-	json_end(&j);
+		events_one(&o, event_log_at(l, i));
+	out_arr_close(&o);
+	out_uint(&o, PRINT_JSON, "dropped", l->dropped, NULL);
+	out_obj_open(&o, "totals");
+	for (unsigned int k = 0; k < EVENT_KIND_COUNT; k++)
+		out_uint(&o, PRINT_JSON, event_kind_str(k), l->total[k], NULL);
+	out_obj_close(&o);
+	out_close(&o);
 }
 
 static int parse_ago(const char *s, uint64_t now, uint64_t *out)

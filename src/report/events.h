@@ -3,37 +3,30 @@
 #ifndef FABTOP_REPORT_EVENTS_H
 #define FABTOP_REPORT_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "model/events.h"
-#include "report/json.h"
+#include "report/out.h"
 
 /* "2026-11-24 13:57:47.123" in local time (TZ), for a CLOCK_REALTIME stamp. */
 void events_time_str(uint64_t real_ns, char *buf, size_t size);
 
 /*
- * One event as text: a line "TIME SEVERITY KIND DEVICE/PORT IFACE: WHAT",
- * then its evidence indented on the next. The caller escapes the stream.
+ * One event: as text a line "TIME SEVERITY KIND DEVICE/PORT IFACE WHAT",
+ * then its evidence indented on the next (the caller escapes the stream);
+ * in JSON an element of the open array (keys in doc/events.md).
  */
-void events_text_one(FILE *f, const struct fab_event *ev);
-/* One event as a JSON object (keys in doc/events.md). */
-void events_json_one(struct json *j, const struct fab_event *ev);
+void events_one(struct out *o, const struct fab_event *ev);
 
 /*
- * The members "events" (those at or after since_ns, oldest first), "dropped"
- * and "totals" (per kind) of the open object j.
+ * A whole log (those at or after since_ns, oldest first) as `show events`
+ * prints it: text (escaped for the terminal here) or one JSON document
+ * {"events": [...], "dropped": N, "totals": {...}}. Whatever filled the
+ * log (a live watch, a recording) prints through it.
  */
-void events_json_members(struct json *j, const struct event_log *l, uint64_t since_ns);
-
-/*
- * A whole log (those at or after since_ns) as `show events` prints it: text
- * (escaped for the terminal here) or one JSON document {"events": [...],
- * "dropped": N, "totals": {...}}. Whatever filled the log (a live watch, a
- * recording) prints through these.
- */
-void events_report_text(FILE *f, const struct event_log *l, uint64_t since_ns);
-void events_report_json(FILE *f, const struct event_log *l, uint64_t since_ns);
+void events_report(FILE *f, bool json, const struct event_log *l, uint64_t since_ns);
 
 /*
  * A --since value as a CLOCK_REALTIME time in ns: a duration ago ("90s",

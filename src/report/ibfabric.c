@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Text and JSON of the IB fabric view (iblinkinfo-like links, both ends' PMA counters). */
+/* The IB fabric view (iblinkinfo-like links, both ends' PMA counters), text or JSON from one walk. */
 #include "config.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -67,62 +68,166 @@ static void pma_state_text(const struct ib_pma *p, char *buf, size_t size)
 							       : ib_query_state_str(p->state));
 }
 
-static void local_port_text(FILE *out, const struct ib_local_port *lp)
+/* JSON: a port's identity, state and link (its text is link_str()). */
+static void port_id_json(struct out *o, const struct ib_port_id *p)
 {
-	char g[24], l[96], a[64], b[64];
+	double gbps = mad_link_gbps(p->width, p->speed, p->speed_ext);
+	bool up = p->phys_state == PHYS_STATE_LINK_UP;
 
-	fprintf(out, "%s port %u", lp->ca, lp->port);
-	if (lp->umad_dev[0])
-		fprintf(out, " (%s)", lp->umad_dev);
-	if (lp->self_state != IBQ_OK) {
-		fprintf(out, ": %s\n", lp->note[0] ? lp->note : ib_query_state_str(lp->self_state));
+	out_uint(o, PRINT_JSON, "lid", p->lid, NULL);
+	out_str(o, PRINT_JSON, "state", mad_port_state_str(p->state), NULL);
+	out_str(o, PRINT_JSON, "phys_state", mad_phys_state_str(p->phys_state), NULL);
+	out_str(o, PRINT_JSON, "width", up ? mad_link_width_str(p->width) : NULL, NULL);
+	out_str(o, PRINT_JSON, "speed", up ? mad_link_speed_str(p->speed, p->speed_ext) : NULL, NULL);
+	if (up && gbps > 0)
+		out_float(o, PRINT_JSON, "rate_gbps", gbps, 3, NULL);
+	else
+		out_null(o, PRINT_JSON, "rate_gbps", NULL);
+}
+
+static void guid_json(struct out *o, const char *key, uint64_t guid)
+{
+	char g[24];
+
+	ibfabric_guid_str(guid, g, sizeof(g));
+	out_str(o, PRINT_JSON, key, g, NULL);
+}
+
+/* JSON: a local port's (or its partner's) PMA with every counter. */
+static void pma_json(struct out *o, const char *key, const struct ib_pma *p)
+{
+	out_obj_open(o, key);
+	out_str(o, PRINT_JSON, "state", ib_query_state_str(p->state), NULL);
+	out_uint(o, PRINT_JSON, "lid", p->lid, NULL);
+	out_uint(o, PRINT_JSON, "port_select", p->port_select, NULL);
+	if (p->cpi_known)
+		out_uint(o, PRINT_JSON, "cap_mask", p->cap_mask, NULL);
+	else
+		out_null(o, PRINT_JSON, "cap_mask", NULL);
+	out_bool(o, PRINT_JSON, "extended", p->ext && !p->ext_failed, NULL);
+	out_arr_open(o, "counters");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fab_counter *c = &p->c[i];
+
+		out_obj_open(o, NULL);
+		out_str(o, PRINT_JSON, "name", c->name, NULL);
+		out_str(o, PRINT_JSON, "source", fab_counter_source_str(c->source), NULL);
+		if (c->known && !c->saturated)
+			out_uint(o, PRINT_JSON, "value", c->value, NULL);
+		else
+			out_null(o, PRINT_JSON, "value", NULL);
+		out_uint(o, PRINT_JSON, "bits", c->bits, NULL);
+		out_bool(o, PRINT_JSON, "saturated", c->saturated, NULL);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	out_obj_close(o);
+}
+
+/* Text: the PMA of both ends, and their counters side by side. */
+static void pmas_text(struct out *o, const struct ib_local_port *lp)
+{
+	char a[64], b[64];
+
+	if (!out_text(o))
 		return;
-	}
-	link_str(&lp->pi, l, sizeof(l));
-	ibfabric_guid_str(lp->node.node_guid, g, sizeof(g));
-	fprintf(out, ": LID %u, %s, node %s \"%s\"\n", lp->pi.lid, l, g, desc_or(lp->node.desc));
-
-	fprintf(out, "  SM: ");
-	if (!lp->sm.lid)
-		fprintf(out, "none known (SM LID 0)\n");
-	else if (lp->sm.state == IBQ_OK) {
-		ibfabric_guid_str(lp->sm.guid, g, sizeof(g));
-		fprintf(out, "LID %u SL %u, %s, priority %u, GUID %s\n", lp->sm.lid, lp->sm.sl,
-			mad_sm_state_str(lp->sm.sm_state), lp->sm.priority, g);
-	} else
-		fprintf(out, "LID %u SL %u, SMInfo %s\n", lp->sm.lid, lp->sm.sl, ib_query_state_str(lp->sm.state));
-
-	fprintf(out, "  partner: ");
-	if (lp->peer_state == IBQ_OK) {
-		ibfabric_guid_str(lp->peer.node_guid, g, sizeof(g));
-		link_str(&lp->peer_pi, l, sizeof(l));
-		fprintf(out, "%s \"%s\" %s port %u, LID %u, %s\n", mad_node_type_str(lp->peer.node_type),
-			desc_or(lp->peer.desc), g, lp->peer_pi.num, lp->peer_pi.lid, l);
-	} else if (ib_local_port_is_management(lp)) {
-		fprintf(out, "%s\n", IB_MANAGEMENT_PORT_TEXT);
-	} else {
-		fprintf(out, "%s\n", lp->peer_state == IBQ_NONE ? "none (link not up)" : ib_query_state_str(lp->peer_state));
-	}
-
 	pma_state_text(&lp->pma, a, sizeof(a));
 	pma_state_text(&lp->peer_pma, b, sizeof(b));
 	if (ib_local_port_is_management(lp))
 		snprintf(b, sizeof(b), "none (no cable)");
-	fprintf(out, "  PMA local: %s\n  PMA partner: %s\n", a, b);
+	out_printf(o, "  PMA local: %s\n  PMA partner: %s\n", a, b);
 	if (lp->pma.n || lp->peer_pma.n) {
 		const struct ib_pma *src = lp->pma.n ? &lp->pma : &lp->peer_pma;
 
-		fprintf(out, "    %-34s %20s %20s\n", "counter", "local", "partner");
+		out_printf(o, "    %-34s %20s %20s\n", "counter", "local", "partner");
 		for (size_t i = 0; i < src->n; i++) {
 			const char *name = src->c[i].name;
 
 			counter_cell(pma_get(&lp->pma, name), a, sizeof(a));
 			counter_cell(pma_get(&lp->peer_pma, name), b, sizeof(b));
-			fprintf(out, "    %-34s %20s %20s\n", name, a, b);
+			out_printf(o, "    %-34s %20s %20s\n", name, a, b);
 		}
 	}
-	if (lp->note[0])
-		fprintf(out, "  note: %s\n", lp->note);
+}
+
+/* The subnet manager a local port knows of. */
+static void sm_out(struct out *o, const struct ib_local_port *lp)
+{
+	char g[24];
+
+	ibfabric_guid_str(lp->sm.guid, g, sizeof(g));
+	out_obj_open(o, "sm");
+	out_uint(o, PRINT_JSON, "lid", lp->sm.lid, NULL);
+	out_uint(o, PRINT_JSON, "sl", lp->sm.sl, NULL);
+	out_str(o, PRINT_JSON, "query", ib_query_state_str(lp->sm.state), NULL);
+	if (!lp->sm.lid)
+		out_printf(o, "  SM: none known (SM LID 0)\n");
+	else if (lp->sm.state != IBQ_OK)
+		out_printf(o, "  SM: LID %u SL %u, SMInfo %s\n", lp->sm.lid, lp->sm.sl, ib_query_state_str(lp->sm.state));
+	if (lp->sm.state == IBQ_OK) {
+		const char *st = mad_sm_state_str(lp->sm.sm_state);
+
+		out_str(o, lp->sm.lid ? PRINT_ANY : PRINT_JSON, "guid", g, "  SM: LID %u SL %u, %s, priority %u, GUID %s\n",
+			lp->sm.lid, lp->sm.sl, st, lp->sm.priority, g);
+		out_uint(o, PRINT_JSON, "priority", lp->sm.priority, NULL);
+		out_str(o, PRINT_JSON, "state", st, NULL);
+	}
+	out_obj_close(o);
+}
+
+/* The node at the other end of a local port's cable. */
+static void partner_out(struct out *o, const struct ib_local_port *lp)
+{
+	char g[24], l[96];
+
+	if (lp->peer_state != IBQ_OK) {
+		out_null(o, PRINT_JSON, "partner", NULL);
+		if (ib_local_port_is_management(lp))
+			out_printf(o, "  partner: %s\n", IB_MANAGEMENT_PORT_TEXT);
+		else
+			out_printf(o, "  partner: %s\n", lp->peer_state == IBQ_NONE ? "none (link not up)" :
+				   ib_query_state_str(lp->peer_state));
+		return;
+	}
+	ibfabric_guid_str(lp->peer.node_guid, g, sizeof(g));
+	link_str(&lp->peer_pi, l, sizeof(l));
+	out_obj_open(o, "partner");
+	out_str(o, PRINT_JSON, "node_guid", g, NULL);
+	out_str(o, PRINT_ANY, "node_type", mad_node_type_str(lp->peer.node_type), "  partner: %s \"%s\" %s port %u, LID %u, %s\n",
+		mad_node_type_str(lp->peer.node_type), desc_or(lp->peer.desc), g, lp->peer_pi.num, lp->peer_pi.lid, l);
+	out_str(o, PRINT_JSON, "node_desc", lp->peer.desc, NULL);
+	out_uint(o, PRINT_JSON, "port", lp->peer_pi.num, NULL);
+	port_id_json(o, &lp->peer_pi);
+	out_obj_close(o);
+}
+
+static void local_port_out(struct out *o, const struct ib_local_port *lp)
+{
+	bool ok = lp->self_state == IBQ_OK;
+	const char *q = ib_query_state_str(lp->self_state);
+	char g[24], l[96];
+
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "device", lp->ca, "%s", lp->ca);
+	out_uint(o, PRINT_ANY, "port", lp->port, " port %u", lp->port);
+	out_str_or_null(o, PRINT_ANY, "umad", lp->umad_dev, lp->umad_dev[0] ? " (%s)" : NULL, lp->umad_dev);
+	out_str(o, PRINT_ANY, "query", q, ok ? NULL : ": %s\n", lp->note[0] ? lp->note : q);
+	if (ok) {
+		link_str(&lp->pi, l, sizeof(l));
+		ibfabric_guid_str(lp->node.node_guid, g, sizeof(g));
+		out_str(o, PRINT_JSON, "node_guid", g, NULL);
+		out_str(o, PRINT_ANY, "node_desc", lp->node.desc, ": LID %u, %s, node %s \"%s\"\n", lp->pi.lid, l, g,
+			desc_or(lp->node.desc));
+		port_id_json(o, &lp->pi);
+		sm_out(o, lp);
+		partner_out(o, lp);
+		out_bool(o, PRINT_JSON, "management_port", ib_local_port_is_management(lp), NULL);
+		pma_json(o, "pma", &lp->pma);
+		pma_json(o, "partner_pma", &lp->peer_pma);
+		pmas_text(o, lp);
+	}
+	out_str_or_null(o, PRINT_ANY, "note", lp->note, ok && lp->note[0] ? "  note: %s\n" : NULL, lp->note);
+	out_obj_close(o);
 }
 
 /* A CA port has its own LID; a switch has one, on port 0. */
@@ -134,321 +239,190 @@ static unsigned int fnode_port_lid(const struct ib_fnode *n, unsigned int port)
 }
 
 /*
- * What a swept port's PMA says, for the end of its line: the error counters
- * above 0 (as ibqueryerrors lists them), or why there are no counters; ""
- * when it was not asked or all is well.
+ * A swept port's PMA. Text, at the end of its line: the error counters
+ * above 0 (as ibqueryerrors lists them), or why there are no counters.
+ * JSON, compact (a fabric has thousands of ports): the values by name,
+ * null when unknown or saturated, and which are saturated.
  */
-static void fport_pma_text(const struct ib_fport *fp, char *buf, size_t size)
+static void fport_pma_out(struct out *o, const struct ib_pma *p, bool text)
 {
-	size_t off = 0;
+	const char *st = ib_query_state_str(p->state);
+	size_t nerr = 0;
 
-	buf[0] = '\0';
-	if (!fp->pma)
-		return;
-	if (fp->pma->state != IBQ_OK) {
-		snprintf(buf, size, "  [PMA %s]", ib_query_state_str(fp->pma->state));
-		return;
-	}
-	for (size_t i = 0; i < fp->pma->n && off < size; i++) {
-		const struct fab_counter *c = &fp->pma->c[i];
-		int k;
+	out_obj_open(o, "pma");
+	out_str(o, text && p->state != IBQ_OK ? PRINT_ANY : PRINT_JSON, "state", st, "  [PMA %s]", st);
+	out_uint(o, PRINT_JSON, "lid", p->lid, NULL);
+	out_bool(o, PRINT_JSON, "extended", p->ext && !p->ext_failed, NULL);
+	out_obj_open(o, "counters");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fab_counter *c = &p->c[i];
+		bool err = text && p->state == IBQ_OK && c->kind == COUNTER_KIND_ERROR && c->known &&
+			   (c->value || c->saturated);
 
-		if (c->kind != COUNTER_KIND_ERROR || !c->known || (!c->value && !c->saturated))
-			continue;
-		if (c->saturated)
-			k = snprintf(buf + off, size - off, "%s%s=saturated", off ? ", " : "  [errors: ", c->name);
+		if (err)
+			out_printf(o, "%s%s=", nerr++ ? ", " : "  [errors: ", c->name);
+		if (c->known && !c->saturated)
+			out_uint(o, err ? PRINT_ANY : PRINT_JSON, c->name, c->value, "%" PRIu64, c->value);
 		else
-			k = snprintf(buf + off, size - off, "%s%s=%" PRIu64, off ? ", " : "  [errors: ", c->name,
-				     c->value);
-		if (k > 0)
-			off += (size_t)k;
+			out_null(o, err ? PRINT_ANY : PRINT_JSON, c->name, "saturated");
 	}
-	if (off && off + 1 < size)
-		snprintf(buf + off, size - off, "]");
+	out_obj_close(o);
+	if (nerr)
+		out_printf(o, "]");
+	out_arr_open(o, "saturated");
+	for (size_t i = 0; i < p->n; i++)
+		if (p->c[i].saturated)
+			out_str(o, PRINT_JSON, NULL, p->c[i].name, NULL);
+	out_arr_close(o);
+	out_obj_close(o);
 }
 
-static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnode *n)
+/* A swept node's port: its line in text (the link, the node across it, error counters), its state in JSON. */
+static void fport_out(struct out *o, const struct ib_fabric *f, const struct ib_fnode *n, unsigned int p)
 {
-	char g[24], l[96], e[256];
+	const struct ib_fport *fp = &n->ports[p];
+	char g[24], l[96];
 
-	ibfabric_guid_str(n->id.node_guid, g, sizeof(g));
-	fprintf(out, "%s %s \"%s\" LID %u, %u ports, %u hops\n", mad_node_type_str(n->id.node_type), g,
-		desc_or(n->id.desc), n->lid, n->id.num_ports, n->hops);
-	for (unsigned int p = 1; p <= n->id.num_ports; p++) {
-		const struct ib_fport *fp = &n->ports[p];
-
-		if (!fp->known) {
-			fprintf(out, "  %3u  (PortInfo not answered)\n", p);
-			continue;
-		}
+	out_obj_open(o, NULL);
+	out_uint(o, PRINT_ANY, "port", p, "  %3u ", p);
+	if (!fp->known) {
+		out_printf(o, " (PortInfo not answered)\n");
+	} else {
 		link_str(&fp->pi, l, sizeof(l));
-		fport_pma_text(fp, e, sizeof(e));
+		out_uint(o, PRINT_JSON, "lid", fnode_port_lid(n, p), NULL);
+		out_str(o, PRINT_JSON, "state", mad_port_state_str(fp->pi.state), NULL);
+		out_str(o, PRINT_JSON, "phys_state", mad_phys_state_str(fp->pi.phys_state), NULL);
 		if (fp->linked) {
 			const struct ib_fnode *m = &f->nodes[fp->peer];
 
 			ibfabric_guid_str(m->id.node_guid, g, sizeof(g));
-			fprintf(out, "  %3u ==( %-28s )==> %s \"%s\" port %u, LID %u%s\n", p, l, g,
-				desc_or(m->id.desc), fp->peer_port, fnode_port_lid(m, fp->peer_port), e);
+			out_printf(o, "==( %-28s )==> %s \"%s\" port %u, LID %u", l, g, desc_or(m->id.desc),
+				   fp->peer_port, fnode_port_lid(m, fp->peer_port));
 		} else {
-			fprintf(out, "  %3u ==( %-28s )==>%s%s\n", p, l,
-				fp->pi.phys_state == PHYS_STATE_LINK_UP ? " (not explored)" : "", e);
+			out_printf(o, "==( %-28s )==>%s", l, fp->pi.phys_state == PHYS_STATE_LINK_UP ? " (not explored)" : "");
 		}
 	}
+	if (fp->pma)
+		fport_pma_out(o, fp->pma, fp->known);
+	if (fp->known)
+		out_printf(o, "\n");
+	out_obj_close(o);
 }
 
-void ibfabric_text(FILE *out, const struct ib_fabric *f)
+static void node_out(struct out *o, const struct ib_fabric *f, const struct ib_fnode *n)
 {
-	if (f->error[0] && !f->nports) {
-		fprintf(out, "InfiniBand management unavailable: %s\n", f->error);
-		return;
-	}
-	fprintf(out, "Local InfiniBand ports (MADs through libibumad):\n");
-	for (size_t i = 0; i < f->nports; i++)
-		local_port_text(out, &f->ports[i]);
-	if (!f->swept) {
-		fprintf(out, "\nFabric: not swept (no usable local port)\n");
-		return;
-	}
-	fprintf(out, "\nFabric from %s port %u: %zu nodes, %zu links; sweep %.1f ms, %" PRIu64
-		" MADs (%" PRIu64 " in all), %" PRIu64 " timeouts%s%s\n",
-		f->ports[f->sweep_from].ca, f->ports[f->sweep_from].port, f->nnodes, f->nlinks,
-		(double)f->sweep_ns / 1e6, f->sweep_mads, f->mads_sent, f->mads_timeout,
-		f->truncated_nodes ? "; STOPPED at the node limit" : "",
-		f->truncated_time ? "; STOPPED at the time limit" : "");
-	if (f->pma_swept)
-		fprintf(out, "PMA counters of every port that is up: %zu ports, %zu answered; %.1f ms, %" PRIu64
-			" MADs\n", f->pma_ports, f->pma_answered, (double)f->pma_ns / 1e6, f->pma_mads);
-	for (size_t i = 0; i < f->nnodes; i++)
-		node_text(out, f, &f->nodes[i]);
-}
-
-/* ---- JSON ---- */
-
-static void guid_json(struct json *j, const char *key, uint64_t guid)
-{
+	const char *type = mad_node_type_str(n->id.node_type);
 	char g[24];
 
-	ibfabric_guid_str(guid, g, sizeof(g));
-	json_key(j, key);
-	json_str(j, g);
+	ibfabric_guid_str(n->id.node_guid, g, sizeof(g));
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_JSON, "node_guid", g, NULL);
+	out_str(o, PRINT_ANY, "node_type", type, "%s %s \"%s\" LID %u, %u ports, %u hops\n", type, g,
+		desc_or(n->id.desc), n->lid, n->id.num_ports, n->hops);
+	out_str(o, PRINT_JSON, "node_desc", n->id.desc, NULL);
+	out_uint(o, PRINT_JSON, "lid", n->lid, NULL);
+	out_uint(o, PRINT_JSON, "ports", n->id.num_ports, NULL);
+	out_arr_open(o, "port_states");
+	for (unsigned int p = 1; p <= n->id.num_ports; p++)
+		fport_out(o, f, n, p);
+	out_arr_close(o);
+	out_uint(o, PRINT_JSON, "hops", n->hops, NULL);
+	out_obj_close(o);
 }
 
-static void port_id_json(struct json *j, const struct ib_port_id *p)
+/* JSON: every link the sweep found, from one end to the other. */
+static void link_json(struct out *o, const struct ib_fabric *f, const struct ib_link *l)
 {
-	double gbps = mad_link_gbps(p->width, p->speed, p->speed_ext);
+	const struct ib_fnode *a = &f->nodes[l->a], *b = &f->nodes[l->b];
 
-	json_key(j, "lid"); json_u64(j, p->lid);
-	json_key(j, "state"); json_str(j, mad_port_state_str(p->state));
-	json_key(j, "phys_state"); json_str(j, mad_phys_state_str(p->phys_state));
-	json_key(j, "width");
-	json_str(j, p->phys_state == PHYS_STATE_LINK_UP ? mad_link_width_str(p->width) : NULL);
-	json_key(j, "speed");
-	json_str(j, p->phys_state == PHYS_STATE_LINK_UP ? mad_link_speed_str(p->speed, p->speed_ext) : NULL);
-	json_key(j, "rate_gbps");
-	if (p->phys_state == PHYS_STATE_LINK_UP && gbps > 0)
-		json_double(j, gbps, 3);
-	else
-		json_null(j);
-}
+	out_obj_open(o, NULL);
+	guid_json(o, "from_guid", a->id.node_guid);
+	out_str(o, PRINT_JSON, "from_desc", a->id.desc, NULL);
+	out_uint(o, PRINT_JSON, "from_port", l->a_port, NULL);
+	guid_json(o, "to_guid", b->id.node_guid);
+	out_str(o, PRINT_JSON, "to_desc", b->id.desc, NULL);
+	out_uint(o, PRINT_JSON, "to_port", l->b_port, NULL);
+	out_uint(o, PRINT_JSON, "to_lid", fnode_port_lid(b, l->b_port), NULL);
+	if (a->ports[l->a_port].known) {
+		const struct ib_port_id *p = &a->ports[l->a_port].pi;
+		double gbps = mad_link_gbps(p->width, p->speed, p->speed_ext);
 
-static void pma_json(struct json *j, const struct ib_pma *p)
-{
-	json_obj_begin(j);
-	json_key(j, "state"); json_str(j, ib_query_state_str(p->state));
-	json_key(j, "lid"); json_u64(j, p->lid);
-	json_key(j, "port_select"); json_u64(j, p->port_select);
-	json_key(j, "cap_mask");
-	if (p->cpi_known)
-		json_u64(j, p->cap_mask);
-	else
-		json_null(j);
-	json_key(j, "extended"); json_bool(j, p->ext && !p->ext_failed);
-	json_key(j, "counters");
-	json_arr_begin(j);
-	for (size_t i = 0; i < p->n; i++) {
-		const struct fab_counter *c = &p->c[i];
-
-		json_obj_begin(j);
-		json_key(j, "name"); json_str(j, c->name);
-		json_key(j, "source"); json_str(j, fab_counter_source_str(c->source));
-		json_key(j, "value");
-		if (c->known && !c->saturated)
-			json_u64(j, c->value);
+		out_str(o, PRINT_JSON, "state", mad_port_state_str(p->state), NULL);
+		out_str(o, PRINT_JSON, "phys_state", mad_phys_state_str(p->phys_state), NULL);
+		out_str(o, PRINT_JSON, "width", mad_link_width_str(p->width), NULL);
+		out_str(o, PRINT_JSON, "speed", mad_link_speed_str(p->speed, p->speed_ext), NULL);
+		if (gbps > 0)
+			out_float(o, PRINT_JSON, "rate_gbps", gbps, 3, NULL);
 		else
-			json_null(j);
-		json_key(j, "bits"); json_u64(j, c->bits);
-		json_key(j, "saturated"); json_bool(j, c->saturated);
-		json_obj_end(j);
+			out_null(o, PRINT_JSON, "rate_gbps", NULL);
 	}
-	json_arr_end(j);
-	json_obj_end(j);
+	out_obj_close(o);
 }
 
-/*
- * A swept port's counters, compact (a fabric has thousands of ports): the
- * values by name, null when unknown or saturated, and which are saturated.
- */
-static void fport_pma_json(struct json *j, const struct ib_pma *p)
+/* The sweep's figures: one line in text (two with the PMA sweep), an object in JSON. */
+static void sweep_out(struct out *o, const struct ib_fabric *f)
 {
-	json_obj_begin(j);
-	json_key(j, "state"); json_str(j, ib_query_state_str(p->state));
-	json_key(j, "lid"); json_u64(j, p->lid);
-	json_key(j, "extended"); json_bool(j, p->ext && !p->ext_failed);
-	json_key(j, "counters");
-	json_obj_begin(j);
-	for (size_t i = 0; i < p->n; i++) {
-		const struct fab_counter *c = &p->c[i];
+	double ms = (double)f->sweep_ns / 1e6, pma_ms = (double)f->pma_ns / 1e6;
 
-		json_key(j, c->name);
-		if (c->known && !c->saturated)
-			json_u64(j, c->value);
-		else
-			json_null(j);
-	}
-	json_obj_end(j);
-	json_key(j, "saturated");
-	json_arr_begin(j);
-	for (size_t i = 0; i < p->n; i++)
-		if (p->c[i].saturated)
-			json_str(j, p->c[i].name);
-	json_arr_end(j);
-	json_obj_end(j);
+	if (f->swept)
+		out_printf(o, "\nFabric from %s port %u: %zu nodes, %zu links; sweep %.1f ms, %" PRIu64
+			   " MADs (%" PRIu64 " in all), %" PRIu64 " timeouts%s%s\n",
+			   f->ports[f->sweep_from].ca, f->ports[f->sweep_from].port, f->nnodes, f->nlinks, ms,
+			   f->sweep_mads, f->mads_sent, f->mads_timeout,
+			   f->truncated_nodes ? "; STOPPED at the node limit" : "",
+			   f->truncated_time ? "; STOPPED at the time limit" : "");
+	if (f->swept && f->pma_swept)
+		out_printf(o, "PMA counters of every port that is up: %zu ports, %zu answered; %.1f ms, %" PRIu64
+			   " MADs\n", f->pma_ports, f->pma_answered, pma_ms, f->pma_mads);
+	out_obj_open(o, "sweep");
+	out_bool(o, PRINT_JSON, "done", f->swept, NULL);
+	out_float(o, PRINT_JSON, "elapsed_ms", ms, 3, NULL);
+	out_uint(o, PRINT_JSON, "sweep_mads", f->sweep_mads, NULL);
+	out_uint(o, PRINT_JSON, "mads_sent", f->mads_sent, NULL);
+	out_uint(o, PRINT_JSON, "mads_received", f->mads_received, NULL);
+	out_uint(o, PRINT_JSON, "timeouts", f->mads_timeout, NULL);
+	out_uint(o, PRINT_JSON, "retries", f->mads_retried, NULL);
+	out_bool(o, PRINT_JSON, "truncated_nodes", f->truncated_nodes, NULL);
+	out_bool(o, PRINT_JSON, "truncated_time", f->truncated_time, NULL);
+	out_bool(o, PRINT_JSON, "pma_swept", f->pma_swept, NULL);
+	out_uint(o, PRINT_JSON, "pma_ports", f->pma_ports, NULL);
+	out_uint(o, PRINT_JSON, "pma_answered", f->pma_answered, NULL);
+	out_float(o, PRINT_JSON, "pma_elapsed_ms", pma_ms, 3, NULL);
+	out_uint(o, PRINT_JSON, "pma_mads", f->pma_mads, NULL);
+	out_obj_close(o);
 }
 
-static void local_port_json(struct json *j, const struct ib_local_port *lp)
+void ibfabric_report(struct out *o, const struct ib_fabric *f)
 {
-	json_obj_begin(j);
-	json_key(j, "device"); json_str(j, lp->ca);
-	json_key(j, "port"); json_u64(j, lp->port);
-	json_key(j, "umad"); json_str_or_null(j, lp->umad_dev);
-	json_key(j, "query"); json_str(j, ib_query_state_str(lp->self_state));
-	if (lp->self_state == IBQ_OK) {
-		guid_json(j, "node_guid", lp->node.node_guid);
-		json_key(j, "node_desc"); json_str(j, lp->node.desc);
-		port_id_json(j, &lp->pi);
-		json_key(j, "sm");
-		json_obj_begin(j);
-		json_key(j, "lid"); json_u64(j, lp->sm.lid);
-		json_key(j, "sl"); json_u64(j, lp->sm.sl);
-		json_key(j, "query"); json_str(j, ib_query_state_str(lp->sm.state));
-		if (lp->sm.state == IBQ_OK) {
-			guid_json(j, "guid", lp->sm.guid);
-			json_key(j, "priority"); json_u64(j, lp->sm.priority);
-			json_key(j, "state"); json_str(j, mad_sm_state_str(lp->sm.sm_state));
-		}
-		json_obj_end(j);
-		json_key(j, "partner");
-		if (lp->peer_state == IBQ_OK) {
-			json_obj_begin(j);
-			guid_json(j, "node_guid", lp->peer.node_guid);
-			json_key(j, "node_type"); json_str(j, mad_node_type_str(lp->peer.node_type));
-			json_key(j, "node_desc"); json_str(j, lp->peer.desc);
-			json_key(j, "port"); json_u64(j, lp->peer_pi.num);
-			port_id_json(j, &lp->peer_pi);
-			json_obj_end(j);
-		} else {
-			json_null(j);
-		}
-		json_key(j, "management_port"); json_bool(j, ib_local_port_is_management(lp));
-		json_key(j, "pma"); pma_json(j, &lp->pma);
-		json_key(j, "partner_pma"); pma_json(j, &lp->peer_pma);
+	out_obj_open(o, "fabric");
+	out_str_or_null(o, PRINT_JSON, "error", f->error, NULL);
+	/* text says why there is nothing, or that there was no sweep, and stops; JSON has every member */
+	if (f->error[0] && !f->nports && !out_is_json(o)) {
+		out_printf(o, "InfiniBand management unavailable: %s\n", f->error);
+		return;
 	}
-	json_key(j, "note"); json_str_or_null(j, lp->note);
-	json_obj_end(j);
-}
-
-/* Long: the `show fabric` JSON member by member (doc/ib-management.md). */
-void ibfabric_json_members(struct json *j, const struct ib_fabric *f)
-{
-	json_key(j, "fabric");
-	json_obj_begin(j);
-	json_key(j, "error"); json_str_or_null(j, f->error);
-	json_key(j, "local_ports");
-	json_arr_begin(j);
+	out_printf(o, "Local InfiniBand ports (MADs through libibumad):\n");
+	out_arr_open(o, "local_ports");
 	for (size_t i = 0; i < f->nports; i++)
-		local_port_json(j, &f->ports[i]);
-	json_arr_end(j);
-	json_key(j, "nodes");
-	json_arr_begin(j);
-	for (size_t i = 0; i < f->nnodes; i++) {
-		const struct ib_fnode *n = &f->nodes[i];
-
-		json_obj_begin(j);
-		guid_json(j, "node_guid", n->id.node_guid);
-		json_key(j, "node_type"); json_str(j, mad_node_type_str(n->id.node_type));
-		json_key(j, "node_desc"); json_str(j, n->id.desc);
-		json_key(j, "lid"); json_u64(j, n->lid);
-		json_key(j, "ports"); json_u64(j, n->id.num_ports);
-		json_key(j, "port_states");
-		json_arr_begin(j);
-		for (unsigned int p = 1; p <= n->id.num_ports; p++) {
-			const struct ib_fport *fp = &n->ports[p];
-
-			json_obj_begin(j);
-			json_key(j, "port"); json_u64(j, p);
-			if (fp->known) {
-				json_key(j, "lid"); json_u64(j, fnode_port_lid(n, p));
-				json_key(j, "state"); json_str(j, mad_port_state_str(fp->pi.state));
-				json_key(j, "phys_state"); json_str(j, mad_phys_state_str(fp->pi.phys_state));
-			}
-			if (fp->pma) {
-				json_key(j, "pma"); fport_pma_json(j, fp->pma);
-			}
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-		json_key(j, "hops"); json_u64(j, n->hops);
-		json_obj_end(j);
+		local_port_out(o, &f->ports[i]);
+	out_arr_close(o);
+	if (!f->swept && !out_is_json(o)) {
+		out_printf(o, "\nFabric: not swept (no usable local port)\n");
+		return;
 	}
-	json_arr_end(j);
-	json_key(j, "links");
-	json_arr_begin(j);
-	for (size_t i = 0; i < f->nlinks; i++) {
-		const struct ib_link *l = &f->links[i];
-		const struct ib_fnode *a = &f->nodes[l->a], *b = &f->nodes[l->b];
-
-		json_obj_begin(j);
-		guid_json(j, "from_guid", a->id.node_guid);
-		json_key(j, "from_desc"); json_str(j, a->id.desc);
-		json_key(j, "from_port"); json_u64(j, l->a_port);
-		guid_json(j, "to_guid", b->id.node_guid);
-		json_key(j, "to_desc"); json_str(j, b->id.desc);
-		json_key(j, "to_port"); json_u64(j, l->b_port);
-		json_key(j, "to_lid"); json_u64(j, fnode_port_lid(b, l->b_port));
-		if (a->ports[l->a_port].known) {
-			const struct ib_port_id *p = &a->ports[l->a_port].pi;
-			double gbps = mad_link_gbps(p->width, p->speed, p->speed_ext);
-
-			json_key(j, "state"); json_str(j, mad_port_state_str(p->state));
-			json_key(j, "phys_state"); json_str(j, mad_phys_state_str(p->phys_state));
-			json_key(j, "width"); json_str(j, mad_link_width_str(p->width));
-			json_key(j, "speed"); json_str(j, mad_link_speed_str(p->speed, p->speed_ext));
-			json_key(j, "rate_gbps");
-			if (gbps > 0)
-				json_double(j, gbps, 3);
-			else
-				json_null(j);
-		}
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_key(j, "sweep");
-	json_obj_begin(j);
-	json_key(j, "done"); json_bool(j, f->swept);
-	json_key(j, "elapsed_ms"); json_double(j, (double)f->sweep_ns / 1e6, 3);
-	json_key(j, "sweep_mads"); json_u64(j, f->sweep_mads);
-	json_key(j, "mads_sent"); json_u64(j, f->mads_sent);
-	json_key(j, "mads_received"); json_u64(j, f->mads_received);
-	json_key(j, "timeouts"); json_u64(j, f->mads_timeout);
-	json_key(j, "retries"); json_u64(j, f->mads_retried);
-	json_key(j, "truncated_nodes"); json_bool(j, f->truncated_nodes);
-	json_key(j, "truncated_time"); json_bool(j, f->truncated_time);
-	json_key(j, "pma_swept"); json_bool(j, f->pma_swept);
-	json_key(j, "pma_ports"); json_u64(j, f->pma_ports);
-	json_key(j, "pma_answered"); json_u64(j, f->pma_answered);
-	json_key(j, "pma_elapsed_ms"); json_double(j, (double)f->pma_ns / 1e6, 3);
-	json_key(j, "pma_mads"); json_u64(j, f->pma_mads);
-	json_obj_end(j);
+	/* the sweep's figures come before the nodes in text, after the links in JSON */
+	if (!out_is_json(o))
+		sweep_out(o, f);
+	out_arr_open(o, "nodes");
+	for (size_t i = 0; i < f->nnodes; i++)
+		node_out(o, f, &f->nodes[i]);
+	out_arr_close(o);
+	out_arr_open(o, "links");
+	for (size_t i = 0; i < f->nlinks; i++)
+		link_json(o, f, &f->links[i]);
+	out_arr_close(o);
+	if (out_is_json(o))
+		sweep_out(o, f);
 }
 
 /* ---- rates between PMA samples ---- */
@@ -487,8 +461,10 @@ static void rate_cell(bool known, double bps, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
-static void end_rates_text(FILE *out, const char *who, const struct ib_pma *p)
+/* One end's rates and the error counters that moved: a line in text (when text), an object in JSON. */
+static void end_rates_out(struct out *o, const char *who, const struct ib_pma *p, bool text)
 {
+	enum out_to t = text ? PRINT_ANY : PRINT_JSON;
 	struct pma_rates r;
 	char x[32], rc[32];
 	bool any = false;
@@ -496,85 +472,49 @@ static void end_rates_text(FILE *out, const char *who, const struct ib_pma *p)
 	pma_rates(p, &r);
 	rate_cell(r.xmit_known, r.xmit_bps, x, sizeof(x));
 	rate_cell(r.rcv_known, r.rcv_bps, rc, sizeof(rc));
-	fprintf(out, "    %-8s xmit %14s  rcv %14s  errors:", who, x, rc);
+	out_obj_open(o, who);
+	out_str(o, t, "state", ib_query_state_str(p->state), "    %-8s xmit %14s  rcv %14s  errors:", who, x, rc);
+	out_float(o, PRINT_JSON, "xmit_bytes_per_s", r.xmit_known ? r.xmit_bps : NAN, 1, NULL);
+	out_float(o, PRINT_JSON, "rcv_bytes_per_s", r.rcv_known ? r.rcv_bps : NAN, 1, NULL);
+	out_arr_open(o, "error_deltas");
 	for (size_t i = 0; i < p->n; i++) {
 		uint64_t d;
 
-		if (p->c[i].kind == COUNTER_KIND_ERROR && counter_delta(&p->c[i], &d) && d) {
-			fprintf(out, " %s +%" PRIu64, p->c[i].name, d);
-			any = true;
-		}
-	}
-	fprintf(out, "%s\n", any ? "" : (p->state == IBQ_OK ? " none" : " unknown"));
-}
-
-void ibfabric_rates_text(FILE *out, const struct ib_fabric *f, unsigned int sample)
-{
-	fprintf(out, "sample %u\n", sample);
-	for (size_t i = 0; i < f->nports; i++) {
-		const struct ib_local_port *lp = &f->ports[i];
-
-		if (lp->self_state != IBQ_OK || (!lp->pma.n && !lp->peer_pma.n))
+		if (p->c[i].kind != COUNTER_KIND_ERROR || !counter_delta(&p->c[i], &d) || !d)
 			continue;
-		fprintf(out, "  %s port %u <-> %s port %u\n", lp->ca, lp->port,
-			lp->peer_state == IBQ_OK ? desc_or(lp->peer.desc) : "?", lp->peer_pi.num);
-		end_rates_text(out, "local", &lp->pma);
-		end_rates_text(out, "partner", &lp->peer_pma);
+		out_obj_open(o, NULL);
+		out_str(o, t, "name", p->c[i].name, " %s", p->c[i].name);
+		out_uint(o, t, "delta", d, " +%" PRIu64, d);
+		out_obj_close(o);
+		any = true;
 	}
+	out_arr_close(o);
+	if (text)
+		out_printf(o, "%s\n", any ? "" : (p->state == IBQ_OK ? " none" : " unknown"));
+	out_obj_close(o);
 }
 
-static void end_rates_json(struct json *j, const struct ib_pma *p)
+void ibfabric_rates(struct out *o, const struct ib_fabric *f, unsigned int sample, double interval_s)
 {
-	struct pma_rates r;
-
-	pma_rates(p, &r);
-	json_obj_begin(j);
-	json_key(j, "state"); json_str(j, ib_query_state_str(p->state));
-	json_key(j, "xmit_bytes_per_s");
-	if (r.xmit_known)
-		json_double(j, r.xmit_bps, 1);
-	else
-		json_null(j);
-	json_key(j, "rcv_bytes_per_s");
-	if (r.rcv_known)
-		json_double(j, r.rcv_bps, 1);
-	else
-		json_null(j);
-	json_key(j, "error_deltas");
-	json_arr_begin(j);
-	for (size_t i = 0; i < p->n; i++) {
-		uint64_t d;
-
-		if (p->c[i].kind == COUNTER_KIND_ERROR && counter_delta(&p->c[i], &d) && d) {
-			json_obj_begin(j);
-			json_key(j, "name"); json_str(j, p->c[i].name);
-			json_key(j, "delta"); json_u64(j, d);
-			json_obj_end(j);
-		}
-	}
-	json_arr_end(j);
-	json_obj_end(j);
-}
-
-void ibfabric_rates_json(struct json *j, const struct ib_fabric *f, unsigned int sample, double interval_s)
-{
-	json_obj_begin(j);
-	json_key(j, "sample"); json_u64(j, sample);
-	json_key(j, "interval_s"); json_double(j, interval_s, 3);
-	json_key(j, "ports");
-	json_arr_begin(j);
+	out_obj_open(o, NULL);
+	out_uint(o, PRINT_ANY, "sample", sample, "sample %u\n", sample);
+	out_float(o, PRINT_JSON, "interval_s", interval_s, 3, NULL);
+	out_arr_open(o, "ports");
 	for (size_t i = 0; i < f->nports; i++) {
 		const struct ib_local_port *lp = &f->ports[i];
+		/* text leaves out a port whose PMA gave nothing at either end */
+		bool text = lp->pma.n || lp->peer_pma.n;
 
 		if (lp->self_state != IBQ_OK)
 			continue;
-		json_obj_begin(j);
-		json_key(j, "device"); json_str(j, lp->ca);
-		json_key(j, "port"); json_u64(j, lp->port);
-		json_key(j, "local"); end_rates_json(j, &lp->pma);
-		json_key(j, "partner"); end_rates_json(j, &lp->peer_pma);
-		json_obj_end(j);
+		out_obj_open(o, NULL);
+		out_str(o, text ? PRINT_ANY : PRINT_JSON, "device", lp->ca, "  %s port %u <-> %s port %u\n", lp->ca,
+			lp->port, lp->peer_state == IBQ_OK ? desc_or(lp->peer.desc) : "?", lp->peer_pi.num);
+		out_uint(o, PRINT_JSON, "port", lp->port, NULL);
+		end_rates_out(o, "local", &lp->pma, text);
+		end_rates_out(o, "partner", &lp->peer_pma, text);
+		out_obj_close(o);
 	}
-	json_arr_end(j);
-	json_obj_end(j);
+	out_arr_close(o);
+	out_obj_close(o);
 }

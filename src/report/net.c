@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabtop show net: RDMA netdevs with addresses, IPoIB and sysctls; routes of all tables; rules; RoCE modes. */
+/* fabtop show net, text or JSON from one walk: RDMA netdevs with addresses, IPoIB and sysctls; routes of all tables; rules; RoCE modes. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -49,29 +49,52 @@ static void ipoib_of(const struct fab_host *h, const struct net_link *l, const c
 		}
 }
 
-static void route_text(FILE *f, const struct net_state *st, const struct net_route *r)
+/* "ADDR/LEN" as text prints it, into buf; JSON takes it only when the address has a family. */
+static const char *prefix_str(const struct net_ip *ip, unsigned int len, char *buf, size_t size)
 {
-	char b1[INET6_ADDRSTRLEN], b2[16], b3[16], b4[16];
-	const struct net_link *l = net_link_by_index(st, r->oif);
+	char b[INET6_ADDRSTRLEN];
 
-	fprintf(f, "  ");
-	if (r->type != RTN_UNICAST)
-		fprintf(f, "%s ", net_rtn_type_str(r->type));
-	if (r->dst.family)
-		fprintf(f, "%s/%u", net_ip_str(&r->dst, b1, sizeof(b1)), r->dst_len);
-	else
-		fprintf(f, "default");
-	if (r->gateway.family)
-		fprintf(f, " via %s", net_ip_str(&r->gateway, b1, sizeof(b1)));
-	if (l)
-		fprintf(f, " dev %s", l->name);
-	fprintf(f, " table %s proto %s scope %s", net_table_str(r->table, b2, sizeof(b2)),
-		net_rtprot_str(r->protocol, b3, sizeof(b3)), net_scope_str(r->scope, b4, sizeof(b4)));
-	if (r->prefsrc.family)
-		fprintf(f, " src %s", net_ip_str(&r->prefsrc, b1, sizeof(b1)));
+	snprintf(buf, size, "%s/%u", net_ip_str(ip, b, sizeof(b)), len);
+	return buf;
+}
+
+static const char *ip_or_null(const struct net_ip *ip, char *buf, size_t size)
+{
+	return ip->family ? net_ip_str(ip, buf, size) : NULL;
+}
+
+static void route_out(struct out *o, const struct net_state *st, const struct net_route *r)
+{
+	char b1[INET6_ADDRSTRLEN + 8], b2[16], b3[16], b4[16], gw[INET6_ADDRSTRLEN], ps[INET6_ADDRSTRLEN];
+	const struct net_link *l = net_link_by_index(st, r->oif);
+	const char *table = net_table_str(r->table, b2, sizeof(b2));
+	const char *dst = r->dst.family ? prefix_str(&r->dst, r->dst_len, b1, sizeof(b1)) : "default";
+	const char *via = ip_or_null(&r->gateway, gw, sizeof(gw)), *src = ip_or_null(&r->prefsrc, ps, sizeof(ps));
+	const char *proto = net_rtprot_str(r->protocol, b3, sizeof(b3)), *scope = net_scope_str(r->scope, b4, sizeof(b4));
+
+	out_obj_open(o, NULL);
+	out_uint(o, PRINT_JSON, "table", r->table, NULL);
+	out_str(o, PRINT_JSON, "table_name", table, NULL);
+	out_str(o, PRINT_JSON, "family", r->family == AF_INET ? "inet" : "inet6", NULL);
+	out_printf(o, "  ");
+	out_str(o, PRINT_ANY, "type", net_rtn_type_str(r->type), r->type != RTN_UNICAST ? "%s " : NULL,
+		net_rtn_type_str(r->type));
+	out_str(o, PRINT_ANY, "dst", dst, "%s", dst);
+	if (via)
+		out_printf(o, " via %s", via);
+	out_str_or_null(o, PRINT_ANY, "dev", l ? l->name : NULL, l ? " dev %s" : NULL, l ? l->name : "");
+	out_str_or_null(o, PRINT_JSON, "gateway", via, NULL);
+	out_str_or_null(o, PRINT_JSON, "prefsrc", src, NULL);
+	out_str(o, PRINT_ANY, "protocol", proto, " table %s proto %s", table, proto);
+	out_str(o, PRINT_ANY, "scope", scope, " scope %s", scope);
+	if (src)
+		out_printf(o, " src %s", src);
 	if (r->has_priority)
-		fprintf(f, " metric %u", r->priority);
-	fprintf(f, "\n");
+		out_uint(o, PRINT_ANY, "metric", r->priority, " metric %u", r->priority);
+	else
+		out_null(o, PRINT_JSON, "metric", NULL);
+	out_printf(o, "\n");
+	out_obj_close(o);
 }
 
 static const char *rule_action_str(uint8_t a)
@@ -87,296 +110,196 @@ static const char *rule_action_str(uint8_t a)
 	}
 }
 
-static void rule_text(FILE *f, const struct net_rule *r)
+static void rule_out(struct out *o, const struct net_rule *r)
 {
-	char b[INET6_ADDRSTRLEN], t[16];
+	char b[INET6_ADDRSTRLEN + 8], d[INET6_ADDRSTRLEN + 8], t[16];
+	const char *fam = r->family == AF_INET ? "inet" : "inet6";
+	const char *from = r->src_len ? prefix_str(&r->src, r->src_len, b, sizeof(b)) : "all";
+	const char *to = r->dst_len ? prefix_str(&r->dst, r->dst_len, d, sizeof(d)) : NULL;
 
-	fprintf(f, "  %u:\t%sfrom ", r->has_priority ? r->priority : 0, r->invert ? "not " : "");
-	if (r->src_len)
-		fprintf(f, "%s/%u", net_ip_str(&r->src, b, sizeof(b)), r->src_len);
+	out_obj_open(o, NULL);
+	if (r->has_priority)
+		out_uint(o, PRINT_ANY, "priority", r->priority, "  %u:\t", r->priority);
 	else
-		fprintf(f, "all");
-	if (r->dst_len)
-		fprintf(f, " to %s/%u", net_ip_str(&r->dst, b, sizeof(b)), r->dst_len);
+		out_null(o, PRINT_ANY, "priority", "  0:\t");
+	out_str(o, PRINT_JSON, "family", fam, NULL);
+	out_str(o, PRINT_ANY, "from", r->src_len && !r->src.family ? NULL : from, "%sfrom %s", r->invert ? "not " : "",
+		from);
+	out_str(o, PRINT_ANY, "to", to && r->dst.family ? to : NULL, to ? " to %s" : NULL, to);
 	if (r->has_fwmark)
-		fprintf(f, " fwmark 0x%x/0x%x", r->fwmark, r->fwmask);
-	if (r->iifname[0])
-		fprintf(f, " iif %s", r->iifname);
-	if (r->oifname[0])
-		fprintf(f, " oif %s", r->oifname);
-	fprintf(f, " %s", rule_action_str(r->action));
-	if (r->action == FR_ACT_TO_TBL)
-		fprintf(f, " %s", net_table_str(r->table, t, sizeof(t)));
-	fprintf(f, " (%s)\n", r->family == AF_INET ? "inet" : "inet6");
+		out_printf(o, " fwmark 0x%x/0x%x", r->fwmark, r->fwmask);
+	out_str_or_null(o, PRINT_ANY, "iif", r->iifname, r->iifname[0] ? " iif %s" : NULL, r->iifname);
+	out_str_or_null(o, PRINT_ANY, "oif", r->oifname, r->oifname[0] ? " oif %s" : NULL, r->oifname);
+	out_str(o, PRINT_ANY, "action", rule_action_str(r->action), " %s", rule_action_str(r->action));
+	out_uint(o, PRINT_ANY, "table", r->table, r->action == FR_ACT_TO_TBL ? " %s" : NULL,
+		 net_table_str(r->table, t, sizeof(t)));
+	out_bool(o, PRINT_JSON, "not", r->invert, NULL);
+	out_printf(o, " (%s)\n", fam);
+	out_obj_close(o);
 }
 
-static void opt_text(FILE *f, struct net_opt_int v)
+/* A sysctl's value: the number, or "?" (null) when it could not be read. */
+static void optint_out(struct out *o, const char *key, struct net_opt_int v)
 {
 	if (v.known)
-		fprintf(f, "%d", v.value);
+		out_int(o, PRINT_ANY, key, v.value, "%d", v.value);
 	else
-		fprintf(f, "?");
+		out_null(o, PRINT_ANY, key, "?");
 }
 
-/* Long: the `show net` report section by section, in the order doc/show.md documents. */
-void net_report_text(FILE *f, const struct fab_host *h, const struct net_state *st)
+static void sysctls_out(struct out *o, const struct net_if_sysctls *sc)
 {
-	char b[INET6_ADDRSTRLEN];
-	size_t nrdma = 0;
-
-	fprintf(f, "RDMA netdevs:\n");
-	for (size_t i = 0; i < st->nlinks; i++) {
-		const struct net_link *l = &st->links[i];
-		const struct net_if_sysctls *sc = net_sysctls_of(st, l->name);
-		const char *dev = NULL, *mode;
-		unsigned int port = 0;
-		int32_t pkey;
-
-		if (!l->rdma)
-			continue;
-		nrdma++;
-		fprintf(f, "  %s", l->name);
-		if (netdev_owner(h, l->name, &dev, &port))
-			fprintf(f, " (%s/%u)", dev, port);
-		fprintf(f, ": %s, mtu %u%s%s", net_operstate_str(l->operstate), l->mtu,
-			l->kind[0] ? ", " : "", l->kind);
-		if (l->master && net_link_by_index(st, l->master))
-			fprintf(f, ", master %s", net_link_by_index(st, l->master)->name);
-		if (l->link && l->link != l->ifindex && net_link_by_index(st, l->link))
-			fprintf(f, ", lower %s", net_link_by_index(st, l->link)->name);
-		fprintf(f, "\n");
-		ipoib_of(h, l, &mode, &pkey);
-		if (mode[0] || pkey >= 0) {
-			fprintf(f, "    IPoIB: mode %s", mode[0] ? mode : "unknown");
-			if (pkey >= 0)
-				fprintf(f, ", P_Key 0x%04x", (unsigned int)pkey);
-			fprintf(f, "\n");
-		}
-		for (size_t k = 0; k < st->naddrs; k++)
-			if (st->addrs[k].ifindex == l->ifindex)
-				fprintf(f, "    %s %s/%u\n", st->addrs[k].local.family == AF_INET ? "inet" : "inet6",
-					net_ip_str(&st->addrs[k].local, b, sizeof(b)), st->addrs[k].prefixlen);
-		if (sc) {
-			fprintf(f, "    sysctl (effective: all/default/iface):");
-			for (int id = 0; id < NET_SYSCTL_COUNT; id++) {
-				const struct net_sysctl_val *v = &sc->v[id];
-
-				fprintf(f, " %s=", net_sysctl_name((enum net_sysctl_id)id));
-				opt_text(f, v->effective);
-				fprintf(f, "(");
-				opt_text(f, v->all);
-				fprintf(f, "/");
-				opt_text(f, v->dflt);
-				fprintf(f, "/");
-				opt_text(f, v->iface);
-				fprintf(f, ")");
-			}
-			fprintf(f, "\n");
-		}
-		for (size_t k = 0; k < st->nneighs; k++) {
-			const struct net_neigh *n = &st->neighs[k];
-
-			if (n->ifindex != l->ifindex)
-				continue;
-			fprintf(f, "    neigh %s %s", net_ip_str(&n->dst, b, sizeof(b)), net_nud_str(n->state));
-			if (n->lladdr_len) {
-				fprintf(f, " lladdr ");
-				for (unsigned int m = 0; m < n->lladdr_len; m++)
-					fprintf(f, "%s%02x", m ? ":" : "", n->lladdr[m]);
-			}
-			fprintf(f, "\n");
-		}
-	}
-	if (!nrdma)
-		fprintf(f, "  (none: no netdev of an RDMA port in this network namespace)\n");
-	fprintf(f, "Routes (all tables):\n");
-	for (size_t i = 0; i < st->nroutes; i++)
-		route_text(f, st, &st->routes[i]);
-	fprintf(f, "Rules:\n");
-	for (size_t i = 0; i < st->nrules; i++)
-		rule_text(f, &st->rules[i]);
-	fprintf(f, "rdma_cm default_roce_mode:\n");
-	{
-		size_t shown = 0;
-
-		for (size_t i = 0; i < h->ndevs; i++)
-			for (size_t j = 0; j < h->devs[i].nports; j++) {
-				const struct fab_port *p = &h->devs[i].ports[j];
-
-				if (p->link_layer != LINK_LAYER_ETHERNET)
-					continue;
-				fprintf(f, "  %s/%u: %s\n", h->devs[i].name, p->num,
-					p->default_roce_mode[0] ? p->default_roce_mode : "unknown (configfs rdma_cm not mounted or no entry)");
-				shown++;
-			}
-		if (!shown)
-			fprintf(f, "  (no RoCE ports)\n");
-	}
-}
-
-static void ip_json(struct json *j, const struct net_ip *ip)
-{
-	char b[INET6_ADDRSTRLEN];
-
-	json_str_or_null(j, ip->family ? net_ip_str(ip, b, sizeof(b)) : NULL);
-}
-
-static void prefix_json(struct json *j, const struct net_ip *ip, unsigned int len)
-{
-	char b[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN + 8];
-
-	if (!ip->family) {
-		json_null(j);
+	if (!sc) {
+		out_null(o, PRINT_JSON, "sysctls", NULL);
 		return;
 	}
-	snprintf(s, sizeof(s), "%s/%u", net_ip_str(ip, b, sizeof(b)), len);
-	json_str(j, s);
+	out_printf(o, "    sysctl (effective: all/default/iface):");
+	out_obj_open(o, "sysctls");
+	for (int id = 0; id < NET_SYSCTL_COUNT; id++) {
+		const char *name = net_sysctl_name((enum net_sysctl_id)id);
+
+		out_obj_open(o, name);
+		out_printf(o, " %s=", name);
+		optint_out(o, "effective", sc->v[id].effective);
+		out_printf(o, "(");
+		optint_out(o, "all", sc->v[id].all);
+		out_printf(o, "/");
+		optint_out(o, "default", sc->v[id].dflt);
+		out_printf(o, "/");
+		optint_out(o, "iface", sc->v[id].iface);
+		out_printf(o, ")");
+		out_obj_close(o);
+	}
+	out_obj_close(o);
+	out_printf(o, "\n");
 }
 
-static void optint_json(struct json *j, struct net_opt_int v)
+/* Text only: the netdev's neighbours (the JSON leaves them out). */
+static void neighs_text(struct out *o, const struct net_state *st, const struct net_link *l)
 {
-	if (v.known)
-		json_i64(j, v.value);
-	else
-		json_null(j);
+	char b[INET6_ADDRSTRLEN];
+
+	for (size_t k = 0; k < st->nneighs && out_text(o); k++) {
+		const struct net_neigh *n = &st->neighs[k];
+
+		if (n->ifindex != l->ifindex)
+			continue;
+		out_printf(o, "    neigh %s %s", net_ip_str(&n->dst, b, sizeof(b)), net_nud_str(n->state));
+		if (n->lladdr_len) {
+			out_printf(o, " lladdr ");
+			for (unsigned int m = 0; m < n->lladdr_len; m++)
+				out_printf(o, "%s%02x", m ? ":" : "", n->lladdr[m]);
+		}
+		out_printf(o, "\n");
+	}
 }
 
-/* One RDMA netdev: its device and port, IPoIB mode and P_Key, addresses, sysctls. */
-static void netdev_json(struct json *j, const struct fab_host *h, const struct net_state *st,
-			const struct net_link *l)
+static void addrs_out(struct out *o, const struct net_state *st, const struct net_link *l)
 {
-	const struct net_if_sysctls *sc = net_sysctls_of(st, l->name);
-	const char *dev = NULL, *mode;
+	char b[INET6_ADDRSTRLEN + 8];
+
+	out_arr_open(o, "addresses");
+	for (size_t k = 0; k < st->naddrs; k++) {
+		const struct net_addr *a = &st->addrs[k];
+		const char *p;
+
+		if (a->ifindex != l->ifindex)
+			continue;
+		p = prefix_str(&a->local, a->prefixlen, b, sizeof(b));
+		out_str(o, PRINT_ANY, NULL, a->local.family ? p : NULL, "    %s %s\n",
+			a->local.family == AF_INET ? "inet" : "inet6", p);
+	}
+	out_arr_close(o);
+}
+
+/* One RDMA netdev: its device and port, state, IPoIB mode and P_Key, addresses, sysctls, neighbours. */
+static void netdev_out(struct out *o, const struct fab_host *h, const struct net_state *st, const struct net_link *l)
+{
+	const struct net_link *m = l->master ? net_link_by_index(st, l->master) : NULL;
+	const struct net_link *lo = l->link && l->link != l->ifindex ? net_link_by_index(st, l->link) : NULL;
+	const char *state = net_operstate_str(l->operstate), *dev = NULL, *mode;
 	unsigned int port = 0;
+	bool owned = netdev_owner(h, l->name, &dev, &port);
 	int32_t pkey;
 
-	json_obj_begin(j);
-	json_key(j, "name"); json_str(j, l->name);
-	json_key(j, "ifindex"); json_i64(j, l->ifindex);
-	if (netdev_owner(h, l->name, &dev, &port)) {
-		json_key(j, "device"); json_str(j, dev);
-		json_key(j, "port"); json_u64(j, port);
-	} else {
-		json_key(j, "device"); json_null(j);
-		json_key(j, "port"); json_null(j);
-	}
-	json_key(j, "kind"); json_str_or_null(j, l->kind);
-	json_key(j, "operstate"); json_str(j, net_operstate_str(l->operstate));
-	{
-		const struct net_link *m = l->master ? net_link_by_index(st, l->master) : NULL;
-		const struct net_link *lo = l->link && l->link != l->ifindex ? net_link_by_index(st, l->link) : NULL;
-
-		json_key(j, "master"); json_str_or_null(j, m ? m->name : NULL);
-		json_key(j, "lower"); json_str_or_null(j, lo ? lo->name : NULL);
-	}
-	json_key(j, "mtu"); json_u64(j, l->mtu);
 	ipoib_of(h, l, &mode, &pkey);
-	json_key(j, "ipoib_mode"); json_str_or_null(j, mode);
-	json_key(j, "pkey");
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "name", l->name, "  %s", l->name);
+	out_int(o, PRINT_JSON, "ifindex", l->ifindex, NULL);
+	out_str(o, PRINT_ANY, "device", owned ? dev : NULL, owned ? " (%s/%u)" : NULL, dev, port);
+	if (owned)
+		out_uint(o, PRINT_JSON, "port", port, NULL);
+	else
+		out_null(o, PRINT_JSON, "port", NULL);
+	out_str_or_null(o, PRINT_JSON, "kind", l->kind, NULL);
+	out_str(o, PRINT_ANY, "operstate", state, ": %s, mtu %u%s%s", state, l->mtu, l->kind[0] ? ", " : "", l->kind);
+	out_str_or_null(o, PRINT_ANY, "master", m ? m->name : NULL, m ? ", master %s" : NULL, m ? m->name : "");
+	out_str_or_null(o, PRINT_ANY, "lower", lo ? lo->name : NULL, lo ? ", lower %s" : NULL, lo ? lo->name : "");
+	out_printf(o, "\n");
+	out_uint(o, PRINT_JSON, "mtu", l->mtu, NULL);
+	out_str_or_null(o, PRINT_ANY, "ipoib_mode", mode, mode[0] || pkey >= 0 ? "    IPoIB: mode %s" : NULL,
+			mode[0] ? mode : "unknown");
 	if (pkey >= 0)
-		json_i64(j, pkey);
+		out_int(o, PRINT_ANY, "pkey", pkey, ", P_Key 0x%04x", (unsigned int)pkey);
 	else
-		json_null(j);
-	json_key(j, "addresses");
-	json_arr_begin(j);
-	for (size_t k = 0; k < st->naddrs; k++)
-		if (st->addrs[k].ifindex == l->ifindex)
-			prefix_json(j, &st->addrs[k].local, st->addrs[k].prefixlen);
-	json_arr_end(j);
-	json_key(j, "sysctls");
-	if (sc) {
-		json_obj_begin(j);
-		for (int id = 0; id < NET_SYSCTL_COUNT; id++) {
-			json_key(j, net_sysctl_name((enum net_sysctl_id)id));
-			json_obj_begin(j);
-			json_key(j, "effective"); optint_json(j, sc->v[id].effective);
-			json_key(j, "all"); optint_json(j, sc->v[id].all);
-			json_key(j, "default"); optint_json(j, sc->v[id].dflt);
-			json_key(j, "iface"); optint_json(j, sc->v[id].iface);
-			json_obj_end(j);
-		}
-		json_obj_end(j);
-	} else {
-		json_null(j);
-	}
-	json_obj_end(j);
+		out_null(o, PRINT_JSON, "pkey", NULL);
+	if (mode[0] || pkey >= 0)
+		out_printf(o, "\n");
+	addrs_out(o, st, l);
+	sysctls_out(o, net_sysctls_of(st, l->name));
+	neighs_text(o, st, l);
+	out_obj_close(o);
 }
 
-static void route_json(struct json *j, const struct net_state *st, const struct net_route *r)
+static void roce_modes_out(struct out *o, const struct fab_host *h)
 {
-	const struct net_link *l = net_link_by_index(st, r->oif);
-	char b[16];
+	size_t shown = 0;
 
-	json_obj_begin(j);
-	json_key(j, "table"); json_u64(j, r->table);
-	json_key(j, "table_name"); json_str(j, net_table_str(r->table, b, sizeof(b)));
-	json_key(j, "family"); json_str(j, r->family == AF_INET ? "inet" : "inet6");
-	json_key(j, "type"); json_str(j, net_rtn_type_str(r->type));
-	json_key(j, "dst"); r->dst.family ? prefix_json(j, &r->dst, r->dst_len) : json_str(j, "default");
-	json_key(j, "dev"); json_str_or_null(j, l ? l->name : NULL);
-	json_key(j, "gateway"); ip_json(j, &r->gateway);
-	json_key(j, "prefsrc"); ip_json(j, &r->prefsrc);
-	json_key(j, "protocol"); json_str(j, net_rtprot_str(r->protocol, b, sizeof(b)));
-	json_key(j, "scope"); json_str(j, net_scope_str(r->scope, b, sizeof(b)));
-	json_key(j, "metric");
-	if (r->has_priority)
-		json_u64(j, r->priority);
-	else
-		json_null(j);
-	json_obj_end(j);
-}
-
-static void rule_json(struct json *j, const struct net_rule *r)
-{
-	json_obj_begin(j);
-	json_key(j, "priority");
-	if (r->has_priority)
-		json_u64(j, r->priority);
-	else
-		json_null(j);
-	json_key(j, "family"); json_str(j, r->family == AF_INET ? "inet" : "inet6");
-	json_key(j, "from"); r->src_len ? prefix_json(j, &r->src, r->src_len) : json_str(j, "all");
-	json_key(j, "to"); r->dst_len ? prefix_json(j, &r->dst, r->dst_len) : json_null(j);
-	json_key(j, "iif"); json_str_or_null(j, r->iifname);
-	json_key(j, "oif"); json_str_or_null(j, r->oifname);
-	json_key(j, "action"); json_str(j, rule_action_str(r->action));
-	json_key(j, "table"); json_u64(j, r->table);
-	json_key(j, "not"); json_bool(j, r->invert);
-	json_obj_end(j);
-}
-
-void net_report_json(struct json *j, const struct fab_host *h, const struct net_state *st)
-{
-	json_key(j, "netdevs");
-	json_arr_begin(j);
-	for (size_t i = 0; i < st->nlinks; i++)
-		if (st->links[i].rdma)
-			netdev_json(j, h, st, &st->links[i]);
-	json_arr_end(j);
-	json_key(j, "routes");
-	json_arr_begin(j);
-	for (size_t i = 0; i < st->nroutes; i++)
-		route_json(j, st, &st->routes[i]);
-	json_arr_end(j);
-	json_key(j, "rules");
-	json_arr_begin(j);
-	for (size_t i = 0; i < st->nrules; i++)
-		rule_json(j, &st->rules[i]);
-	json_arr_end(j);
-
-	json_key(j, "roce_modes");
-	json_arr_begin(j);
+	out_printf(o, "rdma_cm default_roce_mode:\n");
+	out_arr_open(o, "roce_modes");
 	for (size_t i = 0; i < h->ndevs; i++)
 		for (size_t k = 0; k < h->devs[i].nports; k++) {
 			const struct fab_port *p = &h->devs[i].ports[k];
 
 			if (p->link_layer != LINK_LAYER_ETHERNET)
 				continue;
-			json_obj_begin(j);
-			json_key(j, "device"); json_str(j, h->devs[i].name);
-			json_key(j, "port"); json_u64(j, p->num);
-			json_key(j, "default_roce_mode"); json_str_or_null(j, p->default_roce_mode);
-			json_obj_end(j);
+			out_obj_open(o, NULL);
+			out_str(o, PRINT_ANY, "device", h->devs[i].name, "  %s/", h->devs[i].name);
+			out_uint(o, PRINT_ANY, "port", p->num, "%u: ", p->num);
+			out_str_or_null(o, PRINT_ANY, "default_roce_mode", p->default_roce_mode, "%s\n",
+					p->default_roce_mode[0] ? p->default_roce_mode :
+					"unknown (configfs rdma_cm not mounted or no entry)");
+			out_obj_close(o);
+			shown++;
 		}
-	json_arr_end(j);
+	out_arr_close(o);
+	if (!shown)
+		out_printf(o, "  (no RoCE ports)\n");
+}
+
+void net_report(struct out *o, const struct fab_host *h, const struct net_state *st)
+{
+	size_t nrdma = 0;
+
+	out_printf(o, "RDMA netdevs:\n");
+	out_arr_open(o, "netdevs");
+	for (size_t i = 0; i < st->nlinks; i++)
+		if (st->links[i].rdma) {
+			netdev_out(o, h, st, &st->links[i]);
+			nrdma++;
+		}
+	out_arr_close(o);
+	if (!nrdma)
+		out_printf(o, "  (none: no netdev of an RDMA port in this network namespace)\n");
+	out_printf(o, "Routes (all tables):\n");
+	out_arr_open(o, "routes");
+	for (size_t i = 0; i < st->nroutes; i++)
+		route_out(o, st, &st->routes[i]);
+	out_arr_close(o);
+	out_printf(o, "Rules:\n");
+	out_arr_open(o, "rules");
+	for (size_t i = 0; i < st->nrules; i++)
+		rule_out(o, &st->rules[i]);
+	out_arr_close(o);
+	roce_modes_out(o, h);
 }

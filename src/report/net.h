@@ -7,11 +7,13 @@
 
 #include "model/fabric.h"
 #include "model/net.h"
-#include "report/json.h"
+#include "report/out.h"
 
-/* Addresses of RDMA netdevs, IPoIB, routes of all tables, rules, sysctls, default_roce_mode. */
-void net_report_text(FILE *f, const struct fab_host *h, const struct net_state *st);
-/* Members "netdevs", "routes", "rules", "roce_modes" inside an open object. */
-void net_report_json(struct json *j, const struct fab_host *h, const struct net_state *st);
+/*
+ * Addresses of RDMA netdevs, IPoIB, routes of all tables, rules, sysctls,
+ * default_roce_mode; in JSON the members "netdevs", "routes", "rules",
+ * "roce_modes" of the open object (the neighbours are text only).
+ */
+void net_report(struct out *o, const struct fab_host *h, const struct net_state *st);
 
 #endif

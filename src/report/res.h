@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "model/res.h"
-#include "report/json.h"
+#include "report/out.h"
 
 /* Which tables: all of them, or one. */
 enum res_part {
@@ -25,8 +25,7 @@ bool res_proc_is_probe(const struct res_proc *p);
 /* The holder as people read it: "rping" (pid), "[ib_ipoib]" for the kernel. */
 void res_holder_str(const struct res_state *rs, const struct res_holder *h, char *buf, size_t size);
 
-void res_report_text(FILE *f, const struct res_state *rs, enum res_part part);
-/* Member "res" (an object) inside an open object. */
-void res_report_json(struct json *j, const struct res_state *rs, enum res_part part);
+/* The tables asked for as text, or the member "res" (an object) of the open JSON object. */
+void res_report(struct out *o, const struct res_state *rs, enum res_part part);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabtop show roce: the lossless chain per RoCE port and priority, and its findings. */
+/* fabtop show roce: the lossless chain per RoCE port and priority, and its findings; text or JSON from one walk. */
 #include "config.h"
 
 #include <errno.h>
@@ -106,320 +106,286 @@ static void roce_ecn_prios(const bool *known, const bool *on, char *buf, size_t 
 		snprintf(buf, len, "%s", any ? "none" : "unknown");
 }
 
-static void pause_text(FILE *f, const struct roce_port *a, const struct roce_port *b, double dt)
+/* Text: the link's PAUSE settings and frames. */
+static void pause_text(struct out *o, const struct roce_port *a, const struct roce_port *b, double dt)
 {
 	char s1[32], s2[32];
 
 	if (!b->eth.pause_known) {
-		fprintf(f, "  link pause (ethtool netlink): %s\n", pause_err_str(b->eth.pause_err ? b->eth.pause_err : -ENOENT));
+		out_printf(o, "  link pause (ethtool netlink): %s\n",
+			   pause_err_str(b->eth.pause_err ? b->eth.pause_err : -ENOENT));
 		return;
 	}
-	fprintf(f, "  link pause (ethtool netlink): autoneg %s, rx %s, tx %s; pause frames rx %s tx %s%s\n",
-		b->eth.pause_autoneg ? "on" : "off", b->eth.pause_rx ? "on" : "off", b->eth.pause_tx ? "on" : "off",
-		ctr_str(s1, sizeof(s1), a ? &a->eth.port[ROCE_PORT_GLOBAL_RX_PAUSE] : NULL,
-			&b->eth.port[ROCE_PORT_GLOBAL_RX_PAUSE], dt),
-		ctr_str(s2, sizeof(s2), a ? &a->eth.port[ROCE_PORT_GLOBAL_TX_PAUSE] : NULL,
-			&b->eth.port[ROCE_PORT_GLOBAL_TX_PAUSE], dt),
-		a && dt > 0 ? " per second" : "");
+	out_printf(o, "  link pause (ethtool netlink): autoneg %s, rx %s, tx %s; pause frames rx %s tx %s%s\n",
+		   b->eth.pause_autoneg ? "on" : "off", b->eth.pause_rx ? "on" : "off", b->eth.pause_tx ? "on" : "off",
+		   ctr_str(s1, sizeof(s1), a ? &a->eth.port[ROCE_PORT_GLOBAL_RX_PAUSE] : NULL,
+			   &b->eth.port[ROCE_PORT_GLOBAL_RX_PAUSE], dt),
+		   ctr_str(s2, sizeof(s2), a ? &a->eth.port[ROCE_PORT_GLOBAL_TX_PAUSE] : NULL,
+			   &b->eth.port[ROCE_PORT_GLOBAL_TX_PAUSE], dt),
+		   a && dt > 0 ? " per second" : "");
 }
 
-static void port_text(FILE *f, const struct roce_port *a, const struct roce_port *b, double dt)
+/* Text: the table of priorities (those that carry nothing and matter to nothing left out). */
+static void prio_table_text(struct out *o, const struct roce_port *a, const struct roce_port *b,
+			    const struct roce_tc *tc, double dt)
 {
-	struct roce_tc tc;
-	char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], s7[32], s8[32], d[200];
+	char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], s7[32], s8[32];
 
-	roce_tc_of(b, &tc);
-	fprintf(f, "%s port %u  netdev %s%s\n", b->dev, b->port, b->netdev[0] ? b->netdev : "-",
-		b->recorded ? "  (recorded answers)" : "");
-	fprintf(f, "  DCB: %s\n", dcb_state(b, d, sizeof(d)));
-	if (b->tos.known)
-		fprintf(f, "  rdma_cm default_roce_tos %u (DSCP %d)", b->tos.value, tc.dscp);
-	else
-		fprintf(f, "  rdma_cm default_roce_tos unknown");
-	if (tc.prio >= 0)
-		fprintf(f, " -> priority %d", tc.prio);
-	else if (tc.dscp >= 0 && !b->dcb.err)
-		fprintf(f, " -> no APP entry for DSCP %d", tc.dscp);
-	fprintf(f, "; RoCE mode %s\n", b->roce_mode[0] ? b->roce_mode : "unknown");
-	if (b->ecn.known) {
-		char np[32], rp[32];
-
-		roce_ecn_prios(b->ecn.np_known, b->ecn.np, np, sizeof(np));
-		roce_ecn_prios(b->ecn.rp_known, b->ecn.rp, rp, sizeof(rp));
-		fprintf(f, "  ECN (DCQCN): notification point on priorities %s; reaction point on %s\n", np, rp);
-	}
-	if (b->eth.err)
-		fprintf(f, "  ethtool statistics: %s\n", b->eth.err == -EOPNOTSUPP ? "none (the driver has no statistics)" :
-			strerror(-b->eth.err));
-	else
-		fprintf(f, "  ethtool statistics: %u counters, %u of the chain\n", b->eth.nstats, b->eth.nmatched);
-	pause_text(f, a, b, dt);
-	fprintf(f, "  %-4s %-3s %-3s %-4s %-4s %12s %12s %9s %9s %12s %12s  (%s)\n", "PRIO", "PFC", "TC", "BW%",
-		"RDMA", "RX_PAUSE", "TX_PAUSE", "RX_PAUSED", "TX_PAUSED", "ECN_MARKED", "DISCARDS",
-		a && dt > 0 ? "per second" : "totals");
+	if (!out_text(o))
+		return;
+	out_printf(o, "  %-4s %-3s %-3s %-4s %-4s %12s %12s %9s %9s %12s %12s  (%s)\n", "PRIO", "PFC", "TC", "BW%",
+		   "RDMA", "RX_PAUSE", "TX_PAUSE", "RX_PAUSED", "TX_PAUSED", "ECN_MARKED", "DISCARDS",
+		   a && dt > 0 ? "per second" : "totals");
 	for (int p = 0; p < ROCE_PRIOS; p++) {
 		const struct roce_ctr *A[ROCE_PRIO_NCTRS] = { 0 };
 		bool any = false;
 
-		/* priorities that carry nothing and matter to nothing are left out */
 		for (int k = 0; k < ROCE_PRIO_NCTRS; k++) {
 			A[k] = a ? &a->eth.prio[k][p] : NULL;
 			any |= b->eth.prio[k][p].known && b->eth.prio[k][p].value;
 		}
-		if (!any && !(b->dcb.has_pfc && (b->dcb.pfc_en & (1u << p))) && tc.prio != p)
+		if (!any && !(b->dcb.has_pfc && (b->dcb.pfc_en & (1u << p))) && tc->prio != p)
 			continue;
-		fprintf(f, "  %-4d %-3s %-3s %-4s %-4s %12s %12s %9s %9s %12s %12s\n", p,
-			b->dcb.has_pfc ? (b->dcb.pfc_en & (1u << p) ? "on" : "off") : "-",
-			b->dcb.has_ets ? (snprintf(s6, sizeof(s6), "%u", b->dcb.prio_tc[p]), s6) : "-",
-			b->dcb.has_ets && b->dcb.prio_tc[p] < ROCE_PRIOS ?
-			(snprintf(s7, sizeof(s7), "%u", b->dcb.tc_tx_bw[b->dcb.prio_tc[p]]), s7) : "-",
-			tc.prio == p ? "<-" : "",
-			ctr_str(s1, sizeof(s1), A[ROCE_PRIO_RX_PAUSE], &b->eth.prio[ROCE_PRIO_RX_PAUSE][p], dt),
-			ctr_str(s2, sizeof(s2), A[ROCE_PRIO_TX_PAUSE], &b->eth.prio[ROCE_PRIO_TX_PAUSE][p], dt),
-			share_str(s3, sizeof(s3), A[ROCE_PRIO_RX_PAUSE_US], &b->eth.prio[ROCE_PRIO_RX_PAUSE_US][p], dt),
-			share_str(s4, sizeof(s4), A[ROCE_PRIO_TX_PAUSE_US], &b->eth.prio[ROCE_PRIO_TX_PAUSE_US][p], dt),
-			ctr_str(s5, sizeof(s5), A[ROCE_PRIO_RX_ECN_MARKED], &b->eth.prio[ROCE_PRIO_RX_ECN_MARKED][p], dt),
-			ctr_str(s8, sizeof(s8), A[ROCE_PRIO_RX_DISCARDS], &b->eth.prio[ROCE_PRIO_RX_DISCARDS][p], dt));
-	}
-	fprintf(f, "  RDMA congestion (hw_counters):");
-	for (int r = 0; r < ROCE_CC_NROLES; r++)
-		fprintf(f, " %s %s", roce_cc_role_key((enum roce_cc_role)r),
-			ctr_str(s1, sizeof(s1), a ? &a->cc[r] : NULL, &b->cc[r], dt));
-	fprintf(f, "\n");
-}
-
-void roce_report_text(FILE *f, const struct roce_state *prev, const struct roce_state *cur,
-		      const struct doctor_finding *fs, size_t nfs)
-{
-	double dt = dt_of(prev, cur);
-
-	if (!cur->nports) {
-		fprintf(f, "No RoCE ports (Ethernet link layer).\n");
-		return;
-	}
-	if (prev && dt > 0)
-		fprintf(f, "Rates over %.1f s.\n", dt);
-	for (size_t i = 0; i < cur->nports; i++) {
-		if (i)
-			fprintf(f, "\n");
-		port_text(f, prev ? match(prev, &cur->ports[i]) : NULL, &cur->ports[i], dt);
-	}
-	fprintf(f, "\n");
-	if (!nfs)
-		fprintf(f, "No problems found in the lossless chain%s.\n",
-			prev && dt > 0 ? "" : " (rate findings need --count 1 or more)");
-	for (size_t i = 0; i < nfs; i++) {
-		const struct doctor_finding *x = &fs[i];
-
-		fprintf(f, "[%s] finding %d (%s): %s\n    %s\n", doctor_severity_str(x->severity), (int)x->id,
-			x->code, x->title, x->cause);
-		if (x->nevidence)
-			fprintf(f, "  evidence:\n");
-		for (unsigned int k = 0; k < x->nevidence; k++)
-			fprintf(f, "    %s\n", x->evidence[k]);
-		if (x->nfix)
-			fprintf(f, "  fix:\n");
-		for (unsigned int k = 0; k < x->nfix; k++)
-			fprintf(f, "    %s\n", x->fix[k]);
+		out_printf(o, "  %-4d %-3s %-3s %-4s %-4s %12s %12s %9s %9s %12s %12s\n", p,
+			   b->dcb.has_pfc ? (b->dcb.pfc_en & (1u << p) ? "on" : "off") : "-",
+			   b->dcb.has_ets ? (snprintf(s6, sizeof(s6), "%u", b->dcb.prio_tc[p]), s6) : "-",
+			   b->dcb.has_ets && b->dcb.prio_tc[p] < ROCE_PRIOS ?
+			   (snprintf(s7, sizeof(s7), "%u", b->dcb.tc_tx_bw[b->dcb.prio_tc[p]]), s7) : "-",
+			   tc->prio == p ? "<-" : "",
+			   ctr_str(s1, sizeof(s1), A[ROCE_PRIO_RX_PAUSE], &b->eth.prio[ROCE_PRIO_RX_PAUSE][p], dt),
+			   ctr_str(s2, sizeof(s2), A[ROCE_PRIO_TX_PAUSE], &b->eth.prio[ROCE_PRIO_TX_PAUSE][p], dt),
+			   share_str(s3, sizeof(s3), A[ROCE_PRIO_RX_PAUSE_US], &b->eth.prio[ROCE_PRIO_RX_PAUSE_US][p], dt),
+			   share_str(s4, sizeof(s4), A[ROCE_PRIO_TX_PAUSE_US], &b->eth.prio[ROCE_PRIO_TX_PAUSE_US][p], dt),
+			   ctr_str(s5, sizeof(s5), A[ROCE_PRIO_RX_ECN_MARKED], &b->eth.prio[ROCE_PRIO_RX_ECN_MARKED][p], dt),
+			   ctr_str(s8, sizeof(s8), A[ROCE_PRIO_RX_DISCARDS], &b->eth.prio[ROCE_PRIO_RX_DISCARDS][p], dt));
 	}
 }
 
-static void ctr_json(struct json *j, const char *key, const struct roce_ctr *a, const struct roce_ctr *b, double dt)
+/* A counter: {"value", "rate"} in JSON; with PRINT_ANY, " KEY VALUE" (its rate over two samples) in text. */
+static void ctr_out(struct out *o, enum out_to t, const char *key, const struct roce_ctr *a, const struct roce_ctr *b,
+		    double dt)
 {
-	json_key(j, key);
-	json_obj_begin(j);
-	json_key(j, "value");
+	char s[32];
+
+	out_obj_open(o, key);
 	if (b->known)
-		json_u64(j, b->value);
+		out_uint(o, PRINT_JSON, "value", b->value, NULL);
 	else
-		json_null(j);
-	json_key(j, "rate");
+		out_null(o, PRINT_JSON, "value", NULL);
+	if (t & PRINT_FP)
+		out_printf(o, " %s %s", key, ctr_str(s, sizeof(s), a, b, dt));
 	if (a && dt > 0 && a->known && b->known && b->value >= a->value)
-		json_double(j, (double)(b->value - a->value) / dt, 3);
+		out_float(o, PRINT_JSON, "rate", (double)(b->value - a->value) / dt, 3, NULL);
 	else
-		json_null(j);
-	json_obj_end(j);
+		out_null(o, PRINT_JSON, "rate", NULL);
+	out_obj_close(o);
 }
 
 /* A nullable unsigned number: null when v is negative (unknown). */
-static void json_u64_or_null(struct json *j, int64_t v)
+static void u64_or_null_json(struct out *o, const char *key, int64_t v)
 {
 	if (v >= 0)
-		json_u64(j, (uint64_t)v);
+		out_uint(o, PRINT_JSON, key, (uint64_t)v, NULL);
 	else
-		json_null(j);
+		out_null(o, PRINT_JSON, key, NULL);
 }
 
-/* The priorities whose bit is set, as an array. */
-static void prio_set_json(struct json *j, const bool *known, const bool *on)
+/* JSON: the priorities whose bit is set, as an array. */
+static void prio_set_json(struct out *o, const char *key, const bool *known, const bool *on)
 {
-	json_arr_begin(j);
+	out_arr_open(o, key);
 	for (int p = 0; p < ROCE_PRIOS; p++)
 		if ((!known || known[p]) && on[p])
-			json_u64(j, (uint64_t)p);
-	json_arr_end(j);
+			out_uint(o, PRINT_JSON, NULL, (uint64_t)p, NULL);
+	out_arr_close(o);
 }
 
-/* DCB as the kernel's dcbnl says it: PFC, ETS priority -> TC, DSCP -> priority, trust. */
-static void dcb_json(struct json *j, const struct roce_port *b)
+/* DCB as the kernel's dcbnl says it: PFC, ETS priority -> TC, DSCP -> priority, trust; one line in text. */
+static void dcb_out(struct out *o, const struct roce_port *b)
 {
-	json_key(j, "dcb");
-	json_obj_begin(j);
-	json_key(j, "error"); json_str(j, b->dcb.err ? roce_dcb_err_str(b->dcb.err) : NULL);
-	json_key(j, "errno"); json_i64(j, -b->dcb.err);
-	json_key(j, "pfc_enabled");
+	char d[200];
+
+	out_printf(o, "  DCB: %s\n", dcb_state(b, d, sizeof(d)));
+	out_obj_open(o, "dcb");
+	out_str(o, PRINT_JSON, "error", b->dcb.err ? roce_dcb_err_str(b->dcb.err) : NULL, NULL);
+	out_int(o, PRINT_JSON, "errno", -b->dcb.err, NULL);
 	if (b->dcb.has_pfc) {
 		bool on[ROCE_PRIOS];
 
 		for (int p = 0; p < ROCE_PRIOS; p++)
 			on[p] = b->dcb.pfc_en & (1u << p);
-		prio_set_json(j, NULL, on);
+		prio_set_json(o, "pfc_enabled", NULL, on);
 	} else {
-		json_null(j);
+		out_null(o, PRINT_JSON, "pfc_enabled", NULL);
 	}
-	json_key(j, "prio_tc");
 	if (b->dcb.has_ets) {
-		json_arr_begin(j);
+		out_arr_open(o, "prio_tc");
 		for (int p = 0; p < ROCE_PRIOS; p++)
-			json_u64(j, b->dcb.prio_tc[p]);
-		json_arr_end(j);
+			out_uint(o, PRINT_JSON, NULL, b->dcb.prio_tc[p], NULL);
+		out_arr_close(o);
 	} else {
-		json_null(j);
+		out_null(o, PRINT_JSON, "prio_tc", NULL);
 	}
-	json_key(j, "dscp_prio");
-	json_obj_begin(j);
+	out_obj_open(o, "dscp_prio");
 	for (unsigned int k = 0; k < b->dcb.napps && k < ROCE_MAX_APPS; k++)
 		if (b->dcb.apps[k].selector == ROCE_APP_SEL_DSCP) {
 			char key[8];
 
 			snprintf(key, sizeof(key), "%u", b->dcb.apps[k].protocol);
-			json_key(j, key);
-			json_u64(j, b->dcb.apps[k].priority);
+			out_uint(o, PRINT_JSON, key, b->dcb.apps[k].priority, NULL);
 		}
-	json_obj_end(j);
-	json_key(j, "trust");
-	json_arr_begin(j);
+	out_obj_close(o);
+	out_arr_open(o, "trust");
 	for (unsigned int k = 0; k < b->dcb.ntrust; k++)
-		json_str(j, b->dcb.trust[k] == ROCE_APP_SEL_DSCP ? "dscp" : b->dcb.trust[k] == ROCE_APP_SEL_PCP ?
-			 "pcp" : "other");
-	json_arr_end(j);
-	json_obj_end(j);
+		out_str(o, PRINT_JSON, NULL, b->dcb.trust[k] == ROCE_APP_SEL_DSCP ? "dscp" :
+			b->dcb.trust[k] == ROCE_APP_SEL_PCP ? "pcp" : "other", NULL);
+	out_arr_close(o);
+	out_obj_close(o);
 }
 
 /* DCQCN's enables per priority (null where the driver does not show them). */
-static void ecn_json(struct json *j, const struct roce_port *b)
+static void ecn_out(struct out *o, const struct roce_port *b)
 {
-	json_key(j, "ecn");
+	char np[32], rp[32];
+
 	if (!b->ecn.known) {
-		json_null(j);
+		out_null(o, PRINT_JSON, "ecn", NULL);
 		return;
 	}
-	json_obj_begin(j);
-	json_key(j, "np_enabled");
-	prio_set_json(j, b->ecn.np_known, b->ecn.np);
-	json_key(j, "rp_enabled");
-	prio_set_json(j, b->ecn.rp_known, b->ecn.rp);
-	json_obj_end(j);
+	roce_ecn_prios(b->ecn.np_known, b->ecn.np, np, sizeof(np));
+	roce_ecn_prios(b->ecn.rp_known, b->ecn.rp, rp, sizeof(rp));
+	out_printf(o, "  ECN (DCQCN): notification point on priorities %s; reaction point on %s\n", np, rp);
+	out_obj_open(o, "ecn");
+	prio_set_json(o, "np_enabled", b->ecn.np_known, b->ecn.np);
+	prio_set_json(o, "rp_enabled", b->ecn.rp_known, b->ecn.rp);
+	out_obj_close(o);
 }
 
 /* A nullable boolean of the link's PAUSE settings. */
-static void pause_bool_json(struct json *j, const char *key, bool known, bool v)
+static void pause_bool_json(struct out *o, const char *key, bool known, bool v)
 {
-	json_key(j, key);
 	if (known)
-		json_bool(j, v);
+		out_bool(o, PRINT_JSON, key, v, NULL);
 	else
-		json_null(j);
+		out_null(o, PRINT_JSON, key, NULL);
 }
 
-/* ethtool: link PAUSE, and the counters per priority and per port with their rates. */
-static void ethtool_json(struct json *j, const struct roce_port *a, const struct roce_port *b, double dt)
+/* ethtool: its statistics, link PAUSE, the counters per priority and per port with their rates. */
+static void ethtool_out(struct out *o, const struct roce_port *a, const struct roce_port *b,
+			const struct roce_tc *tc, double dt)
 {
 	int perr = b->eth.pause_err ? b->eth.pause_err : -ENOENT;
 
-	json_key(j, "ethtool");
-	json_obj_begin(j);
-	json_key(j, "error"); json_str(j, b->eth.err ? strerror(-b->eth.err) : NULL);
-	json_key(j, "link_pause");
-	json_obj_begin(j);
-	json_key(j, "error"); json_str(j, b->eth.pause_known ? NULL : pause_err_str(perr));
-	json_key(j, "errno"); json_i64(j, b->eth.pause_known ? 0 : -perr);
-	pause_bool_json(j, "autoneg", b->eth.pause_known, b->eth.pause_autoneg);
-	pause_bool_json(j, "rx", b->eth.pause_known, b->eth.pause_rx);
-	pause_bool_json(j, "tx", b->eth.pause_known, b->eth.pause_tx);
-	json_obj_end(j);
-	json_key(j, "stats"); json_u64(j, b->eth.nstats);
-	json_key(j, "known"); json_u64(j, b->eth.nmatched);
-	json_key(j, "priorities");
-	json_arr_begin(j);
+	out_obj_open(o, "ethtool");
+	if (b->eth.err)
+		out_str(o, PRINT_ANY, "error", strerror(-b->eth.err), "  ethtool statistics: %s\n",
+			b->eth.err == -EOPNOTSUPP ? "none (the driver has no statistics)" : strerror(-b->eth.err));
+	else
+		out_null(o, PRINT_ANY, "error", "  ethtool statistics: %u counters, %u of the chain\n", b->eth.nstats,
+			 b->eth.nmatched);
+	pause_text(o, a, b, dt);
+	out_obj_open(o, "link_pause");
+	out_str(o, PRINT_JSON, "error", b->eth.pause_known ? NULL : pause_err_str(perr), NULL);
+	out_int(o, PRINT_JSON, "errno", b->eth.pause_known ? 0 : -perr, NULL);
+	pause_bool_json(o, "autoneg", b->eth.pause_known, b->eth.pause_autoneg);
+	pause_bool_json(o, "rx", b->eth.pause_known, b->eth.pause_rx);
+	pause_bool_json(o, "tx", b->eth.pause_known, b->eth.pause_tx);
+	out_obj_close(o);
+	out_uint(o, PRINT_JSON, "stats", b->eth.nstats, NULL);
+	out_uint(o, PRINT_JSON, "known", b->eth.nmatched, NULL);
+	prio_table_text(o, a, b, tc, dt);
+	out_arr_open(o, "priorities");
 	for (int p = 0; p < ROCE_PRIOS; p++) {
-		json_obj_begin(j);
-		json_key(j, "priority"); json_u64(j, (uint64_t)p);
+		out_obj_open(o, NULL);
+		out_uint(o, PRINT_JSON, "priority", (uint64_t)p, NULL);
 		for (int k = 0; k < ROCE_PRIO_NCTRS; k++)
-			ctr_json(j, prio_keys[k], a ? &a->eth.prio[k][p] : NULL, &b->eth.prio[k][p], dt);
-		json_obj_end(j);
+			ctr_out(o, PRINT_JSON, prio_keys[k], a ? &a->eth.prio[k][p] : NULL, &b->eth.prio[k][p], dt);
+		out_obj_close(o);
 	}
-	json_arr_end(j);
+	out_arr_close(o);
 	for (int k = 0; k < ROCE_PORT_NCTRS; k++)
-		ctr_json(j, port_keys[k], a ? &a->eth.port[k] : NULL, &b->eth.port[k], dt);
-	json_obj_end(j);
+		ctr_out(o, PRINT_JSON, port_keys[k], a ? &a->eth.port[k] : NULL, &b->eth.port[k], dt);
+	out_obj_close(o);
 }
 
 /* One RoCE port's chain (b), with rates against its previous sample (a, NULL: none). */
-static void port_json(struct json *j, const struct roce_port *a, const struct roce_port *b, double dt)
+static void port_out(struct out *o, const struct roce_port *a, const struct roce_port *b, double dt)
 {
 	struct roce_tc tc;
 
 	roce_tc_of(b, &tc);
-	json_obj_begin(j);
-	json_key(j, "device"); json_str(j, b->dev);
-	json_key(j, "port"); json_u64(j, b->port);
-	json_key(j, "netdev"); json_str_or_null(j, b->netdev);
-	json_key(j, "recorded"); json_bool(j, b->recorded);
-	dcb_json(j, b);
-	json_key(j, "default_roce_tos"); json_u64_or_null(j, b->tos.known ? (int64_t)b->tos.value : -1);
-	json_key(j, "rdma_dscp"); json_u64_or_null(j, tc.dscp);
-	json_key(j, "rdma_priority"); json_u64_or_null(j, tc.prio);
-	json_key(j, "roce_mode"); json_str_or_null(j, b->roce_mode);
-	ecn_json(j, b);
-	ethtool_json(j, a, b, dt);
-	json_key(j, "congestion");
-	json_obj_begin(j);
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "device", b->dev, "%s", b->dev);
+	out_uint(o, PRINT_ANY, "port", b->port, " port %u", b->port);
+	out_str_or_null(o, PRINT_ANY, "netdev", b->netdev, "  netdev %s", b->netdev[0] ? b->netdev : "-");
+	out_bool(o, PRINT_ANY, "recorded", b->recorded, "%s\n", b->recorded ? "  (recorded answers)" : "");
+	dcb_out(o, b);
+	if (b->tos.known)
+		out_uint(o, PRINT_ANY, "default_roce_tos", b->tos.value, "  rdma_cm default_roce_tos %u (DSCP %d)",
+			 b->tos.value, tc.dscp);
+	else
+		out_null(o, PRINT_ANY, "default_roce_tos", "  rdma_cm default_roce_tos unknown");
+	u64_or_null_json(o, "rdma_dscp", tc.dscp);
+	u64_or_null_json(o, "rdma_priority", tc.prio);
+	if (tc.prio >= 0)
+		out_printf(o, " -> priority %d", tc.prio);
+	else if (tc.dscp >= 0 && !b->dcb.err)
+		out_printf(o, " -> no APP entry for DSCP %d", tc.dscp);
+	out_str_or_null(o, PRINT_ANY, "roce_mode", b->roce_mode, "; RoCE mode %s\n",
+			b->roce_mode[0] ? b->roce_mode : "unknown");
+	ecn_out(o, b);
+	ethtool_out(o, a, b, &tc, dt);
+	out_printf(o, "  RDMA congestion (hw_counters):");
+	out_obj_open(o, "congestion");
 	for (int r = 0; r < ROCE_CC_NROLES; r++)
-		ctr_json(j, roce_cc_role_key((enum roce_cc_role)r), a ? &a->cc[r] : NULL, &b->cc[r], dt);
-	json_obj_end(j);
-	json_obj_end(j);
+		ctr_out(o, PRINT_ANY, roce_cc_role_key((enum roce_cc_role)r), a ? &a->cc[r] : NULL, &b->cc[r], dt);
+	out_obj_close(o);
+	out_printf(o, "\n");
+	out_obj_close(o);
 }
 
-void roce_report_json(struct json *j, const struct roce_state *prev, const struct roce_state *cur,
-		      const struct doctor_finding *fs, size_t nfs)
+static void finding_out(struct out *o, const struct doctor_finding *x)
+{
+	const char *sev = doctor_severity_str(x->severity);
+
+	out_obj_open(o, NULL);
+	out_uint(o, PRINT_JSON, "id", (uint64_t)x->id, NULL);
+	out_str(o, PRINT_JSON, "code", x->code, NULL);
+	out_str(o, PRINT_ANY, "severity", sev, "[%s] finding %d (%s): ", sev, (int)x->id, x->code);
+	out_str_or_null(o, PRINT_JSON, "interface", x->ifname, NULL);
+	out_str_or_null(o, PRINT_JSON, "device", x->device, NULL);
+	out_uint(o, PRINT_JSON, "port", x->port, NULL);
+	doctor_finding_story(o, x, false);
+	out_obj_close(o);
+}
+
+void roce_report(struct out *o, const struct roce_state *prev, const struct roce_state *cur,
+		 const struct doctor_finding *fs, size_t nfs)
 {
 	double dt = dt_of(prev, cur);
 
-	json_key(j, "interval_s");
-	if (prev && dt > 0)
-		json_double(j, dt, 3);
-	else
-		json_null(j);
-	json_key(j, "roce_ports");
-	json_arr_begin(j);
-	for (size_t i = 0; i < cur->nports; i++)
-		port_json(j, prev ? match(prev, &cur->ports[i]) : NULL, &cur->ports[i], dt);
-	json_arr_end(j);
-	json_key(j, "findings");
-	json_arr_begin(j);
-	for (size_t i = 0; i < nfs; i++) {
-		const struct doctor_finding *x = &fs[i];
-
-		json_obj_begin(j);
-		json_key(j, "id"); json_u64(j, (uint64_t)x->id);
-		json_key(j, "code"); json_str(j, x->code);
-		json_key(j, "severity"); json_str(j, doctor_severity_str(x->severity));
-		json_key(j, "interface"); json_str_or_null(j, x->ifname);
-		json_key(j, "device"); json_str_or_null(j, x->device);
-		json_key(j, "port"); json_u64(j, x->port);
-		doctor_finding_json_story(j, x);
-		json_obj_end(j);
+	/* JSON keeps its (empty) arrays; text says why there is nothing */
+	if (!cur->nports && !out_is_json(o)) {
+		out_printf(o, "No RoCE ports (Ethernet link layer).\n");
+		return;
 	}
-	json_arr_end(j);
+	if (prev && dt > 0)
+		out_float(o, PRINT_ANY, "interval_s", dt, 3, "Rates over %.1f s.\n", dt);
+	else
+		out_null(o, PRINT_JSON, "interval_s", NULL);
+	out_arr_open(o, "roce_ports");
+	for (size_t i = 0; i < cur->nports; i++) {
+		if (i)
+			out_printf(o, "\n");
+		port_out(o, prev ? match(prev, &cur->ports[i]) : NULL, &cur->ports[i], dt);
+	}
+	out_arr_close(o);
+	out_printf(o, "\n");
+	if (!nfs)
+		out_printf(o, "No problems found in the lossless chain%s.\n",
+			   prev && dt > 0 ? "" : " (rate findings need --count 1 or more)");
+	out_arr_open(o, "findings");
+	for (size_t i = 0; i < nfs; i++)
+		finding_out(o, &fs[i]);
+	out_arr_close(o);
 }

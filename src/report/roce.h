@@ -7,13 +7,14 @@
 
 #include "derive/doctor.h"
 #include "model/roce.h"
-#include "report/json.h"
+#include "report/out.h"
 
-/* cur, with rates against prev when prev is not NULL; then the findings. */
-void roce_report_text(FILE *f, const struct roce_state *prev, const struct roce_state *cur,
-		      const struct doctor_finding *fs, size_t nfs);
-/* The same as members "roce_ports" and "findings" of the open object. */
-void roce_report_json(struct json *j, const struct roce_state *prev, const struct roce_state *cur,
-		      const struct doctor_finding *fs, size_t nfs);
+/*
+ * cur, with rates against prev when prev is not NULL; then the findings.
+ * In JSON the members "interval_s", "roce_ports" and "findings" of the
+ * open object.
+ */
+void roce_report(struct out *o, const struct roce_state *prev, const struct roce_state *cur,
+		 const struct doctor_finding *fs, size_t nfs);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Text and JSON forms of the ports, counters and GIDs reports. */
+/* The ports, counters and GIDs reports, text or JSON from one walk. */
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "derive/counters.h"
@@ -41,92 +42,114 @@ static void port_netdevs_str(const struct fab_port *p, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
-static void netdev_json(struct json *j, const struct fab_netdev *nd)
+/* A netdev of a port: "ib0: IPoIB connected, MTU 65520, P_Key 0xffff, up" in text, an object in JSON. */
+static void netdev_out(struct out *o, const struct fab_netdev *nd)
 {
-	json_obj_begin(j);
-	json_key(j, "name"); json_str(j, nd->name);
-	json_key(j, "in_netns"); json_bool(j, nd->in_ns);
-	json_key(j, "ifindex"); json_opt_u64(j, &nd->ifindex);
-	json_key(j, "mtu"); json_opt_u64(j, &nd->mtu);
-	json_key(j, "operstate"); json_str_or_null(j, nd->operstate);
-	json_key(j, "ipoib_mode"); json_str_or_null(j, nd->ipoib_mode);
-	json_key(j, "pkey");
-	if (nd->pkey.known) {
-		char pk[16];
+	bool ns = nd->in_ns;
+	char pk[16];
 
-		snprintf(pk, sizeof(pk), "0x%04" PRIx64, nd->pkey.value);
-		json_str(j, pk);
-	} else {
-		json_null(j);
-	}
-	json_key(j, "lower"); json_str_or_null(j, nd->parent);
-	json_obj_end(j);
+	snprintf(pk, sizeof(pk), "0x%04" PRIx64, nd->pkey.value);
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "name", nd->name, "       %s:", nd->name);
+	out_bool(o, PRINT_ANY, "in_netns", ns, ns ? NULL : " not in this network namespace\n");
+	out_opt_uint(o, PRINT_JSON, "ifindex", &nd->ifindex, NULL);
+	if (ns && nd->ipoib_mode[0])
+		out_printf(o, " IPoIB %s,", nd->ipoib_mode);
+	out_opt_uint(o, PRINT_ANY, "mtu", &nd->mtu, ns && nd->mtu.known ? " MTU %" PRIu64 "," : NULL, nd->mtu.value);
+	out_str_or_null(o, PRINT_JSON, "operstate", nd->operstate, NULL);
+	out_str_or_null(o, PRINT_JSON, "ipoib_mode", nd->ipoib_mode, NULL);
+	out_str(o, PRINT_ANY, "pkey", nd->pkey.known ? pk : NULL, ns && nd->pkey.known ? " P_Key %s," : NULL, pk);
+	out_str_or_null(o, PRINT_ANY, "lower", nd->parent, ns && nd->parent[0] ? " on %s," : NULL, nd->parent);
+	if (ns)
+		out_printf(o, " %s\n", nd->operstate[0] ? nd->operstate : "state unknown");
+	out_obj_close(o);
 }
 
-/* "ib0: IPoIB connected, MTU 65520, P_Key 0xffff" for each netdev of a port. */
-static void netdevs_text(FILE *f, const struct fab_port *p)
+static void port_out(struct out *o, const struct fab_port *p)
 {
-	for (unsigned int q = 0; q < p->nnetdevs; q++) {
-		const struct fab_netdev *nd = &p->netdevs[q];
+	const char *state = p->state != PORT_STATE_UNKNOWN ? fab_port_state_str(p->state) : NULL;
+	const char *phys = p->phys_state != PHYS_STATE_UNKNOWN ? fab_phys_state_str(p->phys_state) : NULL;
+	const char *ll = p->link_layer != LINK_LAYER_UNKNOWN ? fab_link_layer_str(p->link_layer) : NULL;
+	char lid[24], smlid[24], lmc[24], mtu[24], nds[256];
 
-		fprintf(f, "       %s:", nd->name);
-		if (!nd->in_ns) {
-			fprintf(f, " not in this network namespace\n");
-			continue;
-		}
-		if (nd->ipoib_mode[0])
-			fprintf(f, " IPoIB %s,", nd->ipoib_mode);
-		if (nd->mtu.known)
-			fprintf(f, " MTU %" PRIu64 ",", nd->mtu.value);
-		if (nd->pkey.known)
-			fprintf(f, " P_Key 0x%04" PRIx64 ",", nd->pkey.value);
-		if (nd->parent[0])
-			fprintf(f, " on %s,", nd->parent);
-		fprintf(f, " %s\n", nd->operstate[0] ? nd->operstate : "state unknown");
+	port_netdevs_str(p, nds, sizeof(nds));
+	out_obj_open(o, NULL);
+	out_uint(o, PRINT_ANY, "port", p->num, "  %-4u ", p->num);
+	out_str(o, PRINT_ANY, "state", state, "%-12s ", p->state_raw[0] ? fab_port_state_str(p->state) : "-");
+	out_str(o, PRINT_ANY, "phys_state", phys, "%-18s ",
+		p->phys_state_raw[0] ? fab_phys_state_str(p->phys_state) : "-");
+	out_str_or_null(o, PRINT_ANY, "rate", p->rate, "%-22s ", or_dash(p->rate));
+	if (p->rate_known)
+		out_float(o, PRINT_JSON, "rate_gbps", p->rate_gbps, 3, NULL);
+	else
+		out_null(o, PRINT_JSON, "rate_gbps", NULL);
+	out_str(o, PRINT_ANY, "link_layer", ll, "%-10s ", p->link_layer_raw[0] ? p->link_layer_raw : "-");
+	out_opt_uint(o, PRINT_ANY, "lid", &p->lid, "%-6s ", opt_str(lid, sizeof(lid), &p->lid));
+	out_opt_uint(o, PRINT_ANY, "sm_lid", &p->sm_lid, "%-6s ", opt_str(smlid, sizeof(smlid), &p->sm_lid));
+	out_opt_uint(o, PRINT_ANY, "lmc", &p->lmc, "%-3s ", opt_str(lmc, sizeof(lmc), &p->lmc));
+	out_opt_uint(o, PRINT_JSON, "sm_sl", &p->sm_sl, NULL);
+	out_opt_uint(o, PRINT_JSON, "cap_mask", &p->cap_mask, NULL);
+	out_opt_uint(o, PRINT_ANY, "active_mtu", &p->active_mtu, "%-5s %s\n",
+		     opt_str(mtu, sizeof(mtu), &p->active_mtu), nds);
+	out_opt_uint(o, PRINT_JSON, "max_mtu", &p->max_mtu, NULL);
+	out_str_or_null(o, PRINT_JSON, "default_roce_mode", p->default_roce_mode, NULL);
+	out_arr_open(o, "pkeys");
+	for (unsigned int q = 0; q < p->npkeys; q++) {
+		char pk[8];
+
+		snprintf(pk, sizeof(pk), "0x%04x", p->pkeys[q]);
+		out_str(o, PRINT_JSON, NULL, pk, NULL);
 	}
+	out_arr_close(o);
+	out_arr_open(o, "netdevs");
+	for (unsigned int q = 0; q < p->nnetdevs; q++)
+		out_str(o, PRINT_JSON, NULL, p->netdevs[q].name, NULL);
+	out_arr_close(o);
+	out_arr_open(o, "netdev_attrs");
+	for (unsigned int q = 0; q < p->nnetdevs; q++)
+		netdev_out(o, &p->netdevs[q]);
+	out_arr_close(o);
+	if (p->default_roce_mode[0])
+		out_printf(o, "       rdma_cm default RoCE mode: %s\n", p->default_roce_mode);
+	out_obj_close(o);
 }
 
-void show_ports_text(FILE *f, const struct fab_host *h)
+static void device_out(struct out *o, const struct fab_device *d, bool first)
 {
-	for (size_t i = 0; i < h->ndevs; i++) {
-		const struct fab_device *d = &h->devs[i];
-
-		fprintf(f, "%s%s (%s)\n", i ? "\n" : "", d->name, or_dash(d->node_type));
-		fprintf(f, "  firmware %-16s hca_type %-10s board_id %-16s hw_rev %s\n",
-			or_dash(d->fw_ver), or_dash(d->hca_type), or_dash(d->board_id), or_dash(d->hw_rev));
-		fprintf(f, "  node_guid %-20s sys_image_guid %s\n", or_dash(d->node_guid),
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "name", d->name, "%s%s", first ? "" : "\n", d->name);
+	out_str_or_null(o, PRINT_ANY, "node_type", d->node_type, " (%s)\n", or_dash(d->node_type));
+	out_printf(o, "  firmware %-16s hca_type %-10s board_id %-16s hw_rev %s\n",
+		   or_dash(d->fw_ver), or_dash(d->hca_type), or_dash(d->board_id), or_dash(d->hw_rev));
+	out_str_or_null(o, PRINT_ANY, "node_guid", d->node_guid, "  node_guid %-20s ", or_dash(d->node_guid));
+	out_str_or_null(o, PRINT_ANY, "sys_image_guid", d->sys_image_guid, "sys_image_guid %s\n",
 			or_dash(d->sys_image_guid));
-		if (d->node_desc[0])
-			fprintf(f, "  node_desc %s\n", d->node_desc);
-		if (!d->nports) {
-			fprintf(f, "  (no ports)\n");
-			continue;
-		}
-		fprintf(f, "  %-4s %-12s %-18s %-22s %-10s %-6s %-6s %-3s %-5s %s\n",
-			"PORT", "STATE", "PHYS_STATE", "RATE", "LINK", "LID", "SM_LID", "LMC", "MTU", "NETDEVS");
-		for (size_t k = 0; k < d->nports; k++) {
-			const struct fab_port *p = &d->ports[k];
-			char lid[24], smlid[24], lmc[24], mtu[24], nds[256];
+	out_str_or_null(o, PRINT_JSON, "fw_ver", d->fw_ver, NULL);
+	out_str_or_null(o, PRINT_JSON, "board_id", d->board_id, NULL);
+	out_str_or_null(o, PRINT_JSON, "hca_type", d->hca_type, NULL);
+	out_str_or_null(o, PRINT_JSON, "hw_rev", d->hw_rev, NULL);
+	out_str_or_null(o, PRINT_ANY, "node_desc", d->node_desc, d->node_desc[0] ? "  node_desc %s\n" : NULL,
+			d->node_desc);
+	if (!d->nports)
+		out_printf(o, "  (no ports)\n");
+	else
+		out_printf(o, "  %-4s %-12s %-18s %-22s %-10s %-6s %-6s %-3s %-5s %s\n",
+			   "PORT", "STATE", "PHYS_STATE", "RATE", "LINK", "LID", "SM_LID", "LMC", "MTU", "NETDEVS");
+	out_arr_open(o, "ports");
+	for (size_t k = 0; k < d->nports; k++)
+		port_out(o, &d->ports[k]);
+	out_arr_close(o);
+	out_obj_close(o);
+}
 
-			port_netdevs_str(p, nds, sizeof(nds));
-			if (p->active_mtu.known)
-				snprintf(mtu, sizeof(mtu), "%" PRIu64, p->active_mtu.value);
-			else
-				snprintf(mtu, sizeof(mtu), "-");
-			fprintf(f, "  %-4u %-12s %-18s %-22s %-10s %-6s %-6s %-3s %-5s %s\n", p->num,
-				p->state_raw[0] ? fab_port_state_str(p->state) : "-",
-				p->phys_state_raw[0] ? fab_phys_state_str(p->phys_state) : "-",
-				or_dash(p->rate),
-				p->link_layer_raw[0] ? p->link_layer_raw : "-",
-				opt_str(lid, sizeof(lid), &p->lid), opt_str(smlid, sizeof(smlid), &p->sm_lid),
-				opt_str(lmc, sizeof(lmc), &p->lmc), mtu, nds);
-			netdevs_text(f, p);
-			if (p->default_roce_mode[0])
-				fprintf(f, "       rdma_cm default RoCE mode: %s\n", p->default_roce_mode);
-		}
-	}
+void show_ports(struct out *o, const struct fab_host *h)
+{
+	out_arr_open(o, "devices");
+	for (size_t i = 0; i < h->ndevs; i++)
+		device_out(o, &h->devs[i], i == 0);
+	out_arr_close(o);
 	if (!h->ndevs)
-		fprintf(f, "No RDMA devices found.\n");
+		out_printf(o, "No RDMA devices found.\n");
 }
 
 static const char *counter_flags(const struct fab_counter *c)
@@ -138,59 +161,115 @@ static const char *counter_flags(const struct fab_counter *c)
 	return "";
 }
 
-void show_counters_text(FILE *f, const struct fab_host *h)
+/* A counter: a row of the table in text (columns nw and sw wide), an object in JSON. */
+static void counter_out(struct out *o, const struct fab_counter *ct, bool sampled, int nw, int sw)
+{
+	const char *src = fab_counter_source_str(ct->source), *flags = counter_flags(ct);
+	bool err = ct->kind == COUNTER_KIND_ERROR && ct->known && ct->value && !ct->saturated;
+	char val[32];
+	uint64_t dv;
+
+	if (ct->known && !ct->saturated)
+		snprintf(val, sizeof(val), "%" PRIu64, ct->value);
+	else if (ct->saturated)
+		snprintf(val, sizeof(val), ">= %" PRIu64, ct->value);
+	else
+		snprintf(val, sizeof(val), "-");
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "name", ct->name, "  %-*s ", nw, ct->name);
+	out_str(o, PRINT_ANY, "source", src, "%-*s ", sw, src);
+	if (ct->known)
+		out_uint(o, PRINT_JSON, "value", ct->value, NULL);
+	else
+		out_null(o, PRINT_JSON, "value", NULL);
+	out_uint(o, PRINT_ANY, "bits", ct->bits, "%4u %20s%s%s\n", ct->bits, val, err ? "  error" : *flags ? "  " : "",
+		 flags);
+	out_bool(o, PRINT_JSON, "saturated", ct->saturated, NULL);
+	out_bool(o, PRINT_JSON, "error", ct->kind == COUNTER_KIND_ERROR, NULL);
+	if (!ct->known)
+		out_str(o, PRINT_JSON, "raw", ct->raw, NULL);
+	if (sampled && counter_delta(ct, &dv))
+		out_uint(o, PRINT_JSON, "delta", dv, NULL);
+	else if (sampled)
+		out_null(o, PRINT_JSON, "delta", NULL);
+	out_obj_close(o);
+}
+
+/* JSON: the rates between the last two samples, when there are two. */
+static void port_rates_json(struct out *o, struct fab_port *p)
+{
+	struct port_rates r;
+
+	if (!p->prev_sample_ns)
+		return;
+	port_rates(p, &r);
+	out_float(o, PRINT_JSON, "xmit_gbps", r.xmit_known ? r.xmit_gbps : NAN, 6, NULL);
+	out_float(o, PRINT_JSON, "rcv_gbps", r.rcv_known ? r.rcv_gbps : NAN, 6, NULL);
+	out_float(o, PRINT_JSON, "xmit_pps", r.xmit_pkts_known ? r.xmit_pps : NAN, 3, NULL);
+	out_float(o, PRINT_JSON, "rcv_pps", r.rcv_pkts_known ? r.rcv_pps : NAN, 3, NULL);
+}
+
+/* The data bytes of both directions: null (JSON), "unknown" (text) when not known. */
+static void bytes_out(struct out *o, struct fab_port *p)
+{
+	char xb[32] = "unknown", rb[32] = "unknown";
+	uint64_t x, r;
+	bool xk = port_bytes(p, DIR_XMIT, &x), rk = port_bytes(p, DIR_RCV, &r);
+
+	if (xk)
+		out_uint(o, PRINT_JSON, "xmit_bytes", x, NULL);
+	else
+		out_null(o, PRINT_JSON, "xmit_bytes", NULL);
+	if (rk)
+		out_uint(o, PRINT_JSON, "rcv_bytes", r, NULL);
+	else
+		out_null(o, PRINT_JSON, "rcv_bytes", NULL);
+	out_printf(o, "  data: xmit %s, rcv %s (data counters x 4 octets)\n", xk ? units_bytes(xb, sizeof(xb), x) : xb,
+		   rk ? units_bytes(rb, sizeof(rb), r) : rb);
+}
+
+static void port_counters_out(struct out *o, const struct fab_device *d, struct fab_port *p, bool first)
+{
+	/* Columns as wide as the port's longest name and source (cm_rx_duplicates). */
+	int nw = 36, sw = 12;
+
+	for (size_t c = 0; c < p->ncounters; c++) {
+		int n = (int)strlen(p->counters[c].name);
+		int sl = (int)strlen(fab_counter_source_str(p->counters[c].source));
+
+		nw = n > nw ? n : nw;
+		sw = sl > sw ? sl : sw;
+	}
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "device", d->name, "%s%s", first ? "" : "\n", d->name);
+	out_uint(o, PRINT_ANY, "port", p->num, " port %u", p->num);
+	out_bool(o, PRINT_ANY, "pma", p->has_pma, "%s\n", p->has_pma ? "" : "  (no PMA counters)");
+	bytes_out(o, p);
+	port_rates_json(o, p);
+	if (!p->ncounters)
+		out_printf(o, "  (no counters)\n");
+	else
+		out_printf(o, "  %-*s %-*s %4s %20s\n", nw, "COUNTER", sw, "SOURCE", "BITS", "VALUE");
+	out_arr_open(o, "counters");
+	for (size_t c = 0; c < p->ncounters; c++)
+		counter_out(o, &p->counters[c], p->prev_sample_ns != 0, nw, sw);
+	out_arr_close(o);
+	out_obj_close(o);
+}
+
+void show_counters(struct out *o, const struct fab_host *h)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < h->ndevs; i++) {
-		struct fab_device *d = &h->devs[i];
-
-		for (size_t k = 0; k < d->nports; k++) {
-			struct fab_port *p = &d->ports[k];
-			char xb[32], rb[32];
-			uint64_t v;
-
-			fprintf(f, "%s%s port %u%s\n", any ? "\n" : "", d->name, p->num,
-				p->has_pma ? "" : "  (no PMA counters)");
+	out_arr_open(o, "ports");
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t k = 0; k < h->devs[i].nports; k++) {
+			port_counters_out(o, &h->devs[i], &h->devs[i].ports[k], !any);
 			any = true;
-			fprintf(f, "  data: xmit %s, rcv %s (data counters x 4 octets)\n",
-				port_bytes(p, DIR_XMIT, &v) ? units_bytes(xb, sizeof(xb), v) : "unknown",
-				port_bytes(p, DIR_RCV, &v) ? units_bytes(rb, sizeof(rb), v) : "unknown");
-			if (!p->ncounters) {
-				fprintf(f, "  (no counters)\n");
-				continue;
-			}
-			/* Columns as wide as the port's longest name and source (cm_rx_duplicates). */
-			int nw = 36, sw = 12;
-			for (size_t c = 0; c < p->ncounters; c++) {
-				int n = (int)strlen(p->counters[c].name);
-				int sl = (int)strlen(fab_counter_source_str(p->counters[c].source));
-
-				nw = n > nw ? n : nw;
-				sw = sl > sw ? sl : sw;
-			}
-			fprintf(f, "  %-*s %-*s %4s %20s\n", nw, "COUNTER", sw, "SOURCE", "BITS", "VALUE");
-			for (size_t c = 0; c < p->ncounters; c++) {
-				const struct fab_counter *ct = &p->counters[c];
-				char val[32];
-
-				if (ct->known && !ct->saturated)
-					snprintf(val, sizeof(val), "%" PRIu64, ct->value);
-				else if (ct->saturated)
-					snprintf(val, sizeof(val), ">= %" PRIu64, ct->value);
-				else
-					snprintf(val, sizeof(val), "-");
-				const char *flags = counter_flags(ct);
-				bool err = ct->kind == COUNTER_KIND_ERROR && ct->known && ct->value && !ct->saturated;
-
-				fprintf(f, "  %-*s %-*s %4u %20s%s%s\n", nw, ct->name,
-					sw, fab_counter_source_str(ct->source), ct->bits, val,
-					err ? "  error" : *flags ? "  " : "", flags);
-			}
 		}
-	}
+	out_arr_close(o);
 	if (!any)
-		fprintf(f, "No RDMA ports found.\n");
+		out_printf(o, "No RDMA ports found.\n");
 }
 
 void show_rates_text(FILE *f, struct fab_host *h, unsigned int sample)
@@ -231,208 +310,44 @@ void show_rates_text(FILE *f, struct fab_host *h, unsigned int sample)
 	}
 }
 
-void show_gids_text(FILE *f, const struct fab_host *h)
+static void gid_out(struct out *o, const struct fab_device *d, const struct fab_port *p, const struct fab_gid *e)
+{
+	const char *type = fab_gid_type_str(e->type);
+
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_ANY, "device", d->name, "%-16s ", d->name);
+	out_uint(o, PRINT_ANY, "port", p->num, "%-4u ", p->num);
+	out_uint(o, PRINT_ANY, "index", e->index, "%-5u ", e->index);
+	out_str(o, PRINT_ANY, "gid", e->gid, "%-39s %-15s ", e->gid, e->has_ipv4 ? e->ipv4 : "");
+	out_str(o, PRINT_ANY, "type", e->type != GID_TYPE_UNKNOWN ? type : NULL, "%-8s ", type);
+	out_str_or_null(o, PRINT_ANY, "netdev", e->netdev, "%s%s\n", or_dash(e->netdev),
+			e->netdev[0] && !e->netdev_in_ns ? "  (not in this network namespace)" : "");
+	out_str(o, PRINT_JSON, "ipv4", e->has_ipv4 ? e->ipv4 : NULL, NULL);
+	if (e->netdev[0])
+		out_bool(o, PRINT_JSON, "netdev_in_netns", e->netdev_in_ns, NULL);
+	else
+		out_null(o, PRINT_JSON, "netdev_in_netns", NULL);
+	out_obj_close(o);
+}
+
+void show_gids(struct out *o, const struct fab_host *h)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < h->ndevs; i++) {
-		const struct fab_device *d = &h->devs[i];
-
-		for (size_t k = 0; k < d->nports; k++) {
-			const struct fab_port *p = &d->ports[k];
+	out_arr_open(o, "gids");
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t k = 0; k < h->devs[i].nports; k++) {
+			const struct fab_port *p = &h->devs[i].ports[k];
 
 			for (size_t g = 0; g < p->ngids; g++) {
-				const struct fab_gid *e = &p->gids[g];
-
 				if (!any)
-					fprintf(f, "%-16s %-4s %-5s %-39s %-15s %-8s %s\n", "DEV", "PORT", "INDEX",
-						"GID", "IPv4", "VER", "NETDEV");
+					out_printf(o, "%-16s %-4s %-5s %-39s %-15s %-8s %s\n", "DEV", "PORT", "INDEX",
+						   "GID", "IPv4", "VER", "NETDEV");
 				any = true;
-				fprintf(f, "%-16s %-4u %-5u %-39s %-15s %-8s %s%s\n", d->name, p->num, e->index,
-					e->gid, e->has_ipv4 ? e->ipv4 : "", fab_gid_type_str(e->type),
-					or_dash(e->netdev),
-					e->netdev[0] && !e->netdev_in_ns ? "  (not in this network namespace)" : "");
+				gid_out(o, &h->devs[i], p, &p->gids[g]);
 			}
 		}
-	}
+	out_arr_close(o);
 	if (!any)
-		fprintf(f, "No GID entries found.\n");
-}
-
-void show_ports_json(struct json *j, const struct fab_host *h)
-{
-	json_key(j, "devices");
-	json_arr_begin(j);
-	for (size_t i = 0; i < h->ndevs; i++) {
-		const struct fab_device *d = &h->devs[i];
-
-		json_obj_begin(j);
-		json_key(j, "name"); json_str(j, d->name);
-		json_key(j, "node_type"); json_str_or_null(j, d->node_type);
-		json_key(j, "node_guid"); json_str_or_null(j, d->node_guid);
-		json_key(j, "sys_image_guid"); json_str_or_null(j, d->sys_image_guid);
-		json_key(j, "fw_ver"); json_str_or_null(j, d->fw_ver);
-		json_key(j, "board_id"); json_str_or_null(j, d->board_id);
-		json_key(j, "hca_type"); json_str_or_null(j, d->hca_type);
-		json_key(j, "hw_rev"); json_str_or_null(j, d->hw_rev);
-		json_key(j, "node_desc"); json_str_or_null(j, d->node_desc);
-		json_key(j, "ports");
-		json_arr_begin(j);
-		for (size_t k = 0; k < d->nports; k++) {
-			const struct fab_port *p = &d->ports[k];
-
-			json_obj_begin(j);
-			json_key(j, "port"); json_u64(j, p->num);
-			json_key(j, "state");
-			json_str(j, p->state != PORT_STATE_UNKNOWN ? fab_port_state_str(p->state) : NULL);
-			json_key(j, "phys_state");
-			json_str(j, p->phys_state != PHYS_STATE_UNKNOWN ? fab_phys_state_str(p->phys_state) : NULL);
-			json_key(j, "rate"); json_str_or_null(j, p->rate);
-			json_key(j, "rate_gbps");
-			if (p->rate_known)
-				json_double(j, p->rate_gbps, 3);
-			else
-				json_null(j);
-			json_key(j, "link_layer");
-			json_str(j, p->link_layer != LINK_LAYER_UNKNOWN ? fab_link_layer_str(p->link_layer) : NULL);
-			json_key(j, "lid"); json_opt_u64(j, &p->lid);
-			json_key(j, "sm_lid"); json_opt_u64(j, &p->sm_lid);
-			json_key(j, "lmc"); json_opt_u64(j, &p->lmc);
-			json_key(j, "sm_sl"); json_opt_u64(j, &p->sm_sl);
-			json_key(j, "cap_mask"); json_opt_u64(j, &p->cap_mask);
-			json_key(j, "active_mtu"); json_opt_u64(j, &p->active_mtu);
-			json_key(j, "max_mtu"); json_opt_u64(j, &p->max_mtu);
-			json_key(j, "default_roce_mode"); json_str_or_null(j, p->default_roce_mode);
-			json_key(j, "pkeys");
-			json_arr_begin(j);
-			for (unsigned int q = 0; q < p->npkeys; q++) {
-				char pk[8];
-
-				snprintf(pk, sizeof(pk), "0x%04x", p->pkeys[q]);
-				json_str(j, pk);
-			}
-			json_arr_end(j);
-			json_key(j, "netdevs");
-			json_arr_begin(j);
-			for (unsigned int q = 0; q < p->nnetdevs; q++)
-				json_str(j, p->netdevs[q].name);
-			json_arr_end(j);
-			json_key(j, "netdev_attrs");
-			json_arr_begin(j);
-			for (unsigned int q = 0; q < p->nnetdevs; q++)
-				netdev_json(j, &p->netdevs[q]);
-			json_arr_end(j);
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-}
-
-void show_counters_json(struct json *j, const struct fab_host *h)
-{
-	json_key(j, "ports");
-	json_arr_begin(j);
-	for (size_t i = 0; i < h->ndevs; i++) {
-		struct fab_device *d = &h->devs[i];
-
-		for (size_t k = 0; k < d->nports; k++) {
-			struct fab_port *p = &d->ports[k];
-			struct port_rates r;
-			uint64_t v;
-
-			json_obj_begin(j);
-			json_key(j, "device"); json_str(j, d->name);
-			json_key(j, "port"); json_u64(j, p->num);
-			json_key(j, "pma"); json_bool(j, p->has_pma);
-			json_key(j, "xmit_bytes");
-			if (port_bytes(p, DIR_XMIT, &v))
-				json_u64(j, v);
-			else
-				json_null(j);
-			json_key(j, "rcv_bytes");
-			if (port_bytes(p, DIR_RCV, &v))
-				json_u64(j, v);
-			else
-				json_null(j);
-			if (p->prev_sample_ns) {
-				port_rates(p, &r);
-				json_key(j, "xmit_gbps");
-				if (r.xmit_known) json_double(j, r.xmit_gbps, 6); else json_null(j);
-				json_key(j, "rcv_gbps");
-				if (r.rcv_known) json_double(j, r.rcv_gbps, 6); else json_null(j);
-				json_key(j, "xmit_pps");
-				if (r.xmit_pkts_known) json_double(j, r.xmit_pps, 3); else json_null(j);
-				json_key(j, "rcv_pps");
-				if (r.rcv_pkts_known) json_double(j, r.rcv_pps, 3); else json_null(j);
-			}
-			json_key(j, "counters");
-			json_arr_begin(j);
-			for (size_t c = 0; c < p->ncounters; c++) {
-				const struct fab_counter *ct = &p->counters[c];
-				uint64_t dv;
-
-				json_obj_begin(j);
-				json_key(j, "name"); json_str(j, ct->name);
-				json_key(j, "source"); json_str(j, fab_counter_source_str(ct->source));
-				json_key(j, "value");
-				if (ct->known)
-					json_u64(j, ct->value);
-				else
-					json_null(j);
-				json_key(j, "bits"); json_u64(j, ct->bits);
-				json_key(j, "saturated"); json_bool(j, ct->saturated);
-				json_key(j, "error"); json_bool(j, ct->kind == COUNTER_KIND_ERROR);
-				if (!ct->known) {
-					json_key(j, "raw"); json_str(j, ct->raw);
-				}
-				if (p->prev_sample_ns) {
-					json_key(j, "delta");
-					if (counter_delta(ct, &dv))
-						json_u64(j, dv);
-					else
-						json_null(j);
-				}
-				json_obj_end(j);
-			}
-			json_arr_end(j);
-			json_obj_end(j);
-		}
-	}
-	json_arr_end(j);
-}
-
-void show_gids_json(struct json *j, const struct fab_host *h)
-{
-	json_key(j, "gids");
-	json_arr_begin(j);
-	for (size_t i = 0; i < h->ndevs; i++) {
-		const struct fab_device *d = &h->devs[i];
-
-		for (size_t k = 0; k < d->nports; k++) {
-			const struct fab_port *p = &d->ports[k];
-
-			for (size_t g = 0; g < p->ngids; g++) {
-				const struct fab_gid *e = &p->gids[g];
-
-				json_obj_begin(j);
-				json_key(j, "device"); json_str(j, d->name);
-				json_key(j, "port"); json_u64(j, p->num);
-				json_key(j, "index"); json_u64(j, e->index);
-				json_key(j, "gid"); json_str(j, e->gid);
-				json_key(j, "type");
-				json_str(j, e->type != GID_TYPE_UNKNOWN ? fab_gid_type_str(e->type) : NULL);
-				json_key(j, "netdev"); json_str_or_null(j, e->netdev);
-				json_key(j, "ipv4"); json_str(j, e->has_ipv4 ? e->ipv4 : NULL);
-				json_key(j, "netdev_in_netns");
-				if (e->netdev[0])
-					json_bool(j, e->netdev_in_ns);
-				else
-					json_null(j);
-				json_obj_end(j);
-			}
-		}
-	}
-	json_arr_end(j);
+		out_printf(o, "No GID entries found.\n");
 }

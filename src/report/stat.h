@@ -7,16 +7,16 @@
 
 #include "model/res.h"
 #include "model/stat.h"
-#include "report/json.h"
+#include "report/out.h"
 
 /* Why a QP's traffic may be missing from its counter: said with every report. */
 extern const char stat_qp_caveat[];
 
-/* rs (may be NULL) names the holder of each bound QP. dev/port (NULL/0: all) pick one port. */
-void stat_report_qp_text(FILE *f, const struct stat_state *st, const struct res_state *rs, const char *dev,
-			 unsigned int port);
-/* The "qp_counters" member of a JSON object. */
-void stat_report_qp_json(struct json *j, const struct stat_state *st, const struct res_state *rs, const char *dev,
-			 unsigned int port);
+/*
+ * Text, or the "qp_counters" member of a JSON object. rs (may be NULL)
+ * names the holder of each bound QP. dev/port (NULL/0: all) pick one port.
+ */
+void stat_report_qp(struct out *o, const struct stat_state *st, const struct res_state *rs, const char *dev,
+		    unsigned int port);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* `fabtop trace`: the path to a LID hop by hop, each port's link, rates and error deltas, as text or JSON. */
+/* `fabtop trace`: the path to a LID hop by hop, each port's link, rates and error deltas; text or JSON from one walk. */
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,158 +49,112 @@ static const char *node_type(const struct ib_trace_hop *h)
 	return h->id.node_type == 2 ? "Switch" : h->id.node_type == 3 ? "Router" : "CA";
 }
 
-static void end_text(FILE *out, const struct ib_trace *t, const char *dir, const struct ib_trace_end *e)
+/* The error counters that moved between the samples: " name +d" in text (or " none"), all deltas in JSON. */
+static void deltas_out(struct out *o, const struct ib_trace *t, const struct ib_trace_end *e, bool text)
 {
-	struct end_rates r;
 	bool any = false;
 
-	if (!e->port)
-		return;
-	fprintf(out, "       %-3s port %-3u", dir, e->port);
-	if (e->known)
-		fprintf(out, " %-6s %s %-4s", mad_port_state_str(e->pi.state), mad_link_width_str(e->pi.width),
-			mad_link_speed_str(e->pi.speed, e->pi.speed_ext));
-	if (!t->sampled) {
-		fprintf(out, "\n");
-		return;
-	}
-	if (e->pma.state != IBQ_OK) {
-		fprintf(out, "  counters: %s\n", ib_query_state_str(e->pma.state));
-		return;
-	}
-	end_rates(t, e, &r);
-	if (r.xmit_known)
-		fprintf(out, "  xmit %.3f Gb/s", r.xmit_bps * 8 / 1e9);
-	if (r.rcv_known)
-		fprintf(out, "  rcv %.3f Gb/s", r.rcv_bps * 8 / 1e9);
-	if (r.wait_known && r.wait_per_s > 0)
-		fprintf(out, "  xmit wait %.0f/s", r.wait_per_s);
-	fprintf(out, "  errors:");
-	for (size_t i = 0; i < e->pma.n; i++) {
+	if (text)
+		out_printf(o, "  errors:");
+	out_obj_open(o, "error_deltas");
+	for (size_t i = 0; t->sampled && i < e->pma.n; i++) {
+		const struct fab_counter *c = &e->pma.c[i];
 		uint64_t d;
 
-		if (e->pma.c[i].kind == COUNTER_KIND_ERROR && counter_delta(&e->pma.c[i], &d) && d) {
-			fprintf(out, " %s +%" PRIu64, e->pma.c[i].name, d);
-			any = true;
-		}
+		if (c->kind != COUNTER_KIND_ERROR || !counter_delta(c, &d))
+			continue;
+		out_uint(o, text && d ? PRINT_ANY : PRINT_JSON, c->name, d, " %s +%" PRIu64, c->name, d);
+		any |= d != 0;
 	}
-	fprintf(out, "%s\n", any ? "" : " none");
+	out_obj_close(o);
+	if (text)
+		out_printf(o, "%s\n", any ? "" : " none");
 }
 
-void trace_text(FILE *out, const struct ib_trace *t)
+/* One end of a hop (dir "in" or "out"): its link, and with two samples its rates and error deltas. */
+static void end_out(struct out *o, const struct ib_trace *t, const char *dir, const struct ib_trace_end *e)
 {
-	char guid[32];
-
-	fprintf(out, "Trace from %s port %u to LID %u: %zu node%s, %s (walked in %.1f ms)\n", t->ca, t->port,
-		t->dlid, t->nhops, t->nhops == 1 ? "" : "s", t->complete ? "complete" : "incomplete",
-		(double)t->walk_ns / 1e6);
-	for (size_t k = 0; k < t->nhops; k++) {
-		const struct ib_trace_hop *h = &t->hops[k];
-
-		ibfabric_guid_str(h->id.node_guid, guid, sizeof(guid));
-		fprintf(out, "  %2zu  %-6s %-28s %s  LID %u\n", k, node_type(h),
-			h->id.desc[0] ? h->id.desc : "(no description)", guid, h->lid);
-		end_text(out, t, "in", &h->in);
-		end_text(out, t, "out", &h->out);
-	}
-	if (!t->complete)
-		fprintf(out, "The path stops: %s\n", t->error);
-	if (t->sampled)
-		fprintf(out, "Rates and error deltas: two PMA samples %.3g s apart.\n", t->interval_s);
-}
-
-static void json_rate(struct json *j, const char *key, bool known, double v)
-{
-	json_key(j, key);
-	if (known)
-		json_double(j, v, 1);
-	else
-		json_null(j);
-}
-
-static void end_json(struct json *j, const struct ib_trace *t, const struct ib_trace_end *e)
-{
+	const char *state = mad_port_state_str(e->pi.state), *width = mad_link_width_str(e->pi.width);
+	const char *speed = mad_link_speed_str(e->pi.speed, e->pi.speed_ext), *pma = ib_query_state_str(e->pma.state);
+	bool k = e->known;
 	struct end_rates r;
 
 	if (!e->port) {
-		json_null(j);
+		out_null(o, PRINT_JSON, dir, NULL);
 		return;
 	}
-	json_obj_begin(j);
-	json_key(j, "port"); json_u64(j, e->port);
-	json_key(j, "state"); json_str(j, e->known ? mad_port_state_str(e->pi.state) : NULL);
-	json_key(j, "phys_state"); json_str(j, e->known ? mad_phys_state_str(e->pi.phys_state) : NULL);
-	json_key(j, "width"); json_str(j, e->known ? mad_link_width_str(e->pi.width) : NULL);
-	json_key(j, "speed"); json_str(j, e->known ? mad_link_speed_str(e->pi.speed, e->pi.speed_ext) : NULL);
-	json_key(j, "rate_gbps");
-	if (e->known)
-		json_double(j, mad_link_gbps(e->pi.width, e->pi.speed, e->pi.speed_ext), 3);
-	else
-		json_null(j);
-	json_key(j, "pma"); json_str(j, ib_query_state_str(e->pma.state));
 	end_rates(t, e, &r);
-	json_rate(j, "xmit_bytes_per_s", r.xmit_known, r.xmit_bps);
-	json_rate(j, "rcv_bytes_per_s", r.rcv_known, r.rcv_bps);
-	json_rate(j, "xmit_wait_per_s", r.wait_known, r.wait_per_s);
-	json_key(j, "counters");
-	json_obj_begin(j);
-	for (size_t i = 0; i < e->pma.n; i++) {
-		json_key(j, e->pma.c[i].name);
-		if (e->pma.c[i].known)
-			json_u64(j, e->pma.c[i].value);
-		else
-			json_null(j);
-	}
-	json_obj_end(j);
-	json_key(j, "error_deltas");
-	json_obj_begin(j);
-	for (size_t i = 0; t->sampled && i < e->pma.n; i++) {
-		uint64_t d;
-
-		if (e->pma.c[i].kind == COUNTER_KIND_ERROR && counter_delta(&e->pma.c[i], &d)) {
-			json_key(j, e->pma.c[i].name);
-			json_u64(j, d);
-		}
-	}
-	json_obj_end(j);
-	json_obj_end(j);
+	out_obj_open(o, dir);
+	out_uint(o, PRINT_ANY, "port", e->port, "       %-3s port %-3u", dir, e->port);
+	out_str(o, PRINT_ANY, "state", k ? state : NULL, k ? " %-6s" : NULL, state);
+	out_str(o, PRINT_JSON, "phys_state", k ? mad_phys_state_str(e->pi.phys_state) : NULL, NULL);
+	out_str(o, PRINT_ANY, "width", k ? width : NULL, k ? " %s" : NULL, width);
+	out_str(o, PRINT_ANY, "speed", k ? speed : NULL, k ? " %-4s" : NULL, speed);
+	if (k)
+		out_float(o, PRINT_JSON, "rate_gbps", mad_link_gbps(e->pi.width, e->pi.speed, e->pi.speed_ext), 3, NULL);
+	else
+		out_null(o, PRINT_JSON, "rate_gbps", NULL);
+	if (!t->sampled)
+		out_printf(o, "\n");
+	out_str(o, t->sampled && e->pma.state != IBQ_OK ? PRINT_ANY : PRINT_JSON, "pma", pma, "  counters: %s\n", pma);
+	/* rates are known only with two samples of a PMA that answered */
+	out_float(o, r.xmit_known ? PRINT_ANY : PRINT_JSON, "xmit_bytes_per_s", r.xmit_known ? r.xmit_bps : NAN, 1,
+		  "  xmit %.3f Gb/s", r.xmit_bps * 8 / 1e9);
+	out_float(o, r.rcv_known ? PRINT_ANY : PRINT_JSON, "rcv_bytes_per_s", r.rcv_known ? r.rcv_bps : NAN, 1,
+		  "  rcv %.3f Gb/s", r.rcv_bps * 8 / 1e9);
+	out_float(o, r.wait_known && r.wait_per_s > 0 ? PRINT_ANY : PRINT_JSON, "xmit_wait_per_s",
+		  r.wait_known ? r.wait_per_s : NAN, 1, "  xmit wait %.0f/s", r.wait_per_s);
+	out_obj_open(o, "counters");
+	for (size_t i = 0; i < e->pma.n; i++)
+		out_opt_uint(o, PRINT_JSON, e->pma.c[i].name,
+			     &(struct opt_u64){ .known = e->pma.c[i].known, .value = e->pma.c[i].value }, NULL);
+	out_obj_close(o);
+	deltas_out(o, t, e, t->sampled && e->pma.state == IBQ_OK);
+	out_obj_close(o);
 }
 
-void trace_json(struct json *j, const struct ib_trace *t)
+static void hop_out(struct out *o, const struct ib_trace *t, size_t k)
 {
-	char guid[32];
+	const struct ib_trace_hop *h = &t->hops[k];
+	char guid[32], pguid[32];
 
-	json_obj_begin(j);
-	json_key(j, "device"); json_str(j, t->ca);
-	json_key(j, "port"); json_u64(j, t->port);
-	json_key(j, "dlid"); json_u64(j, t->dlid);
-	json_key(j, "complete"); json_bool(j, t->complete);
-	json_key(j, "walk_ms"); json_double(j, (double)t->walk_ns / 1e6, 3);
-	json_key(j, "error"); json_str_or_null(j, t->error);
-	json_key(j, "interval_s");
+	ibfabric_guid_str(h->id.node_guid, guid, sizeof(guid));
+	ibfabric_guid_str(h->id.port_guid, pguid, sizeof(pguid));
+	out_obj_open(o, NULL);
+	out_uint(o, PRINT_ANY, "hop", k, "  %2zu  ", k);
+	out_str(o, PRINT_ANY, "node_type", node_type(h), "%-6s ", node_type(h));
+	out_str(o, PRINT_ANY, "node_desc", h->id.desc, "%-28s ", h->id.desc[0] ? h->id.desc : "(no description)");
+	out_str(o, PRINT_ANY, "node_guid", guid, "%s  ", guid);
+	out_str(o, PRINT_JSON, "port_guid", pguid, NULL);
+	out_uint(o, PRINT_ANY, "lid", h->lid, "LID %u\n", h->lid);
+	out_uint(o, PRINT_JSON, "lmc", h->lmc, NULL);
+	end_out(o, t, "in", &h->in);
+	end_out(o, t, "out", &h->out);
+	out_obj_close(o);
+}
+
+void trace_report(struct out *o, const struct ib_trace *t)
+{
+	double ms = (double)t->walk_ns / 1e6;
+
+	out_obj_open(o, "trace");
+	out_str(o, PRINT_ANY, "device", t->ca, "Trace from %s", t->ca);
+	out_uint(o, PRINT_ANY, "port", t->port, " port %u", t->port);
+	out_uint(o, PRINT_ANY, "dlid", t->dlid, " to LID %u: %zu node%s, ", t->dlid, t->nhops, t->nhops == 1 ? "" : "s");
+	out_bool(o, PRINT_ANY, "complete", t->complete, "%s", t->complete ? "complete" : "incomplete");
+	out_float(o, PRINT_ANY, "walk_ms", ms, 3, " (walked in %.1f ms)\n", ms);
+	out_str_or_null(o, PRINT_JSON, "error", t->error, NULL);
 	if (t->sampled)
-		json_double(j, t->interval_s, 3);
+		out_float(o, PRINT_JSON, "interval_s", t->interval_s, 3, NULL);
 	else
-		json_null(j);
-	json_key(j, "hops");
-	json_arr_begin(j);
-	for (size_t k = 0; k < t->nhops; k++) {
-		const struct ib_trace_hop *h = &t->hops[k];
-
-		json_obj_begin(j);
-		json_key(j, "hop"); json_u64(j, k);
-		json_key(j, "node_type"); json_str(j, node_type(h));
-		json_key(j, "node_desc"); json_str(j, h->id.desc);
-		ibfabric_guid_str(h->id.node_guid, guid, sizeof(guid));
-		json_key(j, "node_guid"); json_str(j, guid);
-		ibfabric_guid_str(h->id.port_guid, guid, sizeof(guid));
-		json_key(j, "port_guid"); json_str(j, guid);
-		json_key(j, "lid"); json_u64(j, h->lid);
-		json_key(j, "lmc"); json_u64(j, h->lmc);
-		json_key(j, "in"); end_json(j, t, &h->in);
-		json_key(j, "out"); end_json(j, t, &h->out);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
+		out_null(o, PRINT_JSON, "interval_s", NULL);
+	out_arr_open(o, "hops");
+	for (size_t k = 0; k < t->nhops; k++)
+		hop_out(o, t, k);
+	out_arr_close(o);
+	if (!t->complete)
+		out_printf(o, "The path stops: %s\n", t->error);
+	if (t->sampled)
+		out_printf(o, "Rates and error deltas: two PMA samples %.3g s apart.\n", t->interval_s);
+	out_obj_close(o);
 }

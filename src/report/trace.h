@@ -6,10 +6,9 @@
 #include <stdio.h>
 
 #include "model/ibfabric.h"
-#include "report/json.h"
+#include "report/out.h"
 
-void trace_text(FILE *out, const struct ib_trace *t);
-/* The trace as one JSON object (the caller opens and ends the document). */
-void trace_json(struct json *j, const struct ib_trace *t);
+/* The trace as text, or as the member "trace" of the open JSON object. */
+void trace_report(struct out *o, const struct ib_trace *t);
 
 #endif

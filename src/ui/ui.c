@@ -189,11 +189,13 @@ static void ui_net_text(struct ui *ui)
 	char *buf = NULL, *line, *save = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct out o;
 
 	text_clear(&ui->net_text);
 	if (!f)
 		return;
-	net_report_text(f, &ui->live.host, &ui->live.net);
+	out_init_text(&o, f);
+	net_report(&o, &ui->live.host, &ui->live.net);
 	if (fclose(f) || !buf) {
 		free(buf);
 		return;

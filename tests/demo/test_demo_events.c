@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 
 	f = open_memstream(&text, &len);
 	if (f) {
-		events_report_text(f, &l, 0);
+		events_report(f, false, &l, 0);
 		fclose(f);
 	}
 	/* With an argument: write the text there (how the expected file was made; review the diff). */

@@ -24,11 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rdma_nl_parse_buf(data, size, &rs, &done);
 	if (res_procs_build(&rs) == 0 && f) {
 		struct json j;
+		struct out o;
 
-		res_report_text(f, &rs, RES_PART_ALL);
+		out_init_text(&o, f);
+		res_report(&o, &rs, RES_PART_ALL);
 		json_init(&j, f);
 		json_obj_begin(&j);
-		res_report_json(&j, &rs, RES_PART_ALL);
+		out_init_json(&o, &j);
+		res_report(&o, &rs, RES_PART_ALL);
 		json_obj_end(&j);
 		json_end(&j);
 	}

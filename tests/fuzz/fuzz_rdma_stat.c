@@ -2,6 +2,7 @@
 /* libFuzzer: RDMA netlink statistics answers (STAT_GET) into the model, through both QP counter reports. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,11 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			stat_port_hw_find(&st.hw[i], st.hw[i].c[st.hw[i].n - 1].name);
 	if (f) {
 		struct json j;
+		struct out o;
 
-		stat_report_qp_text(f, &st, NULL, NULL, 0);
+		out_init_text(&o, f);
+		stat_report_qp(&o, &st, NULL, NULL, 0);
 		json_init(&j, f);
 		json_obj_begin(&j);
-		stat_report_qp_json(&j, &st, NULL, NULL, 0);
+		out_init_json(&o, &j);
+		stat_report_qp(&o, &st, NULL, NULL, 0);
 		json_obj_end(&j);
 		json_end(&j);
 		fclose(f);

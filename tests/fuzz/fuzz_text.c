@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			event_log_append(&l, &ev);
 			event_log_append(&l, &ev);
 			event_log_append(&l, &ev);
-			events_report_text(null, &l, 0);
-			events_report_json(null, &l, ev.real_ns);
+			events_report(null, false, &l, 0);
+			events_report(null, true, &l, ev.real_ns);
 			event_log_free(&l);
 		}
 		fclose(null);

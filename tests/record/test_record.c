@@ -34,17 +34,15 @@ static char *render(const struct fab_host *h)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct json j;
+	struct out o;
 
 	if (!f)
 		return NULL;
-	json_init(&j, f);
-	json_obj_begin(&j);
-	show_ports_json(&j, h);
-	show_counters_json(&j, h);
-	show_gids_json(&j, h);
-	json_obj_end(&j);
-	json_end(&j);
+	out_open(&o, f, true);
+	show_ports(&o, h);
+	show_counters(&o, h);
+	show_gids(&o, h);
+	out_close(&o);
 	fclose(f);
 	return buf;
 }

@@ -364,7 +364,12 @@ static void test_proc_tree(void)
 	ASSERT_EQ_INT(rs.procs[5].holder.kern, 1, "the kernel last");
 
 	f = open_memstream(&text, &tlen);
-	res_report_text(f, &rs, RES_PART_PROC);
+	{
+		struct out o;
+
+		out_init_text(&o, f);
+		res_report(&o, &rs, RES_PART_PROC);
+	}
 	fclose(f);
 	ASSERT_CONTAINS(text, "pod 1c2d3e4f", "text: the pod");
 	ASSERT_CONTAINS(text, "slurm job 4711", "text: the job");
@@ -379,10 +384,12 @@ static void test_proc_tree(void)
 	f = open_memstream(&text, &tlen);
 	{
 		struct json j;
+		struct out o;
 
 		json_init(&j, f);
 		json_obj_begin(&j);
-		res_report_json(&j, &rs, RES_PART_ALL);
+		out_init_json(&o, &j);
+		res_report(&o, &rs, RES_PART_ALL);
 		json_obj_end(&j);
 		json_end(&j);
 	}

@@ -176,14 +176,17 @@ static void test_mode_and_counters(void)
 		size_t outlen = 0;
 		FILE *f = open_memstream(&out, &outlen);
 		struct json j;
+		struct out o;
 
 		snprintf(qp.dev, sizeof(qp.dev), "rxe0");
 		rs.qps = &qp;
 		rs.nqps = 1;
-		stat_report_qp_text(f, &st, &rs, NULL, 0);
+		out_init_text(&o, f);
+		stat_report_qp(&o, &st, &rs, NULL, 0);
 		json_init(&j, f);
 		json_obj_begin(&j);
-		stat_report_qp_json(&j, &st, &rs, "rxe0", 1);
+		out_init_json(&o, &j);
+		stat_report_qp(&o, &st, &rs, "rxe0", 1);
 		json_obj_end(&j);
 		json_end(&j);
 		fclose(f);
