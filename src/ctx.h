@@ -4,6 +4,14 @@
 #define FABTOP_CTX_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The default memory bound of a fabric sweep (--fabric-mem): about 12 MiB
+ * per 1,000 nodes of a fat tree with every port's counters (doc/ib-management.md),
+ * so 1 GiB holds some 80,000 nodes.
+ */
+#define CTX_FABRIC_MEM_MB	1024
 
 /* Where the counters of local InfiniBand ports come from (--counters). */
 enum fab_counters_mode {
@@ -40,6 +48,7 @@ struct fab_ctx {
 	const char *replay_at;		/* --at: where in it (NULL: the start for the monitor, the end for reports) */
 	size_t replay_pos;		/* the sample --at names, resolved by main() */
 	const char *record_path;	/* the monitor's --record: record from the first sample */
+	size_t fabric_mem_mb;		/* --fabric-mem: the byte budget of a swept subnet's tables, MiB */
 };
 
 void ctx_init(struct fab_ctx *ctx);

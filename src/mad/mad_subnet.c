@@ -336,6 +336,10 @@ static void sweep_swap(struct mad_subnet *sn)
 	old->swept = true;
 	old->truncated_nodes = nw->truncated_nodes;
 	old->truncated_time = nw->truncated_time;
+	old->truncated_mem = nw->truncated_mem;
+	old->mem_budget = nw->mem_budget;
+	old->guid_conflicts = nw->guid_conflicts;
+	old->guid_conflict = nw->guid_conflict;
 	old->sweep_ns = nw->sweep_ns;
 	old->sweep_mads = nw->sweep_mads;
 	nw->nodes = NULL;

@@ -21,6 +21,23 @@ void ib_fabric_free(struct ib_fabric *f)
 	memset(f, 0, sizeof(*f));
 }
 
+size_t ib_fabric_mem_bytes(const struct ib_fabric *f)
+{
+	size_t b = f->nnodes * sizeof(*f->nodes) + f->nlinks * sizeof(*f->links);
+
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const struct ib_fnode *n = &f->nodes[i];
+
+		if (!n->ports)
+			continue;
+		b += ((size_t)n->id.num_ports + 1) * sizeof(*n->ports);
+		for (size_t p = 0; p <= n->id.num_ports; p++)
+			if (n->ports[p].pma)
+				b += sizeof(*n->ports[p].pma);
+	}
+	return b;
+}
+
 const char *ib_query_state_str(enum ib_query_state s)
 {
 	static const char *const names[] = {

@@ -135,6 +135,15 @@ struct ib_fabric {
 	size_t sweep_from;		/* index into ports of the port swept from */
 	bool truncated_nodes;		/* stopped at the node limit */
 	bool truncated_time;		/* stopped at the deadline */
+	bool truncated_mem;		/* stopped at the memory bound (mem_budget) */
+	size_t mem_budget;		/* the bound a sweep grows within, bytes (0: none) */
+	/*
+	 * Answers that contradict the sweep: a node GUID seen before, reached
+	 * by a cable its port is not on (a duplicate GUID, or the fabric
+	 * changed during the sweep). That part is left out.
+	 */
+	size_t guid_conflicts;
+	uint64_t guid_conflict;		/* the first such GUID */
 	uint64_t sweep_ns;
 	uint64_t sweep_mads;		/* MADs the sweep itself sent */
 	uint64_t mads_sent, mads_received, mads_timeout, mads_retried;
@@ -148,6 +157,8 @@ struct ib_fabric {
 };
 
 void ib_fabric_free(struct ib_fabric *f);
+/* What the swept subnet's tables take (nodes, ports, links, PMA counters), bytes. */
+size_t ib_fabric_mem_bytes(const struct ib_fabric *f);
 
 /* One end of a hop of a traced path: a port, its state and counters. */
 struct ib_trace_end {

@@ -196,6 +196,25 @@ static void node_text(FILE *out, const struct ib_fabric *f, const struct ib_fnod
 	}
 }
 
+/* What bounded or contradicted the sweep, and what its tables take. */
+static void sweep_notes_text(FILE *out, const struct ib_fabric *f)
+{
+	char g[24];
+
+	if (f->truncated_mem)
+		fprintf(out, "STOPPED at the memory bound: the subnet has more nodes than %zu MiB of tables hold "
+			"(--fabric-mem MB raises it)\n", f->mem_budget >> 20);
+	if (f->guid_conflicts) {
+		ibfabric_guid_str(f->guid_conflict, g, sizeof(g));
+		fprintf(out, "%zu %s the sweep (node GUID %s first): a GUID used by more than one "
+			"node, or the fabric changed while it was swept; those parts are left out\n",
+			f->guid_conflicts, f->guid_conflicts == 1 ? "answer contradicts" : "answers contradict", g);
+	}
+	fprintf(out, "Memory of the tables: %.1f MiB (%.1f MiB per 1,000 nodes)\n",
+		(double)ib_fabric_mem_bytes(f) / 1048576.0,
+		f->nnodes ? (double)ib_fabric_mem_bytes(f) / 1048576.0 * 1000.0 / (double)f->nnodes : 0.0);
+}
+
 void ibfabric_text(FILE *out, const struct ib_fabric *f)
 {
 	if (f->error[0] && !f->nports) {
@@ -215,6 +234,7 @@ void ibfabric_text(FILE *out, const struct ib_fabric *f)
 		(double)f->sweep_ns / 1e6, f->sweep_mads, f->mads_sent, f->mads_timeout,
 		f->truncated_nodes ? "; STOPPED at the node limit" : "",
 		f->truncated_time ? "; STOPPED at the time limit" : "");
+	sweep_notes_text(out, f);
 	if (f->pma_swept)
 		fprintf(out, "PMA counters of every port that is up: %zu ports, %zu answered; %.1f ms, %" PRIu64
 			" MADs\n", f->pma_ports, f->pma_answered, (double)f->pma_ns / 1e6, f->pma_mads);
@@ -443,6 +463,14 @@ void ibfabric_json_members(struct json *j, const struct ib_fabric *f)
 	json_key(j, "retries"); json_u64(j, f->mads_retried);
 	json_key(j, "truncated_nodes"); json_bool(j, f->truncated_nodes);
 	json_key(j, "truncated_time"); json_bool(j, f->truncated_time);
+	json_key(j, "truncated_memory"); json_bool(j, f->truncated_mem);
+	json_key(j, "guid_conflicts"); json_u64(j, f->guid_conflicts);
+	if (f->guid_conflicts)
+		guid_json(j, "guid_conflict", f->guid_conflict);
+	json_key(j, "memory_budget_bytes"); json_u64(j, f->mem_budget);
+	json_key(j, "memory_bytes"); json_u64(j, ib_fabric_mem_bytes(f));
+	json_key(j, "memory_per_1000_nodes_bytes");
+	json_u64(j, f->nnodes ? ib_fabric_mem_bytes(f) * 1000 / f->nnodes : 0);
 	json_key(j, "pma_swept"); json_bool(j, f->pma_swept);
 	json_key(j, "pma_ports"); json_u64(j, f->pma_ports);
 	json_key(j, "pma_answered"); json_u64(j, f->pma_answered);
