@@ -24,6 +24,25 @@ enum ib_query_state {
 };
 
 /*
+ * The PMA counters in the order a port's are defined (mad_port_pma_define),
+ * so a reader finds one at its place instead of by name:
+ * ib_pma_counter(pma, IB_PMA_XMIT_DATA). The last four are only in the
+ * IETF-compatible PortCountersExtended.
+ */
+enum ib_pma_slot {
+	IB_PMA_SYMBOL_ERROR, IB_PMA_LINK_ERROR_RECOVERY, IB_PMA_LINK_DOWNED, IB_PMA_RCV_ERRORS,
+	IB_PMA_RCV_REMOTE_PHYSICAL_ERRORS, IB_PMA_RCV_SWITCH_RELAY_ERRORS, IB_PMA_XMIT_DISCARDS,
+	IB_PMA_XMIT_CONSTRAINT_ERRORS, IB_PMA_RCV_CONSTRAINT_ERRORS, IB_PMA_LOCAL_LINK_INTEGRITY_ERRORS,
+	IB_PMA_EXCESSIVE_BUFFER_OVERRUN_ERRORS, IB_PMA_VL15_DROPPED,
+	IB_PMA_XMIT_DATA, IB_PMA_RCV_DATA, IB_PMA_XMIT_PACKETS, IB_PMA_RCV_PACKETS, IB_PMA_XMIT_WAIT,
+	IB_PMA_UNICAST_XMIT_PACKETS, IB_PMA_UNICAST_RCV_PACKETS, IB_PMA_MULTICAST_XMIT_PACKETS,
+	IB_PMA_MULTICAST_RCV_PACKETS,
+	IB_PMA_SLOTS
+};
+/* Their names (sysfs's). */
+extern const char *const ib_pma_names[IB_PMA_SLOTS];
+
+/*
  * PMA counters of one port. Counters are fab_counter so the rate maths of
  * derive/counters.h applies unchanged (source COUNTER_SRC_PMA, names as in
  * sysfs). Two samples give rates: see ib_pma_sample in mad/mad_port.h.
@@ -157,6 +176,12 @@ struct ib_fabric {
 };
 
 void ib_fabric_free(struct ib_fabric *f);
+/*
+ * A port's counter by its slot: at its place when the port's counters were
+ * defined in order, else found by name (a recording may list them in
+ * another); NULL when the port has no such counter.
+ */
+const struct fab_counter *ib_pma_counter(const struct ib_pma *pma, enum ib_pma_slot slot);
 /* What the swept subnet's tables take (nodes, ports, links, PMA counters), bytes. */
 size_t ib_fabric_mem_bytes(const struct ib_fabric *f);
 
