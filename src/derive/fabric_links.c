@@ -126,7 +126,8 @@ static void row_judge(const struct ib_fabric *f, struct fabric_link_row *r)
 
 	if (r->half) {
 		r->flags |= FLINK_NO_ANSWER;
-		snprintf(r->why, sizeof(r->why), f->truncated_nodes ? "far end not swept (node limit)"
+		snprintf(r->why, sizeof(r->why), f->truncated_mem ? "far end not swept (memory bound, --fabric-mem)" :
+						 f->truncated_nodes ? "far end not swept (node limit)"
 								     : "far end does not answer the sweep");
 	} else if (fabric_link_degraded(na, &na->ports[r->a_port].pi, &f->nodes[r->b],
 					&f->nodes[r->b].ports[r->b_port].pi, deg, sizeof(deg))) {

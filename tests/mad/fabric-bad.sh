@@ -33,6 +33,16 @@ run_rc fabt --fabric-mem 1
 assert_match "... the text says so, and how to raise it" \
 	'STOPPED at the memory bound: the subnet has more nodes than 1 MiB of tables hold \(--fabric-mem MB raises it\)' \
 	"$(cat "$T/out")"
+# The live core past the bound: the exporter keeps sampling and says once what it left out.
+sysfs_hold h0_0
+(cd "$RUN" && SIM_HOST=h0_0 timeout -k 2 60 env LD_PRELOAD="$FAB_PRELOAD" "$FABTOP" --sysfs "$HOLD_SYS" --fabric-mem 1 \
+	export --fabric --fabric-interval 0.3 --interval 0.3 --count 8 --no-http --textfile "$T/x.prom") \
+	>"$T/x.out" 2>"$T/x.err" && rc=0 || rc=$?
+assert_eq "export --fabric past the bound: 8 samples, exit 0 (no stall)" 0 "$rc"
+assert_eq "... the subnet is up, part of it" "fabtop_fabric_up 1 yes" \
+	"$(grep '^fabtop_fabric_up ' "$T/x.prom") $(awk '/^fabtop_fabric_nodes\{/ { n += $2 } END { print (n > 1 && n < 126) ? "yes" : n }' "$T/x.prom")"
+assert_eq "... and stderr says why, once" 1 \
+	"$(grep -c 'fabtop export: the fabric: the subnet has more nodes than 1 MiB of tables hold (--fabric-mem): [0-9]* nodes shown' "$T/x.err")"
 run_rc "$FABTOP" --fabric-mem 0 show fabric
 assert_eq "--fabric-mem 0: a usage error" 2 "$rc"
 assert_match "... that says what it wants" "--fabric-mem wants MiB from 1 to 1048576, not '0'" "$(cat "$T/err")"
