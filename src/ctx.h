@@ -8,8 +8,9 @@
 
 /*
  * The default memory bound of a fabric sweep (--fabric-mem): about 12 MiB
- * per 1,000 nodes of a fat tree with every port's counters (doc/ib-management.md),
- * so 1 GiB holds some 80,000 nodes.
+ * per 1,000 nodes of a fat tree with every port's counters, checked against
+ * an upper bound of 16.6 MiB (doc/ib-management.md), so 1 GiB admits some
+ * 64,000 nodes: more than a subnet's unicast LIDs address.
  */
 #define CTX_FABRIC_MEM_MB	1024
 
