@@ -241,6 +241,35 @@ static void test_retry(void)
 	mad_session_close(s);
 }
 
+/*
+ * A request done is kept for the next one: the next starts afresh. A first
+ * request that used up its attempts (3 sent, failed), then one whose
+ * first attempt is dropped: it still gets its retry and succeeds.
+ */
+static void test_reuse(void)
+{
+	struct fake fk = { .drop_all = true };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct result r1 = { 0 }, r2 = { 0 };
+
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r1);
+	for (clock_fake = 0; r1.calls == 0 && clock_fake < 2000 * MS; clock_fake += 50 * MS)
+		mad_step(s, clock_fake);
+	TAP_OK(r1.calls == 1 && r1.status == -ETIMEDOUT && fk.nreq == 3,
+	       "a request with no answer: 3 attempts, then a timeout (%d calls, status %d, %d sent)",
+	       r1.calls, r1.status, fk.nreq);
+	fk.drop_all = false;
+	fk.drop_first = fk.nreq + 1;	/* the next one's first attempt only */
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r2);
+	for (int i = 0; r2.calls == 0 && i < 40; i++, clock_fake += 50 * MS)
+		mad_step(s, clock_fake);
+	TAP_OK(r2.calls == 1 && r2.status == 0 && fk.nreq == 5,
+	       "the next request (reusing its memory) starts afresh: retried, answered (status %d, %d sent)",
+	       r2.status, fk.nreq);
+	mad_session_close(s);
+}
+
 static void test_timeout(void)
 {
 	struct fake fk = { .drop_all = true };
@@ -594,6 +623,7 @@ static void test_dump_planted(void)
 int main(void)
 {
 	test_retry();
+	test_reuse();
 	test_timeout();
 	test_late_and_transport_timeout();
 	test_window_and_cancel();
