@@ -568,7 +568,12 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 	t = mad_fabric_timeout_ms(sn->v, now_ns);
 	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
 		*timeout_ms = t;
-	if (!paused && sn->stage == SN_READY) {
+	/*
+	 * A round or a sweep that is due waits for the round in flight: its
+	 * answers wake the loop (the sessions' fds and timeouts above), not a
+	 * deadline already past, which would spin the loop until they are in.
+	 */
+	if (!paused && sn->stage == SN_READY && !sn->pma_pending) {
 		uint64_t due = sn->next_pma_ns < sn->next_sweep_ns ? sn->next_pma_ns : sn->next_sweep_ns;
 		int ms = due > now_ns ? (int)((due - now_ns + 999999) / 1000000) : 0;
 
