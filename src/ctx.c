@@ -21,6 +21,7 @@ void ctx_init(struct fab_ctx *ctx)
 	ctx->color = !(nc && *nc);
 	ctx->seed = 1;
 	ctx->live_sysfs = true;
+	ctx->fabric_mem_mb = CTX_FABRIC_MEM_MB;
 }
 
 static const char *const counters_modes[] = {

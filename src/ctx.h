@@ -4,6 +4,15 @@
 #define FABTOP_CTX_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The default memory bound of a fabric sweep (--fabric-mem): about 12 MiB
+ * per 1,000 nodes of a fat tree with every port's counters, checked against
+ * an upper bound of 16.6 MiB (doc/ib-management.md), so 1 GiB admits some
+ * 64,000 nodes: more than a subnet's unicast LIDs address.
+ */
+#define CTX_FABRIC_MEM_MB	1024
 
 /* Where the counters of local InfiniBand ports come from (--counters). */
 enum fab_counters_mode {
@@ -40,6 +49,7 @@ struct fab_ctx {
 	const char *replay_at;		/* --at: where in it (NULL: the start for the monitor, the end for reports) */
 	size_t replay_pos;		/* the sample --at names, resolved by main() */
 	const char *record_path;	/* the monitor's --record: record from the first sample */
+	size_t fabric_mem_mb;		/* --fabric-mem: the byte budget of a swept subnet's tables, MiB */
 };
 
 void ctx_init(struct fab_ctx *ctx);

@@ -77,6 +77,8 @@ static void usage(FILE *f)
 		   "  --counters MODE   IB port counters from pma (two MADs per port), sysfs, or auto\n"
 		   "                    (default: pma when the umad device can be used, else sysfs);\n"
 		   "                    netlink: the driver's counters by one RDMA netlink STAT_GET per port\n"
+		   "  --fabric-mem MB   memory bound of a fabric sweep's tables (default 1024 MiB):\n"
+		   "                    a bigger subnet is swept up to it, and says so\n"
 		   "  -h, --help        this help; fabtop COMMAND --help for a command's\n"
 		   "  -V, --version     print the version\n\n"
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error;\n"

@@ -77,6 +77,7 @@ static const struct option global_options[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "at", required_argument, NULL, OPT_AT },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
+	{ "fabric-mem", required_argument, NULL, OPT_FABRIC_MEM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -162,6 +163,13 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		ctx->counters_given = true;
 		return 0;
 	}
+	case OPT_FABRIC_MEM:
+		if (util_parse_u64(arg, 10, 1024 * 1024, &v) || v == 0) {
+			fprintf(stderr, "fabtop: --fabric-mem wants MiB from 1 to 1048576, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		ctx->fabric_mem_mb = (size_t)v;
+		return 0;
 	case 'V':
 		printf("fabtop %s\n", PACKAGE_VERSION);
 		return -1;

@@ -22,6 +22,7 @@ enum {
 	OPT_REPLAY,
 	OPT_AT,
 	OPT_COUNTERS,
+	OPT_FABRIC_MEM,
 	OPT_ETC,
 	OPT_FIRST_OWN,		/* a command's own long-only options start here */
 };

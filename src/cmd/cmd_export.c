@@ -64,6 +64,7 @@ struct exporter {
 		size_t len, series;
 	} fab[2];
 	bool fab_stale;
+	char fab_note[256];		/* what the subnet's sweep left out, as last said */
 };
 
 /* --fabric: the subnet's counters are sampled every this many seconds unless told. */
@@ -276,6 +277,12 @@ static bool export_step(struct exporter *e)
 		e->fab_stale = true;
 	if ((ch & LIVE_FABRIC) && e->lv.subnet && mad_subnet_reason(e->lv.subnet)[0])
 		export_error(e, "the fabric: %s", mad_subnet_reason(e->lv.subnet));
+	/* What a sweep left out is said when it changes, not counted as an error. */
+	if ((ch & LIVE_FABRIC) && e->lv.subnet && strcmp(mad_subnet_note(e->lv.subnet), e->fab_note)) {
+		snprintf(e->fab_note, sizeof(e->fab_note), "%s", mad_subnet_note(e->lv.subnet));
+		if (e->fab_note[0])
+			fprintf(stderr, "fabtop export: the fabric: %s\n", e->fab_note);
+	}
 	/* A subnet round is published once all its answers are in, not per answer. */
 	if (!(ch & (LIVE_SAMPLED | LIVE_NET | LIVE_FABRIC)))
 		return false;

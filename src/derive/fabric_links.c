@@ -83,14 +83,6 @@ bool fabric_link_degraded(const struct ib_fnode *na, const struct ib_port_id *pa
 	return false;
 }
 
-static const struct fab_counter *pma_counter(const struct ib_pma *p, const char *name)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->c[i].name, name))
-			return &p->c[i];
-	return NULL;
-}
-
 void fabric_end_from(const struct ib_pma *pma, struct fabric_end *e)
 {
 	const struct fab_counter *c;
@@ -105,11 +97,11 @@ void fabric_end_from(const struct ib_pma *pma, struct fabric_end *e)
 	if (pma->state != IBQ_OK || !pma->prev_sample_ns || pma->sample_ns <= pma->prev_sample_ns)
 		return;
 	dt = pma->sample_ns - pma->prev_sample_ns;
-	c = pma_counter(pma, "port_xmit_data");
+	c = ib_pma_counter(pma, IB_PMA_XMIT_DATA);
 	e->rates = c && counter_bytes_rate(c, dt, &e->xmit_bps);
-	c = pma_counter(pma, "port_rcv_data");
+	c = ib_pma_counter(pma, IB_PMA_RCV_DATA);
 	e->rates = e->rates && c && counter_bytes_rate(c, dt, &e->rcv_bps);
-	c = pma_counter(pma, "port_xmit_wait");
+	c = ib_pma_counter(pma, IB_PMA_XMIT_WAIT);
 	e->wait_known = c && counter_rate(c, dt, &e->wait_per_s);
 	for (size_t i = 0; i < pma->n; i++) {
 		if (pma->c[i].kind != COUNTER_KIND_ERROR)
@@ -119,7 +111,7 @@ void fabric_end_from(const struct ib_pma *pma, struct fabric_end *e)
 		if (counter_delta_since_start(&pma->c[i], &d))
 			e->errors += d;
 	}
-	c = pma_counter(pma, "link_downed");
+	c = ib_pma_counter(pma, IB_PMA_LINK_DOWNED);
 	if (c && counter_delta(c, &d))
 		e->link_downed_now = d;
 	if (c && counter_delta_since_start(c, &d))
@@ -134,7 +126,8 @@ static void row_judge(const struct ib_fabric *f, struct fabric_link_row *r)
 
 	if (r->half) {
 		r->flags |= FLINK_NO_ANSWER;
-		snprintf(r->why, sizeof(r->why), f->truncated_nodes ? "far end not swept (node limit)"
+		snprintf(r->why, sizeof(r->why), f->truncated_mem ? "far end not swept (memory bound, --fabric-mem)" :
+						 f->truncated_nodes ? "far end not swept (node limit)"
 								     : "far end does not answer the sweep");
 	} else if (fabric_link_degraded(na, &na->ports[r->a_port].pi, &f->nodes[r->b],
 					&f->nodes[r->b].ports[r->b_port].pi, deg, sizeof(deg))) {

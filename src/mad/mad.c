@@ -22,6 +22,12 @@
 #define MAD_PERMISSIVE_LID	0xffff
 /* Without a pollable fd (umad2sim) replies are looked for this often. */
 #define MAD_NOFD_POLL_MS	2
+/*
+ * Requests done are kept for the next ones, up to this many: a round of a
+ * subnet's counters (thousands of requests every interval) then allocates
+ * nothing once the first has run.
+ */
+#define MAD_SPARE_MAX		256
 
 /* Which registered agent a request goes out on. */
 enum mad_agent_kind {
@@ -62,6 +68,8 @@ struct mad_session {
 	int agents[AGENT_COUNT];	/* agent ids, -1 when the class is not registered */
 	struct mad_opts opts;
 	struct mad_req *qhead, *qtail;	/* waiting to be sent */
+	struct mad_req *spare;		/* done, kept for reuse (linked by next) */
+	unsigned int nspare;
 	struct mad_req *inflight[MAD_MAX_WINDOW];
 	unsigned int ninflight;
 	uint32_t next_tid;
@@ -178,6 +186,18 @@ const struct mad_opts *mad_session_get_opts(const struct mad_session *s)
 	return &s->opts;
 }
 
+/* A request done: kept for the next one while there is room. */
+static void req_free(struct mad_session *s, struct mad_req *r)
+{
+	if (s->nspare >= MAD_SPARE_MAX) {
+		free(r);
+		return;
+	}
+	r->next = s->spare;
+	s->spare = r;
+	s->nspare++;
+}
+
 void mad_cancel_all(struct mad_session *s)
 {
 	/* Callbacks free their contexts; they may not queue more on -ECANCELED, but guard anyway. */
@@ -192,11 +212,11 @@ void mad_cancel_all(struct mad_session *s)
 		for (r = q; r; r = n) {
 			n = r->next;
 			r->cb(s, r->arg, -ECANCELED, NULL, 0);
-			free(r);
+			req_free(s, r);
 		}
 		for (unsigned int i = 0; i < nfl; i++) {
 			fl[i]->cb(s, fl[i]->arg, -ECANCELED, NULL, 0);
-			free(fl[i]);
+			req_free(s, fl[i]);
 		}
 	}
 }
@@ -211,6 +231,12 @@ void mad_session_close(struct mad_session *s)
 			if (s->agents[i] >= 0)
 				umad_unregister(s->portid, s->agents[i]);
 		umad_close_port(s->portid);
+	}
+	while (s->spare) {
+		struct mad_req *r = s->spare;
+
+		s->spare = r->next;
+		free(r);
 	}
 	free(s->umad);
 	free(s);
@@ -296,9 +322,14 @@ static struct mad_req *req_new(struct mad_session *s, enum mad_agent_kind agent,
 
 	if (s->agents[agent] < 0)
 		return NULL;
-	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (s->spare) {
+		r = s->spare;
+		s->spare = r->next;
+		s->nspare--;
+		memset(r, 0, sizeof(*r));
+	} else if (!(r = calloc(1, sizeof(*r)))) {
 		return NULL;
+	}
 	r->agent = agent;
 	r->cb = cb;
 	r->arg = arg;
@@ -426,7 +457,7 @@ static void req_finish(struct mad_session *s, struct mad_req *r, int status,
 	if (status == -ETIMEDOUT)
 		s->stats.timeouts++;
 	r->cb(s, r->arg, status, mad, len);
-	free(r);
+	req_free(s, r);
 }
 
 static void inflight_remove(struct mad_session *s, unsigned int i)

@@ -48,6 +48,9 @@ struct mad_sweep {
 	size_t via;			/* index of the local port (session) it sweeps from */
 	uint64_t start_ns, stop_ns;
 	size_t cap_nodes, cap_links;
+	size_t *gix;			/* node index by GUID: open addressing, NO_NODE when empty */
+	size_t gix_cap;			/* a power of two, at least twice the nodes */
+	size_t bytes;			/* the tables' memory, bounded per node by what it can grow to */
 	bool failed;			/* out of memory: stop growing */
 	unsigned int outstanding;	/* callbacks still to come (the sweep lives until 0) */
 	bool finished;			/* mad_sweep_finish() ran; free when outstanding hits 0 */
@@ -97,6 +100,79 @@ static size_t find_guid(const struct ib_fabric *f, uint64_t guid)
 		if (f->nodes[i].id.node_guid == guid)
 			return i;
 	return NO_NODE;
+}
+
+/* The first slot to look at for guid in a table of cap slots (Fibonacci hashing). */
+static size_t gix_slot(uint64_t guid, size_t cap)
+{
+	return (size_t)((guid * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* The node with this GUID among those the sweep holds, NO_NODE if none: one probe or a few. */
+static size_t gix_find(const struct mad_sweep *sw, uint64_t guid)
+{
+	const struct ib_fnode *nodes = sw->f->nodes;
+
+	if (!sw->gix)
+		return NO_NODE;
+	for (size_t i = gix_slot(guid, sw->gix_cap);; i = (i + 1) & (sw->gix_cap - 1)) {
+		if (sw->gix[i] == NO_NODE)
+			return NO_NODE;
+		if (nodes[sw->gix[i]].id.node_guid == guid)
+			return sw->gix[i];
+	}
+}
+
+static void gix_put(size_t *tab, size_t cap, uint64_t guid, size_t idx)
+{
+	size_t i = gix_slot(guid, cap);
+
+	while (tab[i] != NO_NODE)
+		i = (i + 1) & (cap - 1);
+	tab[i] = idx;
+}
+
+/* The index made anew with cap slots over every node f holds. */
+static bool gix_rebuild(struct mad_sweep *sw, size_t cap)
+{
+	const struct ib_fabric *f = sw->f;
+	size_t *tab = malloc(cap * sizeof(*tab));
+
+	if (!tab)
+		return false;
+	memset(tab, 0xff, cap * sizeof(*tab));	/* every slot NO_NODE */
+	for (size_t i = 0; i < f->nnodes; i++)
+		gix_put(tab, cap, f->nodes[i].id.node_guid, i);
+	free(sw->gix);
+	sw->gix = tab;
+	sw->gix_cap = cap;
+	return true;
+}
+
+/* The node just added (the last of f->nodes) into the index, which doubles to stay at most half full. */
+static bool gix_add(struct mad_sweep *sw)
+{
+	const struct ib_fabric *f = sw->f;
+	size_t cap = sw->gix_cap ? sw->gix_cap : 256;
+
+	if (2 * f->nnodes > sw->gix_cap) {
+		while (2 * f->nnodes > cap)
+			cap *= 2;
+		return gix_rebuild(sw, cap);
+	}
+	gix_put(sw->gix, sw->gix_cap, f->nodes[f->nnodes - 1].id.node_guid, f->nnodes - 1);
+	return true;
+}
+
+/*
+ * What a node of num_ports ports can grow the tables by: its entry (twice,
+ * for the array's doubling), its ports with their PMA counters and links,
+ * and its index slots. An upper bound, so the sweep stops before the bound.
+ */
+static size_t node_cost(unsigned int num_ports)
+{
+	return 2 * sizeof(struct ib_fnode) + 2 * sizeof(size_t) +
+	       ((size_t)num_ports + 1) * (sizeof(struct ib_fport) + sizeof(struct ib_pma) + sizeof(struct ib_link));
 }
 
 /*
@@ -152,19 +228,48 @@ static bool sweep_time_left(struct mad_sweep *sw)
 	return false;
 }
 
+/*
+ * A node seen before (n) answers again by the route of q: the same node
+ * reached another way (a second cable, or the same cable from its other
+ * end) has as many ports and the port it answers by is free or on this
+ * very cable. Anything else is another node with the same GUID, or a
+ * fabric that changed during the sweep.
+ */
+static bool guid_agrees(const struct ib_fnode *n, const struct mad_node_info *ni, const struct sweep_q *q)
+{
+	const struct ib_fport *p;
+
+	if (ni->num_ports != n->id.num_ports || ni->node_type != n->id.node_type)
+		return false;
+	if (ni->local_port_num > n->id.num_ports)
+		return false;
+	p = &n->ports[ni->local_port_num];
+	return !p->linked || (p->peer == q->node && p->peer_port == q->port);
+}
+
 static void on_node(struct mad_sweep *sw, struct sweep_q *q, const struct mad_node_info *ni)
 {
 	struct ib_fabric *f = sw->f;
 	struct ib_fnode *n, *nodes;
-	size_t idx = find_guid(f, ni->node_guid);
+	size_t idx = gix_find(sw, ni->node_guid);
+	size_t cost = node_cost(ni->num_ports);
 
 	if (idx != NO_NODE) {
+		if (q->node != NO_NODE && !guid_agrees(&f->nodes[idx], ni, q)) {
+			if (!f->guid_conflicts++)
+				f->guid_conflict = ni->node_guid;
+			return;
+		}
 		if (q->node != NO_NODE)
 			add_link(sw, q->node, q->port, idx, ni->local_port_num);
 		return;
 	}
 	if (f->nnodes >= sw->lim.max_nodes) {
 		f->truncated_nodes = true;
+		return;
+	}
+	if (sw->bytes + cost > sw->lim.max_bytes) {
+		f->truncated_mem = true;
 		return;
 	}
 	nodes = sweep_grow(sw, f->nodes, &sw->cap_nodes, f->nnodes, sizeof(*f->nodes), 32);
@@ -179,6 +284,7 @@ static void on_node(struct mad_sweep *sw, struct sweep_q *q, const struct mad_no
 		return;
 	}
 	idx = f->nnodes++;
+	sw->bytes += cost;
 	n->id.node_guid = ni->node_guid;
 	n->id.sys_image_guid = ni->sys_image_guid;
 	n->id.port_guid = ni->port_guid;
@@ -186,6 +292,10 @@ static void on_node(struct mad_sweep *sw, struct sweep_q *q, const struct mad_no
 	n->id.num_ports = ni->num_ports;
 	n->id.vendor_id = ni->vendor_id;
 	n->id.device_id = ni->device_id;
+	if (!gix_add(sw)) {
+		sw->failed = true;
+		return;
+	}
 	n->hops = q->hops;
 	n->via = sw->via;
 	n->entry_port = ni->local_port_num;
@@ -280,9 +390,16 @@ static struct mad_sweep *sweep_new(struct mad_session *s, struct ib_fabric *f, u
 	sw->start_ns = now_ns;
 	sw->lim.max_nodes = lim && lim->max_nodes ? lim->max_nodes : MAD_SWEEP_DEFAULT_NODES;
 	sw->lim.max_ns = lim && lim->max_ns ? lim->max_ns : MAD_SWEEP_DEFAULT_NS;
+	sw->lim.max_bytes = lim && lim->max_bytes ? lim->max_bytes : (size_t)CTX_FABRIC_MEM_MB << 20;
+	f->mem_budget = sw->lim.max_bytes;
 	/* realloc grows from the current size: f may hold an earlier sweep's results */
 	sw->cap_nodes = f->nnodes;
 	sw->cap_links = f->nlinks;
+	sw->bytes = ib_fabric_mem_bytes(f);
+	if (f->nnodes && !gix_add(sw)) {
+		free(sw);
+		return NULL;
+	}
 	return sw;
 }
 
@@ -328,6 +445,8 @@ void mad_sweep_finish(struct mad_sweep *sw, uint64_t now_ns)
 	sw->f->swept = true;
 	sw->f->sweep_ns += now_ns - sw->start_ns;
 	sw->finished = true;
+	free(sw->gix);
+	sw->gix = NULL;
 	/* Requests still queued hold pointers to sw; the last callback frees it. */
 	if (!sw->outstanding)
 		free(sw);
@@ -343,7 +462,21 @@ struct mad_fabric {
 	size_t sw_port;
 	struct mad_opts sw_saved;
 	uint64_t sw_sent0;
+	size_t mem_budget;		/* --fabric-mem, bytes: the bound of a sweep that names none */
 };
+
+/* lim, its memory bound the view's when it names none. */
+static const struct mad_sweep_limits *view_lim(const struct mad_fabric *v, const struct mad_sweep_limits *lim,
+					       struct mad_sweep_limits *out)
+{
+	if (lim)
+		*out = *lim;
+	else
+		memset(out, 0, sizeof(*out));
+	if (!out->max_bytes)
+		out->max_bytes = v->mem_budget;
+	return out;
+}
 
 int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_fabric **out)
 {
@@ -387,6 +520,7 @@ int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_f
 		return -ENOMEM;
 	}
 	v->f = f;
+	v->mem_budget = (ctx->fabric_mem_mb ? ctx->fabric_mem_mb : CTX_FABRIC_MEM_MB) << 20;
 	f->nports = (size_t)n;
 	for (int i = 0; i < n; i++) {
 		struct ib_local_port *lp = &f->ports[i];
@@ -487,9 +621,11 @@ void mad_fabric_cancel(struct mad_fabric *v)
 int mad_fabric_sweep_begin(struct mad_fabric *v, const struct mad_sweep_limits *lim, uint64_t now_ns)
 {
 	struct ib_fabric *f = v->f;
+	struct mad_sweep_limits l;
 
 	if (v->sw)
 		return -EBUSY;
+	lim = view_lim(v, lim, &l);
 	for (size_t i = 0; i < f->nports; i++) {
 		const struct ib_local_port *lp = &f->ports[i];
 
@@ -544,8 +680,10 @@ static int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits 
 {
 	struct ib_fabric *f = v->f;
 	struct mad_opts saved;
+	struct mad_sweep_limits l;
 	bool first = true;
 
+	lim = view_lim(v, lim, &l);
 	/*
 	 * From the first usable port the whole fabric; from every other port
 	 * one hop out, which costs one MAD on the same fabric and sweeps a

@@ -15,8 +15,13 @@
 struct mad_sweep_limits {
 	size_t max_nodes;		/* stop discovering past this many nodes */
 	uint64_t max_ns;		/* stop issuing new queries after this long */
+	size_t max_bytes;		/* the tables' memory bound (ib_fabric_mem_bytes; 0: the view's, from --fabric-mem) */
 };
-#define MAD_SWEEP_DEFAULT_NODES	4096
+/*
+ * The node limit is past what a subnet's 48K unicast LIDs address; the
+ * memory bound (--fabric-mem) is the guard that bites first on a big one.
+ */
+#define MAD_SWEEP_DEFAULT_NODES	65536
 #define MAD_SWEEP_DEFAULT_NS	(10ull * 1000000000ull)
 
 struct mad_sweep;

@@ -32,6 +32,7 @@ struct mad_subnet {
 	enum subnet_stage stage;
 	char reason[768];
 	char status[64];
+	char note[256];			/* what the shown sweep left out */
 	uint64_t last_try_ns, next_sweep_ns, next_pma_ns;
 	uint64_t sweeps;
 	bool rescan;
@@ -94,6 +95,11 @@ const struct fabric_lost_link *mad_subnet_lost(const struct mad_subnet *sn, size
 const char *mad_subnet_reason(const struct mad_subnet *sn)
 {
 	return sn->reason;
+}
+
+const char *mad_subnet_note(const struct mad_subnet *sn)
+{
+	return sn->note;
 }
 
 const char *mad_subnet_status(const struct mad_subnet *sn)
@@ -309,6 +315,25 @@ static void lost_update(struct mad_subnet *sn, const struct ib_fabric *old, cons
 	sn->nlost = n;
 }
 
+/* What the sweep now shown left out, for people. */
+static void note_update(struct mad_subnet *sn)
+{
+	const struct ib_fabric *f = &sn->shown;
+	int n = 0;
+
+	sn->note[0] = '\0';
+	if (f->truncated_mem)
+		n = snprintf(sn->note, sizeof(sn->note), "the subnet has more nodes than %zu MiB of tables hold "
+			     "(--fabric-mem): %zu nodes shown", f->mem_budget >> 20, f->nnodes);
+	else if (f->truncated_nodes)
+		n = snprintf(sn->note, sizeof(sn->note), "the sweep stopped at its node limit: %zu nodes shown",
+			     f->nnodes);
+	if (f->guid_conflicts && n >= 0 && (size_t)n < sizeof(sn->note))
+		snprintf(sn->note + n, sizeof(sn->note) - (size_t)n, "%s%zu answers contradict the sweep "
+			 "(a node GUID used twice, or the fabric changed while it was swept)", n ? "; " : "",
+			 f->guid_conflicts);
+}
+
 /* The sweep in work is whole: it becomes what is shown, the old ports' counters carried over by GUID and port. */
 static void sweep_swap(struct mad_subnet *sn)
 {
@@ -336,11 +361,16 @@ static void sweep_swap(struct mad_subnet *sn)
 	old->swept = true;
 	old->truncated_nodes = nw->truncated_nodes;
 	old->truncated_time = nw->truncated_time;
+	old->truncated_mem = nw->truncated_mem;
+	old->mem_budget = nw->mem_budget;
+	old->guid_conflicts = nw->guid_conflicts;
+	old->guid_conflict = nw->guid_conflict;
 	old->sweep_ns = nw->sweep_ns;
 	old->sweep_mads = nw->sweep_mads;
 	nw->nodes = NULL;
 	nw->links = NULL;
 	nw->nnodes = nw->nlinks = 0;
+	note_update(sn);
 	sn->gen++;
 	sn->sweeps++;
 }
@@ -538,7 +568,12 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 	t = mad_fabric_timeout_ms(sn->v, now_ns);
 	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
 		*timeout_ms = t;
-	if (!paused && sn->stage == SN_READY) {
+	/*
+	 * A round or a sweep that is due waits for the round in flight: its
+	 * answers wake the loop (the sessions' fds and timeouts above), not a
+	 * deadline already past, which would spin the loop until they are in.
+	 */
+	if (!paused && sn->stage == SN_READY && !sn->pma_pending) {
 		uint64_t due = sn->next_pma_ns < sn->next_sweep_ns ? sn->next_pma_ns : sn->next_sweep_ns;
 		int ms = due > now_ns ? (int)((due - now_ns + 999999) / 1000000) : 0;
 

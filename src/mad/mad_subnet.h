@@ -38,6 +38,8 @@ const struct ib_fabric *mad_subnet_fabric(const struct mad_subnet *sn);
 const struct fabric_lost_link *mad_subnet_lost(const struct mad_subnet *sn, size_t *n);
 /* Why there is nothing to show ("" when there is, or when it is still being asked). */
 const char *mad_subnet_reason(const struct mad_subnet *sn);
+/* What the shown sweep left out and why ("" when it is whole): the memory bound, GUIDs that contradict it. */
+const char *mad_subnet_note(const struct mad_subnet *sn);
 /* What it is doing, for a status line: "sweeping", "sampling 2,688 ports", "" when idle. */
 const char *mad_subnet_status(const struct mad_subnet *sn);
 /* The wall time of the last whole round of PMA samples (0: none yet), and how many ports (or nodes' ClassPortInfo) it asked. */

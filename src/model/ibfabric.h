@@ -24,6 +24,25 @@ enum ib_query_state {
 };
 
 /*
+ * The PMA counters in the order a port's are defined (mad_port_pma_define),
+ * so a reader finds one at its place instead of by name:
+ * ib_pma_counter(pma, IB_PMA_XMIT_DATA). The last four are only in the
+ * IETF-compatible PortCountersExtended.
+ */
+enum ib_pma_slot {
+	IB_PMA_SYMBOL_ERROR, IB_PMA_LINK_ERROR_RECOVERY, IB_PMA_LINK_DOWNED, IB_PMA_RCV_ERRORS,
+	IB_PMA_RCV_REMOTE_PHYSICAL_ERRORS, IB_PMA_RCV_SWITCH_RELAY_ERRORS, IB_PMA_XMIT_DISCARDS,
+	IB_PMA_XMIT_CONSTRAINT_ERRORS, IB_PMA_RCV_CONSTRAINT_ERRORS, IB_PMA_LOCAL_LINK_INTEGRITY_ERRORS,
+	IB_PMA_EXCESSIVE_BUFFER_OVERRUN_ERRORS, IB_PMA_VL15_DROPPED,
+	IB_PMA_XMIT_DATA, IB_PMA_RCV_DATA, IB_PMA_XMIT_PACKETS, IB_PMA_RCV_PACKETS, IB_PMA_XMIT_WAIT,
+	IB_PMA_UNICAST_XMIT_PACKETS, IB_PMA_UNICAST_RCV_PACKETS, IB_PMA_MULTICAST_XMIT_PACKETS,
+	IB_PMA_MULTICAST_RCV_PACKETS,
+	IB_PMA_SLOTS
+};
+/* Their names (sysfs's). */
+extern const char *const ib_pma_names[IB_PMA_SLOTS];
+
+/*
  * PMA counters of one port. Counters are fab_counter so the rate maths of
  * derive/counters.h applies unchanged (source COUNTER_SRC_PMA, names as in
  * sysfs). Two samples give rates: see ib_pma_sample in mad/mad_port.h.
@@ -135,6 +154,15 @@ struct ib_fabric {
 	size_t sweep_from;		/* index into ports of the port swept from */
 	bool truncated_nodes;		/* stopped at the node limit */
 	bool truncated_time;		/* stopped at the deadline */
+	bool truncated_mem;		/* stopped at the memory bound (mem_budget) */
+	size_t mem_budget;		/* the bound a sweep grows within, bytes (0: none) */
+	/*
+	 * Answers that contradict the sweep: a node GUID seen before, reached
+	 * by a cable its port is not on (a duplicate GUID, or the fabric
+	 * changed during the sweep). That part is left out.
+	 */
+	size_t guid_conflicts;
+	uint64_t guid_conflict;		/* the first such GUID */
 	uint64_t sweep_ns;
 	uint64_t sweep_mads;		/* MADs the sweep itself sent */
 	uint64_t mads_sent, mads_received, mads_timeout, mads_retried;
@@ -148,6 +176,14 @@ struct ib_fabric {
 };
 
 void ib_fabric_free(struct ib_fabric *f);
+/*
+ * A port's counter by its slot: at its place when the port's counters were
+ * defined in order, else found by name (a recording may list them in
+ * another); NULL when the port has no such counter.
+ */
+const struct fab_counter *ib_pma_counter(const struct ib_pma *pma, enum ib_pma_slot slot);
+/* What the swept subnet's tables take (nodes, ports, links, PMA counters), bytes. */
+size_t ib_fabric_mem_bytes(const struct ib_fabric *f);
 
 /* One end of a hop of a traced path: a port, its state and counters. */
 struct ib_trace_end {

@@ -359,6 +359,25 @@ static void link_json(struct out *o, const struct ib_fabric *f, const struct ib_
 	out_obj_close(o);
 }
 
+/* Text: what bounded or contradicted the sweep, and what its tables take. */
+static void sweep_notes_text(struct out *o, const struct ib_fabric *f)
+{
+	char g[24];
+
+	if (f->truncated_mem)
+		out_printf(o, "STOPPED at the memory bound: the subnet has more nodes than %zu MiB of tables hold "
+			   "(--fabric-mem MB raises it)\n", f->mem_budget >> 20);
+	if (f->guid_conflicts) {
+		ibfabric_guid_str(f->guid_conflict, g, sizeof(g));
+		out_printf(o, "%zu %s the sweep (node GUID %s first): a GUID used by more than one "
+			   "node, or the fabric changed while it was swept; those parts are left out\n",
+			   f->guid_conflicts, f->guid_conflicts == 1 ? "answer contradicts" : "answers contradict", g);
+	}
+	out_printf(o, "Memory of the tables: %.1f MiB (%.1f MiB per 1,000 nodes)\n",
+		   (double)ib_fabric_mem_bytes(f) / 1048576.0,
+		   f->nnodes ? (double)ib_fabric_mem_bytes(f) / 1048576.0 * 1000.0 / (double)f->nnodes : 0.0);
+}
+
 /* The sweep's figures: one line in text (two with the PMA sweep), an object in JSON. */
 static void sweep_out(struct out *o, const struct ib_fabric *f)
 {
@@ -371,6 +390,8 @@ static void sweep_out(struct out *o, const struct ib_fabric *f)
 			   f->sweep_mads, f->mads_sent, f->mads_timeout,
 			   f->truncated_nodes ? "; STOPPED at the node limit" : "",
 			   f->truncated_time ? "; STOPPED at the time limit" : "");
+	if (f->swept)
+		sweep_notes_text(o, f);
 	if (f->swept && f->pma_swept)
 		out_printf(o, "PMA counters of every port that is up: %zu ports, %zu answered; %.1f ms, %" PRIu64
 			   " MADs\n", f->pma_ports, f->pma_answered, pma_ms, f->pma_mads);
@@ -384,6 +405,14 @@ static void sweep_out(struct out *o, const struct ib_fabric *f)
 	out_uint(o, PRINT_JSON, "retries", f->mads_retried, NULL);
 	out_bool(o, PRINT_JSON, "truncated_nodes", f->truncated_nodes, NULL);
 	out_bool(o, PRINT_JSON, "truncated_time", f->truncated_time, NULL);
+	out_bool(o, PRINT_JSON, "truncated_memory", f->truncated_mem, NULL);
+	out_uint(o, PRINT_JSON, "guid_conflicts", f->guid_conflicts, NULL);
+	if (f->guid_conflicts)
+		guid_json(o, "guid_conflict", f->guid_conflict);
+	out_uint(o, PRINT_JSON, "memory_budget_bytes", f->mem_budget, NULL);
+	out_uint(o, PRINT_JSON, "memory_bytes", ib_fabric_mem_bytes(f), NULL);
+	out_uint(o, PRINT_JSON, "memory_per_1000_nodes_bytes",
+		 f->nnodes ? ib_fabric_mem_bytes(f) * 1000 / f->nnodes : 0, NULL);
 	out_bool(o, PRINT_JSON, "pma_swept", f->pma_swept, NULL);
 	out_uint(o, PRINT_JSON, "pma_ports", f->pma_ports, NULL);
 	out_uint(o, PRINT_JSON, "pma_answered", f->pma_answered, NULL);

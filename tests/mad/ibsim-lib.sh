@@ -57,10 +57,11 @@ wait_for() {
 	done
 }
 
-# ibsim_start NETFILE: the simulator, its console on fd 7.
+# ibsim_start NETFILE [IBSIM-OPTION...]: the simulator, its console on fd 7.
 ibsim_start() {
+	_net=$1; shift
 	mkfifo "$T/ibsim.console"
-	ibsim -s "$1" <"$T/ibsim.console" >"$T/ibsim.log" 2>&1 &
+	ibsim "$@" -s "$_net" <"$T/ibsim.console" >"$T/ibsim.log" 2>&1 &
 	IBSIM_PID=$!
 	cleanup_add "stop_pid $IBSIM_PID"
 	exec 7>"$T/ibsim.console"

@@ -15,13 +15,16 @@
 
 #include "kernel/host.h"
 #include "mad/mad_fabric.h"
+#include "mad/mad_subnet.h"
+#include <sys/resource.h>
 #include "ctx.h"
 #include "derive/counters.h"
 #include "model/ibfabric.h"
 #include "util.h"
 
 /*
- * Usage: mad_sample INTERVAL_MS COUNT, or mad_sample sweep MAX_NODES [MAX_MS [pma]] (pma: the counters of every port too). Drives the view the way the TUI does
+ * Usage: mad_sample INTERVAL_MS COUNT, mad_sample sweep MAX_NODES [MAX_MS [pma]] (pma: the counters of
+ * every port too), or mad_sample subnet INTERVAL_S ROUNDS (the live core's subnet). Drives the view the way the TUI does
  * (fds + timeout + step), prints for each sample and port the byte rates
  * and error deltas of both ends, in a line-oriented form tests can grep.
  */
@@ -114,6 +117,69 @@ static int pingd(void)
 	}
 }
 
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * mad_sample subnet INTERVAL_S ROUNDS: the live core's subnet (mad/mad_subnet.h)
+ * driven as the monitor drives it (its fds and timeout, then a step): the
+ * first sweep's time, then for each round of PMA samples its wall time (from
+ * the interval's start to the last answer), the ports it asked, and the CPU
+ * the process used since the previous round; at the end the wakeups.
+ */
+static int subnet(const struct fab_ctx *ctx, double interval_s, long rounds)
+{
+	struct mad_subnet *sn = mad_subnet_new(ctx);
+	uint64_t t0 = util_now_ns(), deadline = t0 + (uint64_t)((interval_s * (double)rounds + 60) * 1e9);
+	unsigned long wakeups = 0;
+	long got = -1;
+	double cpu0 = 0;
+
+	if (!sn)
+		return 1;
+	while (got < rounds && util_now_ns() < deadline) {
+		struct pollfd pfd[16];
+		int t = -1, n = mad_subnet_fds(sn, false, pfd, 16, &t, util_now_ns());
+		unsigned int news;
+
+		if (t != 0)
+			poll(pfd, (nfds_t)n, t < 0 || t > 1000 ? 1000 : t);
+		wakeups++;
+		news = mad_subnet_step(sn, false, interval_s, util_now_ns());
+		if (mad_subnet_reason(sn)[0] && !mad_subnet_fabric(sn)->nnodes) {
+			fprintf(stderr, "mad_sample: %s\n", mad_subnet_reason(sn));
+			mad_subnet_free(sn);
+			return 1;
+		}
+		if ((news & SUBNET_SWEPT) && got < 0) {
+			printf("swept nodes=%zu ms=%.1f\n", mad_subnet_fabric(sn)->nnodes,
+			       (double)(util_now_ns() - t0) / 1e6);
+			got = 0;
+			cpu0 = cpu_s();
+			wakeups = 0;
+		}
+		if ((news & SUBNET_SAMPLED) && got >= 0) {
+			size_t ports;
+			uint64_t ns = mad_subnet_round_ns(sn, &ports);
+			double c = cpu_s();
+
+			printf("round %ld ports=%zu ms=%.1f cpu_ms=%.1f\n", got, ports, (double)ns / 1e6, (c - cpu0) * 1e3);
+			fflush(stdout);
+			cpu0 = c;
+			got++;
+		}
+	}
+	printf("wakeups=%lu\n", wakeups);
+	mad_subnet_free(sn);
+	return got < rounds;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "pingd"))
@@ -128,6 +194,9 @@ int main(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.sysfs_root = "/sys";
 	ctx.live_sysfs = true;
+	ctx.fabric_mem_mb = CTX_FABRIC_MEM_MB;
+	if (argc > 3 && !strcmp(argv[1], "subnet"))
+		return subnet(&ctx, atof(argv[2]), atol(argv[3]));
 	/* mad_sample sweep MAX_NODES [MAX_MS]: a bounded sweep, its numbers. */
 	if (argc > 2 && !strcmp(argv[1], "sweep")) {
 		struct mad_sweep_limits lim = { .max_nodes = (size_t)atol(argv[2]),

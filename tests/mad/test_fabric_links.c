@@ -183,6 +183,10 @@ static void test_rows(void)
 	f.truncated_nodes = true;
 	n = fabric_links_build(&f, NULL, 0, rows, 8, &total);
 	ASSERT_EQ_STR(rows[3].why, "far end not swept (node limit)", "past the node limit the half row says so");
+	f.truncated_mem = true;
+	n = fabric_links_build(&f, NULL, 0, rows, 8, &total);
+	ASSERT_EQ_STR(rows[3].why, "far end not swept (memory bound, --fabric-mem)",
+		      "past the memory bound the half row says so, and what raises it");
 	ib_fabric_free(&f);
 }
 

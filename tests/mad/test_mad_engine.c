@@ -24,6 +24,7 @@ struct fake {
 	bool drop_all;
 	bool late_first;		/* answer the first request only after the next one */
 	bool transport_timeout_first;	/* the first request comes back with status ETIMEDOUT */
+	uint64_t garbage;		/* not 0: answer every request with bytes of this generator's */
 	int cpi_cap;			/* ClassPortInfo CapabilityMask to answer, -1: status 0x0c */
 	int nreq;
 	int sent_by_attr[0x40];
@@ -56,6 +57,45 @@ static void push(struct fake *fk, const uint8_t *m, int status)
 	fk->tail++;
 }
 
+/*
+ * A node that answers garbage: the request's header turned into a GetResp
+ * (so the engine matches it), then, by turns, random bytes after it, a
+ * random MAD status, a reply of another attribute, a header only (the
+ * transport's length stays MAD_SIZE, the bytes are zero), a NodeInfo
+ * with the port counts and numbers at their limits, or a PortInfo whose
+ * link is up (so the sweep goes on into more garbage).
+ */
+static void garbage_reply(struct fake *fk, const uint8_t *req, uint8_t *r)
+{
+	unsigned int kind;
+
+	memcpy(r, req, MAD_SIZE);
+	for (size_t i = 24; i < MAD_SIZE; i++) {
+		fk->garbage ^= fk->garbage << 13;
+		fk->garbage ^= fk->garbage >> 7;
+		fk->garbage ^= fk->garbage << 17;
+		r[i] = (uint8_t)fk->garbage;
+	}
+	r[3] = 0x81;
+	kind = (unsigned int)(fk->garbage >> 40) % 6;
+	if (kind == 1) {
+		r[4] = (uint8_t)(fk->garbage >> 48);
+		r[5] = (uint8_t)(fk->garbage >> 56);
+	} else if (kind == 2) {
+		r[17] ^= 0x11;			/* another attribute */
+	} else if (kind == 3) {
+		memset(r + 24, 0, MAD_SIZE - 24);
+	} else if (kind == 4 && (req[16] << 8 | req[17]) == MAD_ATTR_NODE_INFO) {
+		r[64 + 2] = (uint8_t)(1 + (fk->garbage & 3));	/* CA, switch, router, 4 */
+		r[64 + 4] = 0xff;			/* NumPorts */
+		r[64 + 39] = (uint8_t)(fk->garbage >> 8);	/* LocalPortNum, past NumPorts or not */
+	} else if (kind >= 4 && (req[16] << 8 | req[17]) == MAD_ATTR_PORT_INFO) {
+		r[64 + 33] = 0x52;			/* PortPhysicalState LinkUp: the sweep goes on through it */
+	}
+	if (kind != 1)
+		r[4] = r[5] = 0;
+}
+
 static int fake_send(void *priv, const uint8_t *req, size_t len, uint16_t dlid, uint32_t qpn)
 {
 	struct fake *fk = priv;
@@ -74,6 +114,11 @@ static int fake_send(void *priv, const uint8_t *req, size_t len, uint16_t dlid, 
 	}
 	if (fk->drop_all || fk->nreq <= fk->drop_first)
 		return 0;
+	if (fk->garbage) {
+		garbage_reply(fk, req, r);
+		push(fk, r, 0);
+		return 0;
+	}
 	switch (req[1] << 16 | attr) {
 	case MAD_CLASS_SMI_DR << 16 | MAD_ATTR_NODE_INFO:
 		file = hops ? "node_info_switch.bin" : "node_info_ca.bin";
@@ -193,6 +238,35 @@ static void test_retry(void)
 	ASSERT_EQ_U64(mad_session_stats(s)->sent, 2, "2 MADs sent");
 	TAP_OK(mad_idle(s) && mad_next_timeout_ms(s, 0) == -1, "idle afterwards, no timeout wanted (idle %d, timeout %d ms)",
 	       mad_idle(s), mad_next_timeout_ms(s, 0));
+	mad_session_close(s);
+}
+
+/*
+ * A request done is kept for the next one: the next starts afresh. A first
+ * request that used up its attempts (3 sent, failed), then one whose
+ * first attempt is dropped: it still gets its retry and succeeds.
+ */
+static void test_reuse(void)
+{
+	struct fake fk = { .drop_all = true };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct result r1 = { 0 }, r2 = { 0 };
+
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r1);
+	for (clock_fake = 0; r1.calls == 0 && clock_fake < 2000 * MS; clock_fake += 50 * MS)
+		mad_step(s, clock_fake);
+	TAP_OK(r1.calls == 1 && r1.status == -ETIMEDOUT && fk.nreq == 3,
+	       "a request with no answer: 3 attempts, then a timeout (%d calls, status %d, %d sent)",
+	       r1.calls, r1.status, fk.nreq);
+	fk.drop_all = false;
+	fk.drop_first = fk.nreq + 1;	/* the next one's first attempt only */
+	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r2);
+	for (int i = 0; r2.calls == 0 && i < 40; i++, clock_fake += 50 * MS)
+		mad_step(s, clock_fake);
+	TAP_OK(r2.calls == 1 && r2.status == 0 && fk.nreq == 5,
+	       "the next request (reusing its memory) starts afresh: retried, answered (status %d, %d sent)",
+	       r2.status, fk.nreq);
 	mad_session_close(s);
 }
 
@@ -405,6 +479,60 @@ static void test_sweep_more(void)
 }
 
 /*
+ * Sweeps where every node answers garbage (200 seeds of one generator): each
+ * ends, bounded by its node limit, and what it kept is consistent: each
+ * link's ports exist on both nodes, every description is a string, every
+ * node is known by one GUID. ASan in CI catches what a read past an array
+ * would not show here.
+ */
+static void test_sweep_garbage(void)
+{
+	struct mad_sweep_limits lim = { .max_nodes = 100 };
+	int bad = 0, ended = 0, nseeds = 200;
+	size_t most = 0;
+
+	for (int k = 0; k < nseeds; k++) {
+		struct fake fk = { .garbage = 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1) };
+		struct mad_transport tp;
+		struct mad_session *s = open_fake(&fk, &tp);
+		struct ib_fabric f;
+		struct mad_sweep *sw;
+		int steps = 0;
+
+		memset(&f, 0, sizeof(f));
+		/* the sweep's own time limit runs on the real clock */
+		sw = mad_sweep_start_more(s, &f, 0x1234, 1, &lim, util_now_ns());
+		if (!sw) {
+			TAP_OK(0, "seed %d: the sweep starts", k);
+			mad_session_close(s);
+			continue;
+		}
+		while (!mad_idle(s) && steps++ < 200000)
+			mad_step(s, clock_fake += MS);
+		ended += mad_idle(s);
+		mad_sweep_finish(sw, clock_fake);
+		most = f.nnodes > most ? f.nnodes : most;
+		bad += f.nnodes > lim.max_nodes;
+		for (size_t i = 0; i < f.nlinks; i++) {
+			const struct ib_link *l = &f.links[i];
+
+			bad += l->a >= f.nnodes || l->b >= f.nnodes || l->a_port > f.nodes[l->a].id.num_ports ||
+			       l->b_port > f.nodes[l->b].id.num_ports;
+		}
+		for (size_t i = 0; i < f.nnodes; i++) {
+			bad += strnlen(f.nodes[i].id.desc, IB_DESC_LEN) >= IB_DESC_LEN;
+			for (size_t j = i + 1; j < f.nnodes; j++)
+				bad += f.nodes[i].id.node_guid == f.nodes[j].id.node_guid;
+		}
+		mad_session_close(s);
+		ib_fabric_free(&f);
+	}
+	ASSERT_EQ_INT(ended, nseeds, "garbage answers (200 fabrics of it): every sweep ends");
+	ASSERT_EQ_INT(bad, 0, "... within its node limit, its links on ports that exist, each GUID once");
+	TAP_OK(most > 1, "... and the garbage was taken for nodes (up to %zu), not refused wholesale", most);
+}
+
+/*
  * mad_run() against a fabric that never answers, on the real clock: 500
  * PMA requests (the counters of a dead branch), a window of 64, a second and
  * a retry each, would take 16 s; the deadline of 150 ms ends it, every
@@ -495,12 +623,14 @@ static void test_dump_planted(void)
 int main(void)
 {
 	test_retry();
+	test_reuse();
 	test_timeout();
 	test_late_and_transport_timeout();
 	test_window_and_cancel();
 	test_nofd();
 	test_port_flows();
 	test_sweep_more();
+	test_sweep_garbage();
 	test_run_deadline();
 	test_dump_planted();
 	return tap_done();

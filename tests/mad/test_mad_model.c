@@ -94,8 +94,49 @@ static void test_notes(void)
 	ASSERT_EQ_STR(ib_query_state_str((enum ib_query_state)99), "unknown", "out-of-range state named unknown");
 }
 
+/*
+ * A port's counters found by slot: at their place when defined in order
+ * (one comparison), by name when a recording lists them otherwise, NULL
+ * when the port has no such counter (no IETF extended set).
+ */
+static void test_slots(void)
+{
+	struct ib_pma *pma = calloc(1, sizeof(*pma));
+	const struct fab_counter *c;
+
+	pma->cap_mask = 0x0400;		/* PortCountersExtended without the IETF-compatible unicast/multicast */
+	mad_port_pma_define(pma);
+	ASSERT_EQ_INT(pma->n, IB_PMA_SLOTS - 4, "defined: every counter but the IETF four");
+	for (int s = 0; s < IB_PMA_SLOTS - 4; s++) {
+		c = ib_pma_counter(pma, (enum ib_pma_slot)s);
+		if (!c || c != &pma->c[s] || strcmp(c->name, ib_pma_names[s])) {
+			TAP_OK(0, "slot %d (%s) is at its place", s, ib_pma_names[s]);
+			break;
+		}
+		if (s == IB_PMA_SLOTS - 5)
+			TAP_OK(1, "every slot is at its place, named as in ib_pma_names");
+	}
+	ASSERT_EQ_STR(ib_pma_counter(pma, IB_PMA_XMIT_WAIT)->name, "port_xmit_wait", "IB_PMA_XMIT_WAIT");
+	ASSERT_EQ_STR(ib_pma_counter(pma, IB_PMA_LINK_DOWNED)->name, "link_downed", "IB_PMA_LINK_DOWNED");
+	TAP_OK(ib_pma_counter(pma, IB_PMA_UNICAST_XMIT_PACKETS) == NULL, "no IETF set: unicast_xmit_packets is NULL");
+	TAP_OK(ib_pma_counter(pma, IB_PMA_SLOTS) == NULL, "a slot past the table: NULL");
+	/* A recording's order: the first two swapped. */
+	{
+		struct fab_counter t = pma->c[0];
+
+		pma->c[0] = pma->c[2];
+		pma->c[2] = t;
+	}
+	c = ib_pma_counter(pma, IB_PMA_LINK_DOWNED);
+	TAP_OK(c == &pma->c[0] && !strcmp(c->name, "link_downed"), "out of order: link_downed found by name at 0");
+	c = ib_pma_counter(pma, IB_PMA_SYMBOL_ERROR);
+	TAP_OK(c == &pma->c[2] && !strcmp(c->name, "symbol_error"), "... and symbol_error at 2");
+	free(pma);
+}
+
 int main(void)
 {
+	test_slots();
 	test_apply();
 	test_notes();
 	return tap_done();

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `make bench`: the live fabric on the 1,016-node fat tree (tests/mad/gen-fattree.sh)
+# under ibsim, each figure beside its anchor from infiniband-diags in the same run:
+# - the live core's subnet (what the Fabric pane and export --fabric show):
+#   its first sweep (the pane's first rows; goal 1 s), then every port's
+#   counters each 2 s interval: the round's time (goal 300 ms) and the CPU
+#   the process takes (goal under 10% of a core), umad2sim's share apart;
+#   one round beside ibqueryerrors (the same counters, one shot);
+# - export --fabric: the CPU of a scrape of every port (goal 10 ms);
+# - trace host to host through a spine (goal 50 ms for the walk) beside ibtracert;
+# - the sweep's memory per 1,000 nodes.
+# A figure that cannot be measured fails the bench; it never prints zeros.
+. "$TOP_SRCDIR/tests/setup.sh"
+. "$TOP_SRCDIR/tests/mad/ibsim-lib.sh"
+ibsim_require
+for t in ibqueryerrors ibtracert curl python3; do
+	command -v $t >/dev/null 2>&1 || { echo "bench-subnet: $t is needed (infiniband-diags, curl, python3)" >&2; exit 1; }
+done
+SAMPLE="$TOP_BUILDDIR/tests/mad/mad_sample"
+[ -x "$SAMPLE" ] || { echo "bench-subnet: $SAMPLE is not built" >&2; exit 1; }
+fail() { echo "bench-subnet: $*" >&2; exit 1; }
+
+sh "$TOP_SRCDIR/tests/mad/gen-fattree.sh" >"$T/fattree.net"
+ibsim_start "$T/fattree.net"
+opensm_start h0_0
+port_active h0_1
+wait_for 120 _port_active h47_19 || fail "opensm never brought h47_19 up"
+ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
+# ---- the live core's subnet: first sweep, then 7 rounds at a 2 s interval (threads read before the last) ----
+# The process's CPU by thread: umad2sim's receiver thread is the simulator's.
+(cd "$RUN" && SIM_HOST=h0_1 LD_PRELOAD="$FAB_PRELOAD" exec "$SAMPLE" subnet 2 7) >"$T/subnet.out" 2>"$T/subnet.err" &
+SUB_PID=$!
+cleanup_add "stop_pid $SUB_PID"
+wait_for 30 grep -q '^swept' "$T/subnet.out" || fail "the subnet was never swept: $(cat "$T/subnet.err")"
+# Threads' CPU over the rounds (utime+stime ticks of each /proc/PID/task/TID).
+threads() { for s in /proc/$SUB_PID/task/*/stat; do awk '{ print $14 + $15 }' "$s" 2>/dev/null; done | tr '\n' ' '; }
+th0=$(threads)
+wait_for 40 grep -q '^round 5' "$T/subnet.out" || fail "the rounds did not come: $(cat "$T/subnet.out" "$T/subnet.err")"
+th1=$(threads)
+wait $SUB_PID || fail "mad_sample subnet failed: $(cat "$T/subnet.err")"
+FIRST_MS=$(sed -n 's/^swept nodes=1016 ms=\([0-9]*\).*/\1/p' "$T/subnet.out")
+[ -n "$FIRST_MS" ] || fail "the first sweep did not find 1016 nodes: $(head -1 "$T/subnet.out")"
+# Rounds 1..5 (round 0 asks ClassPortInfo of every node, not the counters).
+ROUND_MS=$(awk '/^round [1-5] ports=2688 /' "$T/subnet.out" | sed 's/.* ms=\([0-9.]*\).*/\1/' | median)
+ROUND_MAX=$(awk '/^round [1-5] ports=2688 /' "$T/subnet.out" | sed 's/.* ms=\([0-9.]*\).*/\1/' | sort -n | tail -1)
+NR=$(grep -c '^round [1-5] ports=2688 ' "$T/subnet.out")
+[ "$NR" -eq 5 ] || fail "rounds without every port: $(cat "$T/subnet.out")"
+CPU_MS=$(awk '/^round [1-5] ports=2688 / { sub(/.*cpu_ms=/, ""); s += $1 } END { printf "%.0f", s / 5 }' "$T/subnet.out")
+# The receiver thread (umad2sim's) is the thread other than the main one that used the most.
+set -- $th0; main0=$1; shift; other0=$*
+set -- $th1; main1=$1; shift; other1=$*
+SIM_TICKS=$(( $(echo "$other1" | tr ' ' '\n' | awk '{ s += $1 } END { print s + 0 }') - $(echo "$other0" | tr ' ' '\n' | awk '{ s += $1 } END { print s + 0 }') ))
+MAIN_TICKS=$((main1 - main0))
+TICK=$(getconf CLK_TCK)
+
+for i in 1 2 3; do
+	t0=$(date +%s%N)
+	sim h0_1 ibqueryerrors >"$T/iqe.out" 2>&1 || fail "ibqueryerrors failed: $(tail -3 "$T/iqe.out")"
+	ms_since "$t0" >>"$T/iqe.ms"
+	grep -q '2688 ports checked' "$T/iqe.out" || fail "ibqueryerrors did not check 2688 ports: $(tail -3 "$T/iqe.out")"
+done
+IQE_MS=$(median <"$T/iqe.ms")
+
+# ---- export --fabric: the CPU of a scrape of every port ----
+sysfs_hold h0_1
+(cd "$RUN" && SIM_HOST=h0_1 LD_PRELOAD="$FAB_PRELOAD" exec "$FABTOP" --sysfs "$HOLD_SYS" \
+	export --listen 127.0.0.1:0 --interval 2 --fabric --fabric-interval 2) >"$T/exp.out" 2>"$T/exp.err" &
+EXP_PID=$!
+cleanup_add "stop_pid $EXP_PID"
+wait_for 20 grep -q 'listening on' "$T/exp.out" || fail "export did not start: $(cat "$T/exp.out" "$T/exp.err")"
+addr=$(sed -n 's/^fabtop export: listening on \([0-9.:]*\) .*/\1/p' "$T/exp.out")
+ports_in() { curl -s "http://$addr/metrics" | grep -c '^fabtop_fabric_port_info{' ; }
+wait_for 30 sh -c "[ \"\$(curl -s http://$addr/metrics | grep -c '^fabtop_fabric_port_data_bytes_total{')\" -ge 5376 ]" ||
+	fail "export --fabric never had the data counters of 2688 ports ($(ports_in) ports described)"
+set -- $(python3 "$TOP_SRCDIR/tests/bench/scrape-cpu.py" "$EXP_PID" "$addr" 20 10) || fail "scrape-cpu.py failed"
+SCRAPE_MS=$1 SCRAPE_BYTES=$2 SCRAPE_SAMPLES=$3
+stop_pid "$EXP_PID"
+
+# ---- trace h0_1 -> h47_19 (leaf 0, a spine, leaf 47) ----
+fab h0_1 show fabric --json >"$T/fabric.json" 2>/dev/null || fail "show fabric failed"
+DST=$(jq -r '.fabric.nodes[] | select(.node_desc == "h47_19") | .lid' "$T/fabric.json")
+SRC=$(jq -r '.fabric.nodes[] | select(.node_desc == "h0_1") | .lid' "$T/fabric.json")
+MEM_K=$(jq -r '.fabric.sweep.memory_per_1000_nodes_bytes / 1024 | floor' "$T/fabric.json")
+[ "${DST:-0}" -gt 0 ] && [ "${SRC:-0}" -gt 0 ] || fail "no LID for h0_1 or h47_19"
+for i in 1 2 3 4 5; do
+	t0=$(date +%s%N)
+	fab h0_1 trace "$DST" --no-counters --json >"$T/trace.json" 2>"$T/trace.err" || fail "trace failed: $(cat "$T/trace.err")"
+	echo "$(ms_since "$t0") $(jq -r '.trace.walk_ms' "$T/trace.json") $(jq -r '.trace.hops | length' "$T/trace.json")" >>"$T/trace.runs"
+	t0=$(date +%s%N)
+	sim h0_1 ibtracert "$SRC" "$DST" >"$T/ibtr.out" 2>&1 || fail "ibtracert failed: $(cat "$T/ibtr.out")"
+	ms_since "$t0" >>"$T/ibtr.ms"
+done
+[ "$(awk '{ print $3 }' "$T/trace.runs" | sort -u)" = 5 ] || fail "trace did not walk 5 hops: $(cat "$T/trace.runs")"
+TR_WALK=$(awk '{ print $2 }' "$T/trace.runs" | median)
+TR_WALL=$(awk '{ print $1 }' "$T/trace.runs" | median)
+IBTR_MS=$(median <"$T/ibtr.ms")
+
+goal() { awk -v v="$1" -v g="$2" 'BEGIN { print (v + 0 < g + 0) ? "met" : "NOT met" }'; }
+CPU_PCT=$(awk -v c="$CPU_MS" 'BEGIN { printf "%.1f", c / 2000 * 100 }')
+SIM_PCT=$(awk -v s="$SIM_TICKS" -v m="$MAIN_TICKS" 'BEGIN { printf "%.0f", (s + m) ? 100 * s / (s + m) : 0 }')
+echo "fat tree of 1016 nodes, 2688 ports (ibsim, same run):"
+echo "  live subnet: first sweep shown (first rows) in $FIRST_MS ms (goal 1 s: $(goal "$FIRST_MS" 1000))"
+echo "  a round of every port's counters: median $ROUND_MS ms, worst $ROUND_MAX ms of 5 (goal 300 ms: $(goal "$ROUND_MAX" 300)); ibqueryerrors, one shot: $IQE_MS ms (median of 3)"
+echo "  CPU at a 2 s interval: $CPU_PCT% of a core ($CPU_MS ms a round; goal 10%: $(goal "$CPU_PCT" 10)), of which umad2sim's receiver thread $SIM_PCT%"
+echo "  export --fabric: $SCRAPE_MS ms of CPU per scrape ($SCRAPE_SAMPLES samples, $SCRAPE_BYTES bytes; goal 10 ms: $(goal "$SCRAPE_MS" 10))"
+echo "  trace h0_1 -> h47_19 (5 hops, through a spine): the walk $TR_WALK ms (goal 50 ms: $(goal "$TR_WALK" 50)); the whole command $TR_WALL ms, ibtracert's $IBTR_MS ms (both start umad2sim; medians of 5)"
+echo "  memory of the sweep's tables: $MEM_K KiB per 1,000 nodes (with every port's counters)"
+exit 0
