@@ -212,7 +212,7 @@ static size_t collect_rdma_addrs(struct doc *d, struct rdma_addr *ra, size_t max
 
 		/* Global IPv4 and IPv6 (RoCE v2 runs over both); link-local has scope link. */
 		if (!l || !l->rdma || (a->local.family != AF_INET && a->local.family != AF_INET6) ||
-		    a->scope != RT_SCOPE_UNIVERSE)
+		    a->scope != RT_SCOPE_UNIVERSE || net_link_in_vrf(d->net, l))
 			continue;
 		memset(&ra[n], 0, sizeof(ra[n]));
 		ra[n].a = a;
