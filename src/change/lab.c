@@ -24,7 +24,7 @@
 #include "change/lab_state.h"
 
 #define LAB_TABLE	"4791"	/* the peer's VRF */
-#define LAB_UDP_TABLE	"4793"	/* the peer's RoCE packets: out by its NIC (build_routing) */
+#define LAB_UDP_TABLE	"4793"	/* what the peer sends: out by its NIC (build_routing) */
 #define LAB_PEER	"172.16.34.10"
 #define LAB_PORT	"7174"
 #define UDP_L3MDEV	"/proc/sys/net/ipv4/udp_l3mdev_accept"
@@ -207,8 +207,10 @@ static int write_sysctl(const char *path, unsigned long v)
  * The routing that keeps the peer's traffic on the wires (doc/lab.md):
  * - udp_l3mdev_accept: the rxe socket, bound to no device, takes what
  *   arrives through the VRF;
- * - the peer's RoCE v2 packets (UDP sent from its address) look in a table
- *   whose one route leaves by fl-p, its wire;
+ * - what the peer sends from its address (its RoCE packets, and the RDMA
+ *   CM's look-up of the next hop's MAC) looks in a table whose one route
+ *   leaves by fl-p, its wire (iif lo: sent from this host, not the RDMA
+ *   CM's raw check below);
  * - the l3mdev rule ahead of the local table: else the memory server's
  *   addresses are local to the peer and its packets never leave. The VRF's
  *   table routes the subnet by the VRF device itself, which is what the RDMA
@@ -222,7 +224,7 @@ static int build_routing(int fd)
 	if (read_sysctl(UDP_L3MDEV, &old) || record_obj(fd, LAB_SYSCTL, NULL, old) || write_sysctl(UDP_L3MDEV, 1))
 		return -1;
 	if (record_obj(fd, LAB_RULE_UDP, NULL, 0) ||
-	    RUN(false, "ip", "rule", "add", "pref", "0", "from", LAB_PEER, "iif", "lo", "ipproto", "udp", "table",
+	    RUN(false, "ip", "rule", "add", "pref", "0", "from", LAB_PEER, "iif", "lo", "table",
 		LAB_UDP_TABLE) ||
 	    record_obj(fd, LAB_RULE_L3MDEV, NULL, 0) || RUN(false, "ip", "rule", "add", "pref", "0", "l3mdev"))
 		return -1;
@@ -385,7 +387,7 @@ static int remove_obj(const struct lab_obj *o, FILE *out)
 			rc = RUN(true, "ip", "rule", "del", "pref", "0", "table", "local");
 		break;
 	case LAB_RULE_UDP:
-		RUN(true, "ip", "rule", "del", "pref", "0", "from", LAB_PEER, "iif", "lo", "ipproto", "udp", "table",
+		RUN(true, "ip", "rule", "del", "pref", "0", "from", LAB_PEER, "iif", "lo", "table",
 		    LAB_UDP_TABLE);
 		break;
 	case LAB_RULE_L3MDEV:

@@ -14,7 +14,7 @@ enum lab_kind {
 	LAB_LINK,	/* link NAME: a veth or the peer's VRF device in the initial namespace */
 	LAB_RXE,	/* rxe NAME: a Soft-RoCE device */
 	LAB_RULE_L3MDEV,	/* rule-l3mdev: "ip rule add pref 0 l3mdev" */
-	LAB_RULE_UDP,	/* rule-udp: "ip rule add pref 0 from 172.16.34.10 iif lo ipproto udp table 4793" */
+	LAB_RULE_UDP,	/* rule-udp: "ip rule add pref 0 from 172.16.34.10 iif lo table 4793" */
 	LAB_LOCAL_RULE,	/* local-rule: the local rule re-added behind the two above */
 	LAB_SYSCTL,	/* sysctl udp_l3mdev_accept OLD: the value to restore */
 	LAB_LISTENER,	/* listener PID: the peer's fabtop probe --listen */

@@ -26,7 +26,16 @@ int cmd_lab(struct fab_ctx *ctx, int argc, char **argv)
 			"and routing rules (try sudo, or `fabtop --demo two-nics` without root)\n");
 		return EXIT_RUNTIME;
 	}
-	if (up)
-		return lab_up("/proc/self/exe", stdout, stderr) ? EXIT_RUNTIME : EXIT_OK;
+	if (up) {
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		/* the listener shows as fabtop in ps and rdma resource, not as "exe" */
+		if (n <= 0 || (size_t)n >= sizeof(self) - 1)
+			snprintf(self, sizeof(self), "/proc/self/exe");
+		else
+			self[n] = '\0';
+		return lab_up(self, stdout, stderr) ? EXIT_RUNTIME : EXIT_OK;
+	}
 	return lab_down(stdout, stderr) ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -80,19 +80,19 @@ lab down
 assert_rc "corrupt state: exit 1" 1
 assert_match "corrupt state: counts the foreign lines, names the first" '8 line\(s\) of .* are not the lab.s own objects \(first: line 2\)' "$(cat "$T/err")"
 assert_eq "corrupt state: only the lab's own rules are removed, the one local rule is kept" \
-	"$(printf 'ip rule list pref 0\nip rule del pref 0 from 172.16.34.10 iif lo ipproto udp table 4793\nip rule del pref 0 l3mdev')" \
+	"$(printf 'ip rule list pref 0\nip rule del pref 0 from 172.16.34.10 iif lo table 4793\nip rule del pref 0 l3mdev')" \
 	"$(cat "$T/calls")"
 check "corrupt state: a process that is not the lab's listener is left alone" kill -0 "$sl"
 check "corrupt state: the file is kept to be read" test -s "$T/state"
 
 # down after an up killed between its two local-rule steps: the duplicate goes, once
 printf '# fabtop lab state 1\nrule-udp\nrule-l3mdev\nlocal-rule\n' > "$T/state"
-printf '0:\tfrom 172.16.34.10 iif lo ipproto udp lookup 4793\n0:\tfrom all lookup [l3mdev-table]\n0:\tfrom all lookup local\n0:\tfrom all lookup local\n' > "$T/rules"
+printf '0:\tfrom 172.16.34.10 iif lo lookup 4793\n0:\tfrom all lookup [l3mdev-table]\n0:\tfrom all lookup local\n0:\tfrom all lookup local\n' > "$T/rules"
 rm -f "$T/calls"
 lab down
 assert_rc "two local rules: exit 0" 0
 assert_eq "two local rules: one is deleted, then the lab's two rules" \
-	"$(printf 'ip rule list pref 0\nip rule del pref 0 table local\nip rule del pref 0 l3mdev\nip rule del pref 0 from 172.16.34.10 iif lo ipproto udp table 4793')" \
+	"$(printf 'ip rule list pref 0\nip rule del pref 0 table local\nip rule del pref 0 l3mdev\nip rule del pref 0 from 172.16.34.10 iif lo table 4793')" \
 	"$(cat "$T/calls")"
 check "two local rules: the state file is gone" test ! -e "$T/state"
 
