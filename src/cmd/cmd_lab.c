@@ -15,6 +15,12 @@ int cmd_lab(struct fab_ctx *ctx, int argc, char **argv)
 	bool up = !strcmp(what, "up"), down = !strcmp(what, "down");
 
 	(void)ctx;
+	if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
+		printf("usage: fabtop lab up [two-nics] | fabtop lab down\n"
+		       "  the two-NIC host of `fabtop --demo two-nics`, built for real with Soft-RoCE (doc/lab.md);\n"
+		       "  root only; state in $FABTOP_LAB_STATE (default /run/fabtop/lab.state)\n");
+		return EXIT_OK;
+	}
 	if ((!up && !down) || argc > 3 || (down && argc > 2) ||
 	    (up && argc == 3 && strcmp(argv[2], "two-nics"))) {
 		fprintf(stderr, "usage: fabtop lab up [two-nics] | fabtop lab down\n"

@@ -17,6 +17,9 @@ chmod +x "$T/bin/"*
 export FABTOP_LAB_STATE="$T/state"
 lab() { PATH="$T/bin:$PATH" run_rc "$FABTOP" lab "$@"; }
 
+run_rc "$FABTOP" lab --help
+assert_rc "lab --help: exit 0" 0
+assert_match "lab --help: the usage on stdout" '^usage: fabtop lab up' "$(cat "$T/out")"
 run_rc "$FABTOP" lab sideways
 assert_rc "an unknown subcommand is a usage error" 2
 run_rc "$FABTOP" lab up ib-only
