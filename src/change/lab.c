@@ -63,13 +63,22 @@ static int run_cmd(const char *const argv[], bool quiet, char *out_buf, size_t o
 	}
 	if (out_buf) {
 		size_t got = 0;
-		ssize_t r;
 
 		close(pfd[1]);
-		while ((r = read(pfd[0], out_buf + got, out_size - 1 - got)) > 0 && got + (size_t)r < out_size - 1)
-			got += (size_t)r;
-		if (r > 0)
-			got += (size_t)r;
+		/* read to the end, keeping what fits: a child never blocks on a full pipe */
+		for (;;) {
+			char chunk[512];
+			ssize_t r = read(pfd[0], chunk, sizeof(chunk));
+			size_t take;
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			take = (size_t)r < out_size - 1 - got ? (size_t)r : out_size - 1 - got;
+			memcpy(out_buf + got, chunk, take);
+			got += take;
+		}
 		out_buf[got] = '\0';
 		close(pfd[0]);
 	}
@@ -268,7 +277,26 @@ static int start_listener(int fd, const char *self)
 		execl(self, "fabtop", "probe", "--listen", LAB_PEER, "-p", LAB_PORT, (char *)NULL);
 		_exit(127);
 	}
-	return record_obj(fd, LAB_LISTENER, NULL, (unsigned long)pid);
+	if (record_obj(fd, LAB_LISTENER, NULL, (unsigned long)pid))
+		return -1;
+	/* one that cannot listen (the port taken, no rdma_cm) ends at once */
+	for (int t = 0; t < 10; t++) {
+		int st;
+
+		usleep(100000);
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			char said[1024] = "";
+			FILE *f = fopen(log, "r");
+			size_t n = f ? fread(said, 1, sizeof(said) - 1, f) : 0;
+
+			if (f)
+				fclose(f);
+			said[n] = '\0';
+			fprintf(stderr, "fabtop lab: the peer's listener ended at once; it said:\n%s", said);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int lab_up(const char *self, FILE *out, FILE *err)
