@@ -38,6 +38,8 @@ static const struct command commands[] = {
 				"                   write what the monitor would show into FILE (see --replay)", NULL },
 	{ "counters", cmd_counters, "counters qp show [DEV/PORT] [--json] | counters qp enable|disable DEV/PORT\n"
 				    "                   QP counters (enable changes kernel state, needs CAP_NET_ADMIN)", NULL },
+	{ "lab", cmd_lab, "lab up [two-nics] | lab down   (root; Soft-RoCE)\n"
+			  "                   the two-NIC host built for real on this kernel: probe, doctor, fix it (doc/lab.md)", NULL },
 	{ "trace", cmd_trace, "trace DEST [--from DEV/PORT] [--no-counters] [--json]\n"
 			      "                   the path to a LID, GUID or node description, each hop's counters", NULL },
 	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)", NULL },

@@ -26,6 +26,7 @@ int cmd_export(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_record(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_counters(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_trace(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_lab(struct fab_ctx *ctx, int argc, char **argv);
 
 /* "show [ports|counters|...|all]": show's sections from its own table, for fabtop --help. */
 void show_synopsis(FILE *f);

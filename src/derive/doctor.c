@@ -212,7 +212,7 @@ static size_t collect_rdma_addrs(struct doc *d, struct rdma_addr *ra, size_t max
 
 		/* Global IPv4 and IPv6 (RoCE v2 runs over both); link-local has scope link. */
 		if (!l || !l->rdma || (a->local.family != AF_INET && a->local.family != AF_INET6) ||
-		    a->scope != RT_SCOPE_UNIVERSE)
+		    a->scope != RT_SCOPE_UNIVERSE || net_link_in_vrf(d->net, l))
 			continue;
 		memset(&ra[n], 0, sizeof(ra[n]));
 		ra[n].a = a;
@@ -246,6 +246,8 @@ static void evidence_subnet_routes(struct doc *d, struct doctor_finding *f, cons
 		    !net_ip_prefix_eq(&r->dst, &a->local, r->dst_len) || r->dst_len > a->prefixlen)
 			continue;
 		l = net_link_by_index(d->net, r->oif);
+		if (l && net_link_in_vrf(d->net, l))
+			continue;	/* another routing domain (collect_rdma_addrs) */
 		f_ev(f, "route: %s/%u dev %s%s%s table %s", ipstr(&r->dst, dst, sizeof(dst)), r->dst_len,
 		     l ? l->name : "?", r->prefsrc.family ? " src " : "",
 		     r->prefsrc.family ? ipstr(&r->prefsrc, src, sizeof(src)) : "",

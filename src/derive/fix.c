@@ -304,14 +304,14 @@ int fix_plan_build(const struct net_state *st, struct fix_plan *plan)
 		struct fix_route *fr;
 
 		if (!l || !l->rdma || (a->local.family != AF_INET && a->local.family != AF_INET6) ||
-		    a->scope != RT_SCOPE_UNIVERSE)
+		    a->scope != RT_SCOPE_UNIVERSE || net_link_in_vrf(st, l))
 			continue;
 		for (size_t j = 0; j < st->naddrs && !shared; j++) {
 			const struct net_addr *b = &st->addrs[j];
 			const struct net_link *m = net_link_by_index(st, b->ifindex);
 			unsigned int len = a->prefixlen < b->prefixlen ? a->prefixlen : b->prefixlen;
 
-			if (m && m->rdma && m != l && b->local.family == a->local.family &&
+			if (m && m->rdma && m != l && !net_link_in_vrf(st, m) && b->local.family == a->local.family &&
 			    b->scope == RT_SCOPE_UNIVERSE && net_ip_prefix_eq(&a->local, &b->local, len))
 				shared = true;
 		}

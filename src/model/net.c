@@ -249,6 +249,16 @@ struct net_link *net_link_by_index(const struct net_state *st, int ifindex)
 	return NULL;
 }
 
+bool net_link_in_vrf(const struct net_state *st, const struct net_link *l)
+{
+	const struct net_link *m;
+
+	if (!strcmp(l->kind, "vrf"))
+		return true;
+	m = l->master ? net_link_by_index(st, l->master) : NULL;
+	return m && !strcmp(m->kind, "vrf");
+}
+
 struct net_link *net_link_by_name(const struct net_state *st, const char *name)
 {
 	if (!name || !name[0])

@@ -206,6 +206,12 @@ struct net_opt_int net_sysctl_combine(enum net_sysctl_id id, struct net_opt_int 
 				      struct net_opt_int iface);
 
 struct net_link *net_link_by_index(const struct net_state *st, int ifindex);
+/*
+ * Is l a VRF device or enslaved to one? A VRF is a routing domain of its own
+ * (its table, reached by the l3mdev rule): the doctor's same-subnet reasoning
+ * is about the main routing domain and leaves such links out (doc/lab.md).
+ */
+bool net_link_in_vrf(const struct net_state *st, const struct net_link *l);
 struct net_link *net_link_by_name(const struct net_state *st, const char *name);
 /* The sysctls of an interface, NULL if not collected. */
 const struct net_if_sysctls *net_sysctls_of(const struct net_state *st, const char *ifname);
