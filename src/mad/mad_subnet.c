@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/counters.h"
 #include "derive/mad_decode.h"
 #include "mad/mad.h"
 #include "mad/mad_fabric.h"
@@ -42,7 +43,8 @@ struct mad_subnet {
 	size_t round_ports;		/* ports the last round asked */
 };
 
-enum pq_kind { PQ_CPI, PQ_PC, PQ_PCE };
+/* PQ_PSC is asked once a node and is no part of a round: a PMA without it (ibsim) never holds a round up. */
+enum pq_kind { PQ_CPI, PQ_PC, PQ_PCE, PQ_PSC };
 
 struct subnet_q {
 	struct mad_subnet *sn;
@@ -322,6 +324,9 @@ static void sweep_swap(struct mad_subnet *sn)
 		for (unsigned int p = 1; o && p <= n->id.num_ports && p <= o->id.num_ports; p++) {
 			n->ports[p].pma = o->ports[p].pma;
 			o->ports[p].pma = NULL;
+			/* an answer for the old sweep is dropped: ask the tick again */
+			if (n->ports[p].pma && n->ports[p].pma->tick_state == IBQ_PENDING)
+				n->ports[p].pma->tick_state = IBQ_NONE;
 		}
 	}
 	if (old->nnodes && nix)
@@ -354,7 +359,7 @@ static bool pma_ask(struct mad_subnet *sn, struct mad_session *s, enum pq_kind k
 {
 	static const uint16_t attrs[] = {
 		[PQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [PQ_PC] = MAD_ATTR_PORT_COUNTERS,
-		[PQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT,
+		[PQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT, [PQ_PSC] = MAD_ATTR_PORT_SAMPLES_CONTROL,
 	};
 	struct subnet_q *q = calloc(1, sizeof(*q));
 
@@ -365,7 +370,8 @@ static bool pma_ask(struct mad_subnet *sn, struct mad_session *s, enum pq_kind k
 		free(q);
 		return false;
 	}
-	sn->pma_pending++;
+	if (kind != PQ_PSC)
+		sn->pma_pending++;
 	return true;
 }
 
@@ -422,6 +428,48 @@ static void pma_define(struct mad_subnet *sn, struct mad_session *s, size_t node
 	}
 }
 
+/* PortSamplesControl's answer: the tick of every port of the node's PMA. */
+static void psc_reply(struct ib_fnode *n, int status, const uint8_t *mad, size_t len)
+{
+	struct ib_pma got = { 0 };
+
+	mad_port_psc_reply(&got, status, mad, len);
+	for (unsigned int p = 1; p <= n->id.num_ports; p++)
+		if (n->ports[p].pma) {
+			n->ports[p].pma->tick_state = got.tick_state;
+			n->ports[p].pma->tick = got.tick;
+		}
+}
+
+static bool wait_moved(const struct ib_pma *pma)
+{
+	uint64_t d;
+
+	for (size_t i = 0; i < pma->n; i++)
+		if (!strcmp(pma->c[i].name, "port_xmit_wait"))
+			return counter_delta(&pma->c[i], &d) && d > 0;
+	return false;
+}
+
+/*
+ * Ask a node's PortSamplesControl once, when a port's PortXmitWait first
+ * moves: only then is the tick needed, and a PMA that does not answer it
+ * (ibsim) costs a timeout in the session's window, never one per node.
+ */
+static void psc_ask(struct mad_subnet *sn, struct mad_session *s, size_t node)
+{
+	struct ib_fnode *n = &sn->shown.nodes[node];
+
+	for (unsigned int p = 1; p <= n->id.num_ports; p++)
+		if (n->ports[p].pma && n->ports[p].pma->tick_state == IBQ_NONE && wait_moved(n->ports[p].pma)) {
+			if (pma_ask(sn, s, PQ_PSC, node, (uint8_t)p, n->ports[p].pma->lid))
+				for (unsigned int k = 1; k <= n->id.num_ports; k++)
+					if (n->ports[k].pma)
+						n->ports[k].pma->tick_state = IBQ_PENDING;
+			return;
+		}
+}
+
 static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
 {
 	struct subnet_q *q = arg;
@@ -432,6 +480,12 @@ static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *
 	struct mad_hdr h;
 	int rc;
 
+	if (q->kind == PQ_PSC) {
+		if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes)
+			psc_reply(&sn->shown.nodes[q->node], status, mad, len);
+		free(q);
+		return;
+	}
 	sn->pma_pending--;
 	if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes) {
 		struct ib_fnode *n = &sn->shown.nodes[q->node];
@@ -493,6 +547,7 @@ static void pma_round(struct mad_subnet *sn, uint64_t now)
 			pma_sample(sn, s, k, (uint8_t)p, now);
 			ports++;
 		}
+		psc_ask(sn, s, k);
 	}
 	sn->round_start_ns = now;
 	sn->round_ports = ports;

@@ -8,6 +8,7 @@
 
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
+#include "derive/xmit_wait.h"
 #include "report/ibfabric.h"
 #include "report/trace.h"
 
@@ -16,6 +17,8 @@ struct end_rates {
 	bool xmit_known, rcv_known, wait_known;
 	double xmit_bps, rcv_bps;	/* bytes per second */
 	double wait_per_s;		/* PortXmitWait ticks per second */
+	enum xmit_wait_how wait_how;	/* XWAIT_SHARE: wait_share is known */
+	double wait_share;		/* ... as a share of the interval (derive/xmit_wait.h) */
 };
 
 static const struct fab_counter *end_counter(const struct ib_pma *p, const char *name)
@@ -41,6 +44,8 @@ static void end_rates(const struct ib_trace *t, const struct ib_trace_end *e, st
 		r->rcv_known = counter_bytes_rate(c, dt, &r->rcv_bps);
 	if ((c = end_counter(p, "port_xmit_wait")))
 		r->wait_known = counter_rate(c, dt, &r->wait_per_s);
+	r->wait_how = xmit_wait_share(r->wait_per_s, p->tick_state == IBQ_OK, p->tick, e->pi.speed, e->pi.speed_ext,
+				      &r->wait_share);
 }
 
 static const char *node_type(const struct ib_trace_hop *h)
@@ -72,8 +77,10 @@ static void end_text(FILE *out, const struct ib_trace *t, const char *dir, const
 		fprintf(out, "  xmit %.3f Gb/s", r.xmit_bps * 8 / 1e9);
 	if (r.rcv_known)
 		fprintf(out, "  rcv %.3f Gb/s", r.rcv_bps * 8 / 1e9);
-	if (r.wait_known && r.wait_per_s > 0)
-		fprintf(out, "  xmit wait %.0f/s", r.wait_per_s);
+	if (r.wait_known && r.wait_per_s > 0 && r.wait_how == XWAIT_SHARE)
+		fprintf(out, "  xmit wait %.1f%%", r.wait_share * 100);
+	else if (r.wait_known && r.wait_per_s > 0)
+		fprintf(out, "  xmit wait %.0f ticks/s (no share: %s)", r.wait_per_s, xmit_wait_why(r.wait_how));
 	fprintf(out, "  errors:");
 	for (size_t i = 0; i < e->pma.n; i++) {
 		uint64_t d;
@@ -141,6 +148,11 @@ static void end_json(struct json *j, const struct ib_trace *t, const struct ib_t
 	json_rate(j, "xmit_bytes_per_s", r.xmit_known, r.xmit_bps);
 	json_rate(j, "rcv_bytes_per_s", r.rcv_known, r.rcv_bps);
 	json_rate(j, "xmit_wait_per_s", r.wait_known, r.wait_per_s);
+	json_key(j, "xmit_wait_share");
+	if (r.wait_known && r.wait_how == XWAIT_SHARE)
+		json_double(j, r.wait_share, 4);
+	else
+		json_null(j);
 	json_key(j, "counters");
 	json_obj_begin(j);
 	for (size_t i = 0; i < e->pma.n; i++) {

@@ -27,7 +27,7 @@ static const struct table_col fabric_cols[NCOLS] = {
 	[C_AB]    = { .title = "A>B Gb/s",  .width = 8,  .prio = 0, .right = true, .numeric = true },
 	[C_BA]    = { .title = "B>A Gb/s",  .width = 8,  .prio = 0, .right = true, .numeric = true },
 	[C_ERR]   = { .title = "ERRORS",    .width = 7,  .prio = 1, .right = true, .numeric = true },
-	[C_WAIT]  = { .title = "WAIT/s",    .width = 8,  .prio = 2, .right = true, .numeric = true },
+	[C_WAIT]  = { .title = "XMITWAIT",  .width = 8,  .prio = 2, .right = true, .numeric = true },
 	[C_WHY]   = { .title = "WHY",       .width = 24, .prio = 1, .flex = true },
 };
 
@@ -110,13 +110,40 @@ static void lost_row(struct table_row *r, const struct fabric_lost_link *l)
 		table_cell(r, c, ROLE_DIM, "-");
 }
 
+/*
+ * PortXmitWait of the end that waited more: the share of the interval
+ * when its tick is known (derive/xmit_wait.h), else ticks per second.
+ */
+static void wait_cell(struct table_row *r, const struct fabric_end *ea, const struct fabric_end *eb)
+{
+	const struct fabric_end *e = ea->wait_known ? ea : eb;
+
+	if (ea->wait_known && eb->wait_known) {
+		if (ea->wait_how == XWAIT_SHARE && eb->wait_how == XWAIT_SHARE)
+			e = ea->wait_share >= eb->wait_share ? ea : eb;
+		else
+			e = ea->wait_per_s >= eb->wait_per_s ? ea : eb;
+	}
+	if (!e->wait_known) {
+		table_cell(r, C_WAIT, ROLE_DIM, "-");
+	} else if (e->wait_how == XWAIT_SHARE) {
+		table_cell(r, C_WAIT, e->wait_share >= 0.5 ? ROLE_BAD : e->wait_share > 0 ? ROLE_WARN : 0, "%.1f%%",
+			   e->wait_share * 100);
+		table_cell_num(r, C_WAIT, e->wait_share * 100);
+	} else {
+		double w = e->wait_per_s;
+
+		table_cell(r, C_WAIT, w > 0 ? ROLE_WARN : 0, w >= 1e6 ? "%.1fM/s" : w >= 1e3 ? "%.1fk/s" : "%.0f/s",
+			   w >= 1e6 ? w / 1e6 : w >= 1e3 ? w / 1e3 : w);
+		table_cell_num(r, C_WAIT, e->wait_per_s);
+	}
+}
+
 static void link_row(struct table_row *r, const struct ib_fabric *f, const struct fabric_link_row *lr)
 {
 	const struct ib_fnode *na = &f->nodes[lr->a];
 	const struct ib_port_id *pa = &na->ports[lr->a_port].pi;
 	char g[32];
-	bool wait;
-	double w;
 
 	table_cell(r, C_A, 0, "%s/%u", node_name(&na->id, g, sizeof(g)), lr->a_port);
 	/* a switch's external ports have no LID of their own: its port 0's is the one */
@@ -149,14 +176,7 @@ static void link_row(struct table_row *r, const struct ib_fabric *f, const struc
 	} else {
 		table_cell(r, C_ERR, ROLE_DIM, "-");
 	}
-	wait = lr->ea.wait_known || lr->eb.wait_known;
-	w = lr->ea.wait_per_s > lr->eb.wait_per_s ? lr->ea.wait_per_s : lr->eb.wait_per_s;
-	if (wait) {
-		table_cell(r, C_WAIT, w > 0 ? ROLE_WARN : 0, "%.0f", w);
-		table_cell_num(r, C_WAIT, w);
-	} else {
-		table_cell(r, C_WAIT, ROLE_DIM, "-");
-	}
+	wait_cell(r, &lr->ea, &lr->eb);
 }
 
 static void fabric_build(struct ui *ui, struct table *t)
@@ -207,6 +227,23 @@ static void fabric_build(struct ui *ui, struct table *t)
 	}
 }
 
+/* PortXmitWait of one end: its share of the interval and how it was made, or why only ticks per second. */
+static void wait_details(struct text *out, const struct ib_pma *pma, const struct ib_port_id *pi)
+{
+	struct fabric_end e;
+
+	fabric_end_from(pma, &e);
+	fabric_end_wait(&e, pma, pi);
+	if (!e.wait_known)
+		return;
+	if (e.wait_how == XWAIT_SHARE)
+		text_add(out, 0, "  xmit wait: %.1f%% of the interval (%.0f ticks/s x (Tick %u + 1) x %.3f ns a byte at %s)",
+			 e.wait_share * 100, e.wait_per_s, pma->tick, xmit_wait_byte_ns(pi->speed, pi->speed_ext),
+			 mad_link_speed_str(pi->speed, pi->speed_ext));
+	else
+		text_add(out, 0, "  xmit wait: %.0f ticks/s, no share: %s", e.wait_per_s, xmit_wait_why(e.wait_how));
+}
+
 /* Every counter of one end, with its delta over the last interval. */
 static void end_details(struct text *out, const struct ib_fabric *f, size_t node, uint8_t port)
 {
@@ -229,6 +266,7 @@ static void end_details(struct text *out, const struct ib_fabric *f, size_t node
 	}
 	text_add(out, pma->state == IBQ_OK ? 0 : ROLE_WARN, "  counters (PMA at LID %u): %s%s", pma->lid,
 		 ib_query_state_str(pma->state), pma->ext ? ", 64-bit data" : "");
+	wait_details(out, pma, &fp->pi);
 	for (size_t i = 0; i < pma->n; i++) {
 		const struct fab_counter *c = &pma->c[i];
 		struct counter_cells cc;

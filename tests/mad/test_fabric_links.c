@@ -186,9 +186,52 @@ static void test_rows(void)
 	ib_fabric_free(&f);
 }
 
+/* PortXmitWait as a share: (Tick + 1) byte times a tick, the byte time from the speed; else why not. */
+static void test_xmit_wait(void)
+{
+	struct ib_port_id qdr = { .speed = 4 }, hdr = { .speed = 4, .speed_ext = 4 };
+	struct ib_pma *p = pma_two(0, 0, 0, 0);
+	struct fabric_end e;
+	double sh;
+
+	ASSERT_EQ_INT(xmit_wait_share(125e6, true, 0, 1, 0, &sh), XWAIT_SHARE, "SDR, Tick 0: a share");
+	ASSERT_NEAR(sh, 0.5, 1e-9, "... 125 M ticks/s of 4 ns are half the time");
+	ASSERT_EQ_INT(xmit_wait_share(62.5e6, true, 7, 4, 0, &sh), XWAIT_SHARE, "QDR, Tick 7: a share");
+	ASSERT_NEAR(sh, 0.5, 1e-9, "... 62.5 M ticks/s of 8 x 1 ns are half the time");
+	ASSERT_EQ_INT(xmit_wait_share(1e9, true, 0, 1, 2, &sh), XWAIT_SHARE, "EDR: a share");
+	ASSERT_NEAR(sh, 0.32, 1e-9, "... a byte on an EDR lane is 0.32 ns (64b/66b at 25.78125 Gbaud)");
+	ASSERT_NEAR(xmit_wait_byte_ns(1, 1), 0.586667, 1e-6, "FDR: 0.5867 ns a byte");
+	ASSERT_EQ_INT(xmit_wait_share(1e6, true, 0, 4, 4, &sh), XWAIT_NO_SPEED, "HDR: no share claimed");
+	ASSERT_EQ_INT(xmit_wait_share(1e6, false, 0, 4, 0, &sh), XWAIT_NO_TICK, "no tick: no share");
+	ASSERT_EQ_INT(xmit_wait_share(300e6, true, 0, 1, 0, &sh), XWAIT_OVER, "ticks past the interval: no share");
+	ASSERT_EQ_INT(xmit_wait_share(0, false, 0, 4, 4, &sh), XWAIT_SHARE, "no tick at all: 0 whatever the tick");
+	ASSERT_EQ_DBL(sh, 0.0, "... 0");
+	/* an end: the counter moved by 62.5 M ticks in the 1 s between the samples */
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->c[i].name, "port_xmit_wait")) {
+			counter_sample_value(&p->c[i], true, 1000);
+			counter_sample_value(&p->c[i], true, 1000 + 62500000);
+		}
+	fabric_end_from(p, &e);
+	fabric_end_wait(&e, p, &qdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_ASKING, "an end whose tick was not asked yet: being asked");
+	p->tick_state = IBQ_TIMEOUT;
+	fabric_end_wait(&e, p, &qdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_NO_TICK, "... not answered: ticks/s only");
+	p->tick_state = IBQ_OK;
+	p->tick = 7;
+	fabric_end_wait(&e, p, &qdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_SHARE, "... answered: a share");
+	ASSERT_NEAR(e.wait_share, 0.5, 1e-6, "... half the interval");
+	fabric_end_wait(&e, p, &hdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_NO_SPEED, "... at HDR: ticks/s only");
+	free(p);
+}
+
 int main(void)
 {
 	test_widths();
 	test_rows();
+	test_xmit_wait();
 	return tap_done();
 }

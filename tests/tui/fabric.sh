@@ -89,6 +89,31 @@ tui_expect "details: h21's end too" "h21 mlx5_0 port 1  (CA" 5
 tui_expect_re "details: the symbol errors set on leaf 2 port 1" 'symbol_error +5 ' 5
 tui_keys Escape Escape
 
+# ---- PortXmitWait: a share where the tick is known, else ticks/s and why ----
+# No tick at all is 0% whatever a tick's length; ibsim's PMA answers no
+# PortSamplesControl, so a port whose PortXmitWait moves shows ticks/s.
+tui_expect_re "an idle link waits 0.0% of the interval" '4X QDR +[0-9.]+ +[0-9.]+ +[0-9]+ +0\.0% ' 5
+(
+	i=1
+	while [ $i -le 160 ]; do
+		echo "PerformanceSet \"L1\"[2] PortCounters.PortXmitWait=$((i * 1000000))" >&7 || exit 0
+		i=$((i + 1)); sleep 0.25
+	done
+) &
+WAITER=$!
+cleanup_add "kill $WAITER 2>/dev/null"
+tui_expect_re "leaf 1 port 2 waits: its link to h12 in ticks per second" \
+	'(leaf 1/2 .*h12 mlx5_0/1|h12 mlx5_0/1 .*leaf 1/2) .* [0-9.]+M/s( |$)' 15
+tui_keys /
+tui_keys -l 'h12'
+tui_keys Enter
+tui_expect_re "filtered to h12's link" 'h12 mlx5_0/1' 5
+tui_keys Home Enter
+tui_expect "details: leaf 1's end says why there is no share" \
+	"ticks/s, no share: the PMA did not answer PortSamplesControl" 10
+tui_keys Escape Escape
+kill $WAITER 2>/dev/null || :
+
 # ---- a cable unlinked in the simulator ----
 ibsim_cmd 'Unlink "L3"[1]' "sim>"
 tui_expect_re "the unlinked cable (leaf 3 - h31) shows as DOWN" \
