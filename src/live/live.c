@@ -430,6 +430,7 @@ static void live_drop_source(struct live *lv)
 	live_mad_drop(lv);
 	mad_subnet_free(lv->subnet);
 	lv->subnet = NULL;
+	fabric_hist_free(&lv->fhist);
 	live_net_drop(lv);
 	track_free(&lv->track);
 	roce_state_free(&lv->roce);
@@ -521,9 +522,15 @@ unsigned int live_step(struct live *lv)
 	if (fds && lv->pfd_async >= 0 && fds[lv->pfd_async].revents && source_async_events(lv->src, &lv->events))
 		ch |= LIVE_EVENTS;
 	ch |= live_mad_step(lv, now);
-	if (lv->subnet && mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
-					  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now))
-		ch |= LIVE_FABRIC;
+	if (lv->subnet) {
+		unsigned int sn = mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
+						  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now);
+
+		if (sn)
+			ch |= LIVE_FABRIC;
+		if ((sn & SUBNET_SAMPLED) && fabric_hist_add(&lv->fhist, mad_subnet_fabric(lv->subnet)))
+			live_say(lv, "out of memory: the links' history stops");
+	}
 	/* A network change shows within NET_GAP; the sysfs side (GIDs) at the next sample. */
 	if (fds && lv->pfd_nl >= 0 && fds[lv->pfd_nl].revents && source_events(lv->src)) {
 		lv->clock.rescan_wanted = true;

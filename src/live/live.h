@@ -13,6 +13,7 @@
 #include "derive/doctor.h"
 #include "derive/events.h"
 #include "derive/far.h"
+#include "derive/fabric_hist.h"
 #include "derive/track.h"
 #include "model/events.h"
 #include "model/fabric.h"
@@ -119,6 +120,7 @@ struct live {
 	 */
 	struct mad_subnet *subnet;
 	double fabric_interval_s;	/* its PMA rounds; 0: every interval_s */
+	struct fabric_hist fhist;	/* each link's last intervals, a point per PMA round */
 
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;

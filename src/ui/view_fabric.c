@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,106 @@ static void end_details(struct text *out, const struct ib_fabric *f, size_t node
 	}
 }
 
+/* A wait as the history keeps it: a share, -(ticks/s), or NaN. */
+static void wait_str(float w, char *buf, size_t size)
+{
+	if (isnan(w))
+		snprintf(buf, size, "-");
+	else if (w >= 0)
+		snprintf(buf, size, "%.1f%%", w * 100);
+	else
+		snprintf(buf, size, "%.0f/s", -w);
+}
+
+static void gbps_str(float v, char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.3f", v);
+}
+
+/* The link's last intervals, oldest first, from the core's history (derive/fabric_hist.c). */
+static void hist_details(struct text *out, const struct live *lv, const struct ib_fabric *f,
+			 const struct fabric_link_row *lr)
+{
+	const struct fhist_link *l = fabric_hist_find(&lv->fhist, f->nodes[lr->a].id.node_guid, lr->a_port,
+						      f->nodes[lr->b].id.node_guid, lr->b_port);
+	bool flip;
+
+	if (!l || !l->n) {
+		text_add(out, ROLE_DIM, "History: none yet (a point each round of counters).");
+		return;
+	}
+	/* the history's first end is the lower GUID: say it from this row's A */
+	flip = l->guid_a != f->nodes[lr->a].id.node_guid || l->port_a != lr->a_port;
+	text_add(out, ROLE_HEADING, "History, the last %u interval%s (oldest first)", l->n, l->n == 1 ? "" : "s");
+	text_add(out, 0, "  %4s %10s %10s %8s %10s", "#", "A>B Gb/s", "B>A Gb/s", "errors", "xmit wait");
+	for (unsigned int i = 0; i < l->n; i++) {
+		const struct fhist_point *pt = fabric_hist_point(l, i);
+		char ab[16], ba[16], w[24];
+
+		gbps_str(flip ? pt->ba_gbps : pt->ab_gbps, ab, sizeof(ab));
+		gbps_str(flip ? pt->ab_gbps : pt->ba_gbps, ba, sizeof(ba));
+		wait_str(pt->wait, w, sizeof(w));
+		text_add(out, pt->errors ? ROLE_BAD : 0, "  %4d %10s %10s %8" PRIu32 " %10s", (int)i - (int)l->n + 1, ab, ba,
+			 pt->errors, w);
+	}
+}
+
+/* A switch's ports, one line each: state, link, the remote end, rates, error deltas, xmit wait. */
+static void switch_ports(struct text *out, const struct ib_fabric *f, size_t node)
+{
+	const struct ib_fnode *n = &f->nodes[node];
+	char g[32];
+
+	text_add(out, ROLE_HEADING, "%s: its %u ports", node_name(&n->id, g, sizeof(g)), n->id.num_ports);
+	text_add(out, 0, "  %4s %-16s %-8s %-24s %9s %9s %8s %9s", "port", "state", "link", "remote", "xmit Gb/s",
+		 "rcv Gb/s", "errors", "xmit wait");
+	for (unsigned int p = 1; n->ports && p <= n->id.num_ports; p++) {
+		const struct ib_fport *fp = &n->ports[p];
+		struct fabric_end e;
+		char st[40], remote[IB_DESC_LEN + 8] = "-", tx[16], rx[16], w[24];
+
+		if (!fp->known) {
+			text_add(out, ROLE_DIM, "  %4u (PortInfo did not answer)", p);
+			continue;
+		}
+		fabric_end_from(fp->pma, &e);
+		fabric_end_wait(&e, fp->pma, &fp->pi);
+		snprintf(st, sizeof(st), "%s/%s", mad_port_state_str(fp->pi.state), mad_phys_state_str(fp->pi.phys_state));
+		if (fp->linked && fp->peer < f->nnodes)
+			snprintf(remote, sizeof(remote), "%s/%u", node_name(&f->nodes[fp->peer].id, g, sizeof(g)),
+				 fp->peer_port);
+		gbps_str(e.rates ? (float)(e.xmit_bps * 8 / 1e9) : NAN, tx, sizeof(tx));
+		gbps_str(e.rates ? (float)(e.rcv_bps * 8 / 1e9) : NAN, rx, sizeof(rx));
+		wait_str(!e.wait_known ? NAN : e.wait_how == XWAIT_SHARE ? (float)e.wait_share : -(float)e.wait_per_s,
+			 w, sizeof(w));
+		text_add(out, e.errors_now ? ROLE_BAD : fp->pi.phys_state == PHYS_STATE_LINK_UP ? 0 : ROLE_DIM,
+			 "  %4u %-16.16s %-8s %-24.24s %9s %9s %8" PRIu64 " %9s", p, st,
+			 fp->pi.phys_state == PHYS_STATE_LINK_UP ? mad_link_width_str(fp->pi.width) : "-", remote, tx, rx,
+			 e.errors, w);
+	}
+}
+
+/* Below both ends: the link's history, then the ports of each end that is a switch. */
+static void link_more(struct text *out, const struct live *lv, const struct ib_fabric *f,
+		      const struct fabric_link_row *lr)
+{
+	if (!lr->half) {
+		text_add(out, 0, "%s", "");
+		hist_details(out, lv, f, lr);
+	}
+	if (f->nodes[lr->a].id.node_type == 2) {
+		text_add(out, 0, "%s", "");
+		switch_ports(out, f, lr->a);
+	}
+	if (!lr->half && f->nodes[lr->b].id.node_type == 2) {
+		text_add(out, 0, "%s", "");
+		switch_ports(out, f, lr->b);
+	}
+}
+
 static void fabric_details(struct ui *ui, const char *key, struct text *out)
 {
 	struct fabric_pane *st = pane_state(ui);
@@ -316,6 +417,7 @@ static void fabric_details(struct ui *ui, const char *key, struct text *out)
 			text_add(out, ROLE_WARN, "The far end did not answer the sweep.");
 		else
 			end_details(out, f, lr->b, lr->b_port);
+		link_more(out, &ui->live, f, lr);
 		return;
 	}
 	text_add(out, ROLE_WARN, "%s: this link is gone from the last sweep.", key);

@@ -7,6 +7,7 @@
 
 #include "../unit/tap.h"
 #include "derive/counters.h"
+#include "derive/fabric_hist.h"
 #include "derive/fabric_links.h"
 #include "mad/mad_port.h"
 #include "model/ibfabric.h"
@@ -228,10 +229,52 @@ static void test_xmit_wait(void)
 	free(p);
 }
 
+/* Each link's last intervals: a point per new sample, oriented by the lower GUID, bounded, carried by GUID. */
+static void test_hist(void)
+{
+	struct ib_fabric f;
+	struct fabric_hist h = { 0 };
+	const struct fhist_link *l;
+
+	memset(&f, 0, sizeof(f));
+	f.nodes = calloc(2, sizeof(*f.nodes));
+	f.nnodes = 2;
+	node_init(&f.nodes[0], 20, "leaf", 2, 2);
+	node_init(&f.nodes[1], 11, "h1", 1, 1);
+	link(&f, 0, 1, 1, 1);
+	f.nodes[0].ports[1].pma = pma_two(0, 2, 0, 250000000);	/* leaf sends 8 Gb/s, 2 errors */
+	f.nodes[1].ports[1].pma = pma_two(0, 0, 0, 0);
+	ASSERT_EQ_INT(fabric_hist_add(&h, &f), 0, "a round in");
+	l = fabric_hist_find(&h, 20, 1, 11, 1);
+	ASSERT_NOT_NULL(l, "the link is found by its row's ends");
+	TAP_OK(l && l == fabric_hist_find(&h, 11, 1, 20, 1), "... and the other way round");
+	TAP_OK(l && l->guid_a == 11 && l->port_a == 1, "its first end is the lower GUID (h1)");
+	ASSERT_EQ_U64(l ? l->n : 0, 1, "one point");
+	TAP_OK(l && fabric_hist_point(l, 0)->ba_gbps > 7.9 && fabric_hist_point(l, 0)->ba_gbps < 8.1,
+	       "... leaf's 8 Gb/s is B>A from h1's side");
+	ASSERT_EQ_U64(l ? fabric_hist_point(l, 0)->errors : 0, 2, "... the 2 errors of the interval");
+	ASSERT_EQ_INT(fabric_hist_add(&h, &f), 0, "the same samples again");
+	l = fabric_hist_find(&h, 20, 1, 11, 1);
+	ASSERT_EQ_U64(l ? l->n : 0, 1, "... add no point");
+	for (int i = 0; i < FHIST_N + 5; i++) {
+		f.nodes[1].ports[1].pma->prev_sample_ns = f.nodes[1].ports[1].pma->sample_ns;
+		f.nodes[1].ports[1].pma->sample_ns += 1000000000ull;
+		fabric_hist_add(&h, &f);
+	}
+	l = fabric_hist_find(&h, 20, 1, 11, 1);
+	ASSERT_EQ_U64(l ? l->n : 0, FHIST_N, "a point per new sample, at most FHIST_N kept");
+	f.nlinks = 0;
+	fabric_hist_add(&h, &f);
+	ASSERT_NULL(fabric_hist_find(&h, 20, 1, 11, 1), "a link gone from the sweep is dropped");
+	fabric_hist_free(&h);
+	ib_fabric_free(&f);
+}
+
 int main(void)
 {
 	test_widths();
 	test_rows();
 	test_xmit_wait();
+	test_hist();
 	return tap_done();
 }

@@ -87,6 +87,15 @@ tui_keys Home Enter
 tui_expect "details: leaf 2's end with its counters" "leaf 2 port 1  (Switch" 5
 tui_expect "details: h21's end too" "h21 mlx5_0 port 1  (CA" 5
 tui_expect_re "details: the symbol errors set on leaf 2 port 1" 'symbol_error +5 ' 5
+tui_keys End
+tui_expect_re "details end with the switch's ports: leaf 2's" 'leaf 2: its 8 ports' 5
+tui_expect_re "... port 3 up at 4X to spine 1's port 2, with its rates" \
+	' 3 ACTIVE/LinkUp +4X +spine 1/2 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +0 ' 5
+tui_expect_re "... port 1 to h21 with the 5 symbol errors" \
+	' 1 ACTIVE/LinkUp +4X +h21 mlx5_0/1 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +5 ' 5
+tui_expect_re "... above them the link's history, a point per round" 'History, the last [0-9]+ intervals' 5
+tui_expect_re "... a point: both ways' Gb/s, the errors, the xmit wait" \
+	'^[^0-9]* +-?[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+ +[0-9.]+%' 5
 tui_keys Escape Escape
 
 # ---- PortXmitWait: a share where the tick is known, else ticks/s and why ----
