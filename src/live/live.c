@@ -11,6 +11,8 @@
 
 #include "mad/mad_port.h"
 #include "mad/mad_subnet.h"
+#include "record/file.h"
+#include "record/subnet.h"
 #include "mad/mad_watch.h"
 #include "source/source.h"
 #include "derive/counters.h"
@@ -252,15 +254,98 @@ static void live_roce_sample(struct live *lv)
 	lv->roce_err = source_roce(lv->src, &lv->host, &lv->roce);
 }
 
-/* The subnet view is made the first time it is wanted, on a source that has a subnet. */
+/* A replay's subnet, or why there is none, shown in place of the one shown. */
+static void live_subnet_show(struct live *lv, struct rec_subnet *s, const char *why)
+{
+	mad_subnet_take(lv->subnet, &s->f, s->lost, s->nlost, why ? why : s->reason, why ? "" : s->status, s->sweeps);
+	s->lost = NULL;
+	s->nlost = 0;
+}
+
+/* A replay: the subnet recorded at the cursor (its record looked up each step, decoded when another). */
+static unsigned int live_subnet_replay(struct live *lv)
+{
+	struct source_rec r;
+	struct rec_subnet *s;
+	struct rec_cur c;
+	int rc;
+
+	if (!source_recorded(lv->src, REC_SUBNET, (size_t)-1, &r)) {
+		struct rec_subnet none = { 0 };
+
+		if (lv->subnet_rec == LIVE_SUBNET_NONE)
+			return 0;
+		lv->subnet_rec = LIVE_SUBNET_NONE;
+		live_subnet_show(lv, &none, "the recording holds no subnet here (it is written while the Fabric pane "
+				 "or fabtop record sweeps one)");
+		return LIVE_FABRIC;
+	}
+	if (r.index == lv->subnet_rec)
+		return 0;
+	lv->subnet_rec = r.index;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		live_say(lv, "out of memory: the recorded subnet is not shown");
+		return 0;
+	}
+	rec_cur_init(&c, r.body, r.len, NULL);
+	rc = rec_subnet_decode(&c, s);
+	if (rc) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "the recorded subnet does not read: %s",
+			 rc == -ENOMEM ? "out of memory" : c.err ? c.err : "?");
+		live_subnet_show(lv, s, why);
+	} else {
+		bool sampled = s->news == REC_SUBNET_SAMPLED;
+
+		live_subnet_show(lv, s, NULL);
+		if (sampled && fabric_hist_add(&lv->fhist, mad_subnet_fabric(lv->subnet)))
+			live_say(lv, "out of memory: the links' history stops");
+	}
+	rec_subnet_free(s);
+	free(s);
+	return LIVE_FABRIC;
+}
+
+/* A recording runs: what the subnet just did (bits: SUBNET_*) is written, and the subnet with it. */
+static void live_subnet_record(struct live *lv, unsigned int bits)
+{
+	struct source_record_status st;
+	struct rec_subnet s = { 0 };
+	struct rec_buf b = { 0 };
+
+	if (!source_record_status(lv->src, &st))
+		return;
+	lv->subnet_rec_started = st.started_ns;
+	s.f = *mad_subnet_fabric(lv->subnet);		/* borrowed: only encoded */
+	s.lost = (struct fabric_lost_link *)mad_subnet_lost(lv->subnet, &s.nlost);
+	snprintf(s.reason, sizeof(s.reason), "%s", mad_subnet_reason(lv->subnet));
+	snprintf(s.status, sizeof(s.status), "%s", mad_subnet_status(lv->subnet));
+	s.sweeps = mad_subnet_sweeps(lv->subnet);
+	s.news = (bits & SUBNET_SAMPLED) ? REC_SUBNET_SAMPLED : (bits & SUBNET_SWEPT) ? REC_SUBNET_SWEPT
+										       : REC_SUBNET_STATE;
+	rec_subnet_encode(&b, &s);
+	if (!b.oom)
+		source_record_add(lv->src, REC_SUBNET, b.data, b.len);
+	rec_buf_free(&b);
+}
+
+/* The subnet view is made the first time it is wanted, on a source that has a subnet or recorded one. */
 static void live_subnet_want(struct live *lv)
 {
 	if (lv->subnet || !(lv->wants & LIVE_WANT_FABRIC) || !lv->src || (lv->flags & LIVE_HOST_ONLY) ||
-	    live_simulated(lv) || live_recorded(lv))
+	    live_simulated(lv))
 		return;
 	lv->subnet = mad_subnet_new(lv->ctx);
-	if (!lv->subnet)
+	if (!lv->subnet) {
 		live_say(lv, "out of memory: no fabric view");
+		return;
+	}
+	if (live_recorded(lv)) {
+		lv->subnet_rec = LIVE_SUBNET_NONE - 1;	/* not looked up yet */
+		live_subnet_replay(lv);
+	}
 }
 
 const char *live_fabric_reason(const struct live *lv)
@@ -270,7 +355,7 @@ const char *live_fabric_reason(const struct live *lv)
 	if (live_simulated(lv))
 		return "the demo fabric is simulated: there is no subnet to sweep";
 	if (live_recorded(lv))
-		return "a recording holds this host's ports, not the subnet: run the monitor live to see the fabric";
+		return "the recording's subnet is read when the Fabric pane is shown";
 	if (lv->flags & LIVE_HOST_ONLY)
 		return "this view reads the host's counters only";
 	if (!lv->src)
@@ -530,6 +615,10 @@ unsigned int live_step(struct live *lv)
 			ch |= LIVE_FABRIC;
 		if ((sn & SUBNET_SAMPLED) && fabric_hist_add(&lv->fhist, mad_subnet_fabric(lv->subnet)))
 			live_say(lv, "out of memory: the links' history stops");
+		if (sn)
+			live_subnet_record(lv, sn);
+		if (live_recorded(lv))
+			ch |= live_subnet_replay(lv);
 	}
 	/* A network change shows within NET_GAP; the sysfs side (GIDs) at the next sample. */
 	if (fds && lv->pfd_nl >= 0 && fds[lv->pfd_nl].revents && source_events(lv->src)) {
@@ -632,6 +721,8 @@ void live_jumped(struct live *lv)
 	event_log_set_hook(&lv->events, source_record_event_hook, lv->src);
 	source_recorded_events(lv->src, &lv->events, true);
 	track_free(&lv->track);
+	/* the links' history starts again at the new cursor */
+	fabric_hist_free(&lv->fhist);
 	lv->last_sample_ns = fab_host_model_now(&lv->host, util_now_ns());
 	if (lv->flags & LIVE_HISTORY)
 		track_sample(&lv->track, &lv->host, lv->last_sample_ns);

@@ -121,11 +121,15 @@ struct live {
 	struct mad_subnet *subnet;
 	double fabric_interval_s;	/* its PMA rounds; 0: every interval_s */
 	struct fabric_hist fhist;	/* each link's last intervals, a point per PMA round */
+	size_t subnet_rec;		/* a replay: the subnet record shown (LIVE_SUBNET_NONE: none at the cursor) */
+	uint64_t subnet_rec_started;	/* a recording: the one the subnet was last written into */
 
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;
 	int pfd_nl, pfd_async, pfd_mad, nmad;
 };
+
+#define LIVE_SUBNET_NONE	((size_t)-1)
 
 /* An empty core for ctx: no source, an empty host and log (what a pane test draws); live_close() frees it. */
 void live_init(struct live *lv, const struct fab_ctx *ctx, size_t events_cap);

@@ -36,6 +36,7 @@ struct mad_subnet {
 	uint64_t last_try_ns, next_sweep_ns, next_pma_ns;
 	uint64_t sweeps;
 	bool rescan;
+	bool fed;			/* a recording's subnet, given by mad_subnet_take(): nothing is ever sent */
 	uint32_t gen;			/* bumped when shown is replaced: answers for the old one are dropped */
 	unsigned int pma_pending;
 	bool round_done;		/* the last round's answers are all in */
@@ -106,6 +107,23 @@ const char *mad_subnet_status(const struct mad_subnet *sn)
 uint64_t mad_subnet_sweeps(const struct mad_subnet *sn)
 {
 	return sn->sweeps;
+}
+
+void mad_subnet_take(struct mad_subnet *sn, struct ib_fabric *f, struct fabric_lost_link *lost, size_t nlost,
+		     const char *reason, const char *status, uint64_t sweeps)
+{
+	sn->fed = true;
+	ib_fabric_free(&sn->shown);
+	sn->shown = *f;
+	memset(f, 0, sizeof(*f));
+	lost_free(sn);
+	sn->lost = lost;
+	sn->nlost = nlost;
+	snprintf(sn->reason, sizeof(sn->reason), "%s", reason);
+	snprintf(sn->status, sizeof(sn->status), "%s", status);
+	sn->sweeps = sweeps;
+	sn->stage = reason[0] ? SN_CLOSED : SN_READY;
+	sn->gen++;
 }
 
 uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports)
@@ -577,6 +595,8 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 {
 	int fdv[16], n, t;
 
+	if (sn->fed)
+		return 0;
 	if (!sn->v) {
 		if (!paused) {
 			uint64_t due = sn->last_try_ns ? sn->last_try_ns + SUBNET_RETRY_NS : now_ns;
@@ -616,6 +636,8 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 	unsigned int news = 0;
 	uint64_t ival = interval_s > 0 ? (uint64_t)(interval_s * 1e9) : 1000000000ull;
 
+	if (sn->fed)
+		return 0;
 	if (sn->stage == SN_CLOSED) {
 		if (paused || (sn->last_try_ns && now - sn->last_try_ns < SUBNET_RETRY_NS))
 			return 0;
