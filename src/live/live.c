@@ -2,6 +2,7 @@
 /* The live core: the source, the host, the network and findings, events and the MAD view, kept current in one step. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -10,7 +11,9 @@
 #include <string.h>
 
 #include "mad/mad_port.h"
+#include "mad/mad_path.h"
 #include "mad/mad_subnet.h"
+#include "kernel/ipoib_arp.h"
 #include "record/file.h"
 #include "record/subnet.h"
 #include "mad/mad_watch.h"
@@ -331,6 +334,79 @@ static void live_subnet_record(struct live *lv, unsigned int bits)
 	rec_buf_free(&b);
 }
 
+/* ---- the InfiniBand path to a peer ---- */
+
+static void live_path_stop(struct live *lv)
+{
+	mad_path_free(lv->path);
+	lv->path = NULL;
+}
+
+/* The peer's port GUID from the ARP table, and a path towards it; else why not (asked again every 5 s). */
+static void live_path_start(struct live *lv, uint64_t now)
+{
+	char dev[64];
+	uint64_t guid;
+	unsigned char a[4];
+	int rc;
+
+	lv->path_retry_ns = now + 5000000000ull;
+	if (live_simulated(lv) || live_recorded(lv)) {
+		snprintf(lv->path_why, sizeof(lv->path_why), "%s", live_simulated(lv) ?
+			 "the demo fabric is simulated: there is no InfiniBand path to trace" :
+			 "a recording holds no path: the path is traced on the live host");
+		return;
+	}
+	if (inet_pton(AF_INET, lv->path_peer, a) != 1) {
+		snprintf(lv->path_why, sizeof(lv->path_why), "the path is traced to an IPv4 peer (an IPoIB neighbour)");
+		return;
+	}
+	rc = ipoib_arp_guid(lv->ctx, lv->path_peer, &guid, dev, sizeof(dev), lv->path_why, sizeof(lv->path_why));
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(lv->path_why, sizeof(lv->path_why), "out of memory");
+		return;
+	}
+	lv->path_why[0] = '\0';
+	lv->path = mad_path_new(lv->ctx, guid);
+	if (!lv->path)
+		snprintf(lv->path_why, sizeof(lv->path_why), "out of memory");
+}
+
+void live_path(struct live *lv, const char *peer)
+{
+	if (!strcmp(peer, lv->path_peer))
+		return;
+	live_path_stop(lv);
+	snprintf(lv->path_peer, sizeof(lv->path_peer), "%s", peer);
+	lv->path_why[0] = '\0';
+	lv->path_retry_ns = 0;
+}
+
+const struct ib_trace *live_path_trace(const struct live *lv, const char **why)
+{
+	*why = lv->path ? mad_path_status(lv->path) : lv->path_why;
+	return lv->path ? mad_path_trace(lv->path) : NULL;
+}
+
+/* A step of the path while it is wanted (made when wanted and a peer is set; dropped when not wanted). */
+static unsigned int live_path_step(struct live *lv, uint64_t now)
+{
+	if (!(lv->wants & LIVE_WANT_PATH) || !lv->path_peer[0]) {
+		if (lv->path)
+			live_path_stop(lv);
+		lv->path_retry_ns = 0;
+		return 0;
+	}
+	if (!lv->path) {
+		if (now < lv->path_retry_ns)
+			return 0;
+		live_path_start(lv, now);
+		return LIVE_PATH;
+	}
+	return !lv->paused && mad_path_step(lv->path, lv->interval_s, now) ? LIVE_PATH : 0;
+}
+
 /* The subnet view is made the first time it is wanted, on a source that has a subnet or recorded one. */
 static void live_subnet_want(struct live *lv)
 {
@@ -516,6 +592,7 @@ static void live_drop_source(struct live *lv)
 	mad_subnet_free(lv->subnet);
 	lv->subnet = NULL;
 	fabric_hist_free(&lv->fhist);
+	live_path_stop(lv);
 	live_net_drop(lv);
 	track_free(&lv->track);
 	roce_state_free(&lv->roce);
@@ -589,6 +666,14 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 	/* The subnet's answers are read in live_step() whether or not its fds fired (umad2sim has none). */
 	if (lv->subnet && n < max)
 		n += mad_subnet_fds(lv->subnet, live_subnet_frozen(lv), fds + n, max - n, timeout_ms, now);
+	if (lv->path && !lv->paused && n < max)
+		n += mad_path_fds(lv->path, fds + n, max - n, timeout_ms, now);
+	if (!lv->path && lv->path_peer[0] && (lv->wants & LIVE_WANT_PATH) && !lv->paused) {
+		int ms = lv->path_retry_ns > now ? (int)((lv->path_retry_ns - now + 999999) / 1000000) : 0;
+
+		if (*timeout_ms < 0 || ms < *timeout_ms)
+			*timeout_ms = ms;
+	}
 	/* Parts still to read: look at the other fds, then read on. */
 	if (lv->loading[0])
 		*timeout_ms = 0;
@@ -620,6 +705,7 @@ unsigned int live_step(struct live *lv)
 		if (live_recorded(lv))
 			ch |= live_subnet_replay(lv);
 	}
+	ch |= live_path_step(lv, now);
 	/* A network change shows within NET_GAP; the sysfs side (GIDs) at the next sample. */
 	if (fds && lv->pfd_nl >= 0 && fds[lv->pfd_nl].revents && source_events(lv->src)) {
 		lv->clock.rescan_wanted = true;
