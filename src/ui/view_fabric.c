@@ -456,6 +456,7 @@ const struct ui_view view_fabric = {
 	.build = fabric_build,
 	.details = fabric_details,
 	.empty = fabric_empty,
+	.keys_help = "Enter a link: both ends' counters, its last 20 intervals, each switch end's ports (End)",
 	.create = fabric_create,
 	.destroy = fabric_destroy,
 };

@@ -13,6 +13,11 @@ slow_scenario
 # ---- no subnet to ask ----
 tui_start 160 40 -- --sysfs "$DATA/trees/ib-2port" --pane fabric
 tui_expect "no MAD access: the Fabric pane says why" "No fabric view: MAD queries need the live system"
+tui_keys F1
+tui_expect "the help says what Enter on a link shows" "Fabric pane  Enter a link: both ends' counters, its last 20 intervals"
+tui_keys End
+tui_expect "... and what XMITWAIT is" "XMITWAIT     Fabric: PortXmitWait as % of the interval, or ticks/s"
+tui_keys Escape
 tui_quit >/dev/null || :
 assert_match "... and exits cleanly" "FABTOP-EXIT=0" "$(cat "$T/screen")"
 tui_start 160 40 -- --demo --pane fabric
