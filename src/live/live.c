@@ -389,15 +389,15 @@ const struct ib_trace *live_path_trace(const struct live *lv, const char **why)
 	return lv->path ? mad_path_trace(lv->path) : NULL;
 }
 
-/* A step of the path while it is wanted (made when wanted and a peer is set; dropped when not wanted). */
+/*
+ * A step of the path while it is wanted (made when wanted and a peer is
+ * set). Not wanted, it is kept as it is, its sessions open and nothing
+ * sent: back in the pane it goes on without a sweep.
+ */
 static unsigned int live_path_step(struct live *lv, uint64_t now)
 {
-	if (!(lv->wants & LIVE_WANT_PATH) || !lv->path_peer[0]) {
-		if (lv->path)
-			live_path_stop(lv);
-		lv->path_retry_ns = 0;
+	if (!(lv->wants & LIVE_WANT_PATH) || !lv->path_peer[0])
 		return 0;
-	}
 	if (!lv->path) {
 		if (now < lv->path_retry_ns)
 			return 0;
@@ -666,7 +666,7 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 	/* The subnet's answers are read in live_step() whether or not its fds fired (umad2sim has none). */
 	if (lv->subnet && n < max)
 		n += mad_subnet_fds(lv->subnet, live_subnet_frozen(lv), fds + n, max - n, timeout_ms, now);
-	if (lv->path && !lv->paused && n < max)
+	if (lv->path && !lv->paused && (lv->wants & LIVE_WANT_PATH) && n < max)
 		n += mad_path_fds(lv->path, fds + n, max - n, timeout_ms, now);
 	if (!lv->path && lv->path_peer[0] && (lv->wants & LIVE_WANT_PATH) && !lv->paused) {
 		int ms = lv->path_retry_ns > now ? (int)((lv->path_retry_ns - now + 999999) / 1000000) : 0;

@@ -58,6 +58,12 @@ cleanup_add "kill $BUMP 2>/dev/null"
 tui_expect_re "symbol errors moving on leaf 1's uplink show on its out end" \
 	'out port [34] +ACTIVE 4X +QDR +xmit .*errors \+[1-9]' 15
 kill $BUMP 2>/dev/null || :
+# away from the pane the path is kept, not sampled; back, it goes on
+tui_keys 1
+tui_expect "another pane" "DEVICE" 5
+tui_keys 6
+tui_expect_re "back in the Probe pane the path is there at once" \
+	'InfiniBand path to LID [0-9]+ from ibsim0 port 1: 5 nodes, complete' 3
 
 tui_quit >/dev/null || :
 assert_match "a clean exit" "FABTOP-EXIT=0" "$(cat "$T/screen")"
