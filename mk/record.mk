@@ -8,7 +8,7 @@ src_libfabtop_a_SOURCES += src/record/codec.c src/record/codec.h \
 	src/record/writer.c src/record/writer.h \
 	src/record/reader.c src/record/reader.h \
 	src/record/when.c src/record/when.h \
-	src/record/mad.c src/record/mad.h \
+	src/record/mad.c src/record/mad.h src/record/subnet.c src/record/subnet.h \
 	src/record/probe.c src/record/probe.h \
 	src/source/source_record.c src/source/source_replay.c \
 	src/cmd/cmd_record.c
@@ -23,6 +23,11 @@ check_PROGRAMS += tests/record/test_record_parts
 TESTS += tests/record/test_record_parts
 tests_record_test_record_parts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_parts_LDADD = $(TEST_LDADD)
+# The subnet record: codec, hostile bodies, the budget, in a file and skipped under an unknown type.
+check_PROGRAMS += tests/record/test_record_subnet
+TESTS += tests/record/test_record_subnet
+tests_record_test_record_subnet_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_subnet_LDADD = $(TEST_LDADD)
 # Small hostile files (counts, budget, zstd bombs) fail fast and small, replayed by the binary.
 check_PROGRAMS += tests/record/test_record_bounds
 TESTS += tests/record/test_record_bounds

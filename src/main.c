@@ -34,7 +34,7 @@ static const struct command commands[] = {
 			      "  fabtop probe --lid LID | --guid GUID    (ibping-style, over MADs)", NULL },
 	{ "export", cmd_export, "export [--listen ADDR:PORT] [--textfile FILE [--no-http]] [--interval S] [--count N]\n"
 				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879)", NULL },
-	{ "record", cmd_record, "record FILE [--interval S] [--duration D | --count N]\n"
+	{ "record", cmd_record, "record FILE [--interval S] [--duration D | --count N] [--fabric]\n"
 				"                   write what the monitor would show into FILE (see --replay)", NULL },
 	{ "counters", cmd_counters, "counters qp show [DEV/PORT] [--json] | counters qp enable|disable DEV/PORT\n"
 				    "                   QP counters (enable changes kernel state, needs CAP_NET_ADMIN)", NULL },

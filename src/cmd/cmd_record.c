@@ -9,15 +9,16 @@
 #include "record/when.h"
 #include "util.h"
 
-enum { OPT_DURATION = OPT_FIRST_OWN };
+enum { OPT_DURATION = OPT_FIRST_OWN, OPT_FABRIC };
 
 static void record_usage(FILE *f)
 {
-	fprintf(f, "Usage: fabtop record FILE [--interval S] [--duration D | --count N] [--demo | --sysfs DIR]\n"
+	fprintf(f, "Usage: fabtop record FILE [--interval S] [--duration D | --count N] [--fabric] [--demo | --sysfs DIR]\n"
 		   "Samples the host every interval (default 1 s) as the monitor does and writes\n"
 		   "each sample, the network state and the InfiniBand ports' MAD view when they\n"
 		   "change, every structure change and the events into FILE, until --duration\n"
-		   "(90s, 5m, 1h) or --count samples, or SIGINT/SIGTERM.\n"
+		   "(90s, 5m, 1h) or --count samples, or SIGINT/SIGTERM. --fabric: the whole\n"
+		   "subnet too, swept and sampled as the Fabric pane does.\n"
 		   "Replay with 'fabtop --replay FILE' or 'fabtop show ... --replay FILE --at TIME'.\n"
 		   "The format is in doc/recording.md.\n");
 }
@@ -26,6 +27,7 @@ int cmd_record(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option own[] = {
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "fabric", no_argument, NULL, OPT_FABRIC },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option longopts[OPTS_MAX];
@@ -38,6 +40,10 @@ int cmd_record(struct fab_ctx *ctx, int argc, char **argv)
 		if (c == 'h') {
 			record_usage(stdout);
 			return EXIT_OK;
+		}
+		if (c == OPT_FABRIC) {
+			o.fabric = true;
+			continue;
 		}
 		if (rec_duration_parse(optarg, &duration_ns) || !duration_ns) {
 			fprintf(stderr, "fabtop record: --duration wants a time like 90s, 5m or 1h, not '%s'\n", optarg);

@@ -147,6 +147,9 @@ int events_watch(const struct fab_ctx *ctx, const struct events_watch_opts *o)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
+		/* the subnet too, as the Fabric pane keeps it (none on a simulated host; the reason on one without MADs) */
+		if (o->fabric)
+			live_want(&w.lv, LIVE_WANT_FABRIC);
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -50,6 +50,7 @@ struct events_watch_opts {
 	long count;			/* samples, the first look included; 0: no limit */
 	uint64_t since_ns;		/* printed events: those at or after (CLOCK_REALTIME) */
 	const char *record_path;	/* NULL: no recording */
+	bool fabric;			/* the whole subnet too (record --fabric) */
 	bool print;
 	const char *who;		/* "show events", "record": for messages */
 };

@@ -118,6 +118,18 @@ void fabric_end_from(const struct ib_pma *pma, struct fabric_end *e)
 		e->link_downed = d;
 }
 
+void fabric_end_wait(struct fabric_end *e, const struct ib_pma *pma, const struct ib_port_id *pi)
+{
+	e->wait_how = XWAIT_NO_TICK;
+	e->wait_share = 0;
+	if (!pma || !e->wait_known)
+		return;
+	e->wait_how = xmit_wait_share(e->wait_per_s, pma->tick_state == IBQ_OK, pma->tick, pi->speed, pi->speed_ext,
+				      &e->wait_share);
+	if (e->wait_how == XWAIT_NO_TICK && (pma->tick_state == IBQ_NONE || pma->tick_state == IBQ_PENDING))
+		e->wait_how = XWAIT_ASKING;
+}
+
 /* The flags and the worst trouble's words of a row whose ends are filled in. */
 static void row_judge(const struct ib_fabric *f, struct fabric_link_row *r)
 {
@@ -186,6 +198,8 @@ size_t fabric_links_build(const struct ib_fabric *f, const struct fabric_lost_li
 		r->b_port = l->b_port;
 		fabric_end_from(f->nodes[l->a].ports[l->a_port].pma, &r->ea);
 		fabric_end_from(f->nodes[l->b].ports[l->b_port].pma, &r->eb);
+		fabric_end_wait(&r->ea, f->nodes[l->a].ports[l->a_port].pma, &f->nodes[l->a].ports[l->a_port].pi);
+		fabric_end_wait(&r->eb, f->nodes[l->b].ports[l->b_port].pma, &f->nodes[l->b].ports[l->b_port].pi);
 		row_judge(f, r);
 	}
 	/* Ports that are up but lead to no node the sweep found. */
@@ -206,6 +220,7 @@ size_t fabric_links_build(const struct ib_fabric *f, const struct fabric_lost_li
 			r->a_port = (uint8_t)p;
 			r->half = true;
 			fabric_end_from(nd->ports[p].pma, &r->ea);
+			fabric_end_wait(&r->ea, nd->ports[p].pma, &nd->ports[p].pi);
 			row_judge(f, r);
 		}
 	}

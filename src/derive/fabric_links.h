@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "derive/xmit_wait.h"
 #include "model/ibfabric.h"
 
 /* What is wrong with a link; the higher bits are the worse trouble (rows sort by the value). */
@@ -30,6 +31,8 @@ struct fabric_end {
 	double xmit_bps, rcv_bps;	/* bytes per second */
 	bool wait_known;
 	double wait_per_s;		/* PortXmitWait ticks per second */
+	enum xmit_wait_how wait_how;	/* XWAIT_SHARE: wait_share is known (derive/xmit_wait.h) */
+	double wait_share;		/* the share of the interval the port waited to send, 0..1 */
 	uint64_t errors;		/* sum of the error counters' deltas since the first sample */
 	uint64_t errors_now;		/* ... over the last interval */
 	uint64_t link_downed;		/* LinkDownedCounter's delta since the first sample */
@@ -68,6 +71,8 @@ bool fabric_link_degraded(const struct ib_fnode *na, const struct ib_port_id *pa
 
 /* One end's interval from its PMA samples. */
 void fabric_end_from(const struct ib_pma *pma, struct fabric_end *e);
+/* ... and its PortXmitWait as a share of the interval, at the speed of port pi (wait_how says whether). */
+void fabric_end_wait(struct fabric_end *e, const struct ib_pma *pma, const struct ib_port_id *pi);
 
 /*
  * The rows of f: every link, every port that is up whose far end did not

@@ -141,6 +141,14 @@ int mad_decode_lft_port(const uint8_t *data, size_t len, uint16_t lid, uint8_t *
 	return 0;
 }
 
+int mad_decode_psc_tick(const uint8_t *data, size_t len, uint8_t *tick)
+{
+	if (!data || len < 4)
+		return MAD_DECODE_TRUNCATED;
+	*tick = data[2];
+	return 0;
+}
+
 int mad_decode_class_port_info(const uint8_t *data, size_t len, struct mad_class_port_info *out)
 {
 	struct mad_wire_class_port_info w;

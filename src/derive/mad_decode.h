@@ -75,6 +75,7 @@ enum {
 	MAD_ATTR_LFT = 0x0019,		/* LinearForwardingTable, 64 LIDs a block */
 	MAD_ATTR_PORT_COUNTERS = 0x0012,
 	MAD_ATTR_PORT_COUNTERS_EXT = 0x001d,
+	MAD_ATTR_PORT_SAMPLES_CONTROL = 0x0010,	/* PMA; its Tick sizes PortXmitWait's ticks */
 };
 
 /* PMA ClassPortInfo:CapabilityMask bits (IBA 16.1.2 Table 234, perfquery). */
@@ -361,6 +362,8 @@ int mad_decode_port_info(const uint8_t *data, size_t len, struct mad_port_info *
 int mad_decode_sm_info(const uint8_t *data, size_t len, struct mad_sm_info *out);
 int mad_decode_class_port_info(const uint8_t *data, size_t len, struct mad_class_port_info *out);
 int mad_decode_switch_info(const uint8_t *data, size_t len, struct mad_switch_info *out);
+/* PortSamplesControl data (IBA 16.1.3.2): its Tick, byte 2 (OpCode, PortSelect, Tick, CounterWidth). */
+int mad_decode_psc_tick(const uint8_t *data, size_t len, uint8_t *tick);
 /*
  * The egress port of lid in LinearForwardingTable block data (the block
  * lid / MAD_LFT_BLOCK): 0 (the switch itself), a port, or MAD_LFT_NO_PORT.

@@ -2,6 +2,7 @@
 /* The live core: the source, the host, the network and findings, events and the MAD view, kept current in one step. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -10,7 +11,11 @@
 #include <string.h>
 
 #include "mad/mad_port.h"
+#include "mad/mad_path.h"
 #include "mad/mad_subnet.h"
+#include "kernel/ipoib_arp.h"
+#include "record/file.h"
+#include "record/subnet.h"
 #include "mad/mad_watch.h"
 #include "source/source.h"
 #include "derive/counters.h"
@@ -252,15 +257,171 @@ static void live_roce_sample(struct live *lv)
 	lv->roce_err = source_roce(lv->src, &lv->host, &lv->roce);
 }
 
-/* The subnet view is made the first time it is wanted, on a source that has a subnet. */
+/* A replay's subnet, or why there is none, shown in place of the one shown. */
+static void live_subnet_show(struct live *lv, struct rec_subnet *s, const char *why)
+{
+	mad_subnet_take(lv->subnet, &s->f, s->lost, s->nlost, why ? why : s->reason, why ? "" : s->status, s->sweeps);
+	s->lost = NULL;
+	s->nlost = 0;
+}
+
+/* A replay: the subnet recorded at the cursor (its record looked up each step, decoded when another). */
+static unsigned int live_subnet_replay(struct live *lv)
+{
+	struct source_rec r;
+	struct rec_subnet *s;
+	struct rec_cur c;
+	int rc;
+
+	if (!source_recorded(lv->src, REC_SUBNET, (size_t)-1, &r)) {
+		struct rec_subnet none = { 0 };
+
+		if (lv->subnet_rec == LIVE_SUBNET_NONE)
+			return 0;
+		lv->subnet_rec = LIVE_SUBNET_NONE;
+		live_subnet_show(lv, &none, "the recording holds no subnet here (it is written while the Fabric pane "
+				 "or fabtop record sweeps one)");
+		return LIVE_FABRIC;
+	}
+	if (r.index == lv->subnet_rec)
+		return 0;
+	lv->subnet_rec = r.index;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		live_say(lv, "out of memory: the recorded subnet is not shown");
+		return 0;
+	}
+	rec_cur_init(&c, r.body, r.len, NULL);
+	rc = rec_subnet_decode(&c, s);
+	if (rc) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "the recorded subnet does not read: %s",
+			 rc == -ENOMEM ? "out of memory" : c.err ? c.err : "?");
+		live_subnet_show(lv, s, why);
+	} else {
+		bool sampled = s->news == REC_SUBNET_SAMPLED;
+
+		live_subnet_show(lv, s, NULL);
+		if (sampled && fabric_hist_add(&lv->fhist, mad_subnet_fabric(lv->subnet)))
+			live_say(lv, "out of memory: the links' history stops");
+	}
+	rec_subnet_free(s);
+	free(s);
+	return LIVE_FABRIC;
+}
+
+/* A recording runs: what the subnet just did (bits: SUBNET_*) is written, and the subnet with it. */
+static void live_subnet_record(struct live *lv, unsigned int bits)
+{
+	struct source_record_status st;
+	struct rec_subnet s = { 0 };
+	struct rec_buf b = { 0 };
+
+	if (!source_record_status(lv->src, &st))
+		return;
+	lv->subnet_rec_started = st.started_ns;
+	s.f = *mad_subnet_fabric(lv->subnet);		/* borrowed: only encoded */
+	s.lost = (struct fabric_lost_link *)mad_subnet_lost(lv->subnet, &s.nlost);
+	snprintf(s.reason, sizeof(s.reason), "%s", mad_subnet_reason(lv->subnet));
+	snprintf(s.status, sizeof(s.status), "%s", mad_subnet_status(lv->subnet));
+	s.sweeps = mad_subnet_sweeps(lv->subnet);
+	s.news = (bits & SUBNET_SAMPLED) ? REC_SUBNET_SAMPLED : (bits & SUBNET_SWEPT) ? REC_SUBNET_SWEPT
+										       : REC_SUBNET_STATE;
+	rec_subnet_encode(&b, &s);
+	if (!b.oom)
+		source_record_add(lv->src, REC_SUBNET, b.data, b.len);
+	rec_buf_free(&b);
+}
+
+/* ---- the InfiniBand path to a peer ---- */
+
+static void live_path_stop(struct live *lv)
+{
+	mad_path_free(lv->path);
+	lv->path = NULL;
+}
+
+/* The peer's port GUID from the ARP table, and a path towards it; else why not (asked again every 5 s). */
+static void live_path_start(struct live *lv, uint64_t now)
+{
+	char dev[64];
+	uint64_t guid;
+	unsigned char a[4];
+	int rc;
+
+	lv->path_retry_ns = now + 5000000000ull;
+	if (live_simulated(lv) || live_recorded(lv)) {
+		snprintf(lv->path_why, sizeof(lv->path_why), "%s", live_simulated(lv) ?
+			 "the demo fabric is simulated: there is no InfiniBand path to trace" :
+			 "a recording holds no path: the path is traced on the live host");
+		return;
+	}
+	if (inet_pton(AF_INET, lv->path_peer, a) != 1) {
+		snprintf(lv->path_why, sizeof(lv->path_why), "the path is traced to an IPv4 peer (an IPoIB neighbour)");
+		return;
+	}
+	rc = ipoib_arp_guid(lv->ctx, lv->path_peer, &guid, dev, sizeof(dev), lv->path_why, sizeof(lv->path_why));
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(lv->path_why, sizeof(lv->path_why), "out of memory");
+		return;
+	}
+	lv->path_why[0] = '\0';
+	lv->path = mad_path_new(lv->ctx, guid);
+	if (!lv->path)
+		snprintf(lv->path_why, sizeof(lv->path_why), "out of memory");
+}
+
+void live_path(struct live *lv, const char *peer)
+{
+	if (!strcmp(peer, lv->path_peer))
+		return;
+	live_path_stop(lv);
+	snprintf(lv->path_peer, sizeof(lv->path_peer), "%s", peer);
+	lv->path_why[0] = '\0';
+	lv->path_retry_ns = 0;
+}
+
+const struct ib_trace *live_path_trace(const struct live *lv, const char **why)
+{
+	*why = lv->path ? mad_path_status(lv->path) : lv->path_why;
+	return lv->path ? mad_path_trace(lv->path) : NULL;
+}
+
+/*
+ * A step of the path while it is wanted (made when wanted and a peer is
+ * set). Not wanted, it is kept as it is, its sessions open and nothing
+ * sent: back in the pane it goes on without a sweep.
+ */
+static unsigned int live_path_step(struct live *lv, uint64_t now)
+{
+	if (!(lv->wants & LIVE_WANT_PATH) || !lv->path_peer[0])
+		return 0;
+	if (!lv->path) {
+		if (now < lv->path_retry_ns)
+			return 0;
+		live_path_start(lv, now);
+		return LIVE_PATH;
+	}
+	return !lv->paused && mad_path_step(lv->path, lv->interval_s, now) ? LIVE_PATH : 0;
+}
+
+/* The subnet view is made the first time it is wanted, on a source that has a subnet or recorded one. */
 static void live_subnet_want(struct live *lv)
 {
 	if (lv->subnet || !(lv->wants & LIVE_WANT_FABRIC) || !lv->src || (lv->flags & LIVE_HOST_ONLY) ||
-	    live_simulated(lv) || live_recorded(lv))
+	    live_simulated(lv))
 		return;
 	lv->subnet = mad_subnet_new(lv->ctx);
-	if (!lv->subnet)
+	if (!lv->subnet) {
 		live_say(lv, "out of memory: no fabric view");
+		return;
+	}
+	if (live_recorded(lv)) {
+		lv->subnet_rec = LIVE_SUBNET_NONE - 1;	/* not looked up yet */
+		live_subnet_replay(lv);
+	}
 }
 
 const char *live_fabric_reason(const struct live *lv)
@@ -270,7 +431,7 @@ const char *live_fabric_reason(const struct live *lv)
 	if (live_simulated(lv))
 		return "the demo fabric is simulated: there is no subnet to sweep";
 	if (live_recorded(lv))
-		return "a recording holds this host's ports, not the subnet: run the monitor live to see the fabric";
+		return "the recording's subnet is read when the Fabric pane is shown";
 	if (lv->flags & LIVE_HOST_ONLY)
 		return "this view reads the host's counters only";
 	if (!lv->src)
@@ -430,6 +591,8 @@ static void live_drop_source(struct live *lv)
 	live_mad_drop(lv);
 	mad_subnet_free(lv->subnet);
 	lv->subnet = NULL;
+	fabric_hist_free(&lv->fhist);
+	live_path_stop(lv);
 	live_net_drop(lv);
 	track_free(&lv->track);
 	roce_state_free(&lv->roce);
@@ -503,6 +666,14 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 	/* The subnet's answers are read in live_step() whether or not its fds fired (umad2sim has none). */
 	if (lv->subnet && n < max)
 		n += mad_subnet_fds(lv->subnet, live_subnet_frozen(lv), fds + n, max - n, timeout_ms, now);
+	if (lv->path && !lv->paused && (lv->wants & LIVE_WANT_PATH) && n < max)
+		n += mad_path_fds(lv->path, fds + n, max - n, timeout_ms, now);
+	if (!lv->path && lv->path_peer[0] && (lv->wants & LIVE_WANT_PATH) && !lv->paused) {
+		int ms = lv->path_retry_ns > now ? (int)((lv->path_retry_ns - now + 999999) / 1000000) : 0;
+
+		if (*timeout_ms < 0 || ms < *timeout_ms)
+			*timeout_ms = ms;
+	}
 	/* Parts still to read: look at the other fds, then read on. */
 	if (lv->loading[0])
 		*timeout_ms = 0;
@@ -521,9 +692,20 @@ unsigned int live_step(struct live *lv)
 	if (fds && lv->pfd_async >= 0 && fds[lv->pfd_async].revents && source_async_events(lv->src, &lv->events))
 		ch |= LIVE_EVENTS;
 	ch |= live_mad_step(lv, now);
-	if (lv->subnet && mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
-					  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now))
-		ch |= LIVE_FABRIC;
+	if (lv->subnet) {
+		unsigned int sn = mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
+						  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now);
+
+		if (sn)
+			ch |= LIVE_FABRIC;
+		if ((sn & SUBNET_SAMPLED) && fabric_hist_add(&lv->fhist, mad_subnet_fabric(lv->subnet)))
+			live_say(lv, "out of memory: the links' history stops");
+		if (sn)
+			live_subnet_record(lv, sn);
+		if (live_recorded(lv))
+			ch |= live_subnet_replay(lv);
+	}
+	ch |= live_path_step(lv, now);
 	/* A network change shows within NET_GAP; the sysfs side (GIDs) at the next sample. */
 	if (fds && lv->pfd_nl >= 0 && fds[lv->pfd_nl].revents && source_events(lv->src)) {
 		lv->clock.rescan_wanted = true;
@@ -625,6 +807,8 @@ void live_jumped(struct live *lv)
 	event_log_set_hook(&lv->events, source_record_event_hook, lv->src);
 	source_recorded_events(lv->src, &lv->events, true);
 	track_free(&lv->track);
+	/* the links' history starts again at the new cursor */
+	fabric_hist_free(&lv->fhist);
 	lv->last_sample_ns = fab_host_model_now(&lv->host, util_now_ns());
 	if (lv->flags & LIVE_HISTORY)
 		track_sample(&lv->track, &lv->host, lv->last_sample_ns);

@@ -13,6 +13,7 @@
 #include "derive/doctor.h"
 #include "derive/events.h"
 #include "derive/far.h"
+#include "derive/fabric_hist.h"
 #include "derive/track.h"
 #include "model/events.h"
 #include "model/fabric.h"
@@ -20,6 +21,8 @@
 #include "model/roce.h"
 
 struct mad_subnet;
+struct mad_path;
+struct ib_trace;
 struct mad_watch;
 struct source;
 
@@ -50,6 +53,7 @@ struct source;
 /* Parts a surface asks for while it shows them (live_want()): each costs I/O per sample. */
 #define LIVE_WANT_ROCE		(1u << 0)	/* the RoCE chain of the Ethernet ports (DCB, ethtool, congestion) */
 #define LIVE_WANT_FABRIC	(1u << 1)	/* the whole subnet: swept, every port's PMA counters each interval */
+#define LIVE_WANT_PATH		(1u << 2)	/* the InfiniBand path to the peer of live_path(), each hop sampled */
 
 /* What a step changed (live_step()'s answer). */
 #define LIVE_SAMPLED		(1u << 0)	/* a new sample of the host */
@@ -59,6 +63,7 @@ struct source;
 #define LIVE_MAD		(1u << 4)	/* the MAD view changed (a sample, a re-query, opened) */
 #define LIVE_FILLED		(1u << 5)	/* parts left pending were read (live_fill()) */
 #define LIVE_FABRIC		(1u << 6)	/* the subnet view changed (swept, sampled, opened or failed) */
+#define LIVE_PATH		(1u << 7)	/* the path to the peer changed (walked, sampled, or why not) */
 
 /* How the core tells people about trouble (out of memory, a monitor that cannot be had). */
 struct live_hooks {
@@ -119,11 +124,21 @@ struct live {
 	 */
 	struct mad_subnet *subnet;
 	double fabric_interval_s;	/* its PMA rounds; 0: every interval_s */
+	struct fabric_hist fhist;	/* each link's last intervals, a point per PMA round */
+	/* The InfiniBand path to a peer (LIVE_WANT_PATH and live_path()): NULL when none is being kept. */
+	struct mad_path *path;
+	char path_peer[64];		/* the peer as given ("" none) */
+	char path_why[512];		/* why there is no path ("" while there is one or none is asked) */
+	uint64_t path_retry_ns;		/* when to read the ARP table again */
+	size_t subnet_rec;		/* a replay: the subnet record shown (LIVE_SUBNET_NONE: none at the cursor) */
+	uint64_t subnet_rec_started;	/* a recording: the one the subnet was last written into */
 
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;
 	int pfd_nl, pfd_async, pfd_mad, nmad;
 };
+
+#define LIVE_SUBNET_NONE	((size_t)-1)
 
 /* An empty core for ctx: no source, an empty host and log (what a pane test draws); live_close() frees it. */
 void live_init(struct live *lv, const struct fab_ctx *ctx, size_t events_cap);
@@ -175,6 +190,14 @@ void live_net_take(struct live *lv, struct net_state *st, int err);
  */
 void live_want(struct live *lv, unsigned int wants);
 
+/*
+ * The peer whose InfiniBand path is kept while LIVE_WANT_PATH: an IPv4
+ * address whose ARP entry (the --proc root's net/arp) is an IPoIB
+ * neighbour; "" stops. The path: live_path_trace() (NULL and *why when
+ * there is none yet or none at all).
+ */
+void live_path(struct live *lv, const char *peer);
+const struct ib_trace *live_path_trace(const struct live *lv, const char **why);
 /* Why there is no subnet view ("" when there is one or it is being asked for). */
 const char *live_fabric_reason(const struct live *lv);
 

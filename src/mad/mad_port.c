@@ -545,3 +545,21 @@ void mad_port_explain(struct ib_local_port *lp)
 		snprintf(buf, sizeof(buf), "partner PMA: %s", ib_query_state_str(lp->peer_pma.state));
 	snprintf(lp->note, sizeof(lp->note), "%s", buf);
 }
+
+void mad_port_psc_reply(struct ib_pma *pma, int status, const uint8_t *mad, size_t len)
+{
+	const uint8_t *data;
+	struct mad_hdr h;
+	size_t dlen;
+	int rc = status ? status : mad_decode_reply_data(mad, len, MAD_ATTR_PORT_SAMPLES_CONTROL, &data, &dlen, &h);
+
+	pma->tick = 0;
+	if (status)
+		pma->tick_state = status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR;
+	else if (rc > 0)
+		pma->tick_state = IBQ_STATUS;
+	else if (rc < 0 || mad_decode_psc_tick(data, dlen, &pma->tick))
+		pma->tick_state = IBQ_BAD_REPLY;
+	else
+		pma->tick_state = IBQ_OK;
+}

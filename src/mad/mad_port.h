@@ -54,6 +54,8 @@ void mad_port_pma_define(struct ib_pma *pma);
  * PortCounters' answer sets pma->state.
  */
 void mad_port_pma_reply(struct ib_pma *pma, bool ext, int status, const uint8_t *mad, size_t len);
+/* A PortSamplesControl answer (status, mad, len as the engine gives it) into pma's tick_state and tick. */
+void mad_port_psc_reply(struct ib_pma *pma, int status, const uint8_t *mad, size_t len);
 
 /* A decoded PortInfo of port num as the model keeps it. */
 void mad_port_id_from(struct ib_port_id *p, const struct mad_port_info *pi, uint8_t num);

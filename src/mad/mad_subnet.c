@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/counters.h"
 #include "derive/mad_decode.h"
 #include "mad/mad.h"
 #include "mad/mad_fabric.h"
@@ -36,6 +37,7 @@ struct mad_subnet {
 	uint64_t last_try_ns, next_sweep_ns, next_pma_ns;
 	uint64_t sweeps;
 	bool rescan;
+	bool fed;			/* a recording's subnet, given by mad_subnet_take(): nothing is ever sent */
 	uint32_t gen;			/* bumped when shown is replaced: answers for the old one are dropped */
 	unsigned int pma_pending;
 	bool round_done;		/* the last round's answers are all in */
@@ -43,7 +45,8 @@ struct mad_subnet {
 	size_t round_ports;		/* ports the last round asked */
 };
 
-enum pq_kind { PQ_CPI, PQ_PC, PQ_PCE };
+/* PQ_PSC is asked once a node and is no part of a round: a PMA without it (ibsim) never holds a round up. */
+enum pq_kind { PQ_CPI, PQ_PC, PQ_PCE, PQ_PSC };
 
 struct subnet_q {
 	struct mad_subnet *sn;
@@ -110,6 +113,23 @@ const char *mad_subnet_status(const struct mad_subnet *sn)
 uint64_t mad_subnet_sweeps(const struct mad_subnet *sn)
 {
 	return sn->sweeps;
+}
+
+void mad_subnet_take(struct mad_subnet *sn, struct ib_fabric *f, struct fabric_lost_link *lost, size_t nlost,
+		     const char *reason, const char *status, uint64_t sweeps)
+{
+	sn->fed = true;
+	ib_fabric_free(&sn->shown);
+	sn->shown = *f;
+	memset(f, 0, sizeof(*f));
+	lost_free(sn);
+	sn->lost = lost;
+	sn->nlost = nlost;
+	snprintf(sn->reason, sizeof(sn->reason), "%s", reason);
+	snprintf(sn->status, sizeof(sn->status), "%s", status);
+	sn->sweeps = sweeps;
+	sn->stage = reason[0] ? SN_CLOSED : SN_READY;
+	sn->gen++;
 }
 
 uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports)
@@ -347,6 +367,9 @@ static void sweep_swap(struct mad_subnet *sn)
 		for (unsigned int p = 1; o && p <= n->id.num_ports && p <= o->id.num_ports; p++) {
 			n->ports[p].pma = o->ports[p].pma;
 			o->ports[p].pma = NULL;
+			/* an answer for the old sweep is dropped: ask the tick again */
+			if (n->ports[p].pma && n->ports[p].pma->tick_state == IBQ_PENDING)
+				n->ports[p].pma->tick_state = IBQ_NONE;
 		}
 	}
 	if (old->nnodes && nix)
@@ -384,7 +407,7 @@ static bool pma_ask(struct mad_subnet *sn, struct mad_session *s, enum pq_kind k
 {
 	static const uint16_t attrs[] = {
 		[PQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [PQ_PC] = MAD_ATTR_PORT_COUNTERS,
-		[PQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT,
+		[PQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT, [PQ_PSC] = MAD_ATTR_PORT_SAMPLES_CONTROL,
 	};
 	struct subnet_q *q = calloc(1, sizeof(*q));
 
@@ -395,7 +418,8 @@ static bool pma_ask(struct mad_subnet *sn, struct mad_session *s, enum pq_kind k
 		free(q);
 		return false;
 	}
-	sn->pma_pending++;
+	if (kind != PQ_PSC)
+		sn->pma_pending++;
 	return true;
 }
 
@@ -452,6 +476,48 @@ static void pma_define(struct mad_subnet *sn, struct mad_session *s, size_t node
 	}
 }
 
+/* PortSamplesControl's answer: the tick of every port of the node's PMA. */
+static void psc_reply(struct ib_fnode *n, int status, const uint8_t *mad, size_t len)
+{
+	struct ib_pma got = { 0 };
+
+	mad_port_psc_reply(&got, status, mad, len);
+	for (unsigned int p = 1; p <= n->id.num_ports; p++)
+		if (n->ports[p].pma) {
+			n->ports[p].pma->tick_state = got.tick_state;
+			n->ports[p].pma->tick = got.tick;
+		}
+}
+
+static bool wait_moved(const struct ib_pma *pma)
+{
+	uint64_t d;
+
+	for (size_t i = 0; i < pma->n; i++)
+		if (!strcmp(pma->c[i].name, "port_xmit_wait"))
+			return counter_delta(&pma->c[i], &d) && d > 0;
+	return false;
+}
+
+/*
+ * Ask a node's PortSamplesControl once, when a port's PortXmitWait first
+ * moves: only then is the tick needed, and a PMA that does not answer it
+ * (ibsim) costs a timeout in the session's window, never one per node.
+ */
+static void psc_ask(struct mad_subnet *sn, struct mad_session *s, size_t node)
+{
+	struct ib_fnode *n = &sn->shown.nodes[node];
+
+	for (unsigned int p = 1; p <= n->id.num_ports; p++)
+		if (n->ports[p].pma && n->ports[p].pma->tick_state == IBQ_NONE && wait_moved(n->ports[p].pma)) {
+			if (pma_ask(sn, s, PQ_PSC, node, (uint8_t)p, n->ports[p].pma->lid))
+				for (unsigned int k = 1; k <= n->id.num_ports; k++)
+					if (n->ports[k].pma)
+						n->ports[k].pma->tick_state = IBQ_PENDING;
+			return;
+		}
+}
+
 static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
 {
 	struct subnet_q *q = arg;
@@ -462,6 +528,12 @@ static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *
 	struct mad_hdr h;
 	int rc;
 
+	if (q->kind == PQ_PSC) {
+		if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes)
+			psc_reply(&sn->shown.nodes[q->node], status, mad, len);
+		free(q);
+		return;
+	}
 	sn->pma_pending--;
 	if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes) {
 		struct ib_fnode *n = &sn->shown.nodes[q->node];
@@ -523,6 +595,7 @@ static void pma_round(struct mad_subnet *sn, uint64_t now)
 			pma_sample(sn, s, k, (uint8_t)p, now);
 			ports++;
 		}
+		psc_ask(sn, s, k);
 	}
 	sn->round_start_ns = now;
 	sn->round_ports = ports;
@@ -552,6 +625,8 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 {
 	int fdv[16], n, t;
 
+	if (sn->fed)
+		return 0;
 	if (!sn->v) {
 		if (!paused) {
 			uint64_t due = sn->last_try_ns ? sn->last_try_ns + SUBNET_RETRY_NS : now_ns;
@@ -596,6 +671,8 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 	unsigned int news = 0;
 	uint64_t ival = interval_s > 0 ? (uint64_t)(interval_s * 1e9) : 1000000000ull;
 
+	if (sn->fed)
+		return 0;
 	if (sn->stage == SN_CLOSED) {
 		if (paused || (sn->last_try_ns && now - sn->last_try_ns < SUBNET_RETRY_NS))
 			return 0;

@@ -52,6 +52,13 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 		   uint64_t now_ns);
 /* Serve answers and deadlines, start what is due; SUBNET_* bits. Never blocks. */
 unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval_s, uint64_t now_ns);
+/*
+ * A recording's subnet (record/subnet.h) in place of the shown one: f's
+ * arrays and lost become sn's (f is zeroed); from then on sn sends nothing
+ * and its step and fds do nothing, as the MAD view fed by a replay.
+ */
+void mad_subnet_take(struct mad_subnet *sn, struct ib_fabric *f, struct fabric_lost_link *lost, size_t nlost,
+		     const char *reason, const char *status, uint64_t sweeps);
 /* Sweep again as soon as the running sweep (if any) is done. */
 void mad_subnet_rescan(struct mad_subnet *sn);
 

@@ -25,7 +25,7 @@
  */
 enum trace_stage { TS_NODE, TS_DETAILS, TS_OUT, TS_WALKED };
 
-enum trace_kind { TQ_NODE, TQ_DESC, TQ_PORT_IN, TQ_PORT_0, TQ_PORT_OUT, TQ_SWITCH, TQ_LFT, TQ_CPI, TQ_PC, TQ_PCE };
+enum trace_kind { TQ_NODE, TQ_DESC, TQ_PORT_IN, TQ_PORT_0, TQ_PORT_OUT, TQ_SWITCH, TQ_LFT, TQ_CPI, TQ_PC, TQ_PCE, TQ_PSC };
 
 struct mad_trace {
 	struct mad_session *s;
@@ -66,7 +66,7 @@ static const char *kind_str(enum trace_kind k)
 		[TQ_NODE] = "NodeInfo", [TQ_DESC] = "NodeDescription", [TQ_PORT_IN] = "PortInfo",
 		[TQ_PORT_0] = "PortInfo", [TQ_PORT_OUT] = "PortInfo", [TQ_SWITCH] = "SwitchInfo",
 		[TQ_LFT] = "LinearForwardingTable", [TQ_CPI] = "ClassPortInfo", [TQ_PC] = "PortCounters",
-		[TQ_PCE] = "PortCountersExtended",
+		[TQ_PCE] = "PortCountersExtended", [TQ_PSC] = "PortSamplesControl",
 	};
 
 	return k < ARRAY_SIZE(names) ? names[k] : "?";
@@ -326,7 +326,7 @@ static const uint16_t attr_of[] = {
 	[TQ_NODE] = MAD_ATTR_NODE_INFO, [TQ_DESC] = MAD_ATTR_NODE_DESC, [TQ_PORT_IN] = MAD_ATTR_PORT_INFO,
 	[TQ_PORT_0] = MAD_ATTR_PORT_INFO, [TQ_PORT_OUT] = MAD_ATTR_PORT_INFO, [TQ_SWITCH] = MAD_ATTR_SWITCH_INFO,
 	[TQ_LFT] = MAD_ATTR_LFT, [TQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [TQ_PC] = MAD_ATTR_PORT_COUNTERS,
-	[TQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT,
+	[TQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT, [TQ_PSC] = MAD_ATTR_PORT_SAMPLES_CONTROL,
 };
 
 static void pma_ends_ask(struct mad_trace *tr, size_t hop, const struct mad_class_port_info *cpi);
@@ -345,6 +345,13 @@ static void pma_answer(struct mad_trace *tr, struct trace_q *q, int status, cons
 			pma_ends_ask(tr, q->hop, NULL);
 		else
 			pma_ends_ask(tr, q->hop, &cpi);
+		return;
+	}
+	if (q->kind == TQ_PSC) {
+		/* the node's tick, for both ends' PortXmitWait */
+		mad_port_psc_reply(&tr->t->hops[q->hop].in.pma, status, mad, len);
+		tr->t->hops[q->hop].out.pma.tick_state = tr->t->hops[q->hop].in.pma.tick_state;
+		tr->t->hops[q->hop].out.pma.tick = tr->t->hops[q->hop].in.pma.tick;
 		return;
 	}
 	mad_port_pma_reply(q->pma, q->kind == TQ_PCE, status, mad, len);
@@ -479,6 +486,8 @@ void mad_trace_sample(struct mad_trace *tr, uint64_t now_ns)
 			/* The node's PMA capabilities first (64-bit counters or not). */
 			if (!pma_ask(tr, TQ_CPI, k, NULL, h->lid, 0))
 				pma_ends_ask(tr, k, NULL);
+			/* and its tick, answered (or not) within the interval */
+			pma_ask(tr, TQ_PSC, k, NULL, h->lid, h->out.port ? h->out.port : h->in.port);
 			continue;
 		}
 		if (h->in.port)

@@ -56,6 +56,8 @@ struct ib_pma {
 	bool ext_failed;		/* advertised, but PortCountersExtended did not answer */
 	uint16_t lid;			/* where the PMA was asked */
 	uint8_t port_select;
+	enum ib_query_state tick_state;	/* PortSamplesControl, asked once: IBQ_OK when tick is known */
+	uint8_t tick;			/* PortSamplesControl:Tick: a PortXmitWait tick is tick + 1 byte times */
 	struct fab_counter c[IB_MAX_PMA_COUNTERS];
 	size_t n;
 	uint64_t sample_ns, prev_sample_ns;

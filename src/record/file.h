@@ -9,7 +9,7 @@
 
 /* doc/recording.md describes every record; a reader takes any minor version of its major. */
 #define REC_FORMAT_MAJOR	1
-#define REC_FORMAT_MINOR	1
+#define REC_FORMAT_MINOR	2
 #define REC_MAGIC		"fabtop recording "	/* then "MAJOR.MINOR\n" */
 
 enum rec_record {
@@ -22,6 +22,7 @@ enum rec_record {
 	REC_END = 7,		/* the recorder closed the file */
 	REC_MAD = 8,		/* the MAD view of the local IB ports, when it changed (format 1.1) */
 	REC_PROBE = 9,		/* the probe's state and numbers, every interval while one runs (format 1.1) */
+	REC_SUBNET = 10,	/* the whole subnet of the Fabric pane, when swept or sampled (format 1.2) */
 	REC_NRECORD
 };
 

@@ -18,7 +18,7 @@ enum {
 	COUNTER_STATE = 10,
 };
 
-static void encode_pma(struct rec_buf *b, unsigned int field, const struct ib_pma *pma)
+void rec_mad_encode_pma(struct rec_buf *b, unsigned int field, const struct ib_pma *pma)
 {
 	size_t m = rec_put_begin(b, field);
 
@@ -49,15 +49,15 @@ void rec_mad_encode(struct rec_buf *b, const struct rec_mad *m)
 		rec_put_msg(b, PORT_SM, &rec_ib_sm_table, &lp->sm);
 		rec_put_msg(b, PORT_PEER, &rec_ib_node_table, &lp->peer);
 		rec_put_msg(b, PORT_PEER_PI, &rec_ib_port_table, &lp->peer_pi);
-		encode_pma(b, PORT_PMA, &lp->pma);
-		encode_pma(b, PORT_PEER_PMA, &lp->peer_pma);
+		rec_mad_encode_pma(b, PORT_PMA, &lp->pma);
+		rec_mad_encode_pma(b, PORT_PEER_PMA, &lp->peer_pma);
 		if (m->changed && m->changed[i])
 			rec_put_uint(b, PORT_CHANGED, 1);
 		rec_put_end(b, k);
 	}
 }
 
-static void decode_pma(struct rec_cur *c, const struct rec_field *f, struct ib_pma *pma)
+void rec_mad_decode_pma(struct rec_cur *c, const struct rec_field *f, struct ib_pma *pma)
 {
 	struct rec_cur sub;
 	struct rec_field g;
@@ -109,8 +109,8 @@ static void decode_port(struct rec_cur *c, struct ib_local_port *lp, bool *chang
 		case PORT_SM: rec_decode_msg(c, &f, &rec_ib_sm_table, &lp->sm); break;
 		case PORT_PEER: rec_decode_msg(c, &f, &rec_ib_node_table, &lp->peer); break;
 		case PORT_PEER_PI: rec_decode_msg(c, &f, &rec_ib_port_table, &lp->peer_pi); break;
-		case PORT_PMA: decode_pma(c, &f, &lp->pma); break;
-		case PORT_PEER_PMA: decode_pma(c, &f, &lp->peer_pma); break;
+		case PORT_PMA: rec_mad_decode_pma(c, &f, &lp->pma); break;
+		case PORT_PEER_PMA: rec_mad_decode_pma(c, &f, &lp->peer_pma); break;
 		case PORT_CHANGED: *changed = f.u != 0; break;
 		}
 	}

@@ -28,6 +28,9 @@ struct rec_mad {
 void rec_mad_encode(struct rec_buf *b, const struct rec_mad *m);
 /* Into a zeroed m; 0, -ENOMEM, or -EINVAL with c->err saying what was expected. */
 int rec_mad_decode(struct rec_cur *c, struct rec_mad *m);
+/* One PMA (its fields, then its counters with their states) as message field, and back into a zeroed pma. */
+void rec_mad_encode_pma(struct rec_buf *b, unsigned int field, const struct ib_pma *pma);
+void rec_mad_decode_pma(struct rec_cur *c, const struct rec_field *f, struct ib_pma *pma);
 /* The arrays; m is zeroed. */
 void rec_mad_free(struct rec_mad *m);
 

@@ -16,6 +16,7 @@
 #include "model/events.h"
 #include "record/codec.h"
 #include "record/mad.h"
+#include "record/subnet.h"
 #include "record/reader.h"
 #include "record/sample.h"
 #include "record/schema.h"
@@ -241,7 +242,7 @@ static const char *record_name(uint64_t type)
 	static const char *const names[] = {
 		[REC_HEADER] = "header", [REC_HOST] = "host", [REC_VALUES] = "keyframe",
 		[REC_SAMPLE] = "sample", [REC_NET] = "network", [REC_EVENT] = "event", [REC_END] = "end",
-		[REC_MAD] = "MAD view", [REC_PROBE] = "probe",
+		[REC_MAD] = "MAD view", [REC_PROBE] = "probe", [REC_SUBNET] = "subnet",
 	};
 
 	return type < REC_NRECORD && names[type] ? names[type] : "unknown";
@@ -271,7 +272,7 @@ static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err
 	struct rec_field f;
 	int rc = 0;
 
-	if (e->type != REC_HOST && e->type != REC_NET && e->type != REC_MAD)
+	if (e->type != REC_HOST && e->type != REC_NET && e->type != REC_MAD && e->type != REC_SUBNET)
 		return 0;
 	rec_cur_init(&c, r->data + e->off, e->len, r->data);
 	while (rec_next(&c, &f)) {
@@ -292,6 +293,13 @@ static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err
 
 			rc = rec_decode_net(&sub, &st);
 			net_state_free(&st);
+		} else if (e->type == REC_SUBNET) {
+			struct rec_subnet *sn = calloc(1, sizeof(*sn));
+
+			rc = sn ? rec_subnet_decode(&sub, sn) : -ENOMEM;
+			if (sn)
+				rec_subnet_free(sn);
+			free(sn);
 		} else {
 			struct rec_mad m = { 0 };
 

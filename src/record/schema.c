@@ -249,6 +249,8 @@ static const struct rec_desc ib_pma_f[] = {
 	D(8, struct ib_pma, port_select, RT_UINT),
 	D(9, struct ib_pma, sample_ns, RT_UINT),
 	D(10, struct ib_pma, prev_sample_ns, RT_UINT),
+	D(11, struct ib_pma, tick_state, RT_SINT),
+	D(12, struct ib_pma, tick, RT_UINT),
 };
 
 /* The probe's state and numbers (probe/probe.h), as the Probe pane shows them. */

@@ -9,6 +9,7 @@
 
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
+#include "derive/xmit_wait.h"
 #include "report/ibfabric.h"
 #include "report/trace.h"
 
@@ -17,6 +18,8 @@ struct end_rates {
 	bool xmit_known, rcv_known, wait_known;
 	double xmit_bps, rcv_bps;	/* bytes per second */
 	double wait_per_s;		/* PortXmitWait ticks per second */
+	enum xmit_wait_how wait_how;	/* XWAIT_SHARE: wait_share is known */
+	double wait_share;		/* ... as a share of the interval (derive/xmit_wait.h) */
 };
 
 static const struct fab_counter *end_counter(const struct ib_pma *p, const char *name)
@@ -42,6 +45,8 @@ static void end_rates(const struct ib_trace *t, const struct ib_trace_end *e, st
 		r->rcv_known = counter_bytes_rate(c, dt, &r->rcv_bps);
 	if ((c = end_counter(p, "port_xmit_wait")))
 		r->wait_known = counter_rate(c, dt, &r->wait_per_s);
+	r->wait_how = xmit_wait_share(r->wait_per_s, p->tick_state == IBQ_OK, p->tick, e->pi.speed, e->pi.speed_ext,
+				      &r->wait_share);
 }
 
 static const char *node_type(const struct ib_trace_hop *h)
@@ -102,8 +107,14 @@ static void end_out(struct out *o, const struct ib_trace *t, const char *dir, co
 		  "  xmit %.3f Gb/s", r.xmit_bps * 8 / 1e9);
 	out_float(o, r.rcv_known ? PRINT_ANY : PRINT_JSON, "rcv_bytes_per_s", r.rcv_known ? r.rcv_bps : NAN, 1,
 		  "  rcv %.3f Gb/s", r.rcv_bps * 8 / 1e9);
-	out_float(o, r.wait_known && r.wait_per_s > 0 ? PRINT_ANY : PRINT_JSON, "xmit_wait_per_s",
-		  r.wait_known ? r.wait_per_s : NAN, 1, "  xmit wait %.0f/s", r.wait_per_s);
+	out_float(o, PRINT_JSON, "xmit_wait_per_s", r.wait_known ? r.wait_per_s : NAN, 1, NULL);
+	/* a share of the interval where the tick's length is known, else ticks/s and why */
+	if (r.wait_known && r.wait_per_s > 0 && r.wait_how == XWAIT_SHARE)
+		out_printf(o, "  xmit wait %.1f%%", r.wait_share * 100);
+	else if (r.wait_known && r.wait_per_s > 0)
+		out_printf(o, "  xmit wait %.0f ticks/s (no share: %s)", r.wait_per_s, xmit_wait_why(r.wait_how));
+	out_float(o, PRINT_JSON, "xmit_wait_share", r.wait_known && r.wait_how == XWAIT_SHARE ? r.wait_share : NAN, 4,
+		  NULL);
 	out_obj_open(o, "counters");
 	for (size_t i = 0; i < e->pma.n; i++)
 		out_opt_uint(o, PRINT_JSON, e->pma.c[i].name,

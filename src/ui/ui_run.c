@@ -205,7 +205,8 @@ static void ui_loop(struct ui *ui)
 			if (ui->views[i]->fds)
 				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		/* The RoCE chain and the subnet cost I/O per sample: kept only while their pane shows. */
-		live_want(&ui->live, ui_pane_is(ui, "roce") ? LIVE_WANT_ROCE : ui_pane_is(ui, "fabric") ? LIVE_WANT_FABRIC : 0);
+		live_want(&ui->live, ui_pane_is(ui, "roce") ? LIVE_WANT_ROCE : ui_pane_is(ui, "fabric") ? LIVE_WANT_FABRIC :
+				     ui_pane_is(ui, "probe") ? LIVE_WANT_PATH : 0);
 		nfds += live_fds(&ui->live, fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		busy += util_now_ns() - woke;
 		n = poll(fds, (nfds_t)nfds, timeout);

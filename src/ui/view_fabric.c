@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static const struct table_col fabric_cols[NCOLS] = {
 	[C_AB]    = { .title = "A>B Gb/s",  .width = 8,  .prio = 0, .right = true, .numeric = true },
 	[C_BA]    = { .title = "B>A Gb/s",  .width = 8,  .prio = 0, .right = true, .numeric = true },
 	[C_ERR]   = { .title = "ERRORS",    .width = 7,  .prio = 1, .right = true, .numeric = true },
-	[C_WAIT]  = { .title = "WAIT/s",    .width = 8,  .prio = 2, .right = true, .numeric = true },
+	[C_WAIT]  = { .title = "XMITWAIT",  .width = 8,  .prio = 2, .right = true, .numeric = true },
 	[C_WHY]   = { .title = "WHY",       .width = 24, .prio = 1, .flex = true },
 };
 
@@ -111,13 +112,40 @@ static void lost_row(struct table_row *r, const struct fabric_lost_link *l)
 		table_cell(r, c, ROLE_DIM, "-");
 }
 
+/*
+ * PortXmitWait of the end that waited more: the share of the interval
+ * when its tick is known (derive/xmit_wait.h), else ticks per second.
+ */
+static void wait_cell(struct table_row *r, const struct fabric_end *ea, const struct fabric_end *eb)
+{
+	const struct fabric_end *e = ea->wait_known ? ea : eb;
+
+	if (ea->wait_known && eb->wait_known) {
+		if (ea->wait_how == XWAIT_SHARE && eb->wait_how == XWAIT_SHARE)
+			e = ea->wait_share >= eb->wait_share ? ea : eb;
+		else
+			e = ea->wait_per_s >= eb->wait_per_s ? ea : eb;
+	}
+	if (!e->wait_known) {
+		table_cell(r, C_WAIT, ROLE_DIM, "-");
+	} else if (e->wait_how == XWAIT_SHARE) {
+		table_cell(r, C_WAIT, e->wait_share >= 0.5 ? ROLE_BAD : e->wait_share > 0 ? ROLE_WARN : 0, "%.1f%%",
+			   e->wait_share * 100);
+		table_cell_num(r, C_WAIT, e->wait_share * 100);
+	} else {
+		double w = e->wait_per_s;
+
+		table_cell(r, C_WAIT, w > 0 ? ROLE_WARN : 0, w >= 1e6 ? "%.1fM/s" : w >= 1e3 ? "%.1fk/s" : "%.0f/s",
+			   w >= 1e6 ? w / 1e6 : w >= 1e3 ? w / 1e3 : w);
+		table_cell_num(r, C_WAIT, e->wait_per_s);
+	}
+}
+
 static void link_row(struct table_row *r, const struct ib_fabric *f, const struct fabric_link_row *lr)
 {
 	const struct ib_fnode *na = &f->nodes[lr->a];
 	const struct ib_port_id *pa = &na->ports[lr->a_port].pi;
 	char g[32];
-	bool wait;
-	double w;
 
 	table_cell(r, C_A, 0, "%s/%u", node_name(&na->id, g, sizeof(g)), lr->a_port);
 	/* a switch's external ports have no LID of their own: its port 0's is the one */
@@ -150,14 +178,7 @@ static void link_row(struct table_row *r, const struct ib_fabric *f, const struc
 	} else {
 		table_cell(r, C_ERR, ROLE_DIM, "-");
 	}
-	wait = lr->ea.wait_known || lr->eb.wait_known;
-	w = lr->ea.wait_per_s > lr->eb.wait_per_s ? lr->ea.wait_per_s : lr->eb.wait_per_s;
-	if (wait) {
-		table_cell(r, C_WAIT, w > 0 ? ROLE_WARN : 0, "%.0f", w);
-		table_cell_num(r, C_WAIT, w);
-	} else {
-		table_cell(r, C_WAIT, ROLE_DIM, "-");
-	}
+	wait_cell(r, &lr->ea, &lr->eb);
 }
 
 static void fabric_build(struct ui *ui, struct table *t)
@@ -208,6 +229,23 @@ static void fabric_build(struct ui *ui, struct table *t)
 	}
 }
 
+/* PortXmitWait of one end: its share of the interval and how it was made, or why only ticks per second. */
+static void wait_details(struct text *out, const struct ib_pma *pma, const struct ib_port_id *pi)
+{
+	struct fabric_end e;
+
+	fabric_end_from(pma, &e);
+	fabric_end_wait(&e, pma, pi);
+	if (!e.wait_known)
+		return;
+	if (e.wait_how == XWAIT_SHARE)
+		text_add(out, 0, "  xmit wait: %.1f%% of the interval (%.0f ticks/s x (Tick %u + 1) x %.3f ns a byte at %s)",
+			 e.wait_share * 100, e.wait_per_s, pma->tick, xmit_wait_byte_ns(pi->speed, pi->speed_ext),
+			 mad_link_speed_str(pi->speed, pi->speed_ext));
+	else
+		text_add(out, 0, "  xmit wait: %.0f ticks/s, no share: %s", e.wait_per_s, xmit_wait_why(e.wait_how));
+}
+
 /* Every counter of one end, with its delta over the last interval. */
 static void end_details(struct text *out, const struct ib_fabric *f, size_t node, uint8_t port)
 {
@@ -230,6 +268,7 @@ static void end_details(struct text *out, const struct ib_fabric *f, size_t node
 	}
 	text_add(out, pma->state == IBQ_OK ? 0 : ROLE_WARN, "  counters (PMA at LID %u): %s%s", pma->lid,
 		 ib_query_state_str(pma->state), pma->ext ? ", 64-bit data" : "");
+	wait_details(out, pma, &fp->pi);
 	for (size_t i = 0; i < pma->n; i++) {
 		const struct fab_counter *c = &pma->c[i];
 		struct counter_cells cc;
@@ -245,6 +284,106 @@ static void end_details(struct text *out, const struct ib_fabric *f, size_t node
 			snprintf(val, sizeof(val), "%" PRIu64, c->value);
 		text_add(out, c->kind == COUNTER_KIND_ERROR && strcmp(cc.interval, "0") && strcmp(cc.interval, "-") ?
 			 ROLE_BAD : 0, "    %-34s %20s  +%-10s %14s", c->name, val, cc.interval, cc.rate);
+	}
+}
+
+/* A wait as the history keeps it: a share, -(ticks/s), or NaN. */
+static void wait_str(float w, char *buf, size_t size)
+{
+	if (isnan(w))
+		snprintf(buf, size, "-");
+	else if (w >= 0)
+		snprintf(buf, size, "%.1f%%", w * 100);
+	else
+		snprintf(buf, size, "%.0f/s", -w);
+}
+
+static void gbps_str(float v, char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.3f", v);
+}
+
+/* The link's last intervals, oldest first, from the core's history (derive/fabric_hist.c). */
+static void hist_details(struct text *out, const struct live *lv, const struct ib_fabric *f,
+			 const struct fabric_link_row *lr)
+{
+	const struct fhist_link *l = fabric_hist_find(&lv->fhist, f->nodes[lr->a].id.node_guid, lr->a_port,
+						      f->nodes[lr->b].id.node_guid, lr->b_port);
+	bool flip;
+
+	if (!l || !l->n) {
+		text_add(out, ROLE_DIM, "History: none yet (a point each round of counters).");
+		return;
+	}
+	/* the history's first end is the lower GUID: say it from this row's A */
+	flip = l->guid_a != f->nodes[lr->a].id.node_guid || l->port_a != lr->a_port;
+	text_add(out, ROLE_HEADING, "History, the last %u interval%s (oldest first)", l->n, l->n == 1 ? "" : "s");
+	text_add(out, 0, "  %4s %10s %10s %8s %10s", "#", "A>B Gb/s", "B>A Gb/s", "errors", "xmit wait");
+	for (unsigned int i = 0; i < l->n; i++) {
+		const struct fhist_point *pt = fabric_hist_point(l, i);
+		char ab[16], ba[16], w[24];
+
+		gbps_str(flip ? pt->ba_gbps : pt->ab_gbps, ab, sizeof(ab));
+		gbps_str(flip ? pt->ab_gbps : pt->ba_gbps, ba, sizeof(ba));
+		wait_str(pt->wait, w, sizeof(w));
+		text_add(out, pt->errors ? ROLE_BAD : 0, "  %4d %10s %10s %8" PRIu32 " %10s", (int)i - (int)l->n + 1, ab, ba,
+			 pt->errors, w);
+	}
+}
+
+/* A switch's ports, one line each: state, link, the remote end, rates, error deltas, xmit wait. */
+static void switch_ports(struct text *out, const struct ib_fabric *f, size_t node)
+{
+	const struct ib_fnode *n = &f->nodes[node];
+	char g[32];
+
+	text_add(out, ROLE_HEADING, "%s: its %u ports", node_name(&n->id, g, sizeof(g)), n->id.num_ports);
+	text_add(out, 0, "  %4s %-16s %-8s %-24s %9s %9s %8s %9s", "port", "state", "link", "remote", "xmit Gb/s",
+		 "rcv Gb/s", "errors", "xmit wait");
+	for (unsigned int p = 1; n->ports && p <= n->id.num_ports; p++) {
+		const struct ib_fport *fp = &n->ports[p];
+		struct fabric_end e;
+		char st[40], remote[IB_DESC_LEN + 8] = "-", tx[16], rx[16], w[24];
+
+		if (!fp->known) {
+			text_add(out, ROLE_DIM, "  %4u (PortInfo did not answer)", p);
+			continue;
+		}
+		fabric_end_from(fp->pma, &e);
+		fabric_end_wait(&e, fp->pma, &fp->pi);
+		snprintf(st, sizeof(st), "%s/%s", mad_port_state_str(fp->pi.state), mad_phys_state_str(fp->pi.phys_state));
+		if (fp->linked && fp->peer < f->nnodes)
+			snprintf(remote, sizeof(remote), "%s/%u", node_name(&f->nodes[fp->peer].id, g, sizeof(g)),
+				 fp->peer_port);
+		gbps_str(e.rates ? (float)(e.xmit_bps * 8 / 1e9) : NAN, tx, sizeof(tx));
+		gbps_str(e.rates ? (float)(e.rcv_bps * 8 / 1e9) : NAN, rx, sizeof(rx));
+		wait_str(!e.wait_known ? NAN : e.wait_how == XWAIT_SHARE ? (float)e.wait_share : -(float)e.wait_per_s,
+			 w, sizeof(w));
+		text_add(out, e.errors_now ? ROLE_BAD : fp->pi.phys_state == PHYS_STATE_LINK_UP ? 0 : ROLE_DIM,
+			 "  %4u %-16.16s %-8s %-24.24s %9s %9s %8" PRIu64 " %9s", p, st,
+			 fp->pi.phys_state == PHYS_STATE_LINK_UP ? mad_link_width_str(fp->pi.width) : "-", remote, tx, rx,
+			 e.errors, w);
+	}
+}
+
+/* Below both ends: the link's history, then the ports of each end that is a switch. */
+static void link_more(struct text *out, const struct live *lv, const struct ib_fabric *f,
+		      const struct fabric_link_row *lr)
+{
+	if (!lr->half) {
+		text_add(out, 0, "%s", "");
+		hist_details(out, lv, f, lr);
+	}
+	if (f->nodes[lr->a].id.node_type == 2) {
+		text_add(out, 0, "%s", "");
+		switch_ports(out, f, lr->a);
+	}
+	if (!lr->half && f->nodes[lr->b].id.node_type == 2) {
+		text_add(out, 0, "%s", "");
+		switch_ports(out, f, lr->b);
 	}
 }
 
@@ -279,6 +418,7 @@ static void fabric_details(struct ui *ui, const char *key, struct text *out)
 			text_add(out, ROLE_WARN, "The far end did not answer the sweep.");
 		else
 			end_details(out, f, lr->b, lr->b_port);
+		link_more(out, &ui->live, f, lr);
 		return;
 	}
 	text_add(out, ROLE_WARN, "%s: this link is gone from the last sweep.", key);
@@ -317,6 +457,7 @@ const struct ui_view view_fabric = {
 	.build = fabric_build,
 	.details = fabric_details,
 	.empty = fabric_empty,
+	.keys_help = "Enter a link: both ends' counters, its last 20 intervals, each switch end's ports (End)",
 	.create = fabric_create,
 	.destroy = fabric_destroy,
 };

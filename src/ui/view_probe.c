@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 
 #include "source/source.h"
+#include "derive/fabric_links.h"
+#include "derive/mad_decode.h"
 #include "derive/units.h"
 #include "record/schema.h"
 #include "ui/probe_ui.h"
@@ -145,6 +147,54 @@ static void line(WINDOW *w, struct ui_rect r, int *y, int role, const char *fmt,
 static void draw_run(WINDOW *w, struct ui_rect r, int *yp, const struct probe_status *st, const struct ui_probe *pu,
 		     bool live);
 
+/* One end of a hop: its port, link, Gb/s each way, xmit wait and the error deltas of the last interval. */
+static void path_end(WINDOW *w, struct ui_rect r, int *y, const struct ib_trace *t, const char *dir,
+		     const struct ib_trace_end *e)
+{
+	struct fabric_end fe;
+	char rates[96] = "", wait[32] = "";
+
+	if (!e->port)
+		return;
+	fabric_end_from(&e->pma, &fe);
+	fabric_end_wait(&fe, &e->pma, &e->pi);
+	if (t->sampled && fe.rates)
+		snprintf(rates, sizeof(rates), "  xmit %.3f rcv %.3f Gb/s  errors +%" PRIu64, fe.xmit_bps * 8 / 1e9,
+			 fe.rcv_bps * 8 / 1e9, fe.errors_now);
+	if (t->sampled && fe.wait_known)
+		snprintf(wait, sizeof(wait), fe.wait_how == XWAIT_SHARE ? "  wait %.1f%%" : "  wait %.0f/s",
+			 fe.wait_how == XWAIT_SHARE ? fe.wait_share * 100 : fe.wait_per_s);
+	line(w, r, y, fe.errors_now ? ROLE_BAD : 0, "        %-3s port %-3u %-6s %s %-4s%s%s", dir, e->port,
+	     e->known ? mad_port_state_str(e->pi.state) : "?", e->known ? mad_link_width_str(e->pi.width) : "",
+	     e->known ? mad_link_speed_str(e->pi.speed, e->pi.speed_ext) : "", rates, wait);
+}
+
+/* The InfiniBand path to the peer, hop by hop with each end's live rates (the core's mad/mad_path.c). */
+static void path_lines(struct ui *ui, WINDOW *w, struct ui_rect r, int *y)
+{
+	const char *why;
+	const struct ib_trace *t = live_path_trace(&ui->live, &why);
+
+	(*y)++;
+	if (!t) {
+		line(w, r, y, ROLE_DIM, "InfiniBand path: %s", why[0] ? why : "not traced yet");
+		return;
+	}
+	line(w, r, y, ROLE_HEADING, "InfiniBand path to LID %u from %s port %u: %zu node%s, %s%s", t->dlid, t->ca,
+	     t->port, t->nhops, t->nhops == 1 ? "" : "s", t->complete ? "complete" : "stops: ",
+	     t->complete ? "" : t->error);
+	for (size_t k = 0; k < t->nhops; k++) {
+		const struct ib_trace_hop *h = &t->hops[k];
+
+		line(w, r, y, 0, "  %2zu  %-6s %-28s LID %u", k, h->id.node_type == 2 ? "Switch" : "CA",
+		     h->id.desc[0] ? h->id.desc : "(no description)", h->lid);
+		path_end(w, r, y, t, "in", &h->in);
+		path_end(w, r, y, t, "out", &h->out);
+	}
+	if (!t->sampled)
+		line(w, r, y, ROLE_DIM, "  (the rates come with the second sample of every hop)");
+}
+
 /* Long: the Probe pane's lines top to bottom: the choices, the what-if, the timeline, the live numbers. */
 static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
@@ -190,6 +240,8 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 			line(w, r, &y, ROLE_DIM, "What-if: no RDMA source address to ask about.");
 		}
 	}
+	if (pu->peer[0] && !pu->editing)
+		path_lines(ui, w, r, &y);
 	if (ui_recorded(ui)) {
 		y++;
 		line(w, r, &y, ROLE_WARN, "This is a recording: a probe needs the live host and a real peer.");
@@ -305,6 +357,8 @@ static bool probe_tick(struct ui *ui, void *state)
 	if (!pu || !pu->whatif_wanted)
 		return false;
 	probe_ui_whatif(ui, pu);
+	/* the core keeps the InfiniBand path to the peer while this pane shows */
+	live_path(&ui->live, pu->editing ? "" : pu->peer);
 	return true;
 }
 

@@ -12,6 +12,12 @@ texts=$(ls doc/*.md README tests/README src/*/README)
 # Functions and paths of other projects the texts quote, and whose they are.
 foreign='
 dcbnl_ieee_fill		the kernel: net/dcb/dcbnl.c
+cma_ib_req_handler	the kernel: drivers/infiniband/core/cma.c
+fib_lookup		the kernel: include/net/ip_fib.h
+l3mdev_update_flow	the kernel: net/l3mdev/l3mdev.c
+rxe_find_route4		the kernel: drivers/infiniband/sw/rxe/rxe_net.c
+rxe_udp_encap_recv	the kernel: drivers/infiniband/sw/rxe/rxe_net.c
+vrf_ip_rcv		the kernel: drivers/net/vrf.c
 src/uct/ib/base/ib_md.c	UCX
 '
 

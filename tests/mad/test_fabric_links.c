@@ -7,6 +7,7 @@
 
 #include "../unit/tap.h"
 #include "derive/counters.h"
+#include "derive/fabric_hist.h"
 #include "derive/fabric_links.h"
 #include "mad/mad_port.h"
 #include "model/ibfabric.h"
@@ -190,9 +191,94 @@ static void test_rows(void)
 	ib_fabric_free(&f);
 }
 
+/* PortXmitWait as a share: (Tick + 1) byte times a tick, the byte time from the speed; else why not. */
+static void test_xmit_wait(void)
+{
+	struct ib_port_id qdr = { .speed = 4 }, hdr = { .speed = 4, .speed_ext = 4 };
+	struct ib_pma *p = pma_two(0, 0, 0, 0);
+	struct fabric_end e;
+	double sh;
+
+	ASSERT_EQ_INT(xmit_wait_share(125e6, true, 0, 1, 0, &sh), XWAIT_SHARE, "SDR, Tick 0: a share");
+	ASSERT_NEAR(sh, 0.5, 1e-9, "... 125 M ticks/s of 4 ns are half the time");
+	ASSERT_EQ_INT(xmit_wait_share(62.5e6, true, 7, 4, 0, &sh), XWAIT_SHARE, "QDR, Tick 7: a share");
+	ASSERT_NEAR(sh, 0.5, 1e-9, "... 62.5 M ticks/s of 8 x 1 ns are half the time");
+	ASSERT_EQ_INT(xmit_wait_share(1e9, true, 0, 1, 2, &sh), XWAIT_SHARE, "EDR: a share");
+	ASSERT_NEAR(sh, 0.32, 1e-9, "... a byte on an EDR lane is 0.32 ns (64b/66b at 25.78125 Gbaud)");
+	ASSERT_NEAR(xmit_wait_byte_ns(1, 1), 0.586667, 1e-6, "FDR: 0.5867 ns a byte");
+	ASSERT_EQ_INT(xmit_wait_share(1e6, true, 0, 4, 4, &sh), XWAIT_NO_SPEED, "HDR: no share claimed");
+	ASSERT_EQ_INT(xmit_wait_share(1e6, false, 0, 4, 0, &sh), XWAIT_NO_TICK, "no tick: no share");
+	ASSERT_EQ_INT(xmit_wait_share(300e6, true, 0, 1, 0, &sh), XWAIT_OVER, "ticks past the interval: no share");
+	ASSERT_EQ_INT(xmit_wait_share(0, false, 0, 4, 4, &sh), XWAIT_SHARE, "no tick at all: 0 whatever the tick");
+	ASSERT_EQ_DBL(sh, 0.0, "... 0");
+	/* an end: the counter moved by 62.5 M ticks in the 1 s between the samples */
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->c[i].name, "port_xmit_wait")) {
+			counter_sample_value(&p->c[i], true, 1000);
+			counter_sample_value(&p->c[i], true, 1000 + 62500000);
+		}
+	fabric_end_from(p, &e);
+	fabric_end_wait(&e, p, &qdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_ASKING, "an end whose tick was not asked yet: being asked");
+	p->tick_state = IBQ_TIMEOUT;
+	fabric_end_wait(&e, p, &qdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_NO_TICK, "... not answered: ticks/s only");
+	p->tick_state = IBQ_OK;
+	p->tick = 7;
+	fabric_end_wait(&e, p, &qdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_SHARE, "... answered: a share");
+	ASSERT_NEAR(e.wait_share, 0.5, 1e-6, "... half the interval");
+	fabric_end_wait(&e, p, &hdr);
+	ASSERT_EQ_INT(e.wait_how, XWAIT_NO_SPEED, "... at HDR: ticks/s only");
+	free(p);
+}
+
+/* Each link's last intervals: a point per new sample, oriented by the lower GUID, bounded, carried by GUID. */
+static void test_hist(void)
+{
+	struct ib_fabric f;
+	struct fabric_hist h = { 0 };
+	const struct fhist_link *l;
+
+	memset(&f, 0, sizeof(f));
+	f.nodes = calloc(2, sizeof(*f.nodes));
+	f.nnodes = 2;
+	node_init(&f.nodes[0], 20, "leaf", 2, 2);
+	node_init(&f.nodes[1], 11, "h1", 1, 1);
+	link(&f, 0, 1, 1, 1);
+	f.nodes[0].ports[1].pma = pma_two(0, 2, 0, 250000000);	/* leaf sends 8 Gb/s, 2 errors */
+	f.nodes[1].ports[1].pma = pma_two(0, 0, 0, 0);
+	ASSERT_EQ_INT(fabric_hist_add(&h, &f), 0, "a round in");
+	l = fabric_hist_find(&h, 20, 1, 11, 1);
+	ASSERT_NOT_NULL(l, "the link is found by its row's ends");
+	TAP_OK(l && l == fabric_hist_find(&h, 11, 1, 20, 1), "... and the other way round");
+	TAP_OK(l && l->guid_a == 11 && l->port_a == 1, "its first end is the lower GUID (h1)");
+	ASSERT_EQ_U64(l ? l->n : 0, 1, "one point");
+	TAP_OK(l && fabric_hist_point(l, 0)->ba_gbps > 7.9 && fabric_hist_point(l, 0)->ba_gbps < 8.1,
+	       "... leaf's 8 Gb/s is B>A from h1's side");
+	ASSERT_EQ_U64(l ? fabric_hist_point(l, 0)->errors : 0, 2, "... the 2 errors of the interval");
+	ASSERT_EQ_INT(fabric_hist_add(&h, &f), 0, "the same samples again");
+	l = fabric_hist_find(&h, 20, 1, 11, 1);
+	ASSERT_EQ_U64(l ? l->n : 0, 1, "... add no point");
+	for (int i = 0; i < FHIST_N + 5; i++) {
+		f.nodes[1].ports[1].pma->prev_sample_ns = f.nodes[1].ports[1].pma->sample_ns;
+		f.nodes[1].ports[1].pma->sample_ns += 1000000000ull;
+		fabric_hist_add(&h, &f);
+	}
+	l = fabric_hist_find(&h, 20, 1, 11, 1);
+	ASSERT_EQ_U64(l ? l->n : 0, FHIST_N, "a point per new sample, at most FHIST_N kept");
+	f.nlinks = 0;
+	fabric_hist_add(&h, &f);
+	ASSERT_NULL(fabric_hist_find(&h, 20, 1, 11, 1), "a link gone from the sweep is dropped");
+	fabric_hist_free(&h);
+	ib_fabric_free(&f);
+}
+
 int main(void)
 {
 	test_widths();
 	test_rows();
+	test_xmit_wait();
+	test_hist();
 	return tap_done();
 }

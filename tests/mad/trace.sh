@@ -75,6 +75,25 @@ assert_eq "leaf 3's port to h32 has the discards set on it" 4 \
 assert_eq "two samples, rates known at every end" "0.2 true" \
 	"$(jq -r '"\(.trace.interval_s) \([.trace.hops[] | .in, .out | select(. != null) | .xmit_bytes_per_s != null] | all)"' "$J")"
 
+# ---- PortXmitWait: a share needs the PMA's tick; ibsim answers no PortSamplesControl ----
+# (leaf 1's uplinks both: the path may leave by either spine)
+assert_eq "idle ends wait a share of 0 (no tick needed for none)" "0" \
+	"$(jq -r '.trace.hops[1].in.xmit_wait_share' "$J")"
+(
+	i=1
+	while [ $i -le 40 ]; do
+		echo "PerformanceSet \"L1\"[3] PortCounters.PortXmitWait=$((i * 1000000))" >&7 || exit 0
+		echo "PerformanceSet \"L1\"[4] PortCounters.PortXmitWait=$((i * 1000000))" >&7 || exit 0
+		i=$((i + 1)); sleep 0.1
+	done
+) &
+WAITER=$!
+cleanup_add "kill $WAITER 2>/dev/null"
+run_rc fab h11 --interval 0.5 trace "$H32"
+kill $WAITER 2>/dev/null || :
+assert_match "text: leaf 1's uplink waits, in ticks/s, and why there is no share" \
+	'out port [34] .* xmit wait [0-9]+ ticks/s \(no share: the PMA did not answer PortSamplesControl' "$(cat "$T/out")"
+
 run_rc fab h31 trace "spine 1" --no-counters --json
 assert_eq "h31 to spine 1: over leaf 3's 1X uplink, both ends 1X, the host's cable 4X" "4X 4X 1X 1X" \
 	"$(jq -r '[.trace.hops[] | .in.width, .out.width | select(. != null)] | join(" ")' "$T/out")"

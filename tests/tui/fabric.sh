@@ -13,6 +13,11 @@ slow_scenario
 # ---- no subnet to ask ----
 tui_start 160 40 -- --sysfs "$DATA/trees/ib-2port" --pane fabric
 tui_expect "no MAD access: the Fabric pane says why" "No fabric view: MAD queries need the live system"
+tui_keys F1
+tui_expect "the help says what Enter on a link shows" "Fabric pane  Enter a link: both ends' counters, its last 20 intervals"
+tui_keys End
+tui_expect "... and what XMITWAIT is" "XMITWAIT     Fabric: PortXmitWait as % of the interval, or ticks/s"
+tui_keys Escape
 tui_quit >/dev/null || :
 assert_match "... and exits cleanly" "FABTOP-EXIT=0" "$(cat "$T/screen")"
 tui_start 160 40 -- --demo --pane fabric
@@ -87,7 +92,41 @@ tui_keys Home Enter
 tui_expect "details: leaf 2's end with its counters" "leaf 2 port 1  (Switch" 5
 tui_expect "details: h21's end too" "h21 mlx5_0 port 1  (CA" 5
 tui_expect_re "details: the symbol errors set on leaf 2 port 1" 'symbol_error +5 ' 5
+tui_keys End
+tui_expect_re "details end with the switch's ports: leaf 2's" 'leaf 2: its 8 ports' 5
+tui_expect_re "... port 3 up at 4X to spine 1's port 2, with its rates" \
+	' 3 ACTIVE/LinkUp +4X +spine 1/2 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +0 ' 5
+tui_expect_re "... port 1 to h21 with the 5 symbol errors" \
+	' 1 ACTIVE/LinkUp +4X +h21 mlx5_0/1 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +5 ' 5
+tui_expect_re "... above them the link's history, a point per round" 'History, the last [0-9]+ intervals' 5
+tui_expect_re "... a point: both ways' Gb/s, the errors, the xmit wait" \
+	'^[^0-9]* +-?[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+ +[0-9.]+%' 5
 tui_keys Escape Escape
+
+# ---- PortXmitWait: a share where the tick is known, else ticks/s and why ----
+# No tick at all is 0% whatever a tick's length; ibsim's PMA answers no
+# PortSamplesControl, so a port whose PortXmitWait moves shows ticks/s.
+tui_expect_re "an idle link waits 0.0% of the interval" '4X QDR +[0-9.]+ +[0-9.]+ +[0-9]+ +0\.0% ' 5
+(
+	i=1
+	while [ $i -le 160 ]; do
+		echo "PerformanceSet \"L1\"[2] PortCounters.PortXmitWait=$((i * 1000000))" >&7 || exit 0
+		i=$((i + 1)); sleep 0.25
+	done
+) &
+WAITER=$!
+cleanup_add "kill $WAITER 2>/dev/null"
+tui_expect_re "leaf 1 port 2 waits: its link to h12 in ticks per second" \
+	'(leaf 1/2 .*h12 mlx5_0/1|h12 mlx5_0/1 .*leaf 1/2) .* [0-9.]+M/s( |$)' 15
+tui_keys /
+tui_keys -l 'h12'
+tui_keys Enter
+tui_expect_re "filtered to h12's link" 'h12 mlx5_0/1' 5
+tui_keys Home Enter
+tui_expect "details: leaf 1's end says why there is no share" \
+	"ticks/s, no share: the PMA did not answer PortSamplesControl" 10
+tui_keys Escape Escape
+kill $WAITER 2>/dev/null || :
 
 # ---- a cable unlinked in the simulator ----
 ibsim_cmd 'Unlink "L3"[1]' "sim>"
