@@ -11,6 +11,7 @@
 
 #include "mad/mad_port.h"
 #include "mad/mad_subnet.h"
+#include "mad/mad_trap.h"
 #include "mad/mad_watch.h"
 #include "source/source.h"
 #include "derive/counters.h"
@@ -261,6 +262,8 @@ static void live_subnet_want(struct live *lv)
 	lv->subnet = mad_subnet_new(lv->ctx);
 	if (!lv->subnet)
 		live_say(lv, "out of memory: no fabric view");
+	else
+		lv->trap = mad_trap_new(lv->ctx);	/* without it the subnet is swept on its timer */
 }
 
 const char *live_fabric_reason(const struct live *lv)
@@ -281,6 +284,16 @@ const char *live_fabric_reason(const struct live *lv)
 static bool live_subnet_frozen(const struct live *lv)
 {
 	return lv->paused || !(lv->wants & LIVE_WANT_FABRIC);
+}
+
+/* The SM's Reports are read and acknowledged even while frozen; one means the subnet changed: sweep it now. */
+static unsigned int live_trap_step(struct live *lv, uint64_t now)
+{
+	unsigned int got = lv->trap ? mad_trap_step(lv->trap, now) : 0;
+
+	if ((got & MAD_TRAP_REPORT) && lv->subnet)
+		mad_subnet_rescan(lv->subnet);
+	return got ? LIVE_FABRIC : 0;
 }
 
 void live_want(struct live *lv, unsigned int wants)
@@ -428,6 +441,8 @@ int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, co
 static void live_drop_source(struct live *lv)
 {
 	live_mad_drop(lv);
+	mad_trap_free(lv->trap);
+	lv->trap = NULL;
 	mad_subnet_free(lv->subnet);
 	lv->subnet = NULL;
 	live_net_drop(lv);
@@ -503,6 +518,8 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 	/* The subnet's answers are read in live_step() whether or not its fds fired (umad2sim has none). */
 	if (lv->subnet && n < max)
 		n += mad_subnet_fds(lv->subnet, live_subnet_frozen(lv), fds + n, max - n, timeout_ms, now);
+	if (lv->trap && n < max)
+		n += mad_trap_fds(lv->trap, fds + n, max - n, timeout_ms, now);
 	/* Parts still to read: look at the other fds, then read on. */
 	if (lv->loading[0])
 		*timeout_ms = 0;
@@ -521,6 +538,7 @@ unsigned int live_step(struct live *lv)
 	if (fds && lv->pfd_async >= 0 && fds[lv->pfd_async].revents && source_async_events(lv->src, &lv->events))
 		ch |= LIVE_EVENTS;
 	ch |= live_mad_step(lv, now);
+	ch |= live_trap_step(lv, now);
 	if (lv->subnet && mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
 					  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now))
 		ch |= LIVE_FABRIC;

@@ -20,6 +20,7 @@
 #include "model/roce.h"
 
 struct mad_subnet;
+struct mad_trap;
 struct mad_watch;
 struct source;
 
@@ -119,6 +120,8 @@ struct live {
 	 */
 	struct mad_subnet *subnet;
 	double fabric_interval_s;	/* its PMA rounds; 0: every interval_s */
+	/* The SM's traps, subscribed to beside the subnet: a Report sweeps it at once (NULL: none). */
+	struct mad_trap *trap;
 
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;
