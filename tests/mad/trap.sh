@@ -26,9 +26,12 @@ opensm_start h12
 for h in h11 h21 h22 h31 h32; do port_active "$h"; done
 sysfs_hold h11
 
-# exporter NAME [PRELOAD]: fabtop export --fabric on h11; sets addr.
+# exporter NAME [SHIM]: fabtop export --fabric on h11, SHIM just before
+# umad2sim in the preload (an ASan runtime must stay first); sets addr.
 exporter() {
-	(cd "$RUN" && SIM_HOST=h11 LD_PRELOAD="${2:+$2:}$FAB_PRELOAD" exec "$FABTOP" --sysfs "$HOLD_SYS" \
+	_pre=$FAB_PRELOAD
+	[ -z "${2:-}" ] || _pre=$(printf '%s' "$FAB_PRELOAD" | sed "s|$UMAD2SIM|$2:$UMAD2SIM|")
+	(cd "$RUN" && SIM_HOST=h11 LD_PRELOAD="$_pre" exec "$FABTOP" --sysfs "$HOLD_SYS" \
 		export --listen 127.0.0.1:0 --interval 0.5 --fabric --fabric-interval 30) >"$T/$1.out" 2>"$T/$1.err" &
 	EXP_PID=$!
 	cleanup_add "stop_pid $EXP_PID"
