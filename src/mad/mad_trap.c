@@ -271,11 +271,16 @@ static void trap_open(struct mad_trap *t, uint64_t now)
 	if (t->portid < 0)
 		return;
 	t->umad = calloc(1, umad_size() + MAD_SIZE + 64);
+	if (!t->umad) {
+		snprintf(t->st.reason, sizeof(t->st.reason), "out of memory: no traps, the fabric is swept on its timer");
+		trap_close(t);
+		return;
+	}
 	memset(mask, 0, sizeof(mask));
 	mask[MAD_METHOD_REPORT / (8 * sizeof(long))] |= 1L << (MAD_METHOD_REPORT % (8 * sizeof(long)));
-	t->agent = t->umad ? umad_register(t->portid, MAD_CLASS_SA, MAD_SA_CLASS_VERSION, 0, mask) : -1;
+	t->agent = umad_register(t->portid, MAD_CLASS_SA, MAD_SA_CLASS_VERSION, 0, mask);
 	if (t->agent < 0) {
-		/* Another agent of this port already takes Reports (an SM, ibacm, another fabtop). */
+		/* Another agent of this port already takes Reports (a second fabtop on this host). */
 		snprintf(t->st.reason, sizeof(t->st.reason), "%.64s port %u: the kernel refused an agent for the SA's "
 			 "Reports (another program on this port takes them): no traps, the fabric is swept on its timer",
 			 ports[i].ca, ports[i].port);
