@@ -321,6 +321,7 @@ static unsigned int trap_subscribe(struct mad_trap *t, uint64_t now)
 	if (!gave_up)
 		return 0;
 	t->st.set_failures++;
+	t->st.subscribed = false;
 	snprintf(t->st.reason, sizeof(t->st.reason), "the SA at LID %u did not accept the trap subscriptions: "
 		 "the fabric is swept on its timer", t->st.sm_lid);
 	for (unsigned int i = 0; i < MAD_TRAP_NSUB; i++)

@@ -232,13 +232,14 @@ static void test_session(void)
 	ASSERT_EQ_INT(sa.nsent, n, "nothing sent before the renewal is due");
 	mad_trap_step(t, now + 301 * S);
 	ASSERT_EQ_INT(sa.nsent, n + MAD_TRAP_NSUB, "after 300 s every subscription is renewed");
+	TAP_OK(st->subscribed, "... still subscribed while the renewal is asked");
 
 	/* The renewal unanswered: sent again each second, three times, then given up for 30 s. */
 	mad_trap_step(t, now + 302 * S);
 	mad_trap_step(t, now + 303 * S);
 	ASSERT_EQ_INT(sa.nsent, n + 3 * MAD_TRAP_NSUB, "unanswered Sets are sent again each second, three times");
 	got = mad_trap_step(t, now + 304 * S);
-	TAP_OK(!st->subscribed || (got & MAD_TRAP_STATE), "then given up on");
+	TAP_OK(!st->subscribed && (got & MAD_TRAP_STATE), "then given up on: no longer subscribed");
 	TAP_OK(st->set_failures == 1 && strstr(st->reason, "did not accept"), "... with the reason: %s", st->reason);
 	n = sa.nsent;
 	mad_trap_step(t, now + 320 * S);
