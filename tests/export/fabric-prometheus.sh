@@ -33,7 +33,8 @@ assert_eq "panel ids are unique" "" "$(jq -r '.panels[].id' "$DASH" | sort | uni
 jq -r '.panels[].title' "$DASH" >"$T/titles"
 missing=""
 for want in Subnet "Sweep and sample time" "Degraded links" "Lost links and silent nodes" "Symbol errors per link" \
-	"Link downed" "Error rates by counter" "Xmit wait" "Busiest links" "Link utilisation" "Saturated counters" Ports; do
+	"Link downed" "Error rates by counter" "Xmit wait" "Busiest links" "Link utilisation" "Saturated counters" Ports \
+	"SM traps"; do
 	grep -qxF "$want" "$T/titles" || missing="$missing '$want'"
 done
 assert_eq "the panels doc/export.md lists are there" "" "$missing"
