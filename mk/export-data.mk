@@ -3,10 +3,12 @@
 # alert rules and the Grafana dashboard, installed as examples, and the tests
 # that check each against the real tool that reads it.
 exportexamplesdir = $(docdir)/examples
-dist_exportexamples_DATA = data/fabtop-alerts.yml data/prometheus-fabtop.yml data/fabtop-grafana.json
+dist_exportexamples_DATA = data/fabtop-alerts.yml data/prometheus-fabtop.yml data/fabtop-grafana.json \
+	data/fabtop-fabric-alerts.yml data/fabtop-fabric-grafana.json
 
-TESTS += tests/export/alerts.sh
-EXTRA_DIST += tests/export/alerts.sh tests/export/fabtop-alerts.test.yml
+TESTS += tests/export/alerts.sh tests/export/fabric-alerts.sh
+EXTRA_DIST += tests/export/alerts.sh tests/export/fabtop-alerts.test.yml \
+	tests/export/fabric-alerts.sh tests/export/fabtop-fabric-alerts.test.yml
 
 # The unit names the installed binary, so it is made from a template at build
 # time; `make installcheck` checks the installed copy.
@@ -31,5 +33,5 @@ EXTRA_DIST += tests/export/systemd-unit.sh
 
 # The dashboard's queries run against a real Prometheus scraping real
 # exporters; prom-lib.sh holds the Prometheus helpers other tests reuse.
-TESTS += tests/export/prometheus-dashboard.sh
-EXTRA_DIST += tests/export/prometheus-dashboard.sh tests/export/prom-lib.sh
+TESTS += tests/export/prometheus-dashboard.sh tests/export/fabric-prometheus.sh
+EXTRA_DIST += tests/export/prometheus-dashboard.sh tests/export/prom-lib.sh tests/export/fabric-prometheus.sh

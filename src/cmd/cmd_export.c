@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "mad/mad_subnet.h"
+#include "mad/mad_trap.h"
 #include "mad/mad_watch.h"
 #include "source/snapshot.h"
 #include "source/source.h"
@@ -195,6 +196,7 @@ static int export_render(struct exporter *e, enum openmetrics_format fmt, bool w
 		in.lost = mad_subnet_lost(e->lv.subnet, &in.nlost);
 		in.fabric_sweeps = mad_subnet_sweeps(e->lv.subnet);
 		in.fabric_round_s = (double)mad_subnet_round_ns(e->lv.subnet, &ports) / 1e9;
+		in.fabric_traps = e->lv.trap ? mad_trap_stats(e->lv.trap) : NULL;
 	} else if (e->fabric) {
 		in.fabric = &none;
 	}

@@ -16,6 +16,7 @@
 #include "kernel/ipoib_arp.h"
 #include "record/file.h"
 #include "record/subnet.h"
+#include "mad/mad_trap.h"
 #include "mad/mad_watch.h"
 #include "source/source.h"
 #include "derive/counters.h"
@@ -421,7 +422,9 @@ static void live_subnet_want(struct live *lv)
 	if (live_recorded(lv)) {
 		lv->subnet_rec = LIVE_SUBNET_NONE - 1;	/* not looked up yet */
 		live_subnet_replay(lv);
+		return;
 	}
+	lv->trap = mad_trap_new(lv->ctx);	/* without it the subnet is swept on its timer */
 }
 
 const char *live_fabric_reason(const struct live *lv)
@@ -442,6 +445,16 @@ const char *live_fabric_reason(const struct live *lv)
 static bool live_subnet_frozen(const struct live *lv)
 {
 	return lv->paused || !(lv->wants & LIVE_WANT_FABRIC);
+}
+
+/* The SM's Reports are read and acknowledged even while frozen; one means the subnet changed: sweep it now. */
+static unsigned int live_trap_step(struct live *lv, uint64_t now)
+{
+	unsigned int got = lv->trap ? mad_trap_step(lv->trap, now) : 0;
+
+	if ((got & MAD_TRAP_REPORT) && lv->subnet)
+		mad_subnet_rescan(lv->subnet);
+	return got ? LIVE_FABRIC : 0;
 }
 
 void live_want(struct live *lv, unsigned int wants)
@@ -589,6 +602,8 @@ int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, co
 static void live_drop_source(struct live *lv)
 {
 	live_mad_drop(lv);
+	mad_trap_free(lv->trap);
+	lv->trap = NULL;
 	mad_subnet_free(lv->subnet);
 	lv->subnet = NULL;
 	fabric_hist_free(&lv->fhist);
@@ -674,6 +689,8 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 		if (*timeout_ms < 0 || ms < *timeout_ms)
 			*timeout_ms = ms;
 	}
+	if (lv->trap && n < max)
+		n += mad_trap_fds(lv->trap, fds + n, max - n, timeout_ms, now);
 	/* Parts still to read: look at the other fds, then read on. */
 	if (lv->loading[0])
 		*timeout_ms = 0;
@@ -692,6 +709,7 @@ unsigned int live_step(struct live *lv)
 	if (fds && lv->pfd_async >= 0 && fds[lv->pfd_async].revents && source_async_events(lv->src, &lv->events))
 		ch |= LIVE_EVENTS;
 	ch |= live_mad_step(lv, now);
+	ch |= live_trap_step(lv, now);
 	if (lv->subnet) {
 		unsigned int sn = mad_subnet_step(lv->subnet, live_subnet_frozen(lv),
 						  lv->fabric_interval_s > 0 ? lv->fabric_interval_s : lv->interval_s, now);

@@ -23,6 +23,7 @@
 struct mad_subnet;
 struct mad_path;
 struct ib_trace;
+struct mad_trap;
 struct mad_watch;
 struct source;
 
@@ -132,6 +133,8 @@ struct live {
 	uint64_t path_retry_ns;		/* when to read the ARP table again */
 	size_t subnet_rec;		/* a replay: the subnet record shown (LIVE_SUBNET_NONE: none at the cursor) */
 	uint64_t subnet_rec_started;	/* a recording: the one the subnet was last written into */
+	/* The SM's traps, subscribed to beside the subnet: a Report sweeps it at once (NULL: none). */
+	struct mad_trap *trap;
 
 	/* Where live_fds() put the core's fds in the surface's array (-1: not there). */
 	struct pollfd *pfds;

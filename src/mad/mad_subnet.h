@@ -14,7 +14,7 @@
 /*
  * The sweep runs again when a port's LinkDownedCounter moves, when a port
  * whose counters answered stops answering, when asked (mad_subnet_rescan:
- * a local port changed state), and at least every SUBNET_RESWEEP_NS (or
+ * a local port changed state, the SM reported a trap: mad/mad_trap.h), and at least every SUBNET_RESWEEP_NS (or
  * 20 sweeps' time on a fabric that takes long to sweep). Each answer lands
  * as it comes; nothing ever waits.
  */

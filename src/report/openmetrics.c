@@ -10,6 +10,7 @@
 
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
+#include "mad/mad_trap.h"
 #include "model/events.h"
 #include "report/openmetrics.h"
 #include "util.h"
@@ -630,7 +631,28 @@ static const struct om_family
 	fam_f_saturated = { "fabtop_fabric_port_saturated", OM_GAUGE, NULL,
 			    "1 when a counter of the port is latched at its maximum." },
 	fam_f_lost = { "fabtop_fabric_link_lost", OM_GAUGE, NULL,
-		       "A link that was up at a sweep before and is not now: 1 until it comes back." };
+		       "A link that was up at a sweep before and is not now: 1 until it comes back." },
+	fam_f_trap_sub = { "fabtop_fabric_trap_subscribed", OM_GAUGE, NULL,
+			   "1 when the SA accepted the subscriptions to its traps (a Report sweeps the subnet at once)." },
+	fam_f_traps = { "fabtop_fabric_traps", OM_COUNTER, NULL,
+			"Reports of the SM's traps received and acknowledged, by trap number (other: any else)." };
+
+/* The SM's traps: whether subscribed, and the Reports by trap number. */
+static void fabric_traps(struct om *o, const struct mad_trap_stats *st)
+{
+	char num[8];
+
+	if (!st)
+		return;
+	om_family(o, &fam_f_trap_sub);
+	om_u64(o, NULL, 0, st->subscribed);
+	om_family(o, &fam_f_traps);
+	for (unsigned int k = 0; k <= MAD_TRAP_NSUB; k++) {
+		if (k < MAD_TRAP_NSUB)
+			snprintf(num, sizeof(num), "%u", mad_trap_numbers[k]);
+		OM_SAMPLE(o, om_u64, st->by_trap[k], { "trap", k < MAD_TRAP_NSUB ? num : "other" });
+	}
+}
 
 /* The identity of a swept port and its remote end: the labels of every fabric series. */
 struct om_fport {
@@ -754,6 +776,7 @@ static void fabric_write(struct om *o, const struct openmetrics_input *in)
 	om_u64(o, NULL, 0, up);
 	om_family(o, &fam_f_sweeps);
 	om_u64(o, NULL, 0, in->fabric_sweeps);
+	fabric_traps(o, in->fabric_traps);
 	if (!up)
 		return;
 	om_family(o, &fam_f_sweep_s);

@@ -47,6 +47,7 @@ struct openmetrics_input {
 	size_t nlost;
 	uint64_t fabric_sweeps;			/* sweeps taken (0: none shown yet) */
 	double fabric_round_s;			/* wall time of the last whole round of PMA samples */
+	const struct mad_trap_stats *fabric_traps;	/* the SM's traps (NULL: no subscription made) */
 };
 
 /* fabtop's own cost and activity (changes per scrape, so written apart from the host). */

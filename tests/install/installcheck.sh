@@ -36,14 +36,17 @@ fi
 # The exporter's examples: the scrape config finds its rule file beside it.
 if command -v promtool >/dev/null; then
 	promtool check config "$examples/prometheus-fabtop.yml" >"$T/pc" 2>&1 &&
-		grep -q 'SUCCESS: 6 rules found' "$T/pc" && ok "$examples/prometheus-fabtop.yml loads $examples/fabtop-alerts.yml" ||
+		grep -q 'SUCCESS: 6 rules found' "$T/pc" && grep -q 'SUCCESS: 8 rules found' "$T/pc" &&
+		ok "$examples/prometheus-fabtop.yml loads $examples/fabtop-alerts.yml and fabtop-fabric-alerts.yml" ||
 		{ bad "promtool check config $examples/prometheus-fabtop.yml"; cat "$T/pc" >&2; }
 else
-	[ -f "$examples/prometheus-fabtop.yml" ] && [ -f "$examples/fabtop-alerts.yml" ] &&
+	[ -f "$examples/prometheus-fabtop.yml" ] && [ -f "$examples/fabtop-alerts.yml" ] && [ -f "$examples/fabtop-fabric-alerts.yml" ] &&
 		ok "$examples/prometheus-fabtop.yml, fabtop-alerts.yml (promtool not installed)" || bad "Prometheus examples in $examples"
 fi
-jq -s -e 'length == 1 and (.[0].panels | length > 0)' "$examples/fabtop-grafana.json" >/dev/null 2>&1 &&
-	ok "$examples/fabtop-grafana.json" || bad "Grafana dashboard $examples/fabtop-grafana.json"
+for d in fabtop-grafana.json fabtop-fabric-grafana.json; do
+	jq -s -e 'length == 1 and (.[0].panels | length > 0)' "$examples/$d" >/dev/null 2>&1 &&
+		ok "$examples/$d" || bad "Grafana dashboard $examples/$d"
+done
 
 # The unit starts the installed binary (ExecStart is BINDIR without DESTDIR).
 if [ -n "$unitdir" ]; then
