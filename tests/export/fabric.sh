@@ -25,23 +25,7 @@ opensm_start h11
 for h in h12 h21 h22 h31 h32; do port_active "$h"; done
 sysfs_hold h11
 
-(cd "$RUN" && SIM_HOST=h11 LD_PRELOAD="$FAB_PRELOAD" exec "$FABTOP" --sysfs "$HOLD_SYS" \
-	export --listen 127.0.0.1:0 --interval 0.5 --fabric --fabric-interval 1) >"$T/exp.out" 2>"$T/exp.err" &
-EXP_PID=$!
-cleanup_add "stop_pid $EXP_PID"
-wait_for 20 grep -q 'listening on' "$T/exp.out" || diag "$(cat "$T/exp.out" "$T/exp.err")"
-addr=$(sed -n 's/^fabtop export: listening on \([0-9.:]*\) .*/\1/p' "$T/exp.out")
-
-# until_metric ERE [SECONDS]: scrape until a line matches.
-until_metric() {
-	_end=$(( $(date +%s) + ${2:-20} ))
-	while :; do
-		scrape "$addr" -o "$T/m.prom" 2>/dev/null || :
-		grep -Eq -- "$1" "$T/m.prom" 2>/dev/null && return 0
-		[ "$(date +%s)" -lt "$_end" ] || return 1
-		sleep 0.2
-	done
-}
+fabric_exporter exp 1
 M() { grep -v '^#' "$T/m.prom"; }
 
 check "the subnet is swept and every port's counters are in" until_metric '^fabtop_fabric_port_data_bytes_total\{node_guid="[^"]*",node_desc="h32 mlx5_0"' 30

@@ -41,6 +41,32 @@ scrape() {
 	curl -sS --max-time 10 "$@" "http://$_a/metrics"
 }
 
+# until_metric ERE [SECONDS]: scrape $addr into $T/m.prom until a line matches (20 s).
+until_metric() {
+	_end=$(( $(date +%s) + ${2:-20} ))
+	while :; do
+		scrape "$addr" -o "$T/m.prom" 2>/dev/null || :
+		grep -Eq -- "$1" "$T/m.prom" 2>/dev/null && return 0
+		[ "$(date +%s)" -lt "$_end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# fabric_exporter NAME FABRIC_INTERVAL [SHIM]: `fabtop export --fabric` of h11
+# under umad2sim (tests/mad/ibsim-lib.sh; SHIM: a library preloaded just
+# before umad2sim, so an ASan runtime stays first); its output in
+# $T/NAME.out and .err; sets EXP_PID and addr.
+fabric_exporter() {
+	_pre=$FAB_PRELOAD
+	[ -z "${3:-}" ] || _pre=$(printf '%s' "$FAB_PRELOAD" | sed "s|$UMAD2SIM|$3:$UMAD2SIM|")
+	(cd "$RUN" && SIM_HOST=h11 LD_PRELOAD="$_pre" exec "$FABTOP" --sysfs "$HOLD_SYS" \
+		export --listen 127.0.0.1:0 --interval 0.5 --fabric --fabric-interval "$2") >"$T/$1.out" 2>"$T/$1.err" &
+	EXP_PID=$!
+	cleanup_add "stop_pid $EXP_PID"
+	wait_for 20 grep -q 'listening on' "$T/$1.out" || diag "$(cat "$T/$1.out" "$T/$1.err")"
+	addr=$(sed -n 's/^fabtop export: listening on \([0-9.:]*\) .*/\1/p' "$T/$1.out")
+}
+
 # metric FILE SELECTOR: the value of the one sample whose line starts with SELECTOR.
 metric() {
 	awk -v s="$2" 'index($0, s) == 1 { print $NF; exit }' "$1"

@@ -26,28 +26,7 @@ opensm_start h12
 for h in h11 h21 h22 h31 h32; do port_active "$h"; done
 sysfs_hold h11
 
-# exporter NAME [SHIM]: fabtop export --fabric on h11, SHIM just before
-# umad2sim in the preload (an ASan runtime must stay first); sets addr.
-exporter() {
-	_pre=$FAB_PRELOAD
-	[ -z "${2:-}" ] || _pre=$(printf '%s' "$FAB_PRELOAD" | sed "s|$UMAD2SIM|$2:$UMAD2SIM|")
-	(cd "$RUN" && SIM_HOST=h11 LD_PRELOAD="$_pre" exec "$FABTOP" --sysfs "$HOLD_SYS" \
-		export --listen 127.0.0.1:0 --interval 0.5 --fabric --fabric-interval 30) >"$T/$1.out" 2>"$T/$1.err" &
-	EXP_PID=$!
-	cleanup_add "stop_pid $EXP_PID"
-	wait_for 20 grep -q 'listening on' "$T/$1.out" || diag "$(cat "$T/$1.out" "$T/$1.err")"
-	addr=$(sed -n 's/^fabtop export: listening on \([0-9.:]*\) .*/\1/p' "$T/$1.out")
-}
-# until_metric ERE [SECONDS]: scrape until a line matches.
-until_metric() {
-	_end=$(( $(date +%s) + ${2:-20} ))
-	while :; do
-		scrape "$addr" -o "$T/m.prom" 2>/dev/null || :
-		grep -Eq -- "$1" "$T/m.prom" 2>/dev/null && return 0
-		[ "$(date +%s)" -lt "$_end" ] || return 1
-		sleep 0.1
-	done
-}
+# fabric_exporter (tests/export/lib.sh) with a 30 s interval: only the 10 s timer or a trap sweeps
 M() { grep -v '^#' "$T/m.prom"; }
 now_ms() { date +%s%3N; }
 # after_timer_sweep: wait for the timer's next sweep, so the following one is 10 s away.
@@ -65,7 +44,7 @@ unlink_until_lost() {
 }
 
 # ---- without the Report reaching fabtop: the timer finds the link ----
-exporter plain
+fabric_exporter plain 30
 check "subscribed: the SA accepted the six InformInfo Sets" until_metric '^fabtop_fabric_trap_subscribed 1$' 20
 check "the subnet is swept: 12 links" until_metric '^fabtop_fabric_links 12$' 20
 check "a timer sweep came (10 s after the first)" after_timer_sweep
@@ -80,7 +59,7 @@ check "... and only the timer found the lost link, 5 s or more after the unlink 
 stop_pid "$EXP_PID"
 
 # ---- with it: the trap sweeps at once ----
-exporter trap "$SHIM"
+fabric_exporter trap 30 "$SHIM"
 check "subscribed again" until_metric '^fabtop_fabric_trap_subscribed 1$' 20
 check "the subnet is swept: 11 links (the cable unlinked before is lost)" until_metric '^fabtop_fabric_links 11$' 20
 check "a timer sweep came" after_timer_sweep
