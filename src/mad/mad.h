@@ -27,6 +27,7 @@ struct mad_stats {
 	uint64_t timeouts;		/* requests that failed after all retries */
 	uint64_t retries;
 	uint64_t stray;			/* replies matching nothing (late, duplicate) */
+	unsigned int peak;		/* the most requests in flight at once */
 };
 
 /* Tunables with sane defaults (mad_session_open sets them). */
@@ -68,6 +69,13 @@ const struct mad_opts *mad_session_get_opts(const struct mad_session *s);
  * mad_step() again after mad_next_timeout_ms(), which is short in that case.
  */
 int mad_fd(const struct mad_session *s);
+/*
+ * The window to give a session driven from a shared poll loop: want, or,
+ * for a session without a pollable fd, enough to cover the time between
+ * two looks (MAD_NOFD_WINDOW): its answers cannot wake the loop, and a
+ * window of 32 looked at every 2 ms sends at most 16,000 MADs a second.
+ */
+unsigned int mad_loop_window(const struct mad_session *s, unsigned int want);
 /* Milliseconds until mad_step() has work (a deadline), -1 if idle. */
 int mad_next_timeout_ms(const struct mad_session *s, uint64_t now_ns);
 /*

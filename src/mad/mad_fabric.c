@@ -637,7 +637,8 @@ int mad_fabric_sweep_begin(struct mad_fabric *v, const struct mad_sweep_limits *
 		v->sw->via = i;
 		v->sw_port = i;
 		v->sw_sent0 = mad_session_stats(v->sess[i])->sent;
-		sweep_opts(v->sess[i], SWEEP_DR_WINDOW, &v->sw_saved);
+		/* Driven from a shared poll loop: a simulator's session is looked at every few ms only. */
+		sweep_opts(v->sess[i], mad_loop_window(v->sess[i], SWEEP_DR_WINDOW), &v->sw_saved);
 		f->sweep_from = i;
 		return 0;
 	}
@@ -655,6 +656,7 @@ void mad_fabric_sweep_end(struct mad_fabric *v, uint64_t now_ns)
 		return;
 	mad_session_set_opts(v->sess[v->sw_port], &v->sw_saved);
 	v->f->sweep_mads += mad_session_stats(v->sess[v->sw_port])->sent - v->sw_sent0;
+	v->f->sweep_peak = mad_session_stats(v->sess[v->sw_port])->peak;
 	mad_sweep_finish(v->sw, now_ns);
 	v->sw = NULL;
 }
@@ -715,8 +717,10 @@ static int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits 
 		mad_session_set_opts(v->sess[i], &saved);
 		mad_sweep_finish(sw, util_now_ns());
 		f->sweep_mads += mad_session_stats(v->sess[i])->sent - sent0;
-		if (first)
+		if (first) {
 			f->sweep_from = i;
+			f->sweep_peak = mad_session_stats(v->sess[i])->peak;
+		}
 		first = false;
 	}
 	return 0;

@@ -170,6 +170,7 @@ static void subnet_open(struct mad_subnet *sn, uint64_t now)
 		struct mad_session *s = mad_fabric_session(sn->v, i);
 
 		if (s) {
+			o.window = mad_loop_window(s, 64);
 			mad_session_set_opts(s, &o);
 			any = true;
 		}
@@ -390,6 +391,7 @@ static void sweep_swap(struct mad_subnet *sn)
 	old->guid_conflict = nw->guid_conflict;
 	old->sweep_ns = nw->sweep_ns;
 	old->sweep_mads = nw->sweep_mads;
+	old->sweep_peak = nw->sweep_peak;
 	nw->nodes = NULL;
 	nw->links = NULL;
 	nw->nnodes = nw->nlinks = 0;

@@ -129,7 +129,8 @@ static double cpu_s(void)
 /*
  * mad_sample subnet INTERVAL_S ROUNDS: the live core's subnet (mad/mad_subnet.h)
  * driven as the monitor drives it (its fds and timeout, then a step): the
- * first sweep's time, then for each round of PMA samples its wall time (from
+ * first sweep's time (from start; the sweep's own; the most MADs it had in
+ * flight), then for each round of PMA samples its wall time (from
  * the interval's start to the last answer), the ports it asked, and the CPU
  * the process used since the previous round; at the end the wakeups.
  */
@@ -158,8 +159,9 @@ static int subnet(const struct fab_ctx *ctx, double interval_s, long rounds)
 			return 1;
 		}
 		if ((news & SUBNET_SWEPT) && got < 0) {
-			printf("swept nodes=%zu ms=%.1f\n", mad_subnet_fabric(sn)->nnodes,
-			       (double)(util_now_ns() - t0) / 1e6);
+			printf("swept nodes=%zu ms=%.1f sweep_ms=%.1f peak=%u\n", mad_subnet_fabric(sn)->nnodes,
+			       (double)(util_now_ns() - t0) / 1e6, (double)mad_subnet_fabric(sn)->sweep_ns / 1e6,
+			       mad_subnet_fabric(sn)->sweep_peak);
 			got = 0;
 			cpu0 = cpu_s();
 			wakeups = 0;

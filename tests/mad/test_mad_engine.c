@@ -357,8 +357,14 @@ static void test_nofd(void)
 	mad_get_pma(s, 3, MAD_ATTR_CLASS_PORT_INFO, 1, cb, &r);
 	mad_step(s, clock_fake = 0);
 	ASSERT_EQ_INT(mad_next_timeout_ms(s, 0), 2, "timeout capped at 2 ms");
+	/* ... so a poll loop gives it a window that covers 2 ms of answers */
+	TAP_OK(mad_loop_window(s, 32) > 64, "a loop's window without an fd: %u, not 32", mad_loop_window(s, 32));
 	mad_session_close(s);
 	ASSERT_EQ_INT(r.status, -ECANCELED, "closing cancels what is in flight");
+	tp.fd = 0;	/* any pollable fd */
+	mad_session_open_transport(&s, &tp);
+	ASSERT_EQ_INT((int)mad_loop_window(s, 32), 32, "with an fd the window asked for");
+	mad_session_close(s);
 }
 
 static void run_port(struct fake *fk, struct ib_local_port *lp)
