@@ -696,11 +696,15 @@ static const char *fabric_empty(struct ui *ui)
 static enum ui_key_result fabric_key(struct ui *ui, void *state, int ch)
 {
 	struct fabric_pane *st = state;
+	struct table *t = ui_table(ui);
 
 	if (ch != 'v' || !st)
 		return UI_KEY_IGNORED;
 	st->nodes = !st->nodes;
-	ui_table(ui)->cols = st->nodes ? node_cols : fabric_cols;
+	t->cols = st->nodes ? node_cols : fabric_cols;
+	/* the other view's rows have other keys: start at the top, trouble first */
+	t->sel_key[0] = '\0';
+	t->sel = t->top = 0;
 	ui_status(ui, "%s", st->nodes ? "nodes: a row per switch, CA or router (v: links)" : "links: a row per cable (v: nodes)");
 	views_rebuild(ui);
 	return UI_KEY_TAKEN;
