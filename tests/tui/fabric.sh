@@ -18,6 +18,7 @@ tui_keys F1
 tui_expect "the help says what Enter on a link shows" "Fabric pane  v links / nodes; Enter a link: both ends' counters, its last 20 intervals"
 tui_keys End
 tui_expect "... and what XMITWAIT is" "XMITWAIT     Fabric: PortXmitWait as % of the interval, or ticks/s"
+tui_expect "... and what a node's PORTS are" "PORTS        Fabric nodes (v): ports LinkUp of the ports that answered"
 tui_keys Escape
 tui_quit >/dev/null || :
 assert_match "... and exits cleanly" "FABTOP-EXIT=0" "$(cat "$T/screen")"
