@@ -104,6 +104,10 @@ tui_expect_gone "Esc clears the filter" "filter: leaf" 5
 tui_keys s
 tui_expect "s sorts the nodes by NODE, A to Z" "NODE^" 5
 assert_match "... h11 first" '^[A-Za-z,]+ +h11 mlx5_0 ' "$(nrows | head -n 1)"
+tui_keys W
+tui_expect "W saves the settings" "settings saved to" 5
+assert_match "... the node view's sort column by its own name" '^sort\.fabric=node,asc$' \
+	"$(cat "$T/cfg/fabtop/fabtoprc" 2>/dev/null)"
 tui_keys I
 tui_expect "I inverts it" "NODEv" 5
 assert_match "... spine 2 first" '^[A-Za-z,]+ +spine 2 ' "$(nrows | head -n 1)"
