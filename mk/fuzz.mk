@@ -10,7 +10,7 @@ FUZZ_SRCS = tests/fuzz/fuzz_wire.c tests/fuzz/fuzz_netlink.c tests/fuzz/fuzz_mad
 	tests/fuzz/fuzz_text.c tests/fuzz/fuzz_settings.c tests/fuzz/fuzz_prom.c \
 	tests/fuzz/fuzz_server.c tests/fuzz/fake_rdma.c tests/fuzz/fake_rdma.h tests/fuzz/replay.c \
 	tests/fuzz/fuzz_record.c tests/fuzz/record_seeds.sh
-EXTRA_DIST += $(FUZZ_SRCS) tests/data/fuzz
+EXTRA_DIST += $(FUZZ_SRCS) tests/data/fuzz tests/fuzz/server_seeds.py
 FUZZ_SECONDS = 30
 # Memory is a crash too: an input that makes a parser allocate past these
 # (a few bytes that ask for gigabytes) fails the run like an overflow. The
