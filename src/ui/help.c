@@ -69,6 +69,7 @@ void help_text(struct ui *ui, struct text *out)
 	text_add(out, 0, "  NETNS        a netdev of the port is not in this network namespace");
 	text_add(out, 0, "  saturated    a counter latched at all-ones: its true value is unknown");
 	text_add(out, 0, "  XMITWAIT     Fabric: PortXmitWait as %% of the interval, or ticks/s where the tick is unknown");
+	text_add(out, 0, "  PORTS        Fabric nodes (v): ports LinkUp of the ports that answered PortInfo");
 	text_add(out, 0, "  n/a, -       no such counter (no PMA) / no second sample yet");
 	text_add(out, 0, "  FAR END      the port at the other end of the cable, asked through MADs (red: its errors move)");
 	text_add(out, 0, "  Rates: data counters count 4-octet words, so bytes = value x 4.");

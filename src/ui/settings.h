@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-#define SETTINGS_MAX_SORTS 8
+#define SETTINGS_MAX_SORTS 16	/* one per pane: at least UI_MAX_VIEWS (ui/ui.h) */
 #define SETTINGS_ID_LEN 32
 
 struct settings_sort {

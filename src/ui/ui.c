@@ -132,7 +132,7 @@ void ui_save_sorts(struct ui *ui)
 
 		if (!v->ncols)
 			continue;
-		col_id(v->cols[t->sort_col].title, id, sizeof(id));
+		col_id(t->cols[t->sort_col].title, id, sizeof(id));	/* the columns shown (a pane may swap them) */
 		settings_set_sort(&ui->settings, v->id, id, t->sort_desc);
 	}
 }

@@ -33,10 +33,43 @@ static const struct table_col fabric_cols[NCOLS] = {
 	[C_WHY]   = { .title = "WHY",       .width = 24, .prio = 1, .flex = true },
 };
 
+/* The node view ('v'): one row per switch, CA or router; the same number of columns, ERRORS and XMITWAIT where the links have them. */
+enum { N_FLAGS, N_NODE, N_GUID, N_LID, N_TYPE, N_PORTS, N_IN, N_OUT, N_ERR, N_WAIT, N_WHY, NNCOLS };
+_Static_assert((int)NNCOLS == (int)NCOLS && (int)N_WAIT == (int)C_WAIT && (int)N_FLAGS == (int)C_FLAGS, "a toggle keeps the sort column's index");
+
+static const struct table_col node_cols[NNCOLS] = {
+	[N_FLAGS] = { .title = "FLAGS",     .width = 9,  .prio = 0, .numeric = true },
+	[N_NODE]  = { .title = "NODE",      .width = 22, .prio = 0 },
+	[N_GUID]  = { .title = "GUID",      .width = 19, .prio = 2 },
+	[N_LID]   = { .title = "LID",       .width = 5,  .prio = 1, .right = true, .numeric = true },
+	[N_TYPE]  = { .title = "TYPE",      .width = 6,  .prio = 1 },
+	[N_PORTS] = { .title = "PORTS",     .width = 5,  .prio = 0, .right = true, .numeric = true },
+	[N_IN]    = { .title = "IN Gb/s",   .width = 8,  .prio = 0, .right = true, .numeric = true },
+	[N_OUT]   = { .title = "OUT Gb/s",  .width = 8,  .prio = 0, .right = true, .numeric = true },
+	[N_ERR]   = { .title = "ERRORS",    .width = 7,  .prio = 1, .right = true, .numeric = true },
+	[N_WAIT]  = { .title = "XMITWAIT",  .width = 8,  .prio = 2, .right = true, .numeric = true },
+	[N_WHY]   = { .title = "WHY",       .width = 24, .prio = 1, .flex = true },
+};
+
+/* A node's ports summed: what its row shows. */
+struct fabric_node_row {
+	unsigned int flags;		/* FLINK_* of its ports and links */
+	unsigned int up, total;		/* ports LinkUp, ports that answered PortInfo */
+	unsigned int ndown, ndeg, nnoans;	/* its links down since the sweep before, degraded, far end silent */
+	char deg_why[96];		/* the first degraded link's words */
+	bool rates, pma_ok;
+	double in_bps, out_bps;
+	uint64_t errors, errors_now;
+	struct fabric_end wait;		/* the port that waited most */
+};
+
 /* The rows of the last build (the details of a key are found among them). */
 struct fabric_pane {
 	struct fabric_link_row *rows;
 	size_t nrows, cap;
+	bool nodes;			/* the node view */
+	struct fabric_node_row *nrow;	/* [f->nnodes] in the node view */
+	size_t nrow_cap;
 	char empty[900];		/* what the body says when there are no rows */
 };
 
@@ -50,8 +83,10 @@ static void fabric_destroy(void *state)
 {
 	struct fabric_pane *st = state;
 
-	if (st)
+	if (st) {
 		free(st->rows);
+		free(st->nrow);
+	}
 	free(st);
 }
 
@@ -116,7 +151,7 @@ static void lost_row(struct table_row *r, const struct fabric_lost_link *l)
  * PortXmitWait of the end that waited more: the share of the interval
  * when its tick is known (derive/xmit_wait.h), else ticks per second.
  */
-static void wait_cell(struct table_row *r, const struct fabric_end *ea, const struct fabric_end *eb)
+static const struct fabric_end *wait_worst(const struct fabric_end *ea, const struct fabric_end *eb)
 {
 	const struct fabric_end *e = ea->wait_known ? ea : eb;
 
@@ -126,6 +161,13 @@ static void wait_cell(struct table_row *r, const struct fabric_end *ea, const st
 		else
 			e = ea->wait_per_s >= eb->wait_per_s ? ea : eb;
 	}
+	return e;
+}
+
+static void wait_cell(struct table_row *r, const struct fabric_end *ea, const struct fabric_end *eb)
+{
+	const struct fabric_end *e = wait_worst(ea, eb);
+
 	if (!e->wait_known) {
 		table_cell(r, C_WAIT, ROLE_DIM, "-");
 	} else if (e->wait_how == XWAIT_SHARE) {
@@ -181,6 +223,154 @@ static void link_row(struct table_row *r, const struct ib_fabric *f, const struc
 	wait_cell(r, &lr->ea, &lr->eb);
 }
 
+/* The ports of node i summed into nr (its links' trouble is added by nodes_from_links()). */
+static void node_sum(const struct ib_fabric *f, size_t i, struct fabric_node_row *nr)
+{
+	const struct ib_fnode *n = &f->nodes[i];
+
+	memset(nr, 0, sizeof(*nr));
+	for (unsigned int p = 1; n->ports && p <= n->id.num_ports; p++) {
+		const struct ib_fport *fp = &n->ports[p];
+		struct fabric_end e;
+
+		if (!fp->known)
+			continue;
+		nr->total++;
+		nr->up += fp->pi.phys_state == PHYS_STATE_LINK_UP;
+		if (!fp->pma)
+			continue;
+		fabric_end_from(fp->pma, &e);
+		fabric_end_wait(&e, fp->pma, &fp->pi);
+		if (e.rates) {
+			nr->rates = true;
+			nr->in_bps += e.rcv_bps;
+			nr->out_bps += e.xmit_bps;
+		}
+		nr->pma_ok |= e.pma == IBQ_OK;
+		nr->errors += e.errors;
+		nr->errors_now += e.errors_now;
+		nr->flags |= (e.saturated ? FLINK_SATURATED : 0) | (e.errors ? FLINK_ERRORS : 0) |
+			     (e.pma == IBQ_TIMEOUT ? FLINK_NO_ANSWER : 0) | (e.link_downed ? FLINK_DOWN : 0);
+		nr->wait = *wait_worst(&nr->wait, &e);
+	}
+}
+
+static void node_link_end(struct fabric_node_row *nr, const struct fabric_link_row *lr)
+{
+	if (lr->flags & FLINK_DEGRADED) {
+		if (!nr->ndeg++)
+			snprintf(nr->deg_why, sizeof(nr->deg_why), "%s", lr->why);
+		nr->flags |= FLINK_DEGRADED;
+	}
+	if (lr->flags & FLINK_DOWN) {
+		nr->ndown++;
+		nr->flags |= FLINK_DOWN;
+	}
+}
+
+/* Each link's trouble on both its ends: degraded, down, a far end that does not answer. */
+static void nodes_from_links(const struct ib_fabric *f, struct fabric_node_row *nrow, const struct fabric_link_row *rows,
+			     size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct fabric_link_row *lr = &rows[i];
+
+		if (lr->lost) {
+			for (size_t k = 0; k < f->nnodes; k++)
+				if (f->nodes[k].id.node_guid == lr->lost->a.node_guid ||
+				    f->nodes[k].id.node_guid == lr->lost->b.node_guid) {
+					nrow[k].ndown++;
+					nrow[k].flags |= FLINK_DOWN;
+				}
+			continue;
+		}
+		node_link_end(&nrow[lr->a], lr);
+		if (lr->half) {
+			nrow[lr->a].nnoans++;
+			nrow[lr->a].flags |= FLINK_NO_ANSWER;
+		} else {
+			node_link_end(&nrow[lr->b], lr);
+		}
+	}
+}
+
+/* What is wrong with a node, in words ("" when nothing). */
+static void node_why(const struct fabric_node_row *nr, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (nr->ndown)
+		n += (size_t)snprintf(buf + n, size - n, "%u link%s down", nr->ndown, nr->ndown == 1 ? "" : "s");
+	if (nr->nnoans && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u far end%s silent", n ? ", " : "", nr->nnoans,
+				      nr->nnoans == 1 ? "" : "s");
+	if ((nr->flags & FLINK_NO_ANSWER) && !nr->nnoans && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%sits PMA does not answer", n ? ", " : "");
+	if (nr->ndeg && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u degraded (%s)", n ? ", " : "", nr->ndeg, nr->deg_why);
+	if (nr->errors && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s+%" PRIu64 " errors", n ? ", " : "", nr->errors);
+	if ((nr->flags & FLINK_SATURATED) && n < size)
+		snprintf(buf + n, size - n, "%sa counter saturated", n ? ", " : "");
+}
+
+static void node_row(struct table_row *r, const struct ib_fnode *n, const struct fabric_node_row *nr)
+{
+	char g[32], why[200];
+
+	table_cell(r, N_NODE, 0, "%s", node_name(&n->id, g, sizeof(g)));
+	ibfabric_guid_str(n->id.node_guid, g, sizeof(g));
+	table_cell(r, N_GUID, 0, "%s", g);
+	table_cell(r, N_LID, 0, "%u", n->lid);
+	table_cell_num(r, N_LID, n->lid);
+	table_cell(r, N_TYPE, 0, "%s", mad_node_type_str(n->id.node_type));
+	table_cell(r, N_PORTS, nr->up < nr->total && n->id.node_type != 2 ? ROLE_WARN : 0, "%u/%u", nr->up, nr->total);
+	table_cell_num(r, N_PORTS, nr->up);
+	rate_cell(r, N_IN, nr->rates, nr->in_bps);
+	rate_cell(r, N_OUT, nr->rates, nr->out_bps);
+	if (nr->pma_ok) {
+		table_cell(r, N_ERR, nr->errors_now ? ROLE_BAD : nr->errors ? ROLE_WARN : 0, "%" PRIu64, nr->errors);
+		table_cell_num(r, N_ERR, (double)nr->errors);
+	} else {
+		table_cell(r, N_ERR, ROLE_DIM, "-");
+	}
+	wait_cell(r, &nr->wait, &nr->wait);
+	node_why(nr, why, sizeof(why));
+	table_cell(r, N_WHY, why[0] ? 0 : ROLE_DIM, "%s", why);
+}
+
+/* The node view: one row per node of the sweep, from its ports and the link rows just built. */
+static void nodes_build(struct fabric_pane *st, const struct ib_fabric *f, struct table *t)
+{
+	if (f->nnodes > st->nrow_cap) {
+		struct fabric_node_row *nr = realloc(st->nrow, f->nnodes * sizeof(*nr));
+
+		if (!nr)
+			return;
+		st->nrow = nr;
+		st->nrow_cap = f->nnodes;
+	}
+	for (size_t i = 0; i < f->nnodes; i++)
+		node_sum(f, i, &st->nrow[i]);
+	nodes_from_links(f, st->nrow, st->rows, st->nrows);
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const struct fabric_node_row *nr = &st->nrow[i];
+		struct table_row *r = table_add(t, "node/%016" PRIx64, f->nodes[i].id.node_guid);
+		char flags[48];
+
+		if (!r)
+			return;
+		node_row(r, &f->nodes[i], nr);
+		flags_str(nr->flags, flags, sizeof(flags));
+		table_cell(r, N_FLAGS, nr->flags & (FLINK_DOWN | FLINK_NO_ANSWER | FLINK_ERRORS) ? ROLE_BAD :
+				       nr->flags ? ROLE_WARN : ROLE_OK, "%s", flags);
+		table_cell_num(r, N_FLAGS, nr->flags);
+		if (nr->flags & (FLINK_DOWN | FLINK_NO_ANSWER | FLINK_ERRORS))
+			r->role = ROLE_BAD;
+	}
+}
+
 static void fabric_build(struct ui *ui, struct table *t)
 {
 	struct fabric_pane *st = pane_state(ui);
@@ -203,6 +393,10 @@ static void fabric_build(struct ui *ui, struct table *t)
 	}
 	n = fabric_links_build(f, lost, nlost, st->rows, st->cap, &total);
 	st->nrows = n;
+	if (st->nodes) {
+		nodes_build(st, f, t);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct fabric_link_row *lr = &st->rows[i];
 		struct table_row *r;
@@ -334,19 +528,38 @@ static void hist_details(struct text *out, const struct live *lv, const struct i
 	}
 }
 
-/* A switch's ports, one line each: state, link, the remote end, rates, error deltas, xmit wait. */
-static void switch_ports(struct text *out, const struct ib_fabric *f, size_t node)
+/* A port's link: "4X QDR", and in *why how it trained below what both ends do ("" when it did not). */
+static void port_link(const struct ib_fabric *f, const struct ib_fnode *n, const struct ib_fport *fp, char *link,
+		      size_t lsize, char *why, size_t wsize)
+{
+	why[0] = '\0';
+	if (fp->pi.phys_state != PHYS_STATE_LINK_UP) {
+		snprintf(link, lsize, "-");
+		return;
+	}
+	snprintf(link, lsize, "%s %s", mad_link_width_str(fp->pi.width), mad_link_speed_str(fp->pi.speed, fp->pi.speed_ext));
+	if (fp->linked && fp->peer < f->nnodes) {
+		const struct ib_fnode *p = &f->nodes[fp->peer];
+
+		if (p->ports && fp->peer_port <= p->id.num_ports && p->ports[fp->peer_port].known &&
+		    !fabric_link_degraded(n, &fp->pi, p, &p->ports[fp->peer_port].pi, why, wsize))
+			why[0] = '\0';
+	}
+}
+
+/* A node's ports, one line each: state, link (degraded said), the remote end, rates, error deltas, xmit wait. */
+static void node_ports(struct text *out, const struct ib_fabric *f, size_t node)
 {
 	const struct ib_fnode *n = &f->nodes[node];
 	char g[32];
 
 	text_add(out, ROLE_HEADING, "%s: its %u ports", node_name(&n->id, g, sizeof(g)), n->id.num_ports);
-	text_add(out, 0, "  %4s %-16s %-8s %-24s %9s %9s %8s %9s", "port", "state", "link", "remote", "xmit Gb/s",
-		 "rcv Gb/s", "errors", "xmit wait");
+	text_add(out, 0, "  %4s %-16s %-10s %-24s %9s %9s %8s %9s  %s", "port", "state", "link", "remote", "xmit Gb/s",
+		 "rcv Gb/s", "errors", "xmit wait", "degraded");
 	for (unsigned int p = 1; n->ports && p <= n->id.num_ports; p++) {
 		const struct ib_fport *fp = &n->ports[p];
 		struct fabric_end e;
-		char st[40], remote[IB_DESC_LEN + 8] = "-", tx[16], rx[16], w[24];
+		char st[40], link[24], why[96], remote[IB_DESC_LEN + 8] = "-", tx[16], rx[16], w[24];
 
 		if (!fp->known) {
 			text_add(out, ROLE_DIM, "  %4u (PortInfo did not answer)", p);
@@ -355,6 +568,7 @@ static void switch_ports(struct text *out, const struct ib_fabric *f, size_t nod
 		fabric_end_from(fp->pma, &e);
 		fabric_end_wait(&e, fp->pma, &fp->pi);
 		snprintf(st, sizeof(st), "%s/%s", mad_port_state_str(fp->pi.state), mad_phys_state_str(fp->pi.phys_state));
+		port_link(f, n, fp, link, sizeof(link), why, sizeof(why));
 		if (fp->linked && fp->peer < f->nnodes)
 			snprintf(remote, sizeof(remote), "%s/%u", node_name(&f->nodes[fp->peer].id, g, sizeof(g)),
 				 fp->peer_port);
@@ -362,10 +576,9 @@ static void switch_ports(struct text *out, const struct ib_fabric *f, size_t nod
 		gbps_str(e.rates ? (float)(e.rcv_bps * 8 / 1e9) : NAN, rx, sizeof(rx));
 		wait_str(!e.wait_known ? NAN : e.wait_how == XWAIT_SHARE ? (float)e.wait_share : -(float)e.wait_per_s,
 			 w, sizeof(w));
-		text_add(out, e.errors_now ? ROLE_BAD : fp->pi.phys_state == PHYS_STATE_LINK_UP ? 0 : ROLE_DIM,
-			 "  %4u %-16.16s %-8s %-24.24s %9s %9s %8" PRIu64 " %9s", p, st,
-			 fp->pi.phys_state == PHYS_STATE_LINK_UP ? mad_link_width_str(fp->pi.width) : "-", remote, tx, rx,
-			 e.errors, w);
+		text_add(out, e.errors_now ? ROLE_BAD : why[0] ? ROLE_WARN : fp->pi.phys_state == PHYS_STATE_LINK_UP ? 0 :
+			 ROLE_DIM, "  %4u %-16.16s %-10s %-24.24s %9s %9s %8" PRIu64 " %9s  %s", p, st, link, remote, tx, rx,
+			 e.errors, w, why[0] ? why : "");
 	}
 }
 
@@ -379,12 +592,42 @@ static void link_more(struct text *out, const struct live *lv, const struct ib_f
 	}
 	if (f->nodes[lr->a].id.node_type == 2) {
 		text_add(out, 0, "%s", "");
-		switch_ports(out, f, lr->a);
+		node_ports(out, f, lr->a);
 	}
 	if (!lr->half && f->nodes[lr->b].id.node_type == 2) {
 		text_add(out, 0, "%s", "");
-		switch_ports(out, f, lr->b);
+		node_ports(out, f, lr->b);
 	}
+}
+
+/* Enter on a node: what it is, what is wrong with it, then every port. */
+static bool node_details(const struct fabric_pane *st, const struct ib_fabric *f, const char *key, struct text *out)
+{
+	uint64_t guid;
+	char g[32], why[200];
+
+	if (strncmp(key, "node/", 5) || sscanf(key + 5, "%" SCNx64, &guid) != 1)
+		return false;
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const struct ib_fnode *n = &f->nodes[i];
+
+		if (n->id.node_guid != guid)
+			continue;
+		ibfabric_guid_str(guid, g, sizeof(g));
+		text_add(out, ROLE_HEADING, "%s  (%s %s, LID %u, %u ports)", n->id.desc[0] ? n->id.desc : "?",
+			 mad_node_type_str(n->id.node_type), g, n->lid, n->id.num_ports);
+		if (st->nrow && i < st->nrow_cap) {
+			node_why(&st->nrow[i], why, sizeof(why));
+			if (why[0])
+				text_add(out, st->nrow[i].flags & (FLINK_DOWN | FLINK_NO_ANSWER | FLINK_ERRORS) ? ROLE_BAD :
+					 ROLE_WARN, "%s", why);
+		}
+		text_add(out, 0, "%s", "");
+		node_ports(out, f, i);
+		return true;
+	}
+	text_add(out, ROLE_WARN, "%s: this node is gone from the last sweep.", key);
+	return true;
 }
 
 static void fabric_details(struct ui *ui, const char *key, struct text *out)
@@ -392,6 +635,8 @@ static void fabric_details(struct ui *ui, const char *key, struct text *out)
 	struct fabric_pane *st = pane_state(ui);
 	const struct ib_fabric *f = ui->live.subnet ? mad_subnet_fabric(ui->live.subnet) : NULL;
 
+	if (st && f && node_details(st, f, key, out))
+		return;
 	for (size_t i = 0; st && f && i < st->nrows; i++) {
 		const struct fabric_link_row *lr = &st->rows[i];
 		char k[TABLE_KEY_LEN];
@@ -436,7 +681,8 @@ static const char *fabric_empty(struct ui *ui)
 		return st->empty;
 	}
 	if (ui_table(ui)->filter[0])
-		return "No link matches the filter (Esc clears it).";
+		return st && st->nodes ? "No node matches the filter (Esc clears it)." :
+					 "No link matches the filter (Esc clears it).";
 	if (st && ui->live.subnet && mad_subnet_status(ui->live.subnet)[0]) {
 		snprintf(st->empty, sizeof(st->empty), "The fabric: %s...", mad_subnet_status(ui->live.subnet));
 		return st->empty;
@@ -444,6 +690,24 @@ static const char *fabric_empty(struct ui *ui)
 	if (ui->live.subnet && mad_subnet_sweeps(ui->live.subnet))
 		return "The sweep found no link.";
 	return "Sweeping the fabric...";
+}
+
+/* v: links or nodes. The columns are swapped under the same table (the same count: the sort column stays). */
+static enum ui_key_result fabric_key(struct ui *ui, void *state, int ch)
+{
+	struct fabric_pane *st = state;
+	struct table *t = ui_table(ui);
+
+	if (ch != 'v' || !st)
+		return UI_KEY_IGNORED;
+	st->nodes = !st->nodes;
+	t->cols = st->nodes ? node_cols : fabric_cols;
+	/* the other view's rows have other keys: start at the top, trouble first */
+	t->sel_key[0] = '\0';
+	t->sel = t->top = 0;
+	ui_status(ui, "%s", st->nodes ? "nodes: a row per switch, CA or router (v: links)" : "links: a row per cable (v: nodes)");
+	views_rebuild(ui);
+	return UI_KEY_TAKEN;
 }
 
 const struct ui_view view_fabric = {
@@ -457,7 +721,8 @@ const struct ui_view view_fabric = {
 	.build = fabric_build,
 	.details = fabric_details,
 	.empty = fabric_empty,
-	.keys_help = "Enter a link: both ends' counters, its last 20 intervals, each switch end's ports (End)",
+	.key = fabric_key,
+	.keys_help = "v links / nodes; Enter a link: both ends' counters, its last 20 intervals, each switch end's ports (End); Enter a node: its ports",
 	.create = fabric_create,
 	.destroy = fabric_destroy,
 };

@@ -3,7 +3,8 @@
 # The Fabric pane recorded and replayed (small-tree.net on ibsim under
 # opensm): R in the live pane, paused, then the replay of that recording at
 # its end shows the same rows; `fabtop record` captures the subnet too, and
-# the replay's details have the link's history and the switch's ports.
+# the replay's details have the link's history and the switch's ports; the
+# node view (v) of the replay equals the live one.
 . "$TOP_SRCDIR/tests/setup.sh"
 slow_scenario
 . "$TOP_SRCDIR/tests/tui/lib.sh"
@@ -27,6 +28,8 @@ SIM_HOST=h11 LD_PRELOAD="$FAB_PRELOAD" exec "\$@"
 EOS
 chmod +x "$T/mon.sh"
 
+# The node view's rows: a node's name, then its GUID.
+nrows() { sed -n '4,$p' "$T/screen" | grep -E '(h[0-9]+ mlx5_0|leaf [0-9]|spine [0-9]) +[0-9a-f]{4}:' || :; }
 # The table's rows: the lines naming a port of the tree, with every column.
 rows() { grep -E '^[A-Z,a-z]+ +(h[0-9]+ mlx5_0|leaf [0-9]|spine [0-9])/[0-9]' "$T/screen" || :; }
 
@@ -43,6 +46,13 @@ tui_keys p
 sleep 1.5
 tui_screen >"$T/screen"
 rows >"$T/live.rows"
+tui_keys v
+tui_wait "nodes: a row per switch" 5 || :
+sleep 0.5
+tui_screen >"$T/screen"
+nrows >"$T/live.nrows"
+tui_keys v
+tui_wait "links: a row per cable" 5 || :
 tui_keys R
 tui_expect_re "R again stops the recording" 'recorded [0-9]+ samples' 10
 tui_quit >/dev/null || :
@@ -61,6 +71,20 @@ else
 	not_ok "the replay at the end equals the live pane when it stopped, row for row"
 	diag "live:" "$(cat "$T/live.rows")" "replay:" "$(cat "$T/replay.rows")"
 fi
+tui_keys v
+tui_expect "replay: v shows the nodes" "nodes: a row per switch" 5
+sleep 0.5
+tui_screen >"$T/screen"
+nrows >"$T/replay.nrows"
+assert_eq "the live pane had 11 nodes" 11 "$(wc -l <"$T/live.nrows")"
+if cmp -s "$T/live.nrows" "$T/replay.nrows"; then
+	ok "the replay's node view equals the live one, row for row"
+else
+	not_ok "the replay's node view equals the live one, row for row"
+	diag "live:" "$(cat "$T/live.nrows")" "replay:" "$(cat "$T/replay.nrows")"
+fi
+tui_keys v
+tui_expect "v again: the links" "links: a row per cable" 5
 tui_keys /
 tui_keys -l 'h21'
 tui_keys Enter Home Enter

@@ -4,7 +4,8 @@
 # row per link with both ends named, the 1X uplink flagged first, errors set
 # through the ibsim console on the right link, filter, sort, details of both
 # ends, a cable unlinked shown as down; without MAD access (a fixture tree,
-# the demo) it says why.
+# the demo) it says why. The node view (v): a row per node, its ports up,
+# rates and trouble; Enter on a switch lists its ports, the 1X uplink flagged.
 . "$TOP_SRCDIR/tests/setup.sh"
 slow_scenario
 . "$TOP_SRCDIR/tests/tui/lib.sh"
@@ -14,9 +15,10 @@ slow_scenario
 tui_start 160 40 -- --sysfs "$DATA/trees/ib-2port" --pane fabric
 tui_expect "no MAD access: the Fabric pane says why" "No fabric view: MAD queries need the live system"
 tui_keys F1
-tui_expect "the help says what Enter on a link shows" "Fabric pane  Enter a link: both ends' counters, its last 20 intervals"
+tui_expect "the help says what Enter on a link shows" "Fabric pane  v links / nodes; Enter a link: both ends' counters, its last 20 intervals"
 tui_keys End
 tui_expect "... and what XMITWAIT is" "XMITWAIT     Fabric: PortXmitWait as % of the interval, or ticks/s"
+tui_expect "... and what a node's PORTS are" "PORTS        Fabric nodes (v): ports LinkUp of the ports that answered"
 tui_keys Escape
 tui_quit >/dev/null || :
 assert_match "... and exits cleanly" "FABTOP-EXIT=0" "$(cat "$T/screen")"
@@ -66,6 +68,56 @@ tui_expect_re "symbol errors on leaf 2 port 1: its link to h21 is ERR, sorted fi
 	'^ERR .*(leaf 2/1 .*h21 mlx5_0/1|h21 mlx5_0/1 .*leaf 2/1) .* 5 .*\+5 errors' 10
 assert_match "... the row above all others" 'leaf 2/1|h21 mlx5_0/1' "$(rows | head -n 1)"
 
+# ---- the node view: v, a row per switch, CA or router ----
+# Node rows: a node's name, then its GUID (no "/port").
+nrows() { sed -n '4,$p' "$T/screen" | grep -E '(h[0-9]+ mlx5_0|leaf [0-9]|spine [0-9]) +[0-9a-f]{4}:' || :; }
+tui_keys v
+tui_expect "v: the node view" "nodes: a row per switch, CA or router" 5
+tui_expect_re "... its columns" 'FLAGS.* NODE +GUID +LID +TYPE +PORTS +IN Gb/s +OUT Gb/s' 5
+tui_wait_re ' spine 2 +[0-9a-f]{4}:' 5 || :
+assert_eq "... 11 nodes, one row each" 11 "$(nrows | wc -l)"
+assert_match "trouble first: leaf 2, its port 1's symbol errors" '^ERR +leaf 2 .* Switch +4/8 .* 5 .*\+5 errors' \
+	"$(nrows | head -n 1)"
+assert_match "a switch's counts: leaf 3, 4 of 8 ports up, its 1X uplink degraded" \
+	'^SLOW +leaf 3 +[0-9a-f:]{19} +[0-9]+ +Switch +4/8 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +0 .*1 degraded \(1X, both ends do 4X\)' \
+	"$(nrows | grep 'leaf 3 ')"
+assert_match "... and spine 1 at the other end" '^SLOW +spine 1 .*1 degraded' "$(nrows | grep 'spine 1 ')"
+assert_eq "... the hosts are ok, their one port up" 6 "$(nrows | grep -Ec '^ok .*CA +1/1 ')"
+tui_keys / s p i n e Enter
+if tui_wait_gone "h22 mlx5_0" 5 && [ "$(nrows | wc -l)" -eq 2 ]; then
+	ok "a filter by node name: the two spines"
+else
+	not_ok "a filter by node name: the two spines"; diag "$(cat "$T/screen")"
+fi
+tui_keys Escape / l e a f Space 3 Enter
+tui_wait_gone "spine 2" 5 || :
+assert_eq "... leaf 3 alone" 1 "$(nrows | wc -l)"
+tui_keys Home Enter
+tui_expect "Enter on a switch: its ports" "leaf 3: its 8 ports" 5
+tui_expect_re "... port 3, the 1X uplink to spine 1, flagged degraded" \
+	' 3 ACTIVE/LinkUp +1X QDR +spine 1/3 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +0 +[^ ]+ +1X, both ends do 4X' 5
+tui_expect_re "... port 4 at 4X to spine 2, not flagged" ' 4 ACTIVE/LinkUp +4X QDR +spine 2/3 +[0-9.]+ +[0-9.]+ +0 +[^ ]+ *$' 5
+tui_expect_re "... port 1 to h31" ' 1 ACTIVE/LinkUp +4X QDR +h31 mlx5_0/1 ' 5
+tui_expect_re "... an unused port down" ' 5 DOWN/Polling +- +- ' 5
+tui_keys Escape Escape
+tui_expect_gone "Esc clears the filter" "filter: leaf" 5
+tui_keys s
+tui_expect "s sorts the nodes by NODE, A to Z" "NODE^" 5
+assert_match "... h11 first" '^[A-Za-z,]+ +h11 mlx5_0 ' "$(nrows | head -n 1)"
+tui_keys W
+tui_expect "W saves the settings" "settings saved to" 5
+assert_match "... the node view's sort column by its own name" '^sort\.fabric=node,asc$' \
+	"$(cat "$T/cfg/fabtop/fabtoprc" 2>/dev/null)"
+tui_keys I
+tui_expect "I inverts it" "NODEv" 5
+assert_match "... spine 2 first" '^[A-Za-z,]+ +spine 2 ' "$(nrows | head -n 1)"
+# back to the flags: s through the other nine columns
+tui_keys s s s s s s s s s s
+tui_expect "s through every column comes back to FLAGS" "FLAGSv" 5
+tui_keys v
+tui_expect "v again: the links" "links: a row per cable" 5
+tui_expect_re "... their columns, trouble first" 'FLAGSv +END A +LID A +END B' 5
+
 # ---- filter and sort ----
 tui_keys / h 3 Enter
 tui_expect "the filter is shown on the tab line" "filter: h3"
@@ -95,9 +147,9 @@ tui_expect_re "details: the symbol errors set on leaf 2 port 1" 'symbol_error +5
 tui_keys End
 tui_expect_re "details end with the switch's ports: leaf 2's" 'leaf 2: its 8 ports' 5
 tui_expect_re "... port 3 up at 4X to spine 1's port 2, with its rates" \
-	' 3 ACTIVE/LinkUp +4X +spine 1/2 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +0 ' 5
+	' 3 ACTIVE/LinkUp +4X QDR +spine 1/2 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +0 ' 5
 tui_expect_re "... port 1 to h21 with the 5 symbol errors" \
-	' 1 ACTIVE/LinkUp +4X +h21 mlx5_0/1 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +5 ' 5
+	' 1 ACTIVE/LinkUp +4X QDR +h21 mlx5_0/1 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +5 ' 5
 tui_expect_re "... above them the link's history, a point per round" 'History, the last [0-9]+ intervals' 5
 tui_expect_re "... a point: both ways' Gb/s, the errors, the xmit wait" \
 	'^[^0-9]* +-?[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+ +[0-9.]+%' 5
