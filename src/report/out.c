@@ -124,6 +124,7 @@ bool out_isatty(const struct out *o)
  * text and t asks for it. True when the JSON half is to be written (the
  * key is then out).
  */
+__attribute__((format(printf, 4, 0)))
 static bool out_value(struct out *o, enum out_to t, const char *key, const char *fmt, va_list ap)
 {
 	if (!o->j) {
