@@ -127,28 +127,9 @@ sed 's/fabtop_fabric_port_degraded/fabtop_fabric_port_degrade/' "$DASH" >"$T/bad
 assert_eq "... and it catches a misspelt one" "fabtop_fabric_port_degrade " "$(not_scraped "$T/bad.json" "$T/final.prom")"
 
 # --- every expression, with Grafana's variables substituted
-jq -c --arg inst "$(printf '%s' "$addr" | sed 's/\./\\\\./g')" '.panels[] | .title as $t | .targets[] |
-	{title: $t, ref: .refId, expr: (.expr
-		| gsub("\\$__rate_interval"; "15s") | gsub("\\$__range"; "5m")
-		| gsub("\\$instance"; $inst) | gsub("\\$node"; ".*"))}' "$DASH" >"$T/queries"
-assert_eq "no variable is left unsubstituted" "" "$(jq -r 'select(.expr | test("\\$")) | .expr' "$T/queries")"
+dashboard_queries "$DASH" "$(printf '%s' "$addr" | sed 's/\./\\\\./g')"
 # Saturated counters: no counter of the simulated fabric latches.
 MAY_BE_EMPTY="Saturated counters"
-while read -r q; do
-	title=$(printf '%s' "$q" | jq -r .title)
-	ref=$(printf '%s' "$q" | jq -r .ref)
-	expr=$(printf '%s' "$q" | jq -r .expr)
-	if ! prom_query "$expr" >"$T/answer"; then
-		not_ok "$title/$ref: Prometheus accepts it"; diag "$expr" "$(cat "$T/answer")"; continue
-	fi
-	n=$(jq '.data.result | length' "$T/answer")
-	if printf '%s\n' "$title" | grep -Eqx "$MAY_BE_EMPTY"; then
-		assert_eq "$title/$ref: accepted ($n series; may be empty on ibsim)" success "$(jq -r .status "$T/answer")"
-	elif [ "$n" -gt 0 ]; then
-		ok "$title/$ref: $n series"
-	else
-		not_ok "$title/$ref: has data"; diag "$expr" "$(cat "$T/answer")"
-	fi
-done <"$T/queries"
+check_queries "on ibsim"
 prom_stop
 done_testing

@@ -92,3 +92,38 @@ prom_wait_scrapes() {
 		"$(curl -sS --max-time 5 "$prom_url/api/v1/targets" | jq -c '.data.activeTargets[] | {scrapeUrl, health, lastError}' 2>&1)"
 	return 1
 }
+
+# dashboard_queries DASH INSTANCE_REGEX: every panel's expression of the
+# Grafana dashboard DASH with Grafana's variables substituted
+# ($__rate_interval and $__interval 15s, which spans several scrapes;
+# $__range 5m; $instance the regex; $node any), one {title, ref, expr}
+# JSON line each, into $T/queries.
+dashboard_queries() {
+	jq -c --arg inst "$2" '.panels[] | .title as $t | .targets[] |
+		{title: $t, ref: .refId, expr: (.expr
+			| gsub("\\$__rate_interval"; "15s") | gsub("\\$__interval"; "15s")
+			| gsub("\\$__range"; "5m") | gsub("\\$instance"; $inst) | gsub("\\$node"; ".*"))}' "$1" >"$T/queries"
+	assert_eq "no variable is left unsubstituted" "" "$(jq -r 'select(.expr | test("\\$")) | .expr' "$T/queries")"
+}
+
+# check_queries WHERE: each expression of $T/queries is accepted by
+# Prometheus and has data; a panel whose title matches the ERE
+# $MAY_BE_EMPTY need only be accepted (WHERE says where it may be empty).
+check_queries() {
+	while read -r _q; do
+		_title=$(printf '%s' "$_q" | jq -r .title)
+		_ref=$(printf '%s' "$_q" | jq -r .ref)
+		_expr=$(printf '%s' "$_q" | jq -r .expr)
+		if ! prom_query "$_expr" >"$T/answer"; then
+			not_ok "$_title/$_ref: Prometheus accepts it"; diag "$_expr" "$(cat "$T/answer")"; continue
+		fi
+		_n=$(jq '.data.result | length' "$T/answer")
+		if printf '%s\n' "$_title" | grep -Eqx "$MAY_BE_EMPTY"; then
+			assert_eq "$_title/$_ref: accepted ($_n series; may be empty $1)" success "$(jq -r .status "$T/answer")"
+		elif [ "$_n" -gt 0 ]; then
+			ok "$_title/$_ref: $_n series"
+		else
+			not_ok "$_title/$_ref: has data"; diag "$_expr" "$(cat "$T/answer")"
+		fi
+	done <"$T/queries"
+}

@@ -100,27 +100,8 @@ assert_eq "label_values(fabtop_port_info, instance) lists the three exporters" \
 
 # --- every expression, with Grafana's variables substituted:
 # $__rate_interval is at least four scrape intervals; 15s spans several.
-jq -c --arg inst "$regex" '.panels[] | .title as $t | .targets[] |
-	{title: $t, ref: .refId, expr: (.expr
-		| gsub("\\$__rate_interval"; "15s") | gsub("\\$__interval"; "15s")
-		| gsub("\\$__range"; "5m") | gsub("\\$instance"; $inst))}' "$DASH" >"$T/queries"
-assert_eq "no variable is left unsubstituted" "" "$(jq -r 'select(.expr | test("\\$")) | .expr' "$T/queries")"
-while read -r q; do
-	title=$(printf '%s' "$q" | jq -r .title)
-	ref=$(printf '%s' "$q" | jq -r .ref)
-	expr=$(printf '%s' "$q" | jq -r .expr)
-	if ! prom_query "$expr" >"$T/answer"; then
-		not_ok "$title/$ref: Prometheus accepts it"; diag "$expr" "$(cat "$T/answer")"; continue
-	fi
-	n=$(jq '.data.result | length' "$T/answer")
-	if printf '%s\n' "$title" | grep -Eqx "$MAY_BE_EMPTY"; then
-		assert_eq "$title/$ref: accepted ($n series; may be empty on the demo)" success "$(jq -r .status "$T/answer")"
-	elif [ "$n" -gt 0 ]; then
-		ok "$title/$ref: $n series"
-	else
-		not_ok "$title/$ref: has data"; diag "$expr" "$(cat "$T/answer")"
-	fi
-done <"$T/queries"
+dashboard_queries "$DASH" "$regex"
+check_queries "on the demo"
 
 # Data that must be there, not just some: every port of every host in the
 # Ports table, and the demo's doctor findings.
