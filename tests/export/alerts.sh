@@ -4,6 +4,7 @@
 # quiet as tests/export/fabtop-alerts.test.yml says, and those cases are not
 # vacuous: breaking any one rule's distinguishing clause makes them fail.
 . "$TOP_SRCDIR/tests/setup.sh"
+. "$TOP_SRCDIR/tests/export/lib.sh"
 command -v promtool >/dev/null || skip_all "promtool not installed (Debian package prometheus)"
 RULES="$TOP_SRCDIR/data/fabtop-alerts.yml"
 CASES="$TOP_SRCDIR/tests/export/fabtop-alerts.test.yml"
@@ -26,23 +27,7 @@ check "promtool test rules tests/export/fabtop-alerts.test.yml" \
 
 # Mutations: each replaces the clause that keeps a look-alike quiet; the
 # cases must then fail. WHAT@FROM@TO, FROM matched literally (a backslash-n is a newline).
-mkdir -p "$T/m/data" "$T/m/tests/export"
-cp "$CASES" "$T/m/tests/export/"
-while IFS='@' read -r what from to; do
-	python3 - "$RULES" "$T/m/data/fabtop-alerts.yml" "$from" "$to" <<'PY'
-import sys
-src, dst, old, new = (a.replace("\\n", "\n") for a in sys.argv[1:])
-text = open(src).read()
-if text.count(old) != 1:
-    sys.exit("mutation text %r found %d times" % (old, text.count(old)))
-open(dst, "w").write(text.replace(old, new))
-PY
-	if (cd "$T/m/tests/export" && timeout 120 promtool test rules fabtop-alerts.test.yml) >"$T/mut.out" 2>&1; then
-		not_ok "the cases catch a rule that $what"; diag "$(cat "$T/mut.out")"
-	else
-		ok "the cases catch a rule that $what"
-	fi
-done <<'EOF_M'
+rule_mutants "$RULES" "$CASES" <<'EOF_M'
 alerts on disabled ports@unless on (instance, device, port) fabtop_port_physical_state == 3@
 calls two state changes a flap@(changes(fabtop_port_state[15m])) > 2@(changes(fabtop_port_state[15m])) > 1
 counts packets as errors@rate(fabtop_port_count_total{kind="error"}[5m])@rate(fabtop_port_count_total[5m])

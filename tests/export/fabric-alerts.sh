@@ -6,6 +6,7 @@
 # them fail. tests/export/fabric-prometheus.sh runs the same rules in a real
 # Prometheus over a real `fabtop export --fabric` on ibsim.
 . "$TOP_SRCDIR/tests/setup.sh"
+. "$TOP_SRCDIR/tests/export/lib.sh"
 command -v promtool >/dev/null || skip_all "promtool not installed (Debian package prometheus)"
 command -v python3 >/dev/null || skip_all "python3 not installed"
 RULES="$TOP_SRCDIR/data/fabtop-fabric-alerts.yml"
@@ -54,23 +55,7 @@ check "promtool test rules tests/export/fabtop-fabric-alerts.test.yml" \
 # Mutations: each replaces the clause that keeps a look-alike quiet (or the
 # alert timely); the cases must then fail. WHAT@FROM@TO, FROM matched
 # literally (a backslash-n is a newline).
-mkdir -p "$T/m/data" "$T/m/tests/export"
-cp "$CASES" "$T/m/tests/export/"
-while IFS='@' read -r what from to; do
-	python3 - "$RULES" "$T/m/data/fabtop-fabric-alerts.yml" "$from" "$to" <<'PY'
-import sys
-src, dst, old, new = (a.replace("\\n", "\n") for a in sys.argv[1:])
-text = open(src).read()
-if text.count(old) != 1:
-    sys.exit("mutation text %r found %d times" % (old, text.count(old)))
-open(dst, "w").write(text.replace(old, new))
-PY
-	if (cd "$T/m/tests/export" && timeout 120 promtool test rules fabtop-fabric-alerts.test.yml) >"$T/mut.out" 2>&1; then
-		not_ok "the cases catch a rule that $what"; diag "$(cat "$T/mut.out")"
-	else
-		ok "the cases catch a rule that $what"
-	fi
-done <<'EOF_M'
+rule_mutants "$RULES" "$CASES" <<'EOF_M'
 alerts on a few symbol errors@{counter="symbol_error"}[10m]) > 10@{counter="symbol_error"}[10m]) > 0
 counts every error counter as symbol errors@increase(fabtop_fabric_port_count_total{counter="symbol_error"}[10m])@increase(fabtop_fabric_port_count_total[10m])
 remembers a flap for 30 minutes@{counter="link_downed"}[15m]) > 0@{counter="link_downed"}[30m]) > 0

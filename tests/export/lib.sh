@@ -71,3 +71,27 @@ fabric_exporter() {
 metric() {
 	awk -v s="$2" 'index($0, s) == 1 { print $NF; exit }' "$1"
 }
+
+# rule_mutants RULES CASES: promtool's unit cases CASES (tests/export/) must
+# fail against each mutant of the rule file RULES (data/), read from stdin
+# as WHAT@FROM@TO lines: FROM, matched literally and exactly once (a
+# backslash-n is a newline), replaced by TO; one check per line.
+rule_mutants() {
+	mkdir -p "$T/m/data" "$T/m/tests/export"
+	cp "$2" "$T/m/tests/export/"
+	while IFS='@' read -r _what _from _to; do
+		python3 - "$1" "$T/m/data/$(basename "$1")" "$_from" "$_to" <<'PY'
+import sys
+src, dst, old, new = (a.replace("\\n", "\n") for a in sys.argv[1:])
+text = open(src).read()
+if text.count(old) != 1:
+    sys.exit("mutation text %r found %d times" % (old, text.count(old)))
+open(dst, "w").write(text.replace(old, new))
+PY
+		if (cd "$T/m/tests/export" && timeout 120 promtool test rules "$(basename "$2")") >"$T/mut.out" 2>&1; then
+			not_ok "the cases catch a rule that $_what"; diag "$(cat "$T/mut.out")"
+		else
+			ok "the cases catch a rule that $_what"
+		fi
+	done
+}
