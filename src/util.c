@@ -24,6 +24,16 @@ const char *util_name(const char *const *tbl, size_t n, int64_t v, const char *d
 	return tbl[v];
 }
 
+void util_lower_timeout(int *timeout_ms, uint64_t due_ns, uint64_t now_ns)
+{
+	uint64_t ms = due_ns > now_ns ? (due_ns - now_ns + 999999) / 1000000 : 0;
+
+	if (ms > 3600000)
+		ms = 3600000;
+	if (*timeout_ms < 0 || (int)ms < *timeout_ms)
+		*timeout_ms = (int)ms;
+}
+
 uint64_t util_now_ns(void)
 {
 	struct timespec ts;

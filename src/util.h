@@ -14,6 +14,12 @@ const char *util_name(const char *const *tbl, size_t n, int64_t v, const char *d
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock of every deadline, sample and rate. */
 uint64_t util_now_ns(void);
+/*
+ * A poll loop's timeout lowered to wake by due_ns (CLOCK_MONOTONIC, rounded
+ * up to the millisecond, 0 when past, at most an hour): *timeout_ms < 0
+ * waits forever until something lowers it.
+ */
+void util_lower_timeout(int *timeout_ms, uint64_t due_ns, uint64_t now_ns);
 /* CLOCK_REALTIME in ns: when something happened, for people and recordings. */
 uint64_t util_wall_ns(void);
 /* "2026-11-24 13:05:10" (local time) of a CLOCK_REALTIME time. Returns buf. */

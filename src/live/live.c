@@ -642,16 +642,6 @@ void live_close(struct live *lv)
 	event_log_free(&lv->events);
 }
 
-static void lower_timeout(int *timeout_ms, uint64_t due, uint64_t now)
-{
-	uint64_t ms = due > now ? (due - now + 999999) / 1000000 : 0;
-
-	if (ms > 3600000)
-		ms = 3600000;
-	if (*timeout_ms < 0 || (int)ms < *timeout_ms)
-		*timeout_ms = (int)ms;
-}
-
 int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 {
 	uint64_t now = util_now_ns();
@@ -669,9 +659,9 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 		fds[n++] = (struct pollfd){ .fd = lv->async_fd, .events = POLLIN };
 	}
 	if (!lv->paused) {
-		lower_timeout(timeout_ms, lv->flags & LIVE_NO_WAIT ? now : lv->next_sample_ns, now);
+		util_lower_timeout(timeout_ms, lv->flags & LIVE_NO_WAIT ? now : lv->next_sample_ns, now);
 		if (lv->net_wanted)
-			lower_timeout(timeout_ms, lv->last_net_ns + SNAPSHOT_NET_GAP_NS, now);
+			util_lower_timeout(timeout_ms, lv->last_net_ns + SNAPSHOT_NET_GAP_NS, now);
 	}
 	if (lv->mad && lv->far && n < max) {
 		lv->pfd_mad = n;
@@ -683,12 +673,8 @@ int live_fds(struct live *lv, struct pollfd *fds, int max, int *timeout_ms)
 		n += mad_subnet_fds(lv->subnet, live_subnet_frozen(lv), fds + n, max - n, timeout_ms, now);
 	if (lv->path && !lv->paused && (lv->wants & LIVE_WANT_PATH) && n < max)
 		n += mad_path_fds(lv->path, fds + n, max - n, timeout_ms, now);
-	if (!lv->path && lv->path_peer[0] && (lv->wants & LIVE_WANT_PATH) && !lv->paused) {
-		int ms = lv->path_retry_ns > now ? (int)((lv->path_retry_ns - now + 999999) / 1000000) : 0;
-
-		if (*timeout_ms < 0 || ms < *timeout_ms)
-			*timeout_ms = ms;
-	}
+	if (!lv->path && lv->path_peer[0] && (lv->wants & LIVE_WANT_PATH) && !lv->paused)
+		util_lower_timeout(timeout_ms, lv->path_retry_ns, now);
 	if (lv->trap && n < max)
 		n += mad_trap_fds(lv->trap, fds + n, max - n, timeout_ms, now);
 	/* Parts still to read: look at the other fds, then read on. */

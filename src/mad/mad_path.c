@@ -136,12 +136,8 @@ int mad_path_fds(const struct mad_path *p, struct pollfd *fds, int max, int *tim
 	for (int i = 0; i < n; i++)
 		fds[i] = (struct pollfd){ .fd = fdv[i], .events = POLLIN };
 	t = mad_fabric_timeout_ms(p->v, now_ns);
-	if (p->stage == PS_LIVE && !p->sampling) {
-		int ms = p->next_sample_ns > now_ns ? (int)((p->next_sample_ns - now_ns + 999999) / 1000000) : 0;
-
-		if (t < 0 || ms < t)
-			t = ms;
-	}
+	if (p->stage == PS_LIVE && !p->sampling)
+		util_lower_timeout(&t, p->next_sample_ns, now_ns);
 	if (t >= 0 && (*timeout_ms < 0 || t < *timeout_ms))
 		*timeout_ms = t;
 	return n;

@@ -632,10 +632,8 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 	if (!sn->v) {
 		if (!paused) {
 			uint64_t due = sn->last_try_ns ? sn->last_try_ns + SUBNET_RETRY_NS : now_ns;
-			int ms = due > now_ns ? (int)((due - now_ns + 999999) / 1000000) : 0;
 
-			if (*timeout_ms < 0 || ms < *timeout_ms)
-				*timeout_ms = ms;
+			util_lower_timeout(timeout_ms, due, now_ns);
 		}
 		return 0;
 	}
@@ -652,10 +650,8 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 	 */
 	if (!paused && sn->stage == SN_READY && !sn->pma_pending) {
 		uint64_t due = sn->next_pma_ns < sn->next_sweep_ns ? sn->next_pma_ns : sn->next_sweep_ns;
-		int ms = due > now_ns ? (int)((due - now_ns + 999999) / 1000000) : 0;
 
-		if (*timeout_ms < 0 || ms < *timeout_ms)
-			*timeout_ms = ms;
+		util_lower_timeout(timeout_ms, due, now_ns);
 	}
 	return n;
 }

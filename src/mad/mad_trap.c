@@ -505,12 +505,8 @@ int mad_trap_fds(const struct mad_trap *t, struct pollfd *fds, int max, int *tim
 {
 	uint64_t due = trap_due(t);
 
-	if (due != UINT64_MAX) {
-		int ms = due > now ? (int)((due - now + 999999) / 1000000) : 0;
-
-		if (*timeout_ms < 0 || ms < *timeout_ms)
-			*timeout_ms = ms;
-	}
+	if (due != UINT64_MAX)
+		util_lower_timeout(timeout_ms, due, now);
 	if (!t->open)
 		return 0;
 	if (t->fd < 0) {
