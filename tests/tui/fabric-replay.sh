@@ -99,6 +99,7 @@ assert_match "the replay exits cleanly" "FABTOP-EXIT=0" "$(cat "$T/screen")"
 # ---- fabtop record --fabric captures the subnet ----
 run_rc fab h11 --sysfs "$HOLD_SYS" --interval 0.5 record "$T/rec.ftrec" --count 8 --fabric
 assert_eq "fabtop record exits 0" 0 "$rc"
+[ "$rc" = 0 ] || diag "its stderr:" "$(cat "$T/err")"
 TUI_WRAP="$T/mon.sh" tui_start 160 45 -- --replay "$T/rec.ftrec" --at end --pane fabric
 tui_expect_re "a replay of fabtop record: the 1X uplink flagged SLOW" \
 	'^SLOW .*(leaf 3/3 .*spine 1/3|spine 1/3 .*leaf 3/3) .*1X QDR' 15
