@@ -52,7 +52,10 @@ struct ib_pma {
 	uint16_t status;		/* MAD status when state == IBQ_STATUS */
 	bool cpi_known;			/* ClassPortInfo answered */
 	uint16_t cap_mask;		/* PMA ClassPortInfo:CapabilityMask */
+	uint32_t cap_mask2;		/* and its CapabilityMask2 */
+	bool cpi_shared;		/* cap_mask from another node of the same model (see src/mad/mad_cpi.h) */
 	bool ext;			/* data/packet counters from PortCountersExtended */
+	bool ext_only;			/* every counter from PortCountersExtended: PortCounters is not asked */
 	bool ext_failed;		/* advertised, but PortCountersExtended did not answer */
 	uint16_t lid;			/* where the PMA was asked */
 	uint8_t port_select;
@@ -70,6 +73,7 @@ struct ib_node_id {
 	uint8_t num_ports;
 	uint32_t vendor_id;
 	uint16_t device_id;
+	uint32_t revision;		/* NodeInfo:Revision */
 	char desc[IB_DESC_LEN];
 };
 
@@ -175,6 +179,7 @@ struct ib_fabric {
 	uint64_t pma_mads;		/* MADs the counter sweep sent */
 	size_t pma_ports;		/* ports asked */
 	size_t pma_answered;		/* ports whose PortCounters answered */
+	uint64_t pma_cpi_shared;	/* ClassPortInfo MADs not sent: a node took its model's answer */
 	char error[768];		/* why nothing could be asked at all ("" if fine) */
 };
 
