@@ -36,6 +36,8 @@ struct mad_subnet {
 	char status[64];
 	char note[256];			/* what the shown sweep left out */
 	uint64_t last_try_ns, next_sweep_ns, next_pma_ns;
+	uint64_t next_partial_ns;	/* the first sweep's next partial showing */
+	uint64_t partial_ns;		/* SUBNET_PARTIAL_NS, or what a test set */
 	uint64_t sweeps;
 	bool rescan;
 	bool fed;			/* a recording's subnet, given by mad_subnet_take(): nothing is ever sent */
@@ -66,9 +68,16 @@ struct mad_subnet *mad_subnet_new(const struct fab_ctx *ctx)
 {
 	struct mad_subnet *sn = calloc(1, sizeof(*sn));
 
-	if (sn)
+	if (sn) {
 		sn->ctx = ctx;
+		sn->partial_ns = SUBNET_PARTIAL_NS;
+	}
 	return sn;
+}
+
+void mad_subnet_set_partial_ns(struct mad_subnet *sn, uint64_t ns)
+{
+	sn->partial_ns = ns;
 }
 
 static void lost_free(struct mad_subnet *sn)
@@ -143,6 +152,24 @@ uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports)
 {
 	*ports = sn->round_ports;
 	return sn->round_ns;
+}
+
+uint64_t mad_subnet_cpi_shared(const struct mad_subnet *sn)
+{
+	return sn->cpi.shared;
+}
+
+uint64_t mad_subnet_mads(const struct mad_subnet *sn)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; sn->v && i < sn->work.nports; i++) {
+		struct mad_session *s = mad_fabric_session(sn->v, i);
+
+		if (s)
+			n += mad_session_stats(s)->sent;
+	}
+	return n;
 }
 
 void mad_subnet_rescan(struct mad_subnet *sn)
@@ -226,7 +253,58 @@ static void sweep_start(struct mad_subnet *sn, uint64_t now)
 		return;
 	}
 	sn->stage = SN_SWEEP;
+	sn->next_partial_ns = now + sn->partial_ns;
 	snprintf(sn->status, sizeof(sn->status), "sweeping");
+}
+
+/* A copy of what the running sweep found so far: its nodes (their ports) and links; no counters, no local ports. */
+static bool partial_copy(struct ib_fabric *dst, const struct ib_fabric *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->nodes = calloc(src->nnodes ? src->nnodes : 1, sizeof(*dst->nodes));
+	dst->links = calloc(src->nlinks ? src->nlinks : 1, sizeof(*dst->links));
+	if (!dst->nodes || !dst->links) {
+		ib_fabric_free(dst);
+		return false;
+	}
+	for (size_t i = 0; i < src->nnodes; i++) {
+		const struct ib_fnode *n = &src->nodes[i];
+		size_t np = (size_t)n->id.num_ports + 1;
+
+		dst->nodes[i] = *n;
+		dst->nodes[i].ports = calloc(np, sizeof(*n->ports));
+		if (!dst->nodes[i].ports) {
+			dst->nnodes = i;
+			ib_fabric_free(dst);
+			return false;
+		}
+		dst->nnodes = i + 1;
+		if (n->ports)
+			memcpy(dst->nodes[i].ports, n->ports, np * sizeof(*n->ports));
+		for (size_t p = 0; p < np; p++)
+			dst->nodes[i].ports[p].pma = NULL;
+	}
+	memcpy(dst->links, src->links, src->nlinks * sizeof(*src->links));
+	dst->nlinks = src->nlinks;
+	dst->partial = true;
+	dst->sweep_from = src->sweep_from;
+	dst->mem_budget = src->mem_budget;
+	return true;
+}
+
+/* No whole sweep shown yet and the first takes long: show what it found so far. */
+static unsigned int partial_show(struct mad_subnet *sn, uint64_t now)
+{
+	struct ib_fabric cp;
+
+	sn->next_partial_ns = now + sn->partial_ns;
+	if (!sn->work.nnodes || !partial_copy(&cp, &sn->work))
+		return 0;
+	ib_fabric_free(&sn->shown);
+	sn->shown = cp;
+	snprintf(sn->status, sizeof(sn->status), "sweeping: %zu nodes so far", cp.nnodes);
+	sn->gen++;
+	return SUBNET_PARTIAL | SUBNET_STATE;
 }
 
 /* A (node GUID, index) pair, sorted by GUID, to find a node of the old sweep fast. */
@@ -380,7 +458,8 @@ static void sweep_swap(struct mad_subnet *sn)
 				n->ports[p].pma->tick_state = IBQ_NONE;
 		}
 	}
-	if (old->nnodes && nix)
+	/* what a partial showing of the first sweep lacks was never lost */
+	if (old->nnodes && nix && !old->partial)
 		lost_update(sn, old, oix, nw, nix);
 	free(oix);
 	free(nix);
@@ -732,6 +811,8 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 
 		util_lower_timeout(timeout_ms, due, now_ns);
 	}
+	if (sn->stage == SN_SWEEP && !sn->sweeps)
+		util_lower_timeout(timeout_ms, sn->next_partial_ns, now_ns);
 	return n;
 }
 
@@ -770,6 +851,8 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 		sn->next_sweep_ns = now + resweep_ns(sn);
 		sn->next_pma_ns = now;
 		news |= SUBNET_SWEPT;
+	} else if (sn->stage == SN_SWEEP && !sn->sweeps && now >= sn->next_partial_ns) {
+		news |= partial_show(sn, now);
 	}
 	if (sn->round_done) {
 		sn->round_done = false;

@@ -157,6 +157,7 @@ struct ib_fabric {
 	size_t nlinks;
 	/* the sweep's own numbers, for people and for tuning */
 	bool swept;
+	bool partial;			/* a first sweep still running: the nodes and links it found so far, no counters */
 	size_t sweep_from;		/* index into ports of the port swept from */
 	bool truncated_nodes;		/* stopped at the node limit */
 	bool truncated_time;		/* stopped at the deadline */
