@@ -874,7 +874,7 @@ static void fpma_cpi(struct mad_session *s, struct fpma_q *q, int status, const 
 		else
 			got = &cpi;
 	}
-	fpma_ports(s, q->run, q->node, got, st == IBQ_BAD_REPLY ? IBQ_BAD_REPLY : st, false, q->kind == FQ_CPI_OWN);
+	fpma_ports(s, q->run, q->node, got, st, false, q->kind == FQ_CPI_OWN);
 	if (q->kind == FQ_CPI)
 		fpma_waiters(s, q->run, q->node, got);
 }
