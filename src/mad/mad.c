@@ -85,6 +85,7 @@ struct mad_session {
 	uint32_t next_tid;
 	void *umad;			/* one umad buffer for sends and receives */
 	struct mad_stats stats;
+	uint64_t packets;		/* every MAD read back, matched or not */
 	const struct mad_transport *tp;	/* NULL: libibumad; else a test's transport */
 	uint8_t rbuf[MAD_SIZE];		/* replies from a test transport */
 	char dump_dir[256];		/* FABTOP_MAD_DUMP */
@@ -278,6 +279,12 @@ static int settle_recv(struct mad_session *s, int timeout_ms, const uint8_t **ma
 static void settle_inflight(struct mad_session *s)
 {
 	uint64_t end = util_now_ns() + (uint64_t)MAD_CLOSE_WAIT_MS * 1000000u;
+	/*
+	 * umad2sim (a session without a pollable fd) answers every MAD it is
+	 * sent, a drop with a status: there the late answers to what timed out
+	 * are waited for too, not only those in flight.
+	 */
+	bool sim = !s->tp && s->fd < 0;
 	struct mad_req *r, *n = NULL;
 	int wait_ms = 0;
 
@@ -287,7 +294,7 @@ static void settle_inflight(struct mad_session *s)
 		req_free(s, r);
 	}
 	s->qhead = s->qtail = NULL;
-	while (s->ninflight) {
+	while (s->ninflight || (sim && s->packets < s->stats.sent)) {
 		uint64_t now, until = 0;
 		const uint8_t *mad;
 		struct mad_hdr h;
@@ -297,6 +304,7 @@ static void settle_inflight(struct mad_session *s)
 		/* What is there first (without a wait), then up to the deadlines. */
 		rc = settle_recv(s, wait_ms, &mad, &len);
 		if (rc == 0) {
+			s->packets++;
 			if (len < MAD_HDR_SIZE || mad_decode_hdr(mad, (size_t)len, &h))
 				continue;
 			for (i = 0; i < s->ninflight; i++)
@@ -316,7 +324,7 @@ static void settle_inflight(struct mad_session *s)
 		for (i = 0; i < s->ninflight; i++)
 			if (s->inflight[i]->deadline_ns > until)
 				until = s->inflight[i]->deadline_ns;
-		if (until > end)
+		if (until > end || (sim && s->packets < s->stats.sent))
 			until = end;
 		if (now >= until)
 			break;
@@ -647,6 +655,7 @@ static int drain(struct mad_session *s, uint64_t now_ns)
 			mad = umad_get_mad(s->umad);
 			status = umad_status(s->umad);
 		}
+		s->packets++;
 		if (mad_decode_hdr(mad, (size_t)len, &h) && len < MAD_HDR_SIZE) {
 			s->stats.stray++;
 			continue;
