@@ -41,7 +41,8 @@ static int deflate_all(z_stream *z, const char *in, size_t len, int flush, unsig
 		bool last = done + chunk == len;
 		int rc;
 
-		z->next_in = (unsigned char *)(uintptr_t)(in + done);
+		/* no arithmetic on a NULL text of length 0 */
+		z->next_in = (unsigned char *)(uintptr_t)(done ? in + done : in);
 		z->avail_in = (uInt)chunk;
 		z->avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
 		rc = deflate(z, last ? flush : Z_NO_FLUSH);

@@ -81,6 +81,9 @@ static void test_member(void)
 	check_member(&ab, want, "", "an empty tail");
 	ASSERT_EQ_INT(gzip_part_make(&empty, "", 0, 1), 0, "an empty part");
 	check_member(&empty, "", "x 1\n", "an empty body");
+	gzip_part_free(&empty);
+	ASSERT_EQ_INT(gzip_part_make(&empty, NULL, 0, 1), 0, "no text at all (a part never rendered)");
+	check_member(&empty, "", "x 1\n", "... makes an empty body");
 	free(want);
 
 	/* A body deflated to its end (Z_FINISH) is no part: the tail after it would be lost. */
