@@ -22,6 +22,7 @@
 #include "cmd/commands.h"
 #include "derive/doctor.h"
 #include "derive/events.h"
+#include "export/gzip.h"
 #include "export/httpd.h"
 #include "export/probe_runs.h"
 #include "export/textfile.h"
@@ -63,6 +64,7 @@ struct exporter {
 	struct {
 		char *text;
 		size_t len, series;
+		struct gzip_part gz;	/* text deflated, made when a scrape wants the format gzip'ed */
 	} fab[2];
 	bool fab_stale;
 	char fab_note[256];		/* what the subnet's sweep left out, as last said */
@@ -70,6 +72,13 @@ struct exporter {
 
 /* --fabric: the subnet's counters are sampled every this many seconds unless told. */
 #define EXPORT_FABRIC_INTERVAL_S	10.0
+
+/*
+ * deflate's level for the pages served gzip'ed: on the 1,016-node fabric's
+ * 27 MB page, 1 takes a quarter of 6's CPU for a page 1.3 times the size
+ * (doc/export.md).
+ */
+#define EXPORT_GZIP_LEVEL		1
 
 /* Events kept: the exporter serves their counts, not the events themselves. */
 #define EXPORT_EVENT_LOG	64
@@ -171,6 +180,7 @@ static int export_fabric_part(struct exporter *e, enum openmetrics_format fmt, c
 		return -ENOMEM;
 	}
 	free(e->fab[fmt].text);
+	gzip_part_free(&e->fab[fmt].gz);
 	e->fab[fmt].text = text;
 	e->fab[fmt].len = len;
 	e->fab[fmt].series = series;
@@ -237,6 +247,31 @@ static void export_textfile(struct exporter *e)
 	free(text);
 }
 
+/*
+ * The page's text in fmt deflated, in the collector's thread: the host's
+ * part each page, the subnet's (the page's end) once per change of it.
+ * 0 or -ENOMEM (the page is served as text alone).
+ */
+static int export_gzip(struct exporter *e, enum openmetrics_format fmt, struct httpd_page *page)
+{
+	struct gzip_part host;
+	size_t host_len = page->len[fmt] - (e->fabric ? e->fab[fmt].len : 0);
+	int rc;
+
+	if (e->fabric && !e->fab[fmt].gz.data &&
+	    gzip_part_make(&e->fab[fmt].gz, e->fab[fmt].text, e->fab[fmt].len, EXPORT_GZIP_LEVEL))
+		return -ENOMEM;
+	if (gzip_part_make(&host, page->text[fmt], host_len, EXPORT_GZIP_LEVEL))
+		return -ENOMEM;
+	if (!e->fabric) {
+		page->gz[fmt] = host;
+		return 0;
+	}
+	rc = gzip_part_join(&page->gz[fmt], &host, &e->fab[fmt].gz);
+	gzip_part_free(&host);
+	return rc;
+}
+
 static void export_publish(struct exporter *e)
 {
 	struct httpd_page *page = calloc(1, sizeof(*page));
@@ -247,6 +282,10 @@ static void export_publish(struct exporter *e)
 		httpd_page_free(page);
 		export_error(e, "out of memory rendering the metrics: the previous ones are served");
 		return;
+	}
+	for (int fmt = 0; fmt < 2; fmt++) {
+		if (httpd_gzip_wanted(e->httpd, fmt) && export_gzip(e, fmt, page))
+			export_error(e, "out of memory compressing the metrics: they are served uncompressed");
 	}
 	e->self.series = series;
 	page->self = e->self;
@@ -339,8 +378,10 @@ static int export_loop(struct exporter *e)
 
 static void export_free(struct exporter *e)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(e->fab); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(e->fab); i++) {
 		free(e->fab[i].text);
+		gzip_part_free(&e->fab[i].gz);
+	}
 	httpd_stop(e->httpd);
 	probe_runs_free(&e->probes);
 	live_close(&e->lv);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "export/gzip.h"
 #include "report/openmetrics.h"
 
 /*
@@ -31,6 +32,8 @@ struct httpd;
 struct httpd_page {
 	char *text[2];			/* [enum openmetrics_format] */
 	size_t len[2];
+	/* text deflated, for the formats httpd_gzip_wanted(): gz[fmt].data NULL serves text alone */
+	struct gzip_part gz[2];
 	struct openmetrics_self self;	/* as of this page; scrapes/rejected are the server's */
 };
 
@@ -45,6 +48,11 @@ int httpd_listen_check(const char *listen, char *err, size_t errsize);
 void httpd_address(const struct httpd *h, char *buf, size_t size);
 /* Serve page from now on (the server owns it; the previous one is freed when no scrape holds it). */
 void httpd_publish(struct httpd *h, struct httpd_page *page);
+/*
+ * Has a scrape asked for fmt gzip'ed? Only such formats are worth
+ * deflating at publish; until a page has it, such a scrape gets the text.
+ */
+bool httpd_gzip_wanted(struct httpd *h, enum openmetrics_format fmt);
 /* Scrapes served and requests refused so far. */
 void httpd_counts(struct httpd *h, uint64_t *scrapes, uint64_t *rejected);
 void httpd_stop(struct httpd *h);
