@@ -62,8 +62,8 @@ struct exporter {
 	double fabric_interval_s;
 	/* the fabric's part of the page per format, rendered again only when the subnet changed */
 	struct {
-		char *text;
-		size_t len, series;
+		struct httpd_shared *sh;	/* the text, shared with the pages that end with it */
+		size_t series;
 		struct gzip_part gz;	/* text deflated, made when a scrape wants the format gzip'ed */
 	} fab[2];
 	bool fab_stale;
@@ -169,7 +169,7 @@ static int export_fabric_part(struct exporter *e, enum openmetrics_format fmt, c
 	size_t len = 0, series;
 	FILE *f;
 
-	if (e->fab[fmt].text && !e->fab_stale)
+	if (e->fab[fmt].sh && !e->fab_stale)
 		return 0;
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -179,16 +179,19 @@ static int export_fabric_part(struct exporter *e, enum openmetrics_format fmt, c
 		free(text);
 		return -ENOMEM;
 	}
-	free(e->fab[fmt].text);
+	httpd_shared_unref(e->fab[fmt].sh);
 	gzip_part_free(&e->fab[fmt].gz);
-	e->fab[fmt].text = text;
-	e->fab[fmt].len = len;
+	e->fab[fmt].sh = httpd_shared_new(text, len);
 	e->fab[fmt].series = series;
-	return 0;
+	return e->fab[fmt].sh ? 0 : -ENOMEM;
 }
 
-/* Render the host in one format into a new buffer; 0 or -ENOMEM. */
-static int export_render(struct exporter *e, enum openmetrics_format fmt, bool with_self,
+/*
+ * Render the host in one format into a new buffer, and with --fabric the
+ * subnet's part: copied in when fab_inline (the textfile), else left in
+ * e->fab[fmt].sh for the page to end with by reference; 0 or -ENOMEM.
+ */
+static int export_render(struct exporter *e, enum openmetrics_format fmt, bool with_self, bool fab_inline,
 			 char **text, size_t *len, size_t *series)
 {
 	struct openmetrics_input in = {
@@ -217,7 +220,8 @@ static int export_render(struct exporter *e, enum openmetrics_format fmt, bool w
 		return -ENOMEM;
 	*series = openmetrics_write_host(f, fmt, &in);
 	if (e->fabric) {
-		fwrite(e->fab[fmt].text, 1, e->fab[fmt].len, f);
+		if (fab_inline)
+			fwrite(e->fab[fmt].sh->text, 1, e->fab[fmt].sh->len, f);
 		*series += e->fab[fmt].series;
 	}
 	if (with_self) {
@@ -238,7 +242,7 @@ static void export_textfile(struct exporter *e)
 	size_t len = 0, series;
 
 	/* node_exporter's textfile collector parses the 0.0.4 format. */
-	if (export_render(e, OPENMETRICS_PROM_0_0_4, true, &text, &len, &series)) {
+	if (export_render(e, OPENMETRICS_PROM_0_0_4, true, true, &text, &len, &series)) {
 		export_error(e, "out of memory rendering %s", e->textfile);
 		return;
 	}
@@ -255,13 +259,12 @@ static void export_textfile(struct exporter *e)
 static int export_gzip(struct exporter *e, enum openmetrics_format fmt, struct httpd_page *page)
 {
 	struct gzip_part host;
-	size_t host_len = page->len[fmt] - (e->fabric ? e->fab[fmt].len : 0);
 	int rc;
 
 	if (e->fabric && !e->fab[fmt].gz.data &&
-	    gzip_part_make(&e->fab[fmt].gz, e->fab[fmt].text, e->fab[fmt].len, EXPORT_GZIP_LEVEL))
+	    gzip_part_make(&e->fab[fmt].gz, e->fab[fmt].sh->text, e->fab[fmt].sh->len, EXPORT_GZIP_LEVEL))
 		return -ENOMEM;
-	if (gzip_part_make(&host, page->text[fmt], host_len, EXPORT_GZIP_LEVEL))
+	if (gzip_part_make(&host, page->text[fmt], page->len[fmt], EXPORT_GZIP_LEVEL))
 		return -ENOMEM;
 	if (!e->fabric) {
 		page->gz[fmt] = host;
@@ -277,13 +280,15 @@ static void export_publish(struct exporter *e)
 	struct httpd_page *page = calloc(1, sizeof(*page));
 	size_t series = 0;
 
-	if (!page || export_render(e, OPENMETRICS_1_0, false, &page->text[0], &page->len[0], &series) ||
-	    export_render(e, OPENMETRICS_PROM_0_0_4, false, &page->text[1], &page->len[1], &series)) {
+	if (!page || export_render(e, OPENMETRICS_1_0, false, false, &page->text[0], &page->len[0], &series) ||
+	    export_render(e, OPENMETRICS_PROM_0_0_4, false, false, &page->text[1], &page->len[1], &series)) {
 		httpd_page_free(page);
 		export_error(e, "out of memory rendering the metrics: the previous ones are served");
 		return;
 	}
 	for (int fmt = 0; fmt < 2; fmt++) {
+		if (e->fabric)
+			page->end[fmt] = httpd_shared_ref(e->fab[fmt].sh);
 		if (httpd_gzip_wanted(e->httpd, fmt) && export_gzip(e, fmt, page))
 			export_error(e, "out of memory compressing the metrics: they are served uncompressed");
 	}
@@ -379,7 +384,7 @@ static int export_loop(struct exporter *e)
 static void export_free(struct exporter *e)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(e->fab); i++) {
-		free(e->fab[i].text);
+		httpd_shared_unref(e->fab[i].sh);
 		gzip_part_free(&e->fab[i].gz);
 	}
 	httpd_stop(e->httpd);

@@ -52,10 +52,37 @@ struct scrape {
 	struct {
 		const void *data;
 		size_t len;
-	} piece[3];			/* the body, in order */
+	} piece[4];			/* the body, in order */
 	size_t npieces;
 	uint64_t total;
 };
+
+struct httpd_shared *httpd_shared_new(char *text, size_t len)
+{
+	struct httpd_shared *sh = malloc(sizeof(*sh));
+
+	if (!sh) {
+		free(text);
+		return NULL;
+	}
+	*sh = (struct httpd_shared){ .text = text, .len = len, .refs = 1 };
+	return sh;
+}
+
+struct httpd_shared *httpd_shared_ref(struct httpd_shared *sh)
+{
+	if (sh)
+		__atomic_add_fetch(&sh->refs, 1, __ATOMIC_RELAXED);
+	return sh;
+}
+
+void httpd_shared_unref(struct httpd_shared *sh)
+{
+	if (sh && __atomic_sub_fetch(&sh->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		free(sh->text);
+		free(sh);
+	}
+}
 
 void httpd_page_free(struct httpd_page *p)
 {
@@ -63,6 +90,8 @@ void httpd_page_free(struct httpd_page *p)
 		return;
 	free(p->text[0]);
 	free(p->text[1]);
+	httpd_shared_unref(p->end[0]);
+	httpd_shared_unref(p->end[1]);
 	gzip_part_free(&p->gz[0]);
 	gzip_part_free(&p->gz[1]);
 	free(p);
@@ -202,6 +231,8 @@ static int scrape_body(struct scrape *s, bool gzip)
 		scrape_add(s, s->gz_end, s->gz_end_len);
 	} else {
 		scrape_add(s, p->text[s->fmt], p->len[s->fmt]);
+		if (p->end[s->fmt])
+			scrape_add(s, p->end[s->fmt]->text, p->end[s->fmt]->len);
 		scrape_add(s, s->tail, s->tail_len);
 	}
 	return 0;
@@ -246,7 +277,7 @@ static enum MHD_Result serve_metrics(struct httpd *h, struct MHD_Connection *c)
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, openmetrics_content_type(s->fmt));
 	/* The same URL is sent two ways: a cache must key on what was accepted. */
 	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-	if (s->npieces == 3)
+	if (s->gz_end)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	rc = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);

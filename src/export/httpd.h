@@ -29,9 +29,29 @@ struct httpd;
  * over whole: a scrape never waits for a collection, it sends the latest
  * page (and the exporter's own counters as of the scrape).
  */
+/*
+ * A piece of text shared by the pages that end with it (the subnet's part
+ * of export --fabric, the same until the subnet changes), freed with the
+ * last of them: a page published every interval does not copy it again.
+ * The count is atomic: pages are freed in MHD's thread.
+ */
+struct httpd_shared {
+	char *text;
+	size_t len;
+	unsigned int refs;
+};
+
+/* A new piece owning text (one reference, the caller's); NULL when out of memory (text is freed). */
+struct httpd_shared *httpd_shared_new(char *text, size_t len);
+/* One more reference to sh (NULL stays NULL). */
+struct httpd_shared *httpd_shared_ref(struct httpd_shared *sh);
+/* One reference less; the last frees it. */
+void httpd_shared_unref(struct httpd_shared *sh);
+
 struct httpd_page {
 	char *text[2];			/* [enum openmetrics_format] */
 	size_t len[2];
+	struct httpd_shared *end[2];	/* the page's end after text, shared (a reference of the page's own), or NULL */
 	/* text deflated, for the formats httpd_gzip_wanted(): gz[fmt].data NULL serves text alone */
 	struct gzip_part gz[2];
 	struct openmetrics_self self;	/* as of this page; scrapes/rejected are the server's */
