@@ -3,18 +3,23 @@
 src_libfabtop_a_SOURCES += \
 	src/report/openmetrics.c src/report/openmetrics.h \
 	src/export/httpd.c src/export/httpd.h \
+	src/export/gzip.c src/export/gzip.h \
 	src/export/libmicrohttpd.c src/export/libmicrohttpd.h \
 	src/export/textfile.c src/export/textfile.h \
 	src/export/probe_runs.c src/export/probe_runs.h \
 	src/cmd/cmd_export.c
 
 TESTS += tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/rej.sh tests/export/hoard.sh
+TESTS += tests/export/gzip.sh
+EXTRA_DIST += tests/export/gzip.sh tests/export/gzip-get.py
 # Soft-RoCE (make check-vm): the rxe port and --probe for real.
 VM_TESTS += tests/export/vm-export.sh
 TESTS += tests/export/ibsim.sh
 EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/rej.sh tests/export/hostile-http.py tests/export/hoard.sh tests/export/hoard.py \
 	tests/export/vm-export.sh tests/export/vm-export.guest tests/export/ibsim.sh
 
-check_PROGRAMS += tests/unit/test_openmetrics
+check_PROGRAMS += tests/unit/test_openmetrics tests/unit/test_gzip
+TESTS += tests/unit/test_gzip
+tests_unit_test_gzip_LDADD = $(TEST_LDADD)
 TESTS += tests/unit/test_openmetrics
 tests_unit_test_openmetrics_LDADD = $(TEST_LDADD)

@@ -30,19 +30,59 @@ struct httpd {
 	struct MHD_Daemon *daemon;
 	int fd;				/* the listening socket (MHD's once started) */
 	struct sockaddr_storage addr;
-	pthread_mutex_t lock;		/* page, scrapes, rejected: the collector and MHD's thread */
+	pthread_mutex_t lock;		/* page, scrapes, rejected, gzip_wanted: the collector and MHD's thread */
 	struct page_ref *page;
 	uint64_t scrapes, rejected;
+	bool gzip_wanted[2];		/* [enum openmetrics_format] a scrape accepted gzip */
 };
 
-/* One response being sent: the page (by reference) and the scrape's own tail. */
+/*
+ * One response being sent: the page (by reference) and the scrape's own
+ * tail, plain or as one gzip member (the header, the page's deflated text
+ * and the tail deflated to the end with the trailer).
+ */
 struct scrape {
 	struct httpd *h;
 	struct page_ref *ref;
 	enum openmetrics_format fmt;
 	char *tail;			/* the exporter's own families and the end */
 	size_t tail_len;
+	unsigned char *gz_end;		/* gzip: the tail deflated, and the trailer */
+	size_t gz_end_len;
+	struct {
+		const void *data;
+		size_t len;
+	} piece[4];			/* the body, in order */
+	size_t npieces;
+	uint64_t total;
 };
+
+struct httpd_shared *httpd_shared_new(char *text, size_t len)
+{
+	struct httpd_shared *sh = malloc(sizeof(*sh));
+
+	if (!sh) {
+		free(text);
+		return NULL;
+	}
+	*sh = (struct httpd_shared){ .text = text, .len = len, .refs = 1 };
+	return sh;
+}
+
+struct httpd_shared *httpd_shared_ref(struct httpd_shared *sh)
+{
+	if (sh)
+		__atomic_add_fetch(&sh->refs, 1, __ATOMIC_RELAXED);
+	return sh;
+}
+
+void httpd_shared_unref(struct httpd_shared *sh)
+{
+	if (sh && __atomic_sub_fetch(&sh->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		free(sh->text);
+		free(sh);
+	}
+}
 
 void httpd_page_free(struct httpd_page *p)
 {
@@ -50,6 +90,10 @@ void httpd_page_free(struct httpd_page *p)
 		return;
 	free(p->text[0]);
 	free(p->text[1]);
+	httpd_shared_unref(p->end[0]);
+	httpd_shared_unref(p->end[1]);
+	gzip_part_free(&p->gz[0]);
+	gzip_part_free(&p->gz[1]);
 	free(p);
 }
 
@@ -85,6 +129,16 @@ void httpd_publish(struct httpd *h, struct httpd_page *page)
 	page_unref(h, old);
 }
 
+bool httpd_gzip_wanted(struct httpd *h, enum openmetrics_format fmt)
+{
+	bool w;
+
+	pthread_mutex_lock(&h->lock);
+	w = h->gzip_wanted[fmt];
+	pthread_mutex_unlock(&h->lock);
+	return w;
+}
+
 void httpd_counts(struct httpd *h, uint64_t *scrapes, uint64_t *rejected)
 {
 	pthread_mutex_lock(&h->lock);
@@ -93,23 +147,23 @@ void httpd_counts(struct httpd *h, uint64_t *scrapes, uint64_t *rejected)
 	pthread_mutex_unlock(&h->lock);
 }
 
-/* MHD asks for the body piece by piece: the page's text, then the tail. */
+/* MHD asks for the body bit by bit (pos only grows): the pieces, one after the other. */
 static ssize_t scrape_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	struct scrape *s = cls;
-	size_t plen = s->ref->page->len[s->fmt], n;
 
-	if (pos < plen) {
-		n = plen - (size_t)pos < max ? plen - (size_t)pos : max;
-		memcpy(buf, s->ref->page->text[s->fmt] + pos, n);
+	for (size_t i = 0; i < s->npieces; i++) {
+		size_t n;
+
+		if (pos >= s->piece[i].len) {
+			pos -= s->piece[i].len;
+			continue;
+		}
+		n = s->piece[i].len - (size_t)pos < max ? s->piece[i].len - (size_t)pos : max;
+		memcpy(buf, (const char *)s->piece[i].data + pos, n);
 		return (ssize_t)n;
 	}
-	pos -= plen;
-	if (pos >= s->tail_len)
-		return MHD_CONTENT_READER_END_OF_STREAM;
-	n = s->tail_len - (size_t)pos < max ? s->tail_len - (size_t)pos : max;
-	memcpy(buf, s->tail + pos, n);
-	return (ssize_t)n;
+	return MHD_CONTENT_READER_END_OF_STREAM;
 }
 
 static void scrape_free(void *cls)
@@ -118,6 +172,7 @@ static void scrape_free(void *cls)
 
 	page_unref(s->h, s->ref);
 	free(s->tail);
+	free(s->gz_end);
 	free(s);
 }
 
@@ -156,18 +211,48 @@ static int scrape_tail(struct scrape *s, const struct openmetrics_self *self)
 	return fclose(f) ? -ENOMEM : 0;
 }
 
+static void scrape_add(struct scrape *s, const void *data, size_t len)
+{
+	s->piece[s->npieces].data = data;
+	s->piece[s->npieces++].len = len;
+	s->total += len;
+}
+
+/* The body's pieces: gzip when asked for and the page has it; 0 or -ENOMEM. */
+static int scrape_body(struct scrape *s, bool gzip)
+{
+	const struct httpd_page *p = s->ref->page;
+
+	if (gzip && p->gz[s->fmt].data) {
+		if (gzip_finish(&p->gz[s->fmt], s->tail, s->tail_len, &s->gz_end, &s->gz_end_len))
+			return -ENOMEM;
+		scrape_add(s, gzip_header, sizeof(gzip_header));
+		scrape_add(s, p->gz[s->fmt].data, p->gz[s->fmt].len);
+		scrape_add(s, s->gz_end, s->gz_end_len);
+	} else {
+		scrape_add(s, p->text[s->fmt], p->len[s->fmt]);
+		if (p->end[s->fmt])
+			scrape_add(s, p->end[s->fmt]->text, p->end[s->fmt]->len);
+		scrape_add(s, s->tail, s->tail_len);
+	}
+	return 0;
+}
+
 static enum MHD_Result serve_metrics(struct httpd *h, struct MHD_Connection *c)
 {
 	struct openmetrics_self self;
 	struct MHD_Response *r;
 	struct scrape *s = calloc(1, sizeof(*s));
 	enum MHD_Result rc;
+	bool gzip;
 
 	if (!s)
 		return MHD_NO;
 	s->h = h;
 	s->fmt = openmetrics_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	gzip = gzip_accepted(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	pthread_mutex_lock(&h->lock);
+	h->gzip_wanted[s->fmt] |= gzip;
 	s->ref = h->page;
 	if (s->ref) {
 		s->ref->refs++;
@@ -180,17 +265,20 @@ static enum MHD_Result serve_metrics(struct httpd *h, struct MHD_Connection *c)
 		free(s);
 		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "fabtop export: the first collection is not done yet\n");
 	}
-	if (scrape_tail(s, &self)) {
+	if (scrape_tail(s, &self) || scrape_body(s, gzip)) {
 		scrape_free(s);
 		return MHD_NO;
 	}
-	r = MHD_create_response_from_callback(s->ref->page->len[s->fmt] + s->tail_len, 64 * 1024,
-					      scrape_read, s, scrape_free);
+	r = MHD_create_response_from_callback(s->total, 64 * 1024, scrape_read, s, scrape_free);
 	if (!r) {
 		scrape_free(s);
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, openmetrics_content_type(s->fmt));
+	/* The same URL is sent two ways: a cache must key on what was accepted. */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (s->gz_end)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	rc = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return rc;

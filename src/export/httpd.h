@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "export/gzip.h"
 #include "report/openmetrics.h"
 
 /*
@@ -28,9 +29,31 @@ struct httpd;
  * over whole: a scrape never waits for a collection, it sends the latest
  * page (and the exporter's own counters as of the scrape).
  */
+/*
+ * A piece of text shared by the pages that end with it (the subnet's part
+ * of export --fabric, the same until the subnet changes), freed with the
+ * last of them: a page published every interval does not copy it again.
+ * The count is atomic: pages are freed in MHD's thread.
+ */
+struct httpd_shared {
+	char *text;
+	size_t len;
+	unsigned int refs;
+};
+
+/* A new piece owning text (one reference, the caller's); NULL when out of memory (text is freed). */
+struct httpd_shared *httpd_shared_new(char *text, size_t len);
+/* One more reference to sh (NULL stays NULL). */
+struct httpd_shared *httpd_shared_ref(struct httpd_shared *sh);
+/* One reference less; the last frees it. */
+void httpd_shared_unref(struct httpd_shared *sh);
+
 struct httpd_page {
 	char *text[2];			/* [enum openmetrics_format] */
 	size_t len[2];
+	struct httpd_shared *end[2];	/* the page's end after text, shared (a reference of the page's own), or NULL */
+	/* text deflated, for the formats httpd_gzip_wanted(): gz[fmt].data NULL serves text alone */
+	struct gzip_part gz[2];
 	struct openmetrics_self self;	/* as of this page; scrapes/rejected are the server's */
 };
 
@@ -45,6 +68,11 @@ int httpd_listen_check(const char *listen, char *err, size_t errsize);
 void httpd_address(const struct httpd *h, char *buf, size_t size);
 /* Serve page from now on (the server owns it; the previous one is freed when no scrape holds it). */
 void httpd_publish(struct httpd *h, struct httpd_page *page);
+/*
+ * Has a scrape asked for fmt gzip'ed? Only such formats are worth
+ * deflating at publish; until a page has it, such a scrape gets the text.
+ */
+bool httpd_gzip_wanted(struct httpd *h, enum openmetrics_format fmt);
 /* Scrapes served and requests refused so far. */
 void httpd_counts(struct httpd *h, uint64_t *scrapes, uint64_t *rejected);
 void httpd_stop(struct httpd *h);

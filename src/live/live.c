@@ -491,6 +491,14 @@ static unsigned int live_sample(struct live *lv, uint64_t now)
 		if (lv->subnet)
 			mad_subnet_rescan(lv->subnet);
 	}
+	/*
+	 * The kernel sets a port's state, then queues the device's notification
+	 * of it: what is queued by now is logged before the changes this sample
+	 * derives, so the notification never trails the change it announced
+	 * (a non-blocking read; nothing queued costs one read per device).
+	 */
+	if (lv->async_fd >= 0 && source_async_events(lv->src, &lv->events))
+		ch |= LIVE_EVENTS;
 	live_pma_counters(lv);
 	lv->last_sample_ns = fab_host_model_now(&lv->host, now);
 	lv->samples++;

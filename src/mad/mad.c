@@ -36,6 +36,8 @@
  * nothing once the first has run.
  */
 #define MAD_SPARE_MAX		256
+/* How long a closing session waits at most for the answers still in flight. */
+#define MAD_CLOSE_WAIT_MS	1000
 
 /* Which registered agent a request goes out on. */
 enum mad_agent_kind {
@@ -83,6 +85,7 @@ struct mad_session {
 	uint32_t next_tid;
 	void *umad;			/* one umad buffer for sends and receives */
 	struct mad_stats stats;
+	uint64_t packets;		/* every MAD read back, matched or not */
 	const struct mad_transport *tp;	/* NULL: libibumad; else a test's transport */
 	uint8_t rbuf[MAD_SIZE];		/* replies from a test transport */
 	char dump_dir[256];		/* FABTOP_MAD_DUMP */
@@ -229,10 +232,111 @@ void mad_cancel_all(struct mad_session *s)
 	}
 }
 
+static void inflight_remove(struct mad_session *s, unsigned int i)
+{
+	s->inflight[i] = s->inflight[--s->ninflight];
+}
+
+/*
+ * One answer for settle_inflight(): waiting up to timeout_ms (0: only
+ * what is there). 0 with the MAD in mad/len, or -errno (-EAGAIN: none).
+ */
+static int settle_recv(struct mad_session *s, int timeout_ms, const uint8_t **mad, int *len)
+{
+	int rc, status;
+
+	if (s->tp) {
+		size_t tl = sizeof(s->rbuf);
+
+		rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, &status);
+		if (rc == -EAGAIN && timeout_ms > 0 && s->tp->fd >= 0) {
+			struct pollfd pfd = { .fd = s->tp->fd, .events = POLLIN };
+
+			if (poll(&pfd, 1, timeout_ms) > 0)
+				rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, &status);
+		}
+		*mad = s->rbuf;
+		*len = (int)(tl < MAD_SIZE ? tl : MAD_SIZE);
+		return rc;
+	}
+	*len = MAD_SIZE;
+	rc = umad_recv(s->portid, s->umad, len, timeout_ms);
+	if (rc < 0)
+		return errno == EAGAIN || errno == ETIMEDOUT || rc == -ETIMEDOUT ? -EAGAIN : -EIO;
+	*mad = umad_get_mad(s->umad);
+	return 0;
+}
+
+/*
+ * Before the agents go: read the answers to what is still in flight, each
+ * until its own deadline and never past MAD_CLOSE_WAIT_MS. The kernel
+ * drops an answer for an agent that is gone, but umad2sim (ibsim's
+ * preload, doc/ib-management.md) hands it to its receiver thread, which
+ * then crashes on the agent it no longer finds: a command that ended
+ * during a PMA round died at exit, and under the sanitizers could hang
+ * there. What was queued and never sent is cancelled at once.
+ */
+static void settle_inflight(struct mad_session *s)
+{
+	uint64_t end = util_now_ns() + (uint64_t)MAD_CLOSE_WAIT_MS * 1000000u;
+	/*
+	 * umad2sim (a session without a pollable fd) answers every MAD it is
+	 * sent, a drop with a status: there the late answers to what timed out
+	 * are waited for too, not only those in flight.
+	 */
+	bool sim = !s->tp && s->fd < 0;
+	struct mad_req *r, *n = NULL;
+	int wait_ms = 0;
+
+	for (r = s->qhead; r; r = n) {
+		n = r->next;
+		r->cb(s, r->arg, -ECANCELED, NULL, 0);
+		req_free(s, r);
+	}
+	s->qhead = s->qtail = NULL;
+	while (s->ninflight || (sim && s->packets < s->stats.sent)) {
+		uint64_t now, until = 0;
+		const uint8_t *mad;
+		struct mad_hdr h;
+		unsigned int i;
+		int len, rc;
+
+		/* What is there first (without a wait), then up to the deadlines. */
+		rc = settle_recv(s, wait_ms, &mad, &len);
+		if (rc == 0) {
+			s->packets++;
+			if (len < MAD_HDR_SIZE || mad_decode_hdr(mad, (size_t)len, &h))
+				continue;
+			for (i = 0; i < s->ninflight; i++)
+				if (s->inflight[i]->tid_lo == (uint32_t)h.tid)
+					break;
+			if (i == s->ninflight)
+				continue;
+			r = s->inflight[i];
+			inflight_remove(s, i);
+			r->cb(s, r->arg, -ECANCELED, NULL, 0);
+			req_free(s, r);
+			continue;
+		}
+		if (rc != -EAGAIN)
+			break;
+		now = util_now_ns();
+		for (i = 0; i < s->ninflight; i++)
+			if (s->inflight[i]->deadline_ns > until)
+				until = s->inflight[i]->deadline_ns;
+		if (until > end || (sim && s->packets < s->stats.sent))
+			until = end;
+		if (now >= until)
+			break;
+		wait_ms = (int)((until - now + 999999) / 1000000);
+	}
+}
+
 void mad_session_close(struct mad_session *s)
 {
 	if (!s)
 		return;
+	settle_inflight(s);
 	mad_cancel_all(s);
 	if (!s->tp) {
 		for (int i = 0; i < AGENT_COUNT; i++)
@@ -473,11 +577,6 @@ static void req_finish(struct mad_session *s, struct mad_req *r, int status,
 	req_free(s, r);
 }
 
-static void inflight_remove(struct mad_session *s, unsigned int i)
-{
-	s->inflight[i] = s->inflight[--s->ninflight];
-}
-
 /* A retry goes out with a new TID so a late first answer cannot be taken for it. */
 static int req_retry_or_fail(struct mad_session *s, unsigned int i, uint64_t now_ns, int status)
 {
@@ -556,6 +655,7 @@ static int drain(struct mad_session *s, uint64_t now_ns)
 			mad = umad_get_mad(s->umad);
 			status = umad_status(s->umad);
 		}
+		s->packets++;
 		if (mad_decode_hdr(mad, (size_t)len, &h) && len < MAD_HDR_SIZE) {
 			s->stats.stray++;
 			continue;

@@ -22,6 +22,7 @@ const uint16_t mad_trap_numbers[MAD_TRAP_NSUB] = { 64, 65, 128, 129, 130, 131 };
 #define TRAP_RETRY_NS		(30ull * 1000000000ull)	/* no port, no agent, no answer: try again after */
 #define TRAP_RENEW_NS		(300ull * 1000000000ull)	/* subscriptions renewed (a new SM forgets them) */
 #define TRAP_ANSWER_NS		(1000ull * 1000000ull)	/* a Set unanswered this long is sent again */
+#define TRAP_SETTLE_MS		500ull			/* the most mad_trap_free() waits for the SA's answers */
 #define TRAP_TRIES		3
 #define TRAP_NOFD_POLL_MS	100			/* umad2sim's fds cannot be polled: look this often */
 #define TRAP_RESP_TIME		18			/* RespTimeValue: 4.096 us * 2^18, about 1 s */
@@ -520,9 +521,34 @@ int mad_trap_fds(const struct mad_trap *t, struct pollfd *fds, int max, int *tim
 	return 1;
 }
 
+/*
+ * The SA's answers to the unsubscriptions just sent are read before the
+ * agent goes, at most TRAP_SETTLE_MS: the kernel would drop them, but
+ * umad2sim (ibsim's preload) crashes its receiver thread on an answer for
+ * an agent that is gone (mad_session_close() says the same of the MAD
+ * sessions).
+ */
+static void trap_settle(struct mad_trap *t, unsigned int answers)
+{
+	uint64_t end = util_now_ns() + TRAP_SETTLE_MS * 1000000ull;
+
+	while (answers && !t->tp && t->portid >= 0) {
+		uint64_t now = util_now_ns();
+		int l = MAD_SIZE;
+
+		if (now >= end)
+			break;
+		if (umad_recv(t->portid, t->umad, &l, (int)((end - now + 999999) / 1000000)) >= 0)
+			answers--;
+		else if (errno != EAGAIN && errno != ETIMEDOUT && errno != EINTR)
+			break;
+	}
+}
+
 void mad_trap_free(struct mad_trap *t)
 {
 	uint8_t mad[MAD_SIZE];
+	unsigned int sent = 0;
 
 	if (!t)
 		return;
@@ -531,8 +557,11 @@ void mad_trap_free(struct mad_trap *t)
 		if (!t->sub[i].ok)
 			continue;
 		mad_trap_build_inform(mad, t->next_tid++, mad_trap_numbers[i], false);
-		trap_send(t, mad, t->st.sm_lid, 1, false);
+		/* sent as a request the kernel waits on, so its answer reaches trap_settle() */
+		if (trap_send(t, mad, t->st.sm_lid, 1, true) == 0)
+			sent++;
 	}
+	trap_settle(t, sent);
 	trap_close(t);
 	free(t);
 }

@@ -686,6 +686,17 @@ static void fport_labels(const struct ib_fabric *f, const struct ib_fnode *n, un
 
 enum fport_family { FP_INFO, FP_UP, FP_DEGRADED, FP_RATE, FP_COUNT, FP_BYTES, FP_SATURATED };
 
+/*
+ * Does the port have counters to show: those of the last round that
+ * answered. While the next round asks again (IBQ_PENDING) they are still
+ * that round's; a page published then must not drop every counter series
+ * (Prometheus marks them stale, and an alert's for: clock starts over).
+ */
+static bool fport_has_counters(const struct ib_pma *pma)
+{
+	return pma && (pma->state == IBQ_OK || (pma->state == IBQ_PENDING && pma->prev_sample_ns));
+}
+
 /* One family over every up port of the subnet. */
 static void fabric_ports(struct om *o, const struct ib_fabric *f, enum fport_family which)
 {
@@ -725,7 +736,7 @@ static void fabric_ports(struct om *o, const struct ib_fabric *f, enum fport_fam
 			case FP_COUNT:
 			case FP_BYTES:
 			case FP_SATURATED:
-				for (size_t k = 0; pma && pma->state == IBQ_OK && k < pma->n; k++) {
+				for (size_t k = 0; fport_has_counters(pma) && k < pma->n; k++) {
 					const struct fab_counter *c = &pma->c[k];
 					size_t m = 7;
 

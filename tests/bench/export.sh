@@ -31,9 +31,9 @@ pids="$pids $!"; npid=$!
 i=0; while [ $i -lt 100 ] && ! curl -s -o /dev/null "http://127.0.0.1:$port/metrics"; do sleep 0.05; i=$((i + 1)); done
 
 set -- $(python3 "$TOP_SRCDIR/tests/bench/scrape-cpu.py" "$fpid" "$faddr" $N 100)
-f_ms=$1 f_bytes=$2 f_samples=$3 f_conc=$4 f_conc_s=$5
+f_ms=$1 f_bytes=$3 f_samples=$4 f_conc=$5 f_conc_s=$6
 set -- $(python3 "$TOP_SRCDIR/tests/bench/scrape-cpu.py" "$npid" "127.0.0.1:$port" $N 100)
-n_ms=$1 n_bytes=$2 n_samples=$3 n_conc=$4 n_conc_s=$5
+n_ms=$1 n_bytes=$3 n_samples=$4 n_conc=$5 n_conc_s=$6
 ib_samples=$(curl -s "http://127.0.0.1:$port/metrics" | grep -c '^node_infiniband_' || true)
 [ "$ib_samples" -gt 0 ] || { echo "bench: node_exporter's infiniband collector read nothing of the tree" >&2; exit 1; }
 

@@ -3,7 +3,8 @@
 # fabtop export --fabric on ibsim (small-tree.net under opensm): every port
 # of the subnet with its node, LID and remote end, the 1X uplink degraded,
 # errors set through the ibsim console on the right port, a cable unlinked
-# as a lost link within two samples, scrapes that never sweep, promtool-clean.
+# as a lost link within two samples, scrapes that never sweep, the page
+# gzip'ed whole, promtool-clean.
 . "$TOP_SRCDIR/tests/setup.sh"
 slow_scenario
 . "$TOP_SRCDIR/tests/export/lib.sh"
@@ -55,6 +56,13 @@ n=0
 while [ $n -lt 20 ]; do scrape "$addr" -o "$T/s.prom" 2>/dev/null || :; n=$((n + 1)); done
 s1=$(sed -n 's/^fabtop_fabric_sweeps_total //p' "$T/s.prom")
 check "twenty scrapes in a row do not sweep ($s0 -> $s1 sweeps)" test "$((s1 - s0))" -le 1
+
+# Gzip'ed: the host's part and the subnet's, deflated apart, make one member of the same page.
+gz_get g0 gzip
+check "a scrape that accepts gzip gets the subnet gzip'ed from a later page on" gz_until gzip
+check "... the page the plain scrape gets, byte for byte (but the count of scrapes)" gz_same_page gzip
+assert_eq "... all 24 ports in it, one gzip member" "24 one-member" \
+	"$(grep -c '^fabtop_fabric_port_info{' "$T/z") $(cut -d' ' -f4 "$T/z.h")"
 
 ibsim_cmd 'Unlink "L3"[1]' "sim>"
 t0=$(date +%s)

@@ -95,3 +95,45 @@ PY
 		fi
 	done
 }
+
+# Gzip'ed scrapes (tests/export/gzip-get.py) of $addr.
+OM='application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5'
+# gz_get NAME AE [ACCEPT]: the page into $T/NAME (decoded), "STATUS ENCODING VARY WHOLE" into $T/NAME.h.
+gz_get() {
+	python3 "$TOP_SRCDIR/tests/export/gzip-get.py" "$addr" "${3:--}" "$2" "$T/$1" >"$T/$1.h" 2>&1 ||
+		echo "gzip-get.py failed: $(cat "$T/$1.h")" >"$T/$1.h"
+}
+# gz_strip FILE: the page without the exporter's count of scrapes (the one line a scrape changes).
+gz_strip() { grep -v '^fabtop_exporter_scrapes_total' "$1"; }
+# gz_same_page AE [ACCEPT]: a page asked with AE equals the plain one taken
+# just before and just after (retried while a publish falls in between);
+# the gzip'ed one's result in $T/z.h.
+gz_same_page() {
+	_i=0
+	while [ $_i -lt 50 ]; do
+		python3 "$TOP_SRCDIR/tests/export/gzip-get.py" "$addr" "${2:--}" - "$T/p1" "$1" "$T/z" - "$T/p2" >"$T/trio.h" 2>&1 || {
+			diag "gzip-get.py failed: $(cat "$T/trio.h")"
+			return 1
+		}
+		sed -n 2p "$T/trio.h" >"$T/z.h"
+		if [ "$(gz_strip "$T/p1")" = "$(gz_strip "$T/p2")" ]; then
+			[ "$(gz_strip "$T/p1")" = "$(gz_strip "$T/z")" ] && return 0
+			diag "$(cat "$T/z.h"): differs from the plain page: $(diff "$T/p1" "$T/z" | head -5)"
+			return 1
+		fi
+		_i=$((_i + 1))
+	done
+	diag "no two plain pages alike in 50 tries"
+	return 1
+}
+# gz_until AE [ACCEPT]: ask until the page comes gzip'ed (10 s).
+gz_until() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		gz_get z "$1" "${2:-}"
+		[ "$(cut -d' ' -f2 "$T/z.h")" = gzip ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}

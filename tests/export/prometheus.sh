@@ -4,7 +4,7 @@
 # seeds, and a fixture tree whose data counter a writer moves at a known
 # rate): every host's ports arrive, rate() agrees with fabtop's own rate
 # within 1%, the saturated counter is flagged and never stored as a value,
-# the doctor's findings are there. The scrapes negotiate OpenMetrics.
+# the doctor's findings are there. The scrapes negotiate OpenMetrics and gzip.
 . "$TOP_SRCDIR/tests/setup.sh"
 . "$TOP_SRCDIR/tests/export/lib.sh"
 
@@ -86,6 +86,10 @@ assert_eq "tree: every port is in Prometheus" "$want" "$(qv 'count(fabtop_port_s
 assert_eq "GIDs of every demo host" 3 "$(qv 'count(count by (instance) (fabtop_gid_info{instance=~"demo."}))')"
 meta=$(curl -sS --max-time 10 "http://127.0.0.1:$port/api/v1/metadata" | jq -c '.data.fabtop_gid // .data.fabtop_gid_info')
 assert_match "the scrapes were OpenMetrics (info families typed as such)" '"type":"info"' "$meta"
+# Prometheus asks for gzip: from its next page on, the exporter deflates OpenMetrics, and what
+# follows (rates, saturation, findings) is read from gzip'ed pages.
+h=$(curl -sS --max-time 10 -o /dev/null -D - -H "Accept: $OM" -H 'Accept-Encoding: gzip' "http://$tree_addr/metrics")
+assert_match "Prometheus asked for gzip: the first such curl gets the page gzip'ed" 'Content-Encoding: gzip' "$h"
 
 # Rates: twenty seconds of scrapes, then Prometheus' rate() beside fabtop's own.
 i=0
@@ -123,5 +127,7 @@ assert_eq "doctor findings are there" 3 \
 assert_eq "error counters carry their kind on every host" 4 \
 	"$(qv 'count(count by (instance) (fabtop_port_count_total{kind="error"}))')"
 assert_eq "every exporter reports its own cost" 4 "$(qv 'count(fabtop_exporter_collect_cpu_seconds_total)')"
+assert_eq "all four stayed up on gzip'ed pages (no failed scrape in the last 20 s)" 4 \
+	"$(qv 'count(min_over_time(up[20s]) == 1)')"
 
 done_testing

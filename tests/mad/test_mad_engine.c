@@ -366,6 +366,32 @@ static void test_window_and_cancel(void)
 	mad_session_close(s);
 }
 
+/*
+ * A session closed with requests in flight reads their answers before its
+ * agents go (umad2sim crashes on an answer for an agent that is gone), and
+ * never sends what was still queued.
+ */
+static void test_close_settles(void)
+{
+	struct fake fk = { 0 };
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(&fk, &tp);
+	struct result r[20];
+	int n = 0;
+
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 20; i++)
+		mad_get_pma(s, 3, MAD_ATTR_PORT_COUNTERS, 1, cb, &r[i]);
+	mad_step(s, clock_fake = 0);
+	ASSERT_EQ_INT(fk.tail - fk.head, 16, "close: 16 answers in flight, not read yet");
+	mad_session_close(s);
+	ASSERT_EQ_INT(fk.tail - fk.head, 0, "close read every answer in flight before the agents went");
+	ASSERT_EQ_INT(fk.nreq, 16, "... and sent none of the 4 still queued");
+	for (int i = 0; i < 20; i++)
+		n += r[i].calls == 1 && r[i].status == -ECANCELED;
+	ASSERT_EQ_INT(n, 20, "... every callback called once, with -ECANCELED");
+}
+
 /* Without a pollable fd (umad2sim's fake ones) the loop is told to look often. */
 static void test_nofd(void)
 {
@@ -764,6 +790,7 @@ int main(void)
 	test_timeout();
 	test_late_and_transport_timeout();
 	test_window_and_cancel();
+	test_close_settles();
 	test_nofd();
 	test_port_flows();
 	test_sweep_more();

@@ -7,6 +7,7 @@
 
 #include "derive/counters.h"
 #include "model/events.h"
+#include "model/ibfabric.h"
 #include "report/openmetrics.h"
 #include "tap.h"
 
@@ -53,6 +54,51 @@ static char *render(enum openmetrics_format fmt, uint64_t value, bool saturated)
 	return buf;
 }
 
+/* A subnet of one CA port that is up, its PMA in state with symbol_error at 7 from an earlier answer. */
+static char *render_fabric(enum ib_query_state state, uint64_t prev_sample_ns)
+{
+	struct ib_pma pma = { .state = state, .n = 1, .sample_ns = 2000000000, .prev_sample_ns = prev_sample_ns };
+	struct ib_fport ports[2] = { 0 };
+	struct ib_fnode node = { .id = { .node_guid = 0x1111, .node_type = 1, .num_ports = 1, .desc = "h1 mlx5_0" },
+				 .ports = ports };
+	struct ib_fabric fab = { .nodes = &node, .nnodes = 1 };
+	struct openmetrics_input in = { .fabric = &fab, .fabric_sweeps = 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ports[1] = (struct ib_fport){ .known = true, .pma = &pma,
+				     .pi = { .num = 1, .lid = 5, .state = PORT_STATE_ACTIVE, .phys_state = PHYS_STATE_LINK_UP } };
+	counter_define(&pma.c[0], "symbol_error", COUNTER_SRC_COUNTERS, false);
+	pma.c[0].kind = COUNTER_KIND_ERROR;
+	pma.c[0].bits = 16;
+	pma.c[0].known = true;
+	pma.c[0].value = 7;
+	openmetrics_write_fabric(f, OPENMETRICS_PROM_0_0_4, &in);
+	fclose(f);
+	return buf;
+}
+
+/* A page published while a PMA round is in flight keeps the last round's counters. */
+static void test_fabric_round_in_flight(void)
+{
+	static const char sample[] = "counter=\"symbol_error\",kind=\"error\",bits=\"16\"} 7\n";
+	char *s;
+
+	s = render_fabric(IBQ_OK, 1000000000);
+	ASSERT_CONTAINS(s, sample, "fabric: an answered port's counter is exported");
+	free(s);
+	s = render_fabric(IBQ_PENDING, 1000000000);
+	ASSERT_CONTAINS(s, sample, "fabric: while the next round asks, the last round's value stays");
+	free(s);
+	s = render_fabric(IBQ_PENDING, 0);
+	ASSERT_NOT_CONTAINS(s, "counter=\"symbol_error\"", "fabric: before any answer, no counter");
+	free(s);
+	s = render_fabric(IBQ_TIMEOUT, 1000000000);
+	ASSERT_NOT_CONTAINS(s, "counter=\"symbol_error\"", "fabric: a port that stopped answering has none");
+	free(s);
+}
+
 int main(void)
 {
 	char *s;
@@ -97,6 +143,7 @@ int main(void)
 		      "text/plain: 0.0.4");
 	ASSERT_EQ_INT(openmetrics_negotiate("application/openmetrics-text;version=1.0.0,text/plain;q=0.5"),
 		      OPENMETRICS_1_0, "OpenMetrics when named");
+	test_fabric_round_in_flight();
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }
