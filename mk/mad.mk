@@ -7,6 +7,7 @@ src_libfabtop_a_SOURCES += \
 	src/mad/mad.c src/mad/mad.h \
 	src/mad/mad_port.c src/mad/mad_port.h \
 	src/mad/mad_fabric.c src/mad/mad_fabric.h \
+	src/mad/mad_cpi.c src/mad/mad_cpi.h \
 	src/mad/mad_watch.c src/mad/mad_watch.h \
 	src/mad/mad_trace.c src/mad/mad_trace.h src/kernel/ipoib_arp.c src/kernel/ipoib_arp.h \
 	src/mad/mad_subnet.c src/mad/mad_subnet.h src/ui/view_fabric.c \
@@ -18,7 +19,8 @@ src_libfabtop_a_SOURCES += \
 	src/model/ibfabric.c src/model/ibfabric.h \
 	src/report/ibfabric.c src/report/ibfabric.h
 
-check_PROGRAMS += tests/mad/test_fabric_links tests/mad/test_ipoib_arp tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/test_mad_engine tests/mad/mad_sample
+check_PROGRAMS += tests/mad/test_fabric_links tests/mad/test_ipoib_arp tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/test_mad_engine tests/mad/mad_sample tests/mad/test_fabric_partial
+tests_mad_test_fabric_partial_LDADD = $(TEST_LDADD)
 tests_mad_test_mad_decode_LDADD = $(TEST_LDADD)
 tests_mad_test_fabric_links_LDADD = $(TEST_LDADD)
 tests_mad_test_ipoib_arp_LDADD = $(TEST_LDADD)
@@ -26,7 +28,7 @@ tests_mad_mad_sample_LDADD = $(TEST_LDADD)
 tests_mad_test_umad_LDADD = $(TEST_LDADD)
 tests_mad_test_mad_model_LDADD = $(TEST_LDADD)
 tests_mad_test_mad_engine_LDADD = $(TEST_LDADD)
-TESTS += tests/mad/test_fabric_links tests/mad/test_ipoib_arp tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/test_mad_engine tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/pma-counters.sh tests/mad/sweep-scale.sh tests/mad/fabric-bad.sh tests/mad/trace.sh tests/tui/fabric.sh tests/tui/fabric-big.sh tests/tui/fabric-replay.sh tests/tui/probe-path.sh tests/export/fabric.sh
+TESTS += tests/mad/test_fabric_partial tests/mad/test_fabric_links tests/mad/test_ipoib_arp tests/mad/test_mad_decode tests/mad/test_umad tests/mad/test_mad_model tests/mad/test_mad_engine tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/pma-counters.sh tests/mad/sweep-scale.sh tests/mad/fabric-bad.sh tests/mad/trace.sh tests/tui/fabric.sh tests/tui/fabric-big.sh tests/tui/fabric-replay.sh tests/tui/probe-path.sh tests/export/fabric.sh
 EXTRA_DIST += tests/mad/fabric-bad.sh tests/mad/trace.sh tests/tui/fabric.sh tests/tui/fabric-big.sh tests/tui/fabric-replay.sh tests/tui/probe-path.sh tests/export/fabric.sh tests/mad/nodev.sh tests/mad/ibsim.sh tests/mad/pma-counters.sh tests/mad/sweep-scale.sh tests/mad/gen-fattree.sh tests/mad/ibsim-lib.sh tests/mad/umad2sim.supp \
 	tests/data/ibsim tests/data/mad
 BENCHES += tests/mad/bench-sweep.sh tests/mad/bench-pma.sh tests/mad/bench-fabric.sh tests/mad/bench-subnet.sh tests/mad/bench-10k.sh

@@ -207,7 +207,30 @@ static const struct pma_field port_counters_ext_fields[] = {
 	{ "unicast_rcv_packets",	48, 0, 64 },
 	{ "multicast_xmit_packets",	56, 0, 64 },
 	{ "multicast_rcv_packets",	64, 0, 64 },
+	/*
+	 * The additional counters (IBA 16.1.4.11, libibmad's
+	 * IB_PC_EXT_ERR_SYM_F..IB_PC_EXT_XMT_WAIT_F), each 64 bits: valid
+	 * only where ClassPortInfo:CapabilityMask2 has
+	 * IsAdditionalPortCountersExtendedSupported.
+	 */
+	{ "symbol_error",			 72, 0, 64 },
+	{ "link_error_recovery",		 80, 0, 64 },
+	{ "link_downed",			 88, 0, 64 },
+	{ "port_rcv_errors",			 96, 0, 64 },
+	{ "port_rcv_remote_physical_errors",	104, 0, 64 },
+	{ "port_rcv_switch_relay_errors",	112, 0, 64 },
+	{ "port_xmit_discards",			120, 0, 64 },
+	{ "port_xmit_constraint_errors",	128, 0, 64 },
+	{ "port_rcv_constraint_errors",		136, 0, 64 },
+	{ "local_link_integrity_errors",	144, 0, 64 },
+	{ "excessive_buffer_overrun_errors",	152, 0, 64 },
+	{ "VL15_dropped",			160, 0, 64 },
+	{ "port_xmit_wait",			168, 0, 64 },
 };
+
+/* The first 8 entries are PortCountersExtended's own; the rest the additional set. */
+#define PCE_BASE_FIELDS 8
+#define PCE_ALL_SIZE	176
 
 static uint64_t pma_field_get(const uint8_t *data, const struct pma_field *f)
 {
@@ -249,7 +272,13 @@ int mad_decode_port_counters(const uint8_t *data, size_t len, struct mad_pma_cou
 int mad_decode_port_counters_ext(const uint8_t *data, size_t len, struct mad_pma_counters *out)
 {
 	return pma_decode(data, len, sizeof(struct mad_wire_port_counters_ext),
-			  port_counters_ext_fields, ARRAY_SIZE(port_counters_ext_fields), out);
+			  port_counters_ext_fields, PCE_BASE_FIELDS, out);
+}
+
+int mad_decode_port_counters_ext_all(const uint8_t *data, size_t len, struct mad_pma_counters *out)
+{
+	return pma_decode(data, len, PCE_ALL_SIZE, port_counters_ext_fields, ARRAY_SIZE(port_counters_ext_fields),
+			  out);
 }
 
 int mad_decode_node_desc(const uint8_t *data, size_t len, char *out, size_t outsz)

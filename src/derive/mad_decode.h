@@ -83,6 +83,13 @@ enum {
 #define MAD_PMA_CAP_EXT_WIDTH		0x0200
 #define MAD_PMA_CAP_EXT_WIDTH_NOIETF	0x0400
 #define MAD_PMA_CAP_XMIT_WAIT		0x1000
+/*
+ * CapabilityMask2 (the 27 bits above RespTimeValue) bit 1,
+ * IsAdditionalPortCountersExtendedSupported: PortCountersExtended also
+ * carries the error counters and PortXmitWait, 64 bits each, so one MAD
+ * reads a port (perfquery's IB_PM_IS_ADDL_PORT_CTRS_EXT_SUP).
+ */
+#define MAD_PMA_CAP2_ADDL_PORT_CTRS_EXT	0x00000002
 
 /* The common MAD header (IBA 13.4.2, Figure 144). */
 struct mad_wire_hdr {
@@ -371,6 +378,8 @@ int mad_decode_psc_tick(const uint8_t *data, size_t len, uint8_t *tick);
 int mad_decode_lft_port(const uint8_t *data, size_t len, uint16_t lid, uint8_t *port);
 int mad_decode_port_counters(const uint8_t *data, size_t len, struct mad_pma_counters *out);
 int mad_decode_port_counters_ext(const uint8_t *data, size_t len, struct mad_pma_counters *out);
+/* PortCountersExtended with the additional error counters (MAD_PMA_CAP2_ADDL_PORT_CTRS_EXT), all 64 bits. */
+int mad_decode_port_counters_ext_all(const uint8_t *data, size_t len, struct mad_pma_counters *out);
 /* NodeDescription: 64 bytes of UTF-8, NUL-padded; out gets a printable, NUL-terminated copy. */
 int mad_decode_node_desc(const uint8_t *data, size_t len, char *out, size_t outsz);
 

@@ -312,14 +312,19 @@ static unsigned int live_subnet_replay(struct live *lv)
 	return LIVE_FABRIC;
 }
 
-/* A recording runs: what the subnet just did (bits: SUBNET_*) is written, and the subnet with it. */
+/*
+ * A recording runs: what the subnet just did (bits: SUBNET_*) is written,
+ * and the subnet with it. What a first sweep found so far is not: a
+ * recording holds whole sweeps only, so a replay never shows a partial
+ * subnet as a complete one.
+ */
 static void live_subnet_record(struct live *lv, unsigned int bits)
 {
 	struct source_record_status st;
 	struct rec_subnet s = { 0 };
 	struct rec_buf b = { 0 };
 
-	if (!source_record_status(lv->src, &st))
+	if (mad_subnet_fabric(lv->subnet)->partial || !source_record_status(lv->src, &st))
 		return;
 	lv->subnet_rec_started = st.started_ns;
 	s.f = *mad_subnet_fabric(lv->subnet);		/* borrowed: only encoded */

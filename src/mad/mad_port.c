@@ -104,6 +104,7 @@ static void node_id_from(struct ib_node_id *n, const struct mad_node_info *ni)
 	n->num_ports = ni->num_ports;
 	n->vendor_id = ni->vendor_id;
 	n->device_id = ni->device_id;
+	n->revision = ni->revision;
 }
 
 void mad_port_pma_define(struct ib_pma *pma)
@@ -111,6 +112,7 @@ void mad_port_pma_define(struct ib_pma *pma)
 	size_t n = IB_PMA_SLOTS;
 
 	pma->ext = pma->cap_mask & (MAD_PMA_CAP_EXT_WIDTH | MAD_PMA_CAP_EXT_WIDTH_NOIETF);
+	pma->ext_only = pma->ext && (pma->cap_mask2 & MAD_PMA_CAP2_ADDL_PORT_CTRS_EXT);
 	/* unicast/multicast exist only in the IETF-compatible extended set. */
 	if (!(pma->cap_mask & MAD_PMA_CAP_EXT_WIDTH))
 		n -= 4;
@@ -122,7 +124,20 @@ void mad_port_pma_define(struct ib_pma *pma)
 		/* Without PortCountersExtended, data and packets are PortCounters' 32 bits. */
 		if (!pma->ext && (c->kind == COUNTER_KIND_DATA || c->kind == COUNTER_KIND_PACKETS))
 			c->bits = 32;
+		/* The additional PortCountersExtended counters are all 64 bits. */
+		if (pma->ext_only)
+			c->bits = 64;
 	}
+}
+
+void mad_port_pma_define_from(struct ib_pma *pma, const struct mad_class_port_info *cpi, bool shared)
+{
+	pma->cpi_known = cpi != NULL;
+	pma->cpi_shared = cpi && shared;
+	pma->cap_mask = cpi ? cpi->cap_mask : 0;
+	pma->cap_mask2 = cpi ? cpi->cap_mask2 : 0;
+	pma->ext_failed = false;
+	mad_port_pma_define(pma);
 }
 
 /*
@@ -165,7 +180,7 @@ static void pma_unknown(struct ib_pma *pma, bool ext_part)
 		struct fab_counter *c = &pma->c[i];
 		bool is_ext = c->kind == COUNTER_KIND_DATA || c->kind == COUNTER_KIND_PACKETS;
 
-		if (!pma->ext || is_ext == ext_part)
+		if (!pma->ext || pma->ext_only || is_ext == ext_part)
 			counter_sample_value(c, false, 0);
 	}
 }
@@ -175,9 +190,14 @@ static void pma_answer(struct ib_pma *pma, bool ext, enum ib_query_state st, con
 		       uint16_t status)
 {
 	struct mad_pma_counters pc;
+	int rc = 0;
 
-	if (st == IBQ_OK && (ext ? mad_decode_port_counters_ext(data, dlen, &pc)
-				 : mad_decode_port_counters(data, dlen, &pc)))
+	if (st == IBQ_OK && ext)
+		rc = pma->ext_only ? mad_decode_port_counters_ext_all(data, dlen, &pc)
+				   : mad_decode_port_counters_ext(data, dlen, &pc);
+	else if (st == IBQ_OK)
+		rc = mad_decode_port_counters(data, dlen, &pc);
+	if (rc)
 		st = IBQ_BAD_REPLY;
 	if (st == IBQ_OK) {
 		pma_take(pma, &pc, !ext && pma->ext);
@@ -186,7 +206,8 @@ static void pma_answer(struct ib_pma *pma, bool ext, enum ib_query_state st, con
 		if (ext)
 			pma->ext_failed = true;
 	}
-	if (!ext) {
+	/* The reply that says whether the port answered: PortCounters, or the extended one alone. */
+	if (ext == pma->ext_only) {
 		pma->state = st;
 		if (st == IBQ_STATUS)
 			pma->status = status;
@@ -221,10 +242,13 @@ static void pma_start_sample(struct mad_session *s, struct ib_local_port *lp, st
 	pma->prev_sample_ns = pma->sample_ns;
 	pma->sample_ns = now_ns;
 	pma->state = IBQ_PENDING;
-	if (port_ask(s, lp, PQ_PMA_PC, pma, 0, MAD_ATTR_PORT_COUNTERS, 0, now_ns))
+	if (!pma->ext_only && port_ask(s, lp, PQ_PMA_PC, pma, 0, MAD_ATTR_PORT_COUNTERS, 0, now_ns))
 		pma->state = IBQ_ERROR;
-	if (pma->ext && port_ask(s, lp, PQ_PMA_PCE, pma, 0, MAD_ATTR_PORT_COUNTERS_EXT, 0, now_ns))
+	if (pma->ext && port_ask(s, lp, PQ_PMA_PCE, pma, 0, MAD_ATTR_PORT_COUNTERS_EXT, 0, now_ns)) {
 		pma->ext_failed = true;
+		if (pma->ext_only)
+			pma->state = IBQ_ERROR;
+	}
 }
 
 static void pma_start(struct mad_session *s, struct ib_local_port *lp, struct ib_pma *pma,
@@ -338,9 +362,11 @@ static void pma_cpi_answer(struct mad_session *s, struct port_q *q, enum ib_quer
 	if (st == IBQ_OK) {
 		q->pma->cpi_known = true;
 		q->pma->cap_mask = cpi.cap_mask;
+		q->pma->cap_mask2 = cpi.cap_mask2;
 	} else {
 		/* No ClassPortInfo: assume the mandatory PortCounters only. */
 		q->pma->cap_mask = 0;
+		q->pma->cap_mask2 = 0;
 	}
 	if (st == IBQ_OK || st == IBQ_STATUS) {
 		mad_port_pma_define(q->pma);

@@ -45,13 +45,19 @@ int mad_port_apply_pma(struct fab_port *p, const struct ib_pma *pma);
  * The counters of a PMA whose ClassPortInfo:CapabilityMask is in
  * pma->cap_mask (0 when ClassPortInfo did not answer: PortCounters only):
  * 64-bit data and packets when PortCountersExtended is advertised, and the
- * unicast/multicast packets only with the IETF-compatible set.
+ * unicast/multicast packets only with the IETF-compatible set. With
+ * CapabilityMask2's IsAdditionalPortCountersExtendedSupported
+ * (pma->cap_mask2) every counter comes from PortCountersExtended, 64 bits
+ * (pma->ext_only): one MAD a port, PortCounters is not asked.
  */
 void mad_port_pma_define(struct ib_pma *pma);
+/* The same from a ClassPortInfo answer (NULL: none), its own or its model's (shared, see mad/mad_cpi.h). */
+void mad_port_pma_define_from(struct ib_pma *pma, const struct mad_class_port_info *cpi, bool shared);
 /*
  * A PortCounters (ext false) or PortCountersExtended reply, as a mad_cb
  * gets it, into pma's counters: the values, or unknown for this sample.
- * PortCounters' answer sets pma->state.
+ * PortCounters' answer sets pma->state (PortCountersExtended's when
+ * pma->ext_only).
  */
 void mad_port_pma_reply(struct ib_pma *pma, bool ext, int status, const uint8_t *mad, size_t len);
 /* A PortSamplesControl answer (status, mad, len as the engine gives it) into pma's tick_state and tick. */

@@ -10,6 +10,7 @@
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
 #include "mad/mad.h"
+#include "mad/mad_cpi.h"
 #include "mad/mad_fabric.h"
 #include "mad/mad_port.h"
 #include "mad/mad_subnet.h"
@@ -35,6 +36,8 @@ struct mad_subnet {
 	char status[64];
 	char note[256];			/* what the shown sweep left out */
 	uint64_t last_try_ns, next_sweep_ns, next_pma_ns;
+	uint64_t next_partial_ns;	/* the first sweep's next partial showing */
+	uint64_t partial_ns;		/* SUBNET_PARTIAL_NS, or what a test set */
 	uint64_t sweeps;
 	bool rescan;
 	bool fed;			/* a recording's subnet, given by mad_subnet_take(): nothing is ever sent */
@@ -43,10 +46,15 @@ struct mad_subnet {
 	bool round_done;		/* the last round's answers are all in */
 	uint64_t round_start_ns, round_ns;	/* the round running / the last whole one's wall time */
 	size_t round_ports;		/* ports the last round asked */
+	struct mad_cpi_cache cpi;	/* ClassPortInfo by node model */
 };
 
-/* PQ_PSC is asked once a node and is no part of a round: a PMA without it (ibsim) never holds a round up. */
-enum pq_kind { PQ_CPI, PQ_PC, PQ_PCE, PQ_PSC };
+/*
+ * PQ_PSC is asked once a node and is no part of a round: a PMA without it
+ * (ibsim) never holds a round up. PQ_CPI_OWN: a node's own ClassPortInfo
+ * after it refused its model's (mad/mad_cpi.h).
+ */
+enum pq_kind { PQ_CPI, PQ_CPI_OWN, PQ_PC, PQ_PCE, PQ_PSC };
 
 struct subnet_q {
 	struct mad_subnet *sn;
@@ -60,9 +68,16 @@ struct mad_subnet *mad_subnet_new(const struct fab_ctx *ctx)
 {
 	struct mad_subnet *sn = calloc(1, sizeof(*sn));
 
-	if (sn)
+	if (sn) {
 		sn->ctx = ctx;
+		sn->partial_ns = SUBNET_PARTIAL_NS;
+	}
 	return sn;
+}
+
+void mad_subnet_set_partial_ns(struct mad_subnet *sn, uint64_t ns)
+{
+	sn->partial_ns = ns;
 }
 
 static void lost_free(struct mad_subnet *sn)
@@ -81,6 +96,7 @@ void mad_subnet_free(struct mad_subnet *sn)
 	ib_fabric_free(&sn->work);
 	ib_fabric_free(&sn->shown);
 	lost_free(sn);
+	mad_cpi_free(&sn->cpi);
 	free(sn);
 }
 
@@ -136,6 +152,24 @@ uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports)
 {
 	*ports = sn->round_ports;
 	return sn->round_ns;
+}
+
+uint64_t mad_subnet_cpi_shared(const struct mad_subnet *sn)
+{
+	return sn->cpi.shared;
+}
+
+uint64_t mad_subnet_mads(const struct mad_subnet *sn)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; sn->v && i < sn->work.nports; i++) {
+		struct mad_session *s = mad_fabric_session(sn->v, i);
+
+		if (s)
+			n += mad_session_stats(s)->sent;
+	}
+	return n;
 }
 
 void mad_subnet_rescan(struct mad_subnet *sn)
@@ -219,7 +253,58 @@ static void sweep_start(struct mad_subnet *sn, uint64_t now)
 		return;
 	}
 	sn->stage = SN_SWEEP;
+	sn->next_partial_ns = now + sn->partial_ns;
 	snprintf(sn->status, sizeof(sn->status), "sweeping");
+}
+
+/* A copy of what the running sweep found so far: its nodes (their ports) and links; no counters, no local ports. */
+static bool partial_copy(struct ib_fabric *dst, const struct ib_fabric *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->nodes = calloc(src->nnodes ? src->nnodes : 1, sizeof(*dst->nodes));
+	dst->links = calloc(src->nlinks ? src->nlinks : 1, sizeof(*dst->links));
+	if (!dst->nodes || !dst->links) {
+		ib_fabric_free(dst);
+		return false;
+	}
+	for (size_t i = 0; i < src->nnodes; i++) {
+		const struct ib_fnode *n = &src->nodes[i];
+		size_t np = (size_t)n->id.num_ports + 1;
+
+		dst->nodes[i] = *n;
+		dst->nodes[i].ports = calloc(np, sizeof(*n->ports));
+		if (!dst->nodes[i].ports) {
+			dst->nnodes = i;
+			ib_fabric_free(dst);
+			return false;
+		}
+		dst->nnodes = i + 1;
+		if (n->ports)
+			memcpy(dst->nodes[i].ports, n->ports, np * sizeof(*n->ports));
+		for (size_t p = 0; p < np; p++)
+			dst->nodes[i].ports[p].pma = NULL;
+	}
+	memcpy(dst->links, src->links, src->nlinks * sizeof(*src->links));
+	dst->nlinks = src->nlinks;
+	dst->partial = true;
+	dst->sweep_from = src->sweep_from;
+	dst->mem_budget = src->mem_budget;
+	return true;
+}
+
+/* No whole sweep shown yet and the first takes long: show what it found so far. */
+static unsigned int partial_show(struct mad_subnet *sn, uint64_t now)
+{
+	struct ib_fabric cp;
+
+	sn->next_partial_ns = now + sn->partial_ns;
+	if (!sn->work.nnodes || !partial_copy(&cp, &sn->work))
+		return 0;
+	ib_fabric_free(&sn->shown);
+	sn->shown = cp;
+	snprintf(sn->status, sizeof(sn->status), "sweeping: %zu nodes so far", cp.nnodes);
+	sn->gen++;
+	return SUBNET_PARTIAL | SUBNET_STATE;
 }
 
 /* A (node GUID, index) pair, sorted by GUID, to find a node of the old sweep fast. */
@@ -373,7 +458,8 @@ static void sweep_swap(struct mad_subnet *sn)
 				n->ports[p].pma->tick_state = IBQ_NONE;
 		}
 	}
-	if (old->nnodes && nix)
+	/* what a partial showing of the first sweep lacks was never lost */
+	if (old->nnodes && nix && !old->partial)
 		lost_update(sn, old, oix, nw, nix);
 	free(oix);
 	free(nix);
@@ -395,6 +481,7 @@ static void sweep_swap(struct mad_subnet *sn)
 	nw->nodes = NULL;
 	nw->links = NULL;
 	nw->nnodes = nw->nlinks = 0;
+	mad_cpi_drop_waiting(&sn->cpi);		/* node indices of the old sweep */
 	note_update(sn);
 	sn->gen++;
 	sn->sweeps++;
@@ -408,7 +495,8 @@ static bool pma_ask(struct mad_subnet *sn, struct mad_session *s, enum pq_kind k
 		    uint16_t lid)
 {
 	static const uint16_t attrs[] = {
-		[PQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [PQ_PC] = MAD_ATTR_PORT_COUNTERS,
+		[PQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [PQ_CPI_OWN] = MAD_ATTR_CLASS_PORT_INFO,
+		[PQ_PC] = MAD_ATTR_PORT_COUNTERS,
 		[PQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT, [PQ_PSC] = MAD_ATTR_PORT_SAMPLES_CONTROL,
 	};
 	struct subnet_q *q = calloc(1, sizeof(*q));
@@ -445,15 +533,21 @@ static void pma_sample(struct mad_subnet *sn, struct mad_session *s, size_t node
 	pma->prev_sample_ns = pma->sample_ns;
 	pma->sample_ns = now;
 	pma->state = IBQ_PENDING;
-	if (!pma_ask(sn, s, PQ_PC, node, p, pma->lid))
+	if (!pma->ext_only && !pma_ask(sn, s, PQ_PC, node, p, pma->lid))
 		pma->state = IBQ_ERROR;
-	if (pma->ext && !pma_ask(sn, s, PQ_PCE, node, p, pma->lid))
+	if (pma->ext && !pma_ask(sn, s, PQ_PCE, node, p, pma->lid)) {
 		pma->ext_failed = true;
+		if (pma->ext_only)
+			pma->state = IBQ_ERROR;
+	}
 }
 
-/* ClassPortInfo answered (cpi) or not (st): define the counters of every wanted port and take a sample. */
+/*
+ * ClassPortInfo answered (cpi), its model's (shared), or not (st): define
+ * the counters of every wanted port and take a sample.
+ */
 static void pma_define(struct mad_subnet *sn, struct mad_session *s, size_t node,
-		       const struct mad_class_port_info *cpi, enum ib_query_state st)
+		       const struct mad_class_port_info *cpi, enum ib_query_state st, bool shared)
 {
 	struct ib_fnode *n = &sn->shown.nodes[node];
 
@@ -471,9 +565,7 @@ static void pma_define(struct mad_subnet *sn, struct mad_session *s, size_t node
 			pma->state = st;	/* n stays 0: ClassPortInfo again next round */
 			continue;
 		}
-		pma->cpi_known = cpi != NULL;
-		pma->cap_mask = cpi ? cpi->cap_mask : 0;
-		mad_port_pma_define(pma);
+		mad_port_pma_define_from(pma, cpi, shared);
 		pma_sample(sn, s, node, (uint8_t)p, util_now_ns());
 	}
 }
@@ -520,15 +612,75 @@ static void psc_ask(struct mad_subnet *sn, struct mad_session *s, size_t node)
 		}
 }
 
-static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
+/* The LID a node's PMA is asked ClassPortInfo at: a switch's, or a CA's first wanted port's (0: none). */
+static uint16_t cpi_lid(const struct ib_fnode *n)
 {
-	struct subnet_q *q = arg;
-	struct mad_subnet *sn = q->sn;
+	uint16_t lid = n->id.node_type == 2 ? n->lid : 0;
+
+	for (unsigned int p = 1; !lid && p <= n->id.num_ports; p++)
+		if (pma_wanted(n, p))
+			lid = pma_lid(n, p);
+	return lid;
+}
+
+/* The nodes that waited for their model's ClassPortInfo: they take it, or each asks its own. */
+static void cpi_waiters(struct mad_subnet *sn, struct mad_session *s, size_t node,
+			const struct mad_class_port_info *cpi)
+{
+	size_t *w, nw;
+
+	mad_cpi_answer(&sn->cpi, &sn->shown.nodes[node].id, cpi, &w, &nw);
+	for (size_t i = 0; i < nw; i++) {
+		uint16_t lid = w[i] < sn->shown.nnodes ? cpi_lid(&sn->shown.nodes[w[i]]) : 0;
+
+		if (cpi && lid)
+			pma_define(sn, s, w[i], cpi, IBQ_OK, true);
+		else if (lid)
+			pma_ask(sn, s, PQ_CPI, w[i], 0, lid);
+	}
+	free(w);
+}
+
+/* A ClassPortInfo answer (PQ_CPI: the node's model's too). */
+static void cpi_reply(struct mad_subnet *sn, struct mad_session *s, const struct subnet_q *q, int status,
+		      const uint8_t *mad, size_t len)
+{
 	struct mad_class_port_info cpi;
 	const uint8_t *data;
 	size_t dlen;
 	struct mad_hdr h;
-	int rc;
+	int rc = status ? status : mad_decode_reply_data(mad, len, MAD_ATTR_CLASS_PORT_INFO, &data, &dlen, &h);
+	bool ok = false;
+
+	if (status)
+		pma_define(sn, s, q->node, NULL, status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR, false);
+	else if (rc > 0)
+		pma_define(sn, s, q->node, NULL, IBQ_STATUS, false);
+	else if (rc < 0 || mad_decode_class_port_info(data, dlen, &cpi))
+		pma_define(sn, s, q->node, NULL, IBQ_BAD_REPLY, false);
+	else
+		pma_define(sn, s, q->node, &cpi, IBQ_OK, false), ok = true;
+	if (q->kind == PQ_CPI)
+		cpi_waiters(sn, s, q->node, ok ? &cpi : NULL);
+}
+
+/* A node that took its model's ClassPortInfo refused PortCountersExtended: ask its own, once. */
+static void cpi_refused(struct mad_subnet *sn, struct mad_session *s, size_t node)
+{
+	struct ib_fnode *n = &sn->shown.nodes[node];
+	uint16_t lid = cpi_lid(n);
+
+	for (unsigned int p = 1; p <= n->id.num_ports; p++)
+		if (n->ports[p].pma)
+			n->ports[p].pma->cpi_shared = false;
+	if (lid)
+		pma_ask(sn, s, PQ_CPI_OWN, node, 0, lid);
+}
+
+static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
+{
+	struct subnet_q *q = arg;
+	struct mad_subnet *sn = q->sn;
 
 	if (q->kind == PQ_PSC) {
 		if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes)
@@ -540,24 +692,20 @@ static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *
 	if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes) {
 		struct ib_fnode *n = &sn->shown.nodes[q->node];
 
-		if (q->kind == PQ_CPI) {
-			rc = status ? status : mad_decode_reply_data(mad, len, MAD_ATTR_CLASS_PORT_INFO, &data, &dlen, &h);
-			if (status)
-				pma_define(sn, s, q->node, NULL, status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR);
-			else if (rc > 0)
-				pma_define(sn, s, q->node, NULL, IBQ_STATUS);
-			else if (rc < 0 || mad_decode_class_port_info(data, dlen, &cpi))
-				pma_define(sn, s, q->node, NULL, IBQ_BAD_REPLY);
-			else
-				pma_define(sn, s, q->node, &cpi, IBQ_OK);
+		if (q->kind == PQ_CPI || q->kind == PQ_CPI_OWN) {
+			cpi_reply(sn, s, q, status, mad, len);
 		} else if (q->port <= n->id.num_ports && n->ports[q->port].pma) {
 			struct ib_pma *pma = n->ports[q->port].pma;
 			bool was_ok = pma->state == IBQ_PENDING && pma->prev_sample_ns;
 
-			mad_port_pma_reply(pma, q->kind == PQ_PCE, status, mad, len);
-			/* A port that answered before and does not now: the fabric changed. */
-			if (q->kind == PQ_PC && was_ok && pma->state == IBQ_TIMEOUT)
-				sn->rescan = true;
+			if (q->kind == PQ_PCE && mad_cpi_refused(pma, status, mad, len)) {
+				cpi_refused(sn, s, q->node);
+			} else {
+				mad_port_pma_reply(pma, q->kind == PQ_PCE, status, mad, len);
+				/* A port that answered before and does not now: the fabric changed. */
+				if ((q->kind == PQ_PCE) == pma->ext_only && was_ok && pma->state == IBQ_TIMEOUT)
+					sn->rescan = true;
+			}
 		}
 	}
 	free(q);
@@ -582,13 +730,23 @@ static void pma_round(struct mad_subnet *sn, uint64_t now)
 			if (pma_wanted(n, p) && (!n->ports[p].pma || !n->ports[p].pma->n))
 				need_cpi = true;
 		if (need_cpi) {
-			uint16_t lid = n->id.node_type == 2 ? n->lid : 0;
+			uint16_t lid = cpi_lid(n);
+			struct mad_class_port_info cpi;
 
-			for (unsigned int p = 1; !lid && p <= n->id.num_ports; p++)
-				if (pma_wanted(n, p))
-					lid = pma_lid(n, p);
-			if (lid && pma_ask(sn, s, PQ_CPI, k, 0, lid))
+			if (!lid)
+				continue;
+			switch (mad_cpi_look(&sn->cpi, &n->id, k, &cpi)) {
+			case MAD_CPI_KNOWN:
+				pma_define(sn, s, k, &cpi, IBQ_OK, true);
 				ports++;
+				break;
+			case MAD_CPI_WAIT:
+				ports++;
+				break;
+			case MAD_CPI_ASK:
+				ports += pma_ask(sn, s, PQ_CPI, k, 0, lid);
+				break;
+			}
 			continue;
 		}
 		for (unsigned int p = 1; p <= n->id.num_ports; p++) {
@@ -653,6 +811,8 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 
 		util_lower_timeout(timeout_ms, due, now_ns);
 	}
+	if (sn->stage == SN_SWEEP && !sn->sweeps)
+		util_lower_timeout(timeout_ms, sn->next_partial_ns, now_ns);
 	return n;
 }
 
@@ -691,6 +851,8 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 		sn->next_sweep_ns = now + resweep_ns(sn);
 		sn->next_pma_ns = now;
 		news |= SUBNET_SWEPT;
+	} else if (sn->stage == SN_SWEEP && !sn->sweeps && now >= sn->next_partial_ns) {
+		news |= partial_show(sn, now);
 	}
 	if (sn->round_done) {
 		sn->round_done = false;

@@ -25,14 +25,31 @@
 #define SUBNET_SWEPT	(1u << 0)	/* a new sweep is shown */
 #define SUBNET_SAMPLED	(1u << 1)	/* a round of PMA samples of every port is in */
 #define SUBNET_STATE	(1u << 2)	/* opened, failed, or a sweep started: the reason or the status changed */
+#define SUBNET_PARTIAL	(1u << 3)	/* what the first sweep found so far is shown (ib_fabric.partial) */
+
+/*
+ * The first sweep of a big subnet takes seconds: while no whole sweep is
+ * shown, what it found so far (its nodes and links, no counters) is shown
+ * every SUBNET_PARTIAL_NS from SUBNET_PARTIAL_NS on, marked partial
+ * (ib_fabric.partial, the status "sweeping: N nodes so far"), and
+ * replaced by the whole sweep when it is done. Later sweeps run behind
+ * the last whole one.
+ */
+#define SUBNET_PARTIAL_NS	(500ull * 1000000ull)
 
 struct mad_subnet;
 
 /* NULL when out of memory; ctx must outlive it. Nothing is sent before the first step. */
 struct mad_subnet *mad_subnet_new(const struct fab_ctx *ctx);
 void mad_subnet_free(struct mad_subnet *sn);
+/* When and how often a first sweep shows what it found so far (SUBNET_PARTIAL_NS unless set: the tests' small fabrics sweep faster). */
+void mad_subnet_set_partial_ns(struct mad_subnet *sn, uint64_t ns);
 
-/* The last whole sweep, its ports' counters sampled in place since (no nodes before the first). */
+/*
+ * The last whole sweep, its ports' counters sampled in place since (no
+ * nodes before the first; while the first runs, what it found so far,
+ * ->partial set).
+ */
 const struct ib_fabric *mad_subnet_fabric(const struct mad_subnet *sn);
 /* Links up at a sweep before that are not up now (they stay until they come back). */
 const struct fabric_lost_link *mad_subnet_lost(const struct mad_subnet *sn, size_t *n);
@@ -40,10 +57,14 @@ const struct fabric_lost_link *mad_subnet_lost(const struct mad_subnet *sn, size
 const char *mad_subnet_reason(const struct mad_subnet *sn);
 /* What the shown sweep left out and why ("" when it is whole): the memory bound, GUIDs that contradict it. */
 const char *mad_subnet_note(const struct mad_subnet *sn);
-/* What it is doing, for a status line: "sweeping", "sampling 2,688 ports", "" when idle. */
+/* What it is doing, for a status line: "sweeping", "sweeping: 4,096 nodes so far", "sampling 2,688 ports", "" when idle. */
 const char *mad_subnet_status(const struct mad_subnet *sn);
 /* The wall time of the last whole round of PMA samples (0: none yet), and how many ports (or nodes' ClassPortInfo) it asked. */
 uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports);
+/* ClassPortInfo MADs not sent so far: nodes that took their model's answer (mad/mad_cpi.h). */
+uint64_t mad_subnet_cpi_shared(const struct mad_subnet *sn);
+/* MADs sent so far, sweeps and rounds. */
+uint64_t mad_subnet_mads(const struct mad_subnet *sn);
 /* Sweeps taken so far (1 after the first is shown). */
 uint64_t mad_subnet_sweeps(const struct mad_subnet *sn);
 

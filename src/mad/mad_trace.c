@@ -160,6 +160,7 @@ static void on_node(struct mad_trace *tr, const struct mad_node_info *ni)
 	h->id.num_ports = ni->num_ports;
 	h->id.vendor_id = ni->vendor_id;
 	h->id.device_id = ni->device_id;
+	h->id.revision = ni->revision;
 	h->in.port = tr->hops ? ni->local_port_num : 0;
 }
 
@@ -447,10 +448,13 @@ static void pma_end_sample(struct mad_trace *tr, size_t hop, struct ib_pma *pma,
 	pma->prev_sample_ns = pma->sample_ns;
 	pma->sample_ns = now_ns;
 	pma->state = IBQ_PENDING;
-	if (!pma_ask(tr, TQ_PC, hop, pma, pma->lid, pma->port_select))
+	if (!pma->ext_only && !pma_ask(tr, TQ_PC, hop, pma, pma->lid, pma->port_select))
 		pma->state = IBQ_ERROR;
-	if (pma->ext && !pma_ask(tr, TQ_PCE, hop, pma, pma->lid, pma->port_select))
+	if (pma->ext && !pma_ask(tr, TQ_PCE, hop, pma, pma->lid, pma->port_select)) {
 		pma->ext_failed = true;
+		if (pma->ext_only)
+			pma->state = IBQ_ERROR;
+	}
 }
 
 /* ClassPortInfo answered (cpi) or not (NULL): define both ends' counters and take their first sample. */
@@ -464,11 +468,9 @@ static void pma_ends_ask(struct mad_trace *tr, size_t hop, const struct mad_clas
 
 		if (!ends[i]->port)
 			continue;
-		pma->cpi_known = cpi != NULL;
-		pma->cap_mask = cpi ? cpi->cap_mask : 0;
 		pma->lid = h->lid;
 		pma->port_select = ends[i]->port;
-		mad_port_pma_define(pma);
+		mad_port_pma_define_from(pma, cpi, false);
 		pma_end_sample(tr, hop, pma, util_now_ns());
 	}
 }

@@ -52,7 +52,10 @@ struct ib_pma {
 	uint16_t status;		/* MAD status when state == IBQ_STATUS */
 	bool cpi_known;			/* ClassPortInfo answered */
 	uint16_t cap_mask;		/* PMA ClassPortInfo:CapabilityMask */
+	uint32_t cap_mask2;		/* and its CapabilityMask2 */
+	bool cpi_shared;		/* cap_mask from another node of the same model (see src/mad/mad_cpi.h) */
 	bool ext;			/* data/packet counters from PortCountersExtended */
+	bool ext_only;			/* every counter from PortCountersExtended: PortCounters is not asked */
 	bool ext_failed;		/* advertised, but PortCountersExtended did not answer */
 	uint16_t lid;			/* where the PMA was asked */
 	uint8_t port_select;
@@ -70,6 +73,7 @@ struct ib_node_id {
 	uint8_t num_ports;
 	uint32_t vendor_id;
 	uint16_t device_id;
+	uint32_t revision;		/* NodeInfo:Revision */
 	char desc[IB_DESC_LEN];
 };
 
@@ -153,6 +157,7 @@ struct ib_fabric {
 	size_t nlinks;
 	/* the sweep's own numbers, for people and for tuning */
 	bool swept;
+	bool partial;			/* a first sweep still running: the nodes and links it found so far, no counters */
 	size_t sweep_from;		/* index into ports of the port swept from */
 	bool truncated_nodes;		/* stopped at the node limit */
 	bool truncated_time;		/* stopped at the deadline */
@@ -175,6 +180,7 @@ struct ib_fabric {
 	uint64_t pma_mads;		/* MADs the counter sweep sent */
 	size_t pma_ports;		/* ports asked */
 	size_t pma_answered;		/* ports whose PortCounters answered */
+	uint64_t pma_cpi_shared;	/* ClassPortInfo MADs not sent: a node took its model's answer */
 	char error[768];		/* why nothing could be asked at all ("" if fine) */
 };
 

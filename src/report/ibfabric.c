@@ -394,7 +394,8 @@ static void sweep_out(struct out *o, const struct ib_fabric *f)
 		sweep_notes_text(o, f);
 	if (f->swept && f->pma_swept)
 		out_printf(o, "PMA counters of every port that is up: %zu ports, %zu answered; %.1f ms, %" PRIu64
-			   " MADs\n", f->pma_ports, f->pma_answered, pma_ms, f->pma_mads);
+			   " MADs (%" PRIu64 " nodes took their model's ClassPortInfo)\n", f->pma_ports, f->pma_answered,
+			   pma_ms, f->pma_mads, f->pma_cpi_shared);
 	out_obj_open(o, "sweep");
 	out_bool(o, PRINT_JSON, "done", f->swept, NULL);
 	out_float(o, PRINT_JSON, "elapsed_ms", ms, 3, NULL);
@@ -418,6 +419,7 @@ static void sweep_out(struct out *o, const struct ib_fabric *f)
 	out_uint(o, PRINT_JSON, "pma_answered", f->pma_answered, NULL);
 	out_float(o, PRINT_JSON, "pma_elapsed_ms", pma_ms, 3, NULL);
 	out_uint(o, PRINT_JSON, "pma_mads", f->pma_mads, NULL);
+	out_uint(o, PRINT_JSON, "pma_cpi_shared", f->pma_cpi_shared, NULL);
 	out_obj_close(o);
 }
 

@@ -611,6 +611,8 @@ static const struct om_family
 	fam_f_up = { "fabtop_fabric_up", OM_GAUGE, NULL,
 		     "1 when a sweep of the subnet is shown, 0 before the first or without access." },
 	fam_f_sweeps = { "fabtop_fabric_sweeps", OM_COUNTER, NULL, "Sweeps of the subnet taken." },
+	fam_f_partial = { "fabtop_fabric_sweep_partial", OM_GAUGE, NULL,
+			  "1 while the first sweep runs and what it found so far is shown (no counters yet)." },
 	fam_f_sweep_s = { "fabtop_fabric_sweep_duration_seconds", OM_GAUGE, "seconds",
 			  "Wall time of the latest sweep (discovery, without the counters)." },
 	fam_f_round_s = { "fabtop_fabric_sample_duration_seconds", OM_GAUGE, "seconds",
@@ -781,14 +783,16 @@ static void fabric_write(struct om *o, const struct openmetrics_input *in)
 {
 	const struct ib_fabric *f = in->fabric;
 	static const struct { const char *label; uint8_t type; } types[] = { { "CA", 1 }, { "Switch", 2 }, { "Router", 3 } };
-	bool up = in->fabric_sweeps > 0;
+	bool up = in->fabric_sweeps > 0, partial = !up && f->partial;
 
 	om_family(o, &fam_f_up);
 	om_u64(o, NULL, 0, up);
 	om_family(o, &fam_f_sweeps);
 	om_u64(o, NULL, 0, in->fabric_sweeps);
+	om_family(o, &fam_f_partial);
+	om_u64(o, NULL, 0, partial);
 	fabric_traps(o, in->fabric_traps);
-	if (!up)
+	if (!up && !partial)
 		return;
 	om_family(o, &fam_f_sweep_s);
 	om_double(o, NULL, 0, (double)f->sweep_ns / 1e9);

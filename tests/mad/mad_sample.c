@@ -24,7 +24,7 @@
 
 /*
  * Usage: mad_sample INTERVAL_MS COUNT, mad_sample sweep MAX_NODES [MAX_MS [pma]] (pma: the counters of
- * every port too), or mad_sample subnet INTERVAL_S ROUNDS (the live core's subnet). Drives the view the way the TUI does
+ * every port too), or mad_sample subnet INTERVAL_S ROUNDS [PARTIAL_S] (the live core's subnet). Drives the view the way the TUI does
  * (fds + timeout + step), prints for each sample and port the byte rates
  * and error deltas of both ends, in a line-oriented form tests can grep.
  */
@@ -127,23 +127,31 @@ static double cpu_s(void)
 }
 
 /*
- * mad_sample subnet INTERVAL_S ROUNDS: the live core's subnet (mad/mad_subnet.h)
- * driven as the monitor drives it (its fds and timeout, then a step): the
- * first sweep's time (from start; the sweep's own; the most MADs it had in
+ * mad_sample subnet INTERVAL_S ROUNDS [PARTIAL_S]: the live core's subnet (mad/mad_subnet.h,
+ * its partial showings every PARTIAL_S when given)
+ * driven as the monitor drives it (its fds and timeout, then a step): when
+ * it first showed a partial sweep (the nodes so far, from start), the
+ * first whole sweep's time (from start; the sweep's own; the most MADs it had in
  * flight), then for each round of PMA samples its wall time (from
  * the interval's start to the last answer), the ports it asked, and the CPU
- * the process used since the previous round; at the end the wakeups.
+ * the process used since the previous round, the ClassPortInfo MADs
+ * saved so far (nodes that took their model's answer) and the MADs the
+ * round sent; at the end the wakeups.
  */
-static int subnet(const struct fab_ctx *ctx, double interval_s, long rounds)
+static int subnet(const struct fab_ctx *ctx, double interval_s, long rounds, double partial_s)
 {
 	struct mad_subnet *sn = mad_subnet_new(ctx);
 	uint64_t t0 = util_now_ns(), deadline = t0 + (uint64_t)((interval_s * (double)rounds + 60) * 1e9);
 	unsigned long wakeups = 0;
 	long got = -1;
+	unsigned int partial = 0;
+	uint64_t mads0 = 0;
 	double cpu0 = 0;
 
 	if (!sn)
 		return 1;
+	if (partial_s > 0)
+		mad_subnet_set_partial_ns(sn, (uint64_t)(partial_s * 1e9));
 	while (got < rounds && util_now_ns() < deadline) {
 		struct pollfd pfd[16];
 		int t = -1, n = mad_subnet_fds(sn, false, pfd, 16, &t, util_now_ns());
@@ -158,12 +166,17 @@ static int subnet(const struct fab_ctx *ctx, double interval_s, long rounds)
 			mad_subnet_free(sn);
 			return 1;
 		}
+		if ((news & SUBNET_PARTIAL) && got < 0 && !partial++)
+			printf("partial nodes=%zu links=%zu ms=%.1f flag=%d status=%s\n", mad_subnet_fabric(sn)->nnodes,
+			       mad_subnet_fabric(sn)->nlinks, (double)(util_now_ns() - t0) / 1e6,
+			       mad_subnet_fabric(sn)->partial, mad_subnet_status(sn));
 		if ((news & SUBNET_SWEPT) && got < 0) {
-			printf("swept nodes=%zu ms=%.1f sweep_ms=%.1f peak=%u\n", mad_subnet_fabric(sn)->nnodes,
+			printf("swept nodes=%zu ms=%.1f sweep_ms=%.1f peak=%u flag=%d\n", mad_subnet_fabric(sn)->nnodes,
 			       (double)(util_now_ns() - t0) / 1e6, (double)mad_subnet_fabric(sn)->sweep_ns / 1e6,
-			       mad_subnet_fabric(sn)->sweep_peak);
+			       mad_subnet_fabric(sn)->sweep_peak, mad_subnet_fabric(sn)->partial);
 			got = 0;
 			cpu0 = cpu_s();
+			mads0 = mad_subnet_mads(sn);
 			wakeups = 0;
 		}
 		if ((news & SUBNET_SAMPLED) && got >= 0) {
@@ -171,7 +184,9 @@ static int subnet(const struct fab_ctx *ctx, double interval_s, long rounds)
 			uint64_t ns = mad_subnet_round_ns(sn, &ports);
 			double c = cpu_s();
 
-			printf("round %ld ports=%zu ms=%.1f cpu_ms=%.1f\n", got, ports, (double)ns / 1e6, (c - cpu0) * 1e3);
+			printf("round %ld ports=%zu ms=%.1f cpu_ms=%.1f cpi_shared=%" PRIu64 " mads=%" PRIu64 "\n", got, ports,
+			       (double)ns / 1e6, (c - cpu0) * 1e3, mad_subnet_cpi_shared(sn), mad_subnet_mads(sn) - mads0);
+			mads0 = mad_subnet_mads(sn);
 			fflush(stdout);
 			cpu0 = c;
 			got++;
@@ -198,7 +213,7 @@ int main(int argc, char **argv)
 	ctx.live_sysfs = true;
 	ctx.fabric_mem_mb = CTX_FABRIC_MEM_MB;
 	if (argc > 3 && !strcmp(argv[1], "subnet"))
-		return subnet(&ctx, atof(argv[2]), atol(argv[3]));
+		return subnet(&ctx, atof(argv[2]), atol(argv[3]), argc > 4 ? atof(argv[4]) : 0);
 	/* mad_sample sweep MAX_NODES [MAX_MS]: a bounded sweep, its numbers. */
 	if (argc > 2 && !strcmp(argv[1], "sweep")) {
 		struct mad_sweep_limits lim = { .max_nodes = (size_t)atol(argv[2]),

@@ -60,6 +60,11 @@ pc() {	# NODE_DESC PORT COUNTER: its value in the sweep, and whether it is satur
 	jq -r ".fabric.nodes[] | select(.node_desc == \"$1\") | .port_states[] | select(.port == $2) |
 		.pma | \"\(.counters.$3) \(.saturated | index(\"$3\") != null)\"" "$J"
 }
+# ClassPortInfo once per node model (ibsim's CAs are one model, its
+# switches another), then PortCounters and PortCountersExtended a port:
+# 5,378 MADs, not the 6,392 of one ClassPortInfo a node.
+assert_eq "the counters: 2 ClassPortInfo MADs (one per model) + 2 a port; 1014 nodes took their model's" \
+	"5378 1014" "$(jq -r '.fabric.sweep | "\(.pma_mads) \(.pma_cpi_shared)"' "$J")"
 assert_eq "leaf3 port 2: symbol_error 5, as set" "5 false" "$(pc leaf3 2 symbol_error)"
 assert_match "ibqueryerrors reports it too" 'leaf3.*SymbolErrorCounter == 5' "$(tr '\n' ' ' <"$T/iqe.out")"
 assert_eq "h7_4: link_downed at 255 is an 8-bit counter latched: no value" "null true" "$(pc h7_4 1 link_downed)"
@@ -78,6 +83,22 @@ w=$(sed -n 's/^wakeups=//p' "$T/out")
 assert_eq "the live subnet: swept, 6 rounds of 2688 ports" "0 1016 5" \
 	"$rc $(sed -n 's/^swept nodes=\([0-9]*\).*/\1/p' "$T/out") $(grep -c '^round [1-5] ports=2688 ' "$T/out")"
 check "... rounds overrunning a 0.05 s interval wake the loop for answers only ($w wakeups)" test "${w:-99999999}" -lt 20000
+m0=$(sed -n 's/^round 0 .*cpi_shared=\([0-9]*\) mads=\([0-9]*\)/\1 \2/p' "$T/out")
+# 2 ClassPortInfo and 2 MADs a port are 5,378; one ClassPortInfo a node would be 6,392 (a few retries allowed)
+check "... its first round asked ClassPortInfo once per model: 1014 nodes took their model's (saved, MADs: $m0)" \
+	test "${m0% *}" = 1014 -a "${m0#* }" -ge 5378 -a "${m0#* }" -lt 5500
+
+# ---- the first sweep shown while it runs ----
+# A first sweep that takes long shows what it found so far, marked partial,
+# then the whole sweep in its place. This tree sweeps in some 100-400 ms,
+# under the 0.5 s of a real run: shown every 20 ms here.
+run_rc sh -c "cd '$RUN' && SIM_HOST=h0_1 timeout -k 2 60 env LD_PRELOAD='$FAB_PRELOAD' '$SAMPLE' subnet 1 1 0.02"
+p=$(sed -n 's/^partial nodes=\([0-9]*\) .* flag=\([01]\) status=\(.*\)/\1 \2 \3/p' "$T/out")
+pn=${p%% *}
+check "the first sweep shown before it was done, marked partial: $p" \
+	test -n "$pn" -a "${pn:-0}" -gt 0 -a "${pn:-1016}" -lt 1016 -a "$p" = "$pn 1 sweeping: $pn nodes so far"
+assert_eq "... then replaced by the whole sweep, not partial" "0 1016 0" \
+	"$rc $(sed -n 's/^swept nodes=\([0-9]*\) .* flag=\([01]\)$/\1 \2/p' "$T/out")"
 # umad2sim's fd cannot wake a shared poll loop, which looks every 2 ms: the
 # live sweep keeps more than the one-shot's 32 SMPs in flight between looks
 # (with 32 it took 4x as long as the one-shot sweep; see doc/ib-management.md).

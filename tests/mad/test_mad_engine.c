@@ -26,6 +26,11 @@ struct fake {
 	bool transport_timeout_first;	/* the first request comes back with status ETIMEDOUT */
 	uint64_t garbage;		/* not 0: answer every request with bytes of this generator's */
 	int cpi_cap;			/* ClassPortInfo CapabilityMask to answer, -1: status 0x0c */
+	uint32_t cpi_cap2;		/* and its CapabilityMask2 */
+	uint64_t pce_errors;		/* not 0: PortCountersExtended carries the additional counters, each this */
+	uint16_t odd_lid;		/* a node of its model's ClassPortInfo with other firmware: */
+	int odd_cpi_cap;		/* what it answers ClassPortInfo; PortCountersExtended: status 0x0c */
+	int cpi_by_lid[64];
 	int nreq;
 	int sent_by_attr[0x40];
 	uint8_t q[64][MAD_SIZE];
@@ -148,14 +153,31 @@ static int fake_send(void *priv, const uint8_t *req, size_t len, uint16_t dlid, 
 	memcpy(r + 8, req + 8, 8);		/* the TID */
 	memcpy(r + 20, &req[20], 4);		/* the modifier */
 	(void)mod;
-	if (attr == MAD_ATTR_CLASS_PORT_INFO) {
-		if (fk->cpi_cap < 0) {
+	if (attr == MAD_ATTR_CLASS_PORT_INFO && req[1] == MAD_CLASS_PMA) {
+		int cap = fk->odd_lid && dlid == fk->odd_lid ? fk->odd_cpi_cap : fk->cpi_cap;
+		uint32_t w = fk->cpi_cap2 << 5 | 0x12;
+
+		if (dlid < 64)
+			fk->cpi_by_lid[dlid]++;
+		if (cap < 0) {
 			r[4] = 0;
 			r[5] = 0x0c;		/* attribute not supported */
 		} else {
-			r[MAD_PMA_DATA_OFF + 2] = (uint8_t)(fk->cpi_cap >> 8);
-			r[MAD_PMA_DATA_OFF + 3] = (uint8_t)fk->cpi_cap;
+			r[MAD_PMA_DATA_OFF + 2] = (uint8_t)(cap >> 8);
+			r[MAD_PMA_DATA_OFF + 3] = (uint8_t)cap;
+			for (int i = 0; i < 4; i++)
+				r[MAD_PMA_DATA_OFF + 4 + i] = (uint8_t)(w >> (24 - 8 * i));
 		}
+	}
+	if (attr == MAD_ATTR_PORT_COUNTERS_EXT && req[1] == MAD_CLASS_PMA) {
+		if (fk->odd_lid && dlid == fk->odd_lid) {
+			r[4] = 0;
+			r[5] = 0x0c;
+		}
+		/* the additional counters: 13 of 64 bits from byte 72 of the data */
+		for (int k = 0; fk->pce_errors && k < 13; k++)
+			for (int i = 0; i < 8; i++)
+				r[MAD_PMA_DATA_OFF + 72 + 8 * k + i] = (uint8_t)(fk->pce_errors >> (56 - 8 * i));
 	}
 	if (fk->late_first && fk->nreq == 1) {
 		memcpy(fk->late, r, MAD_SIZE);
@@ -652,6 +674,115 @@ static void test_dump_planted(void)
 		printf("# could not remove %s\n", dir);
 }
 
+/*
+ * A fabric of n1 CAs of one model (LIDs 10..) and a switch of another
+ * (LID 40, ports 1 and 2 up), as a sweep from local port 0 leaves it.
+ */
+static void fake_fabric(struct ib_fabric *f, size_t n1)
+{
+	memset(f, 0, sizeof(*f));
+	f->nodes = calloc(n1 + 1, sizeof(*f->nodes));
+	for (size_t k = 0; k <= n1; k++) {
+		struct ib_fnode *n = &f->nodes[k];
+		bool sw = k == n1;
+
+		n->id = (struct ib_node_id){ .node_guid = 0x100 + k, .node_type = sw ? 2 : 1, .num_ports = sw ? 2 : 1,
+					     .vendor_id = 0x02c9, .device_id = sw ? 0xc738 : 0x1017, .revision = 1 };
+		n->lid = sw ? 40 : (uint16_t)(10 + k);
+		n->entry_port = 1;
+		n->ports = calloc((size_t)n->id.num_ports + 1, sizeof(*n->ports));
+		for (unsigned int p = 1; p <= n->id.num_ports; p++) {
+			n->ports[p].known = true;
+			n->ports[p].pi.num = (uint8_t)p;
+			n->ports[p].pi.phys_state = PHYS_STATE_LINK_UP;
+			n->ports[p].pi.lid = n->lid;
+		}
+	}
+	f->nnodes = n1 + 1;
+}
+
+static void run_pma(struct fake *fk, struct ib_fabric *f)
+{
+	struct mad_transport tp;
+	struct mad_session *s = open_fake(fk, &tp);
+	struct mad_fabric_pma *run = mad_fabric_pma_new(f);
+
+	mad_fabric_pma_ask(run, s, 0);
+	for (int i = 0; i < 2000 && !mad_idle(s); i++)
+		mad_step(s, clock_fake += MS);
+	mad_fabric_pma_free(run);
+	mad_session_close(s);
+}
+
+/*
+ * The counter sweep asks ClassPortInfo once per node model: 6 CAs of one
+ * model and a switch of another cost 2. One CA (LID 15) runs other
+ * firmware: it refuses PortCountersExtended, which its model's answer
+ * promised, so its own ClassPortInfo is asked and its counters come from
+ * PortCounters alone, known and right.
+ */
+static void test_cpi_per_model(void)
+{
+	struct fake fk = { .cpi_cap = 0x1200, .odd_lid = 15, .odd_cpi_cap = 0x1000 };
+	struct ib_fabric f;
+	const struct ib_pma *odd, *ok;
+	const struct fab_counter *c;
+
+	fake_fabric(&f, 6);
+	run_pma(&fk, &f);
+	ASSERT_EQ_INT(fk.sent_by_attr[MAD_ATTR_CLASS_PORT_INFO], 3,
+		      "ClassPortInfo: one per model (2) and the odd node's own");
+	ASSERT_EQ_INT(fk.cpi_by_lid[15], 1, "the odd node asked once, after it refused");
+	ASSERT_EQ_INT((int)f.pma_cpi_shared, 5, "5 nodes took their model's answer");
+	ASSERT_EQ_INT((int)f.pma_ports, 8, "8 ports asked");
+	ASSERT_EQ_INT((int)f.pma_answered, 8, "all 8 answered");
+	ok = f.nodes[1].ports[1].pma;
+	TAP_OK(ok && ok->ext && ok->cpi_shared && ok->state == IBQ_OK, "a node of the model: 64-bit counters, shared");
+	odd = f.nodes[5].ports[1].pma;
+	TAP_OK(odd && !odd->ext && !odd->cpi_shared && odd->state == IBQ_OK && !odd->ext_failed,
+	       "the odd node: its own answer, PortCounters only (ext %d, shared %d, state %d, ext_failed %d)",
+	       odd ? odd->ext : -1, odd ? odd->cpi_shared : -1, odd ? (int)odd->state : -1,
+	       odd ? odd->ext_failed : -1);
+	c = odd ? find(odd, "port_xmit_data") : NULL;
+	TAP_OK(c && c->bits == 32 && c->known && c->value == 25416, "its data counter from PortCounters (%s)",
+	       counter_str(c));
+	c = odd ? find(odd, "symbol_error") : NULL;
+	TAP_OK(c && c->known && c->value == 7, "its errors (%s)", counter_str(c));
+	ib_fabric_free(&f);
+}
+
+/*
+ * A PMA whose CapabilityMask2 has IsAdditionalPortCountersExtendedSupported
+ * gives every counter in PortCountersExtended: one MAD a port, no
+ * PortCounters, the error counters 64 bits wide.
+ */
+static void test_pce_only(void)
+{
+	struct fake fk = { .cpi_cap = 0x1200, .cpi_cap2 = MAD_PMA_CAP2_ADDL_PORT_CTRS_EXT,
+			   .pce_errors = 0x100000007ull };
+	struct ib_fabric f;
+	const struct ib_pma *pma;
+	const struct fab_counter *c;
+
+	fake_fabric(&f, 3);
+	run_pma(&fk, &f);
+	ASSERT_EQ_INT(fk.sent_by_attr[MAD_ATTR_PORT_COUNTERS], 0, "PortCounters never asked");
+	ASSERT_EQ_INT(fk.sent_by_attr[MAD_ATTR_PORT_COUNTERS_EXT], 5, "PortCountersExtended once a port (5)");
+	ASSERT_EQ_INT((int)f.pma_answered, 5, "all 5 answered");
+	pma = f.nodes[0].ports[1].pma;
+	TAP_OK(pma && pma->ext_only && pma->state == IBQ_OK, "the extended set alone");
+	c = pma ? find(pma, "symbol_error") : NULL;
+	TAP_OK(c && c->bits == 64 && c->known && c->value == 0x100000007ull,
+	       "symbol_error from PortCountersExtended, 64 bits (%s)", counter_str(c));
+	c = pma ? find(pma, "port_xmit_wait") : NULL;
+	TAP_OK(c && c->bits == 64 && c->known && c->value == 0x100000007ull, "port_xmit_wait too (%s)",
+	       counter_str(c));
+	c = pma ? find(pma, "port_xmit_data") : NULL;
+	TAP_OK(c && c->bits == 64 && c->known && c->value == 81985529216487399ull, "data as before (%s)",
+	       counter_str(c));
+	ib_fabric_free(&f);
+}
+
 int main(void)
 {
 	test_retry();
@@ -666,5 +797,7 @@ int main(void)
 	test_sweep_garbage();
 	test_run_deadline();
 	test_dump_planted();
+	test_cpi_per_model();
+	test_pce_only();
 	return tap_done();
 }
