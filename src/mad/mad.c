@@ -27,9 +27,12 @@
  * Measured on the 1,016-node fat tree under ibsim, the live core's first
  * sweep (5,105 SMPs): a window of 32 took 370 ms, 64 took 200-215 ms, 128
  * took 113-122 ms, 256 took 96-121 ms; the one-shot sweep, which waits on
- * that fd alone, takes 40-110 ms with 32.
+ * that fd alone, takes 40-110 ms with 32. Not 256: umad2sim's write() holds
+ * its lock while it blocks on ibsim's socket, whose receiver needs the lock,
+ * and a window of 256 hung a sweep of the 10,266-node tree for good
+ * (doc/ib-management.md); 128 never did.
  */
-#define MAD_NOFD_WINDOW		256
+#define MAD_NOFD_WINDOW		128
 /*
  * Requests done are kept for the next ones, up to this many: a round of a
  * subnet's counters (thousands of requests every interval) then allocates
