@@ -13,11 +13,14 @@
 # Prints "PROCESS_MS_PER_SCRAPE SERVER_THREAD_MS_PER_SCRAPE BYTES_SENT
 # SAMPLES CONCURRENT_OK CONCURRENT_S".
 import os
-import socket
 import sys
 import threading
 import time
 import zlib
+
+sys.dont_write_bytecode = True	# nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import rawhttp  # noqa: E402  (tests/rawhttp.py)
 
 pid, addr, count, concurrent = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 gzip = len(sys.argv) > 5 and sys.argv[5] == "gzip"
@@ -53,20 +56,10 @@ def cpu_s():
 
 
 def scrape():
-    s = socket.create_connection((host, port), timeout=30)
-    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
-              (b"Accept-Encoding: gzip\r\n" if gzip else b"") + b"\r\n")
-    data = []
-    while True:
-        b = s.recv(1 << 16)
-        if not b:
-            break
-        data.append(b)
-    s.close()
-    data = b"".join(data)
-    head, _, body = data.partition(b"\r\n\r\n")
-    ok = head.split(b" ")[1] == b"200"
-    if b"\r\ncontent-encoding: gzip" not in head.lower():
+    status, headers, body, _ = rawhttp.get(host, port, headers=[("Accept-Encoding", "gzip")] if gzip else [],
+                                           timeout=30)
+    ok = status is not None and status.split(" ")[1:2] == ["200"]
+    if headers.get("content-encoding") != "gzip":
         return ok, False, body, len(body)
     z = zlib.decompressobj(31)
     text = z.decompress(body)

@@ -6,9 +6,12 @@
 # Content-Length, or up to the close) and holds fabtop's own metrics.
 # Prints "ANSWERED TOTAL WORST_MS"; the first failures go to stderr.
 import os
-import socket
 import sys
 import time
+
+sys.dont_write_bytecode = True	# nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import rawhttp  # noqa: E402  (tests/rawhttp.py)
 
 addr, seconds, hold = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 host, port = addr.rsplit(":", 1)
@@ -16,28 +19,13 @@ port = int(port)
 
 
 def scrape():
-    s = socket.create_connection((host, port), timeout=5)
-    try:
-        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        data = []
-        while True:
-            b = s.recv(1 << 16)
-            if not b:
-                break
-            data.append(b)
-    finally:
-        s.close()
-    data = b"".join(data)
-    head, sep, body = data.partition(b"\r\n\r\n")
-    if not sep:
-        return "no header end (%d bytes)" % len(data)
-    lines = head.split(b"\r\n")
-    if lines[0].split(b" ")[1:2] != [b"200"]:
-        return "status line %r" % lines[0][:80]
-    for h in lines[1:]:
-        k, _, v = h.partition(b":")
-        if k.strip().lower() == b"content-length" and int(v) != len(body):
-            return "body %d bytes of %d" % (len(body), int(v))
+    status, headers, body, head_len = rawhttp.get(host, port, timeout=5)
+    if status is None:
+        return "no header end (%d bytes)" % head_len
+    if status.split(" ")[1:2] != ["200"]:
+        return "status line %r" % status[:80]
+    if "content-length" in headers and int(headers["content-length"]) != len(body):
+        return "body %d bytes of %d" % (len(body), int(headers["content-length"]))
     if b"\nfabtop_exporter_" not in b"\n" + body or not body.endswith(b"\n"):
         return "body without fabtop's metrics (%d bytes)" % len(body)
     return None

@@ -7,32 +7,28 @@
 # Content-Encoding ("-": none), VARY the Vary header ("-": none), WHOLE
 # "one-member" when a gzip body is exactly one whole member (its CRC and
 # length checked by zlib), else what it is.
-import socket
+import os
 import sys
 import zlib
+
+sys.dont_write_bytecode = True	# nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import rawhttp  # noqa: E402  (tests/rawhttp.py)
 
 addr, accept = sys.argv[1:3]
 host, port = addr.rsplit(":", 1)
 
 
 def get(ae, out):
-    req = b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+    headers = []
     if ae != "-":
-        req += b"Accept-Encoding: " + ae.encode() + b"\r\n"
+        headers.append(("Accept-Encoding", ae))
     if accept != "-":
-        req += b"Accept: " + accept.encode() + b"\r\n"
-    s = socket.create_connection((host, int(port)), timeout=10)
-    s.sendall(req + b"\r\n")
-    data = []
-    while True:
-        b = s.recv(1 << 16)
-        if not b:
-            break
-        data.append(b)
-    s.close()
-    head, _, body = b"".join(data).partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, _, v in (l.partition(":") for l in lines[1:])}
+        headers.append(("Accept", accept))
+    status, headers, body, head_len = rawhttp.get(host, port, headers=headers)
+    if status is None:
+        sys.exit("gzip-get.py: an answer without the end of its header")
+    sent = len(body)
     enc = headers.get("content-encoding", "-")
     whole = "plain"
     if enc == "gzip":
@@ -47,10 +43,10 @@ def get(ae, out):
                 whole = "one-member"
         except zlib.error as e:
             whole = "invalid:" + str(e).replace(" ", "_")
-    if int(headers.get("content-length", "-1")) not in (-1, len(b"".join(data)) - len(head) - 4):
+    if int(headers.get("content-length", "-1")) not in (-1, sent):
         whole += ",content-length-wrong"
     open(out, "wb").write(body)
-    print(lines[0].split(" ")[1], enc, headers.get("vary", "-").replace(" ", ""), whole)
+    print(status.split(" ")[1], enc, headers.get("vary", "-").replace(" ", ""), whole)
 
 
 for i in range(3, len(sys.argv) - 1, 2):
