@@ -241,33 +241,53 @@ static void inflight_remove(struct mad_session *s, unsigned int i)
 }
 
 /*
- * One answer for settle_inflight(): waiting up to timeout_ms (0: only
- * what is there). 0 with the MAD in mad/len, or -errno (-EAGAIN: none).
+ * One MAD from the test's transport or libibumad, waiting up to timeout_ms
+ * (0: only what is there): 0 with it in *mad (len at most MAD_SIZE) and the
+ * transport's status, -EAGAIN when none came, or -errno.
  */
-static int settle_recv(struct mad_session *s, int timeout_ms, const uint8_t **mad, int *len)
+static int recv_one(struct mad_session *s, int timeout_ms, const uint8_t **mad, int *len, int *status)
 {
-	int rc, status;
+	int rc;
 
 	if (s->tp) {
 		size_t tl = sizeof(s->rbuf);
 
-		rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, &status);
+		rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, status);
 		if (rc == -EAGAIN && timeout_ms > 0 && s->tp->fd >= 0) {
 			struct pollfd pfd = { .fd = s->tp->fd, .events = POLLIN };
 
 			if (poll(&pfd, 1, timeout_ms) > 0)
-				rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, &status);
+				rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, status);
 		}
-		*mad = s->rbuf;
+		if (rc < 0)
+			return rc;
 		*len = (int)(tl < MAD_SIZE ? tl : MAD_SIZE);
-		return rc;
+		*mad = s->rbuf;
+		return 0;
 	}
 	*len = MAD_SIZE;
 	rc = umad_recv(s->portid, s->umad, len, timeout_ms);
 	if (rc < 0)
-		return errno == EAGAIN || errno == ETIMEDOUT || rc == -ETIMEDOUT ? -EAGAIN : -EIO;
+		return rc == -EAGAIN || rc == -EWOULDBLOCK || rc == -ETIMEDOUT || errno == EAGAIN || errno == ETIMEDOUT ?
+			       -EAGAIN : -EIO;
+	if (*len < 0)
+		*len = 0;
+	if (*len > MAD_SIZE)
+		*len = MAD_SIZE;
 	*mad = umad_get_mad(s->umad);
+	*status = umad_status(s->umad);
 	return 0;
+}
+
+/* The slot in flight of the request a reply's TID answers, or s->ninflight: none. */
+static unsigned int inflight_find(const struct mad_session *s, uint64_t tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->ninflight; i++)
+		if (s->inflight[i]->tid_lo == (uint32_t)tid)
+			break;
+	return i;
 }
 
 /*
@@ -277,7 +297,8 @@ static int settle_recv(struct mad_session *s, int timeout_ms, const uint8_t **ma
  * preload, doc/ib-management.md) hands it to its receiver thread, which
  * then crashes on the agent it no longer finds: a command that ended
  * during a PMA round died at exit, and under the sanitizers could hang
- * there. What was queued and never sent is cancelled at once.
+ * there. What was queued and never sent stays unsent: mad_cancel_all()
+ * cancels it after.
  */
 static void settle_inflight(struct mad_session *s)
 {
@@ -288,32 +309,22 @@ static void settle_inflight(struct mad_session *s)
 	 * are waited for too, not only those in flight.
 	 */
 	bool sim = !s->tp && s->fd < 0;
-	struct mad_req *r, *n = NULL;
 	int wait_ms = 0;
 
-	for (r = s->qhead; r; r = n) {
-		n = r->next;
-		r->cb(s, r->arg, -ECANCELED, NULL, 0);
-		req_free(s, r);
-	}
-	s->qhead = s->qtail = NULL;
 	while (s->ninflight || (sim && s->packets < s->stats.sent)) {
 		uint64_t now, until = 0;
 		const uint8_t *mad;
 		struct mad_hdr h;
+		struct mad_req *r;
 		unsigned int i;
-		int len, rc;
+		int len, rc, status;
 
 		/* What is there first (without a wait), then up to the deadlines. */
-		rc = settle_recv(s, wait_ms, &mad, &len);
+		rc = recv_one(s, wait_ms, &mad, &len, &status);
 		if (rc == 0) {
 			s->packets++;
-			if (len < MAD_HDR_SIZE || mad_decode_hdr(mad, (size_t)len, &h))
-				continue;
-			for (i = 0; i < s->ninflight; i++)
-				if (s->inflight[i]->tid_lo == (uint32_t)h.tid)
-					break;
-			if (i == s->ninflight)
+			if (len < MAD_HDR_SIZE || mad_decode_hdr(mad, (size_t)len, &h) ||
+			    (i = inflight_find(s, h.tid)) == s->ninflight)
 				continue;
 			r = s->inflight[i];
 			inflight_remove(s, i);
@@ -629,43 +640,22 @@ static int drain(struct mad_session *s, uint64_t now_ns)
 	int done = 0;
 
 	for (;;) {
-		int len = MAD_SIZE, rc, status;
+		int len, rc, status;
 		struct mad_hdr h;
 		const uint8_t *mad;
 		unsigned int i;
 
-		if (s->tp) {
-			size_t tl = sizeof(s->rbuf);
-
-			rc = s->tp->recv(s->tp->priv, s->rbuf, &tl, &status);
-			if (rc == -EAGAIN)
-				return done;
-			if (rc < 0)
-				return done ? done : rc;
-			len = (int)(tl < MAD_SIZE ? tl : MAD_SIZE);
-			mad = s->rbuf;
-		} else {
-			rc = umad_recv(s->portid, s->umad, &len, 0);
-			if (rc < 0) {
-				if (rc == -EAGAIN || rc == -EWOULDBLOCK || errno == EAGAIN)
-					return done;
-				return done ? done : -EIO;
-			}
-			if (len < 0)
-				len = 0;
-			if (len > MAD_SIZE)
-				len = MAD_SIZE;
-			mad = umad_get_mad(s->umad);
-			status = umad_status(s->umad);
-		}
+		rc = recv_one(s, 0, &mad, &len, &status);
+		if (rc == -EAGAIN)
+			return done;
+		if (rc < 0)
+			return done ? done : rc;
 		s->packets++;
 		if (mad_decode_hdr(mad, (size_t)len, &h) && len < MAD_HDR_SIZE) {
 			s->stats.stray++;
 			continue;
 		}
-		for (i = 0; i < s->ninflight; i++)
-			if (s->inflight[i]->tid_lo == (uint32_t)h.tid)
-				break;
+		i = inflight_find(s, h.tid);
 		if (i == s->ninflight) {
 			s->stats.stray++;
 			continue;
