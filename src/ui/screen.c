@@ -23,10 +23,16 @@ void screen_draw_body(struct ui *ui, WINDOW *w, struct ui_rect r)
 {
 	const struct ui_view *v = ui->views[ui->pane];
 	struct table *t = ui_table(ui);
+	const char *note;
+	char buf[160];
 
 	if (r.h <= 0 || r.w <= 0)
 		return;
-	ui->body = r;
+	if (v->note && r.h > 3 && (note = v->note(ui, buf, sizeof(buf)))) {
+		ui_puts(w, r.y++, r.x, r.w, theme_attr(ROLE_WARN), note);
+		r.h--;
+	}
+	ui->body = r;			/* the table's rows, under the note (the mouse maps clicks on them) */
 	/* Views that draw themselves handle "no rows" too (the Network pane still has routes). */
 	if (v->draw) {
 		v->draw(ui, w, r);

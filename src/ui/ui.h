@@ -85,6 +85,8 @@ struct ui_view {
 	void (*build)(struct ui *ui, struct table *t);
 	/* Draw the body; NULL draws the table alone. */
 	void (*draw)(struct ui *ui, WINDOW *w, struct ui_rect r);
+	/* A warning line above the table (NULL, or returning NULL: none). */
+	const char *(*note)(struct ui *ui, char *buf, size_t size);
 	/* Everything known about the row with this key, for Enter. */
 	void (*details)(struct ui *ui, const char *key, struct text *out);
 	/* What the body says when there are no rows (after filtering). */

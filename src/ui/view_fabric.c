@@ -696,23 +696,13 @@ static const char *fabric_empty(struct ui *ui)
  * While the first sweep of a big subnet runs, its rows so far are shown
  * under a line that says they are partial (mad/mad_subnet.h).
  */
-static void fabric_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
+static const char *fabric_note(struct ui *ui, char *buf, size_t size)
 {
-	struct table *t = ui_table(ui);
-	struct table_draw_opts o = { .utf8 = ui->utf8, .focused = true };
-	struct ui_rect body = r;
-	char line[160];
-
-	if (ui->live.subnet && mad_subnet_fabric(ui->live.subnet)->partial && r.h > 3) {
-		snprintf(line, sizeof(line), "Partial: %s; the first sweep is still running (no counters yet).",
-			 mad_subnet_status(ui->live.subnet));
-		ui_puts(w, body.y++, r.x, r.w, theme_attr(ROLE_WARN), line);
-		body.h--;
-	}
-	if (!t->nview)
-		views_draw_empty(ui, w, body);
-	else
-		table_draw(t, w, body.y, body.x, body.h, body.w, &o);
+	if (!ui->live.subnet || !mad_subnet_fabric(ui->live.subnet)->partial)
+		return NULL;
+	snprintf(buf, size, "Partial: %s; the first sweep is still running (no counters yet).",
+		 mad_subnet_status(ui->live.subnet));
+	return buf;
 }
 
 /* v: links or nodes. The columns are swapped under the same table (the same count: the sort column stays). */
@@ -742,7 +732,7 @@ const struct ui_view view_fabric = {
 	.default_sort = C_FLAGS,
 	.default_desc = true,
 	.build = fabric_build,
-	.draw = fabric_draw,
+	.note = fabric_note,
 	.details = fabric_details,
 	.empty = fabric_empty,
 	.key = fabric_key,
