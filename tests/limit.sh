@@ -21,6 +21,7 @@ esac
 
 # The test is a child of this shell and no group leader, so setsid(1)
 # makes it one without forking: $! is its pid and its process group.
+started=$(date +%s)
 setsid "$@" &
 test_pid=$!
 
@@ -54,4 +55,6 @@ rc=$?
 # The watchdog ends within a second of the test; wait for it so its last
 # lines (when it killed the test) come before the driver reads the end.
 wait "$watch_pid"
+# How long it ran: tools/bootstrap lists the slowest tests from these lines.
+echo "# limit.sh: ran $(($(date +%s) - started)) s"
 exit "$rc"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/limit.sh, the time limit every test runs under: a test that ends
-# passes through untouched (its output, its status); one that hangs is
+# passes through untouched (its output, its status) but for a last line
+# saying how long it ran; one that hangs is
 # killed with everything it started, its own cleanup runs, what it waited
 # on is printed, and a "Bail out!" fails it, soon after the limit.
 . "$TOP_SRCDIR/tests/setup.sh"
@@ -14,8 +15,11 @@ out=$(FABTOP_TEST_LIMIT=20 sh "$LIMIT" sh "$T/ends.sh" 2>&1)
 rc=$?
 set -e
 assert_eq "a test that ends keeps its exit status" 3 "$rc"
-assert_eq "... and its output, nothing added" "ok 1 - fine
-1..1" "$out"
+assert_eq "... and its output" "ok 1 - fine
+1..1" "$(echo "$out" | head -2)"
+check "... with only how long it ran added: $(echo "$out" | sed -n 3,\$p)" \
+	sh -c 'echo "$1" | sed -n "3,\$p" | grep -qx "# limit.sh: ran [0-9]* s"' - "$out"
+assert_eq "... one line" 3 "$(echo "$out" | wc -l)"
 
 # ---- a test that hangs, with a helper of its own in the background ----
 cat >"$T/hangs.sh" <<EOF
