@@ -8,6 +8,7 @@ src_libfabtop_a_SOURCES += \
 	src/mad/mad_port.c src/mad/mad_port.h \
 	src/mad/mad_fabric.c src/mad/mad_fabric.h \
 	src/mad/mad_cpi.c src/mad/mad_cpi.h \
+	src/mad/mad_fpma.c src/mad/mad_fpma.h \
 	src/mad/mad_watch.c src/mad/mad_watch.h \
 	src/mad/mad_trace.c src/mad/mad_trace.h src/kernel/ipoib_arp.c src/kernel/ipoib_arp.h \
 	src/mad/mad_subnet.c src/mad/mad_subnet.h src/ui/view_fabric.c \

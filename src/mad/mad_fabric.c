@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "mad/mad_cpi.h"
 #include "mad/mad_fabric.h"
+#include "mad/mad_fpma.h"
 #include "mad/mad_port.h"
 #include "mad/umad.h"
 #include "derive/mad_decode.h"
@@ -730,267 +730,20 @@ static int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits 
 
 /* ---- the PMA counters of every swept port ---- */
 
-/* FQ_CPI_OWN: a node's own ClassPortInfo, after it refused what its model's answer promised. */
-enum fpma_kind { FQ_CPI, FQ_CPI_OWN, FQ_PC, FQ_PCE };
-
-/* One counter sweep: the fabric and the ClassPortInfo answers of its node models. */
-struct mad_fabric_pma {
-	struct ib_fabric *f;
-	struct mad_cpi_cache cpi;
-};
-
-/* One request of the counter sweep; freed by its callback. */
-struct fpma_q {
-	struct mad_fabric_pma *run;
-	enum fpma_kind kind;
-	size_t node;
-	uint8_t port;
-};
-
-static void fpma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len);
-
-static int fpma_ask(struct mad_session *s, struct mad_fabric_pma *run, enum fpma_kind kind, size_t node, uint8_t port,
-		    uint16_t lid)
-{
-	static const uint16_t attrs[] = {
-		[FQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [FQ_CPI_OWN] = MAD_ATTR_CLASS_PORT_INFO,
-		[FQ_PC] = MAD_ATTR_PORT_COUNTERS, [FQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT,
-	};
-	struct fpma_q *q = calloc(1, sizeof(*q));
-	int rc;
-
-	if (!q)
-		return -ENOMEM;
-	*q = (struct fpma_q){ .run = run, .kind = kind, .node = node, .port = port };
-	rc = mad_get_pma(s, lid, attrs[kind], port, fpma_cb, q);
-	if (rc)
-		free(q);
-	return rc;
-}
-
-/* The LID that reaches the PMA of a node's port p: a switch's port-0 LID, a CA port's own. */
-static uint16_t fpma_lid(const struct ib_fnode *n, unsigned int p)
-{
-	if (n->id.node_type == 2)
-		return n->lid;
-	return p <= n->id.num_ports && n->ports[p].known ? n->ports[p].pi.lid : 0;
-}
-
-/* The ports whose counters mean something: physically up, with a LID to ask by. */
-static bool fpma_wanted(const struct ib_fnode *n, unsigned int p)
-{
-	const struct ib_fport *fp = &n->ports[p];
-
-	return p > 0 && fp->known && fp->pi.phys_state == PHYS_STATE_LINK_UP && fpma_lid(n, p);
-}
-
-/* PortCounters (and PortCountersExtended when advertised; only it when it carries every counter) of one port. */
-static void fpma_sample(struct mad_session *s, struct mad_fabric_pma *run, size_t node, uint8_t p, struct ib_pma *pma)
-{
-	pma->sample_ns = util_now_ns();
-	pma->state = IBQ_PENDING;
-	if (!pma->ext_only && fpma_ask(s, run, FQ_PC, node, p, pma->lid))
-		pma->state = IBQ_ERROR;
-	if (pma->ext && fpma_ask(s, run, FQ_PCE, node, p, pma->lid)) {
-		pma->ext_failed = true;
-		if (pma->ext_only)
-			pma->state = IBQ_ERROR;
-	}
-}
-
-/*
- * The node's PMA answered ClassPortInfo (cpi NULL: it answered with an
- * error status, so PortCounters only), or its model's did (shared), or it
- * did not answer (st): ask the counters of each wanted port, or record
- * why they were not asked. again: the node's own answer after it refused
- * its model's; its ports are redefined.
- */
-static void fpma_ports(struct mad_session *s, struct mad_fabric_pma *run, size_t node,
-		       const struct mad_class_port_info *cpi, enum ib_query_state st, bool shared, bool again)
-{
-	struct ib_fnode *n = &run->f->nodes[node];
-
-	for (unsigned int p = 1; p <= n->id.num_ports; p++) {
-		struct ib_fport *fp = &n->ports[p];
-		struct ib_pma *pma = fp->pma;
-
-		if (!fpma_wanted(n, p) || (pma && !again))
-			continue;
-		if (!pma) {
-			if (!(pma = calloc(1, sizeof(*pma))))
-				return;
-			fp->pma = pma;
-			pma->lid = fpma_lid(n, p);
-			pma->port_select = (uint8_t)p;
-			run->f->pma_ports++;
-		}
-		if (st != IBQ_OK && st != IBQ_STATUS) {
-			pma->state = st;
-			continue;
-		}
-		mad_port_pma_define_from(pma, cpi, shared);
-		fpma_sample(s, run, node, (uint8_t)p, pma);
-	}
-}
-
-/* The nodes that waited for their model's ClassPortInfo: they take it, or each asks its own. */
-static void fpma_waiters(struct mad_session *s, struct mad_fabric_pma *run, size_t node,
-			 const struct mad_class_port_info *cpi)
-{
-	size_t *w, nw;
-
-	mad_cpi_answer(&run->cpi, &run->f->nodes[node].id, cpi, &w, &nw);
-	for (size_t i = 0; i < nw; i++) {
-		const struct ib_fnode *n = &run->f->nodes[w[i]];
-		uint16_t lid = fpma_lid(n, n->id.node_type == 2 ? 0 : n->entry_port);
-
-		if (cpi)
-			fpma_ports(s, run, w[i], cpi, IBQ_OK, true, false);
-		else if (fpma_ask(s, run, FQ_CPI, w[i], 0, lid))
-			fpma_ports(s, run, w[i], NULL, IBQ_ERROR, false, false);
-	}
-	free(w);
-}
-
-/* A ClassPortInfo answer (FQ_CPI: the node's model's too). */
-static void fpma_cpi(struct mad_session *s, struct fpma_q *q, int status, const uint8_t *mad, size_t len)
-{
-	struct mad_class_port_info cpi;
-	const struct mad_class_port_info *got = NULL;
-	enum ib_query_state st = IBQ_OK;
-	const uint8_t *data;
-	size_t dlen;
-	struct mad_hdr h;
-	int rc;
-
-	if (status) {
-		st = status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR;
-	} else {
-		rc = mad_decode_reply_data(mad, len, MAD_ATTR_CLASS_PORT_INFO, &data, &dlen, &h);
-		if (rc > 0)
-			st = IBQ_STATUS;
-		else if (rc < 0 || mad_decode_class_port_info(data, dlen, &cpi))
-			st = IBQ_BAD_REPLY;
-		else
-			got = &cpi;
-	}
-	fpma_ports(s, q->run, q->node, got, st, false, q->kind == FQ_CPI_OWN);
-	if (q->kind == FQ_CPI)
-		fpma_waiters(s, q->run, q->node, got);
-}
-
-/*
- * A node that took its model's ClassPortInfo refused PortCountersExtended
- * with a MAD status: it is not what its model promised. Its own
- * ClassPortInfo is asked, and its ports redefined from that.
- */
-static void fpma_refused(struct mad_session *s, struct mad_fabric_pma *run, size_t node, uint16_t lid)
-{
-	struct ib_fnode *n = &run->f->nodes[node];
-
-	for (unsigned int p = 1; p <= n->id.num_ports; p++)
-		if (n->ports[p].pma)
-			n->ports[p].pma->cpi_shared = false;	/* once */
-	fpma_ask(s, run, FQ_CPI_OWN, node, 0, lid);
-}
-
-static void fpma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
-{
-	struct fpma_q *q = arg;
-	struct ib_fport *fp = &q->run->f->nodes[q->node].ports[q->port];
-
-	switch (q->kind) {
-	case FQ_CPI:
-	case FQ_CPI_OWN:
-		if (status != -ECANCELED)	/* past the deadline: nothing more is asked */
-			fpma_cpi(s, q, status, mad, len);
-		break;
-	case FQ_PC:
-	case FQ_PCE:
-		if (!fp->pma || status == -ECANCELED)
-			break;
-		if (q->kind == FQ_PCE && mad_cpi_refused(fp->pma, status, mad, len)) {
-			fpma_refused(s, q->run, q->node, fp->pma->lid);
-			break;
-		}
-		mad_port_pma_reply(fp->pma, q->kind == FQ_PCE, status, mad, len);
-		break;
-	}
-	free(q);
-}
-
-/* Ports whose counters answered. */
-static size_t fpma_answered(const struct ib_fabric *f)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < f->nnodes; k++)
-		for (unsigned int p = 1; p <= f->nodes[k].id.num_ports; p++)
-			n += f->nodes[k].ports[p].pma && f->nodes[k].ports[p].pma->state == IBQ_OK;
-	return n;
-}
-
-struct mad_fabric_pma *mad_fabric_pma_new(struct ib_fabric *f)
-{
-	struct mad_fabric_pma *run = calloc(1, sizeof(*run));
-
-	if (run)
-		run->f = f;
-	return run;
-}
-
-void mad_fabric_pma_free(struct mad_fabric_pma *run)
-{
-	if (!run)
-		return;
-	run->f->pma_answered = fpma_answered(run->f);
-	run->f->pma_cpi_shared += run->cpi.shared;
-	mad_cpi_free(&run->cpi);
-	free(run);
-}
-
-int mad_fabric_pma_ask(struct mad_fabric_pma *run, struct mad_session *s, size_t via)
-{
-	struct ib_fabric *f = run->f;
-	int rc;
-
-	for (size_t k = 0; k < f->nnodes; k++) {
-		const struct ib_fnode *n = &f->nodes[k];
-		uint16_t lid = fpma_lid(n, n->id.node_type == 2 ? 0 : n->entry_port);
-		struct mad_class_port_info cpi;
-
-		if (n->via != via || !lid)
-			continue;
-		switch (mad_cpi_look(&run->cpi, &n->id, k, &cpi)) {
-		case MAD_CPI_KNOWN:
-			fpma_ports(s, run, k, &cpi, IBQ_OK, true, false);
-			break;
-		case MAD_CPI_WAIT:
-			break;
-		case MAD_CPI_ASK:
-			if ((rc = fpma_ask(s, run, FQ_CPI, k, 0, lid)))
-				return rc;
-			break;
-		}
-	}
-	return 0;
-}
 /*
  * The counters of every port the sweep found, by LID (so from ACTIVE local
- * ports only, each asking the nodes its own sweep found): one ClassPortInfo
- * per node model (mad/mad_cpi.h), then PortCounters (+ PortCountersExtended
- * when advertised) per port that is up. Bounded by deadline_ns like the
- * sweep: requests left then are cancelled and their ports stay pending.
+ * ports only, each asking the nodes its own sweep found), one step of
+ * mad/mad_fpma.h per node. Bounded by deadline_ns like the sweep:
+ * requests left then are cancelled and their ports stay pending.
  */
 static void mad_fabric_pma_sweep(struct mad_fabric *v, uint64_t deadline_ns)
 {
 	struct ib_fabric *f = v->f;
-	struct mad_fabric_pma *run = mad_fabric_pma_new(f);
+	struct mad_fpma run;
 	struct mad_opts saved;
 	uint64_t start = util_now_ns();
 
-	if (!run)
-		return;
+	mad_fpma_init(&run, f);
 	for (size_t i = 0; i < f->nports; i++) {
 		const struct ib_local_port *lp = &f->ports[i];
 		uint64_t sent0;
@@ -999,13 +752,16 @@ static void mad_fabric_pma_sweep(struct mad_fabric *v, uint64_t deadline_ns)
 			continue;
 		sent0 = mad_session_stats(v->sess[i])->sent;
 		sweep_opts(v->sess[i], SWEEP_PMA_WINDOW, &saved);
-		mad_fabric_pma_ask(run, v->sess[i], i);
+		for (size_t k = 0; k < f->nnodes; k++)
+			if (f->nodes[k].via == i)
+				mad_fpma_node(&run, v->sess[i], k, start);
 		mad_run(v->sess[i], deadline_ns);
 		mad_session_set_opts(v->sess[i], &saved);
 		f->pma_mads += mad_session_stats(v->sess[i])->sent - sent0;
 		f->pma_swept = true;
 	}
-	mad_fabric_pma_free(run);
+	mad_fpma_tally(&run);
+	mad_fpma_free(&run);
 	f->pma_ns = util_now_ns() - start;
 }
 

@@ -86,17 +86,6 @@ int mad_fabric_collect(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned 
 /* The same, leaving the view open in *vp (NULL when none) for more PMA samples; tallies f. */
 int mad_fabric_take(const struct fab_ctx *ctx, struct ib_fabric *f, unsigned int what,
 		    const struct mad_sweep_limits *lim, uint64_t deadline_ns, struct mad_fabric **vp);
-/*
- * The PMA counters of every node of f that local port via found, asked
- * on s; one ClassPortInfo per node model (mad/mad_cpi.h) for the whole
- * run, a node that refuses its model's answer asks its own. The answers
- * land in f while s steps; mad_fabric_pma_free() (after s is idle) counts
- * f->pma_answered and f->pma_cpi_shared.
- */
-struct mad_fabric_pma;
-struct mad_fabric_pma *mad_fabric_pma_new(struct ib_fabric *f);
-int mad_fabric_pma_ask(struct mad_fabric_pma *run, struct mad_session *s, size_t via);
-void mad_fabric_pma_free(struct mad_fabric_pma *run);
 
 /* Wait interval_s, then the next PMA sample of the ends named of every port (bounded: 5 s). */
 void mad_fabric_sample(struct mad_fabric *v, unsigned int ends, double interval_s);

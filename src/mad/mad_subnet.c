@@ -10,8 +10,8 @@
 #include "derive/counters.h"
 #include "derive/mad_decode.h"
 #include "mad/mad.h"
-#include "mad/mad_cpi.h"
 #include "mad/mad_fabric.h"
+#include "mad/mad_fpma.h"
 #include "mad/mad_port.h"
 #include "mad/mad_subnet.h"
 #include "mad/umad.h"
@@ -41,27 +41,10 @@ struct mad_subnet {
 	uint64_t sweeps;
 	bool rescan;
 	bool fed;			/* a recording's subnet, given by mad_subnet_take(): nothing is ever sent */
-	uint32_t gen;			/* bumped when shown is replaced: answers for the old one are dropped */
-	unsigned int pma_pending;
-	bool round_done;		/* the last round's answers are all in */
+	struct mad_fpma pma;		/* the rounds' counters, into shown (mad/mad_fpma.h) */
+	bool round_running;		/* a round's answers are still coming */
 	uint64_t round_start_ns, round_ns;	/* the round running / the last whole one's wall time */
 	size_t round_ports;		/* ports the last round asked */
-	struct mad_cpi_cache cpi;	/* ClassPortInfo by node model */
-};
-
-/*
- * PQ_PSC is asked once a node and is no part of a round: a PMA without it
- * (ibsim) never holds a round up. PQ_CPI_OWN: a node's own ClassPortInfo
- * after it refused its model's (mad/mad_cpi.h).
- */
-enum pq_kind { PQ_CPI, PQ_CPI_OWN, PQ_PC, PQ_PCE, PQ_PSC };
-
-struct subnet_q {
-	struct mad_subnet *sn;
-	uint32_t gen;
-	enum pq_kind kind;
-	size_t node;
-	uint8_t port;
 };
 
 struct mad_subnet *mad_subnet_new(const struct fab_ctx *ctx)
@@ -71,6 +54,7 @@ struct mad_subnet *mad_subnet_new(const struct fab_ctx *ctx)
 	if (sn) {
 		sn->ctx = ctx;
 		sn->partial_ns = SUBNET_PARTIAL_NS;
+		mad_fpma_init(&sn->pma, &sn->shown);
 	}
 	return sn;
 }
@@ -96,7 +80,7 @@ void mad_subnet_free(struct mad_subnet *sn)
 	ib_fabric_free(&sn->work);
 	ib_fabric_free(&sn->shown);
 	lost_free(sn);
-	mad_cpi_free(&sn->cpi);
+	mad_fpma_free(&sn->pma);
 	free(sn);
 }
 
@@ -145,7 +129,7 @@ void mad_subnet_take(struct mad_subnet *sn, struct ib_fabric *f, struct fabric_l
 	snprintf(sn->status, sizeof(sn->status), "%s", status);
 	sn->sweeps = sweeps;
 	sn->stage = reason[0] ? SN_CLOSED : SN_READY;
-	sn->gen++;
+	mad_fpma_forget(&sn->pma);
 }
 
 uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports)
@@ -156,7 +140,7 @@ uint64_t mad_subnet_round_ns(const struct mad_subnet *sn, size_t *ports)
 
 uint64_t mad_subnet_cpi_shared(const struct mad_subnet *sn)
 {
-	return sn->cpi.shared;
+	return sn->pma.cpi.shared;
 }
 
 uint64_t mad_subnet_mads(const struct mad_subnet *sn)
@@ -303,7 +287,7 @@ static unsigned int partial_show(struct mad_subnet *sn, uint64_t now)
 	ib_fabric_free(&sn->shown);
 	sn->shown = cp;
 	snprintf(sn->status, sizeof(sn->status), "sweeping: %zu nodes so far", cp.nnodes);
-	sn->gen++;
+	mad_fpma_forget(&sn->pma);
 	return SUBNET_PARTIAL | SUBNET_STATE;
 }
 
@@ -481,285 +465,29 @@ static void sweep_swap(struct mad_subnet *sn)
 	nw->nodes = NULL;
 	nw->links = NULL;
 	nw->nnodes = nw->nlinks = 0;
-	mad_cpi_drop_waiting(&sn->cpi);		/* node indices of the old sweep */
+	mad_fpma_forget(&sn->pma);
 	note_update(sn);
-	sn->gen++;
 	sn->sweeps++;
 }
 
 /* ---- the PMA rounds ---- */
 
-static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len);
-
-static bool pma_ask(struct mad_subnet *sn, struct mad_session *s, enum pq_kind kind, size_t node, uint8_t port,
-		    uint16_t lid)
-{
-	static const uint16_t attrs[] = {
-		[PQ_CPI] = MAD_ATTR_CLASS_PORT_INFO, [PQ_CPI_OWN] = MAD_ATTR_CLASS_PORT_INFO,
-		[PQ_PC] = MAD_ATTR_PORT_COUNTERS,
-		[PQ_PCE] = MAD_ATTR_PORT_COUNTERS_EXT, [PQ_PSC] = MAD_ATTR_PORT_SAMPLES_CONTROL,
-	};
-	struct subnet_q *q = calloc(1, sizeof(*q));
-
-	if (!q)
-		return false;
-	*q = (struct subnet_q){ .sn = sn, .gen = sn->gen, .kind = kind, .node = node, .port = port };
-	if (mad_get_pma(s, lid, attrs[kind], port, pma_cb, q)) {
-		free(q);
-		return false;
-	}
-	if (kind != PQ_PSC)
-		sn->pma_pending++;
-	return true;
-}
-
-/* The LID a node's port p answers PMA MADs at: a switch's port 0, a CA's own port. */
-static uint16_t pma_lid(const struct ib_fnode *n, unsigned int p)
-{
-	if (n->id.node_type == 2)
-		return n->lid;
-	return n->ports[p].known ? n->ports[p].pi.lid : 0;
-}
-
-static bool pma_wanted(const struct ib_fnode *n, unsigned int p)
-{
-	return p > 0 && n->ports[p].known && n->ports[p].pi.phys_state == PHYS_STATE_LINK_UP && pma_lid(n, p);
-}
-
-static void pma_sample(struct mad_subnet *sn, struct mad_session *s, size_t node, uint8_t p, uint64_t now)
-{
-	struct ib_pma *pma = sn->shown.nodes[node].ports[p].pma;
-
-	pma->prev_sample_ns = pma->sample_ns;
-	pma->sample_ns = now;
-	pma->state = IBQ_PENDING;
-	if (!pma->ext_only && !pma_ask(sn, s, PQ_PC, node, p, pma->lid))
-		pma->state = IBQ_ERROR;
-	if (pma->ext && !pma_ask(sn, s, PQ_PCE, node, p, pma->lid)) {
-		pma->ext_failed = true;
-		if (pma->ext_only)
-			pma->state = IBQ_ERROR;
-	}
-}
-
-/*
- * ClassPortInfo answered (cpi), its model's (shared), or not (st): define
- * the counters of every wanted port and take a sample.
- */
-static void pma_define(struct mad_subnet *sn, struct mad_session *s, size_t node,
-		       const struct mad_class_port_info *cpi, enum ib_query_state st, bool shared)
-{
-	struct ib_fnode *n = &sn->shown.nodes[node];
-
-	for (unsigned int p = 1; p <= n->id.num_ports; p++) {
-		struct ib_pma *pma;
-
-		if (!pma_wanted(n, p))
-			continue;
-		if (!n->ports[p].pma && !(n->ports[p].pma = calloc(1, sizeof(*pma))))
-			return;
-		pma = n->ports[p].pma;
-		pma->lid = pma_lid(n, p);
-		pma->port_select = (uint8_t)p;
-		if (st != IBQ_OK && st != IBQ_STATUS) {
-			pma->state = st;	/* n stays 0: ClassPortInfo again next round */
-			continue;
-		}
-		mad_port_pma_define_from(pma, cpi, shared);
-		pma_sample(sn, s, node, (uint8_t)p, util_now_ns());
-	}
-}
-
-/* PortSamplesControl's answer: the tick of every port of the node's PMA. */
-static void psc_reply(struct ib_fnode *n, int status, const uint8_t *mad, size_t len)
-{
-	struct ib_pma got = { 0 };
-
-	mad_port_psc_reply(&got, status, mad, len);
-	for (unsigned int p = 1; p <= n->id.num_ports; p++)
-		if (n->ports[p].pma) {
-			n->ports[p].pma->tick_state = got.tick_state;
-			n->ports[p].pma->tick = got.tick;
-		}
-}
-
-static bool wait_moved(const struct ib_pma *pma)
-{
-	uint64_t d;
-
-	for (size_t i = 0; i < pma->n; i++)
-		if (!strcmp(pma->c[i].name, "port_xmit_wait"))
-			return counter_delta(&pma->c[i], &d) && d > 0;
-	return false;
-}
-
-/*
- * Ask a node's PortSamplesControl once, when a port's PortXmitWait first
- * moves: only then is the tick needed, and a PMA that does not answer it
- * (ibsim) costs a timeout in the session's window, never one per node.
- */
-static void psc_ask(struct mad_subnet *sn, struct mad_session *s, size_t node)
-{
-	struct ib_fnode *n = &sn->shown.nodes[node];
-
-	for (unsigned int p = 1; p <= n->id.num_ports; p++)
-		if (n->ports[p].pma && n->ports[p].pma->tick_state == IBQ_NONE && wait_moved(n->ports[p].pma)) {
-			if (pma_ask(sn, s, PQ_PSC, node, (uint8_t)p, n->ports[p].pma->lid))
-				for (unsigned int k = 1; k <= n->id.num_ports; k++)
-					if (n->ports[k].pma)
-						n->ports[k].pma->tick_state = IBQ_PENDING;
-			return;
-		}
-}
-
-/* The LID a node's PMA is asked ClassPortInfo at: a switch's, or a CA's first wanted port's (0: none). */
-static uint16_t cpi_lid(const struct ib_fnode *n)
-{
-	uint16_t lid = n->id.node_type == 2 ? n->lid : 0;
-
-	for (unsigned int p = 1; !lid && p <= n->id.num_ports; p++)
-		if (pma_wanted(n, p))
-			lid = pma_lid(n, p);
-	return lid;
-}
-
-/* The nodes that waited for their model's ClassPortInfo: they take it, or each asks its own. */
-static void cpi_waiters(struct mad_subnet *sn, struct mad_session *s, size_t node,
-			const struct mad_class_port_info *cpi)
-{
-	size_t *w, nw;
-
-	mad_cpi_answer(&sn->cpi, &sn->shown.nodes[node].id, cpi, &w, &nw);
-	for (size_t i = 0; i < nw; i++) {
-		uint16_t lid = w[i] < sn->shown.nnodes ? cpi_lid(&sn->shown.nodes[w[i]]) : 0;
-
-		if (cpi && lid)
-			pma_define(sn, s, w[i], cpi, IBQ_OK, true);
-		else if (lid)
-			pma_ask(sn, s, PQ_CPI, w[i], 0, lid);
-	}
-	free(w);
-}
-
-/* A ClassPortInfo answer (PQ_CPI: the node's model's too). */
-static void cpi_reply(struct mad_subnet *sn, struct mad_session *s, const struct subnet_q *q, int status,
-		      const uint8_t *mad, size_t len)
-{
-	struct mad_class_port_info cpi;
-	const uint8_t *data;
-	size_t dlen;
-	struct mad_hdr h;
-	int rc = status ? status : mad_decode_reply_data(mad, len, MAD_ATTR_CLASS_PORT_INFO, &data, &dlen, &h);
-	bool ok = false;
-
-	if (status)
-		pma_define(sn, s, q->node, NULL, status == -ETIMEDOUT ? IBQ_TIMEOUT : IBQ_ERROR, false);
-	else if (rc > 0)
-		pma_define(sn, s, q->node, NULL, IBQ_STATUS, false);
-	else if (rc < 0 || mad_decode_class_port_info(data, dlen, &cpi))
-		pma_define(sn, s, q->node, NULL, IBQ_BAD_REPLY, false);
-	else
-		pma_define(sn, s, q->node, &cpi, IBQ_OK, false), ok = true;
-	if (q->kind == PQ_CPI)
-		cpi_waiters(sn, s, q->node, ok ? &cpi : NULL);
-}
-
-/* A node that took its model's ClassPortInfo refused PortCountersExtended: ask its own, once. */
-static void cpi_refused(struct mad_subnet *sn, struct mad_session *s, size_t node)
-{
-	struct ib_fnode *n = &sn->shown.nodes[node];
-	uint16_t lid = cpi_lid(n);
-
-	for (unsigned int p = 1; p <= n->id.num_ports; p++)
-		if (n->ports[p].pma)
-			n->ports[p].pma->cpi_shared = false;
-	if (lid)
-		pma_ask(sn, s, PQ_CPI_OWN, node, 0, lid);
-}
-
-static void pma_cb(struct mad_session *s, void *arg, int status, const uint8_t *mad, size_t len)
-{
-	struct subnet_q *q = arg;
-	struct mad_subnet *sn = q->sn;
-
-	if (q->kind == PQ_PSC) {
-		if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes)
-			psc_reply(&sn->shown.nodes[q->node], status, mad, len);
-		free(q);
-		return;
-	}
-	sn->pma_pending--;
-	if (q->gen == sn->gen && status != -ECANCELED && q->node < sn->shown.nnodes) {
-		struct ib_fnode *n = &sn->shown.nodes[q->node];
-
-		if (q->kind == PQ_CPI || q->kind == PQ_CPI_OWN) {
-			cpi_reply(sn, s, q, status, mad, len);
-		} else if (q->port <= n->id.num_ports && n->ports[q->port].pma) {
-			struct ib_pma *pma = n->ports[q->port].pma;
-			bool was_ok = pma->state == IBQ_PENDING && pma->prev_sample_ns;
-
-			if (q->kind == PQ_PCE && mad_cpi_refused(pma, status, mad, len)) {
-				cpi_refused(sn, s, q->node);
-			} else {
-				mad_port_pma_reply(pma, q->kind == PQ_PCE, status, mad, len);
-				/* A port that answered before and does not now: the fabric changed. */
-				if ((q->kind == PQ_PCE) == pma->ext_only && was_ok && pma->state == IBQ_TIMEOUT)
-					sn->rescan = true;
-			}
-		}
-	}
-	free(q);
-	if (!sn->pma_pending)
-		sn->round_done = true;
-}
-
-/* A round: every up port of the shown sweep, ClassPortInfo first where the counters are not defined yet. */
+/* A round: a step of every node of the shown sweep (mad/mad_fpma.h). */
 static void pma_round(struct mad_subnet *sn, uint64_t now)
 {
 	struct ib_fabric *f = &sn->shown;
 	size_t ports = 0;
 
 	for (size_t k = 0; k < f->nnodes; k++) {
-		struct ib_fnode *n = &f->nodes[k];
-		struct mad_session *s = mad_fabric_session(sn->v, n->via);
-		bool need_cpi = false;
+		struct mad_session *s = mad_fabric_session(sn->v, f->nodes[k].via);
 
-		if (!s)
-			continue;
-		for (unsigned int p = 1; p <= n->id.num_ports; p++)
-			if (pma_wanted(n, p) && (!n->ports[p].pma || !n->ports[p].pma->n))
-				need_cpi = true;
-		if (need_cpi) {
-			uint16_t lid = cpi_lid(n);
-			struct mad_class_port_info cpi;
-
-			if (!lid)
-				continue;
-			switch (mad_cpi_look(&sn->cpi, &n->id, k, &cpi)) {
-			case MAD_CPI_KNOWN:
-				pma_define(sn, s, k, &cpi, IBQ_OK, true);
-				ports++;
-				break;
-			case MAD_CPI_WAIT:
-				ports++;
-				break;
-			case MAD_CPI_ASK:
-				ports += pma_ask(sn, s, PQ_CPI, k, 0, lid);
-				break;
-			}
-			continue;
-		}
-		for (unsigned int p = 1; p <= n->id.num_ports; p++) {
-			if (!pma_wanted(n, p) || !n->ports[p].pma)
-				continue;
-			pma_sample(sn, s, k, (uint8_t)p, now);
-			ports++;
-		}
-		psc_ask(sn, s, k);
+		if (s)
+			ports += mad_fpma_node(&sn->pma, s, k, now);
 	}
 	sn->round_start_ns = now;
 	sn->round_ports = ports;
-	if (sn->pma_pending)
+	sn->round_running = sn->pma.pending > 0;
+	if (sn->pma.pending)
 		snprintf(sn->status, sizeof(sn->status), "sampling %zu ports", ports);
 }
 
@@ -806,7 +534,7 @@ int mad_subnet_fds(const struct mad_subnet *sn, bool paused, struct pollfd *fds,
 	 * answers wake the loop (the sessions' fds and timeouts above), not a
 	 * deadline already past, which would spin the loop until they are in.
 	 */
-	if (!paused && sn->stage == SN_READY && !sn->pma_pending) {
+	if (!paused && sn->stage == SN_READY && !sn->pma.pending) {
 		uint64_t due = sn->next_pma_ns < sn->next_sweep_ns ? sn->next_pma_ns : sn->next_sweep_ns;
 
 		util_lower_timeout(timeout_ms, due, now_ns);
@@ -854,8 +582,12 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 	} else if (sn->stage == SN_SWEEP && !sn->sweeps && now >= sn->next_partial_ns) {
 		news |= partial_show(sn, now);
 	}
-	if (sn->round_done) {
-		sn->round_done = false;
+	if (sn->pma.rescan) {
+		sn->pma.rescan = false;
+		sn->rescan = true;
+	}
+	if (sn->round_running && !sn->pma.pending) {
+		sn->round_running = false;
 		sn->round_ns = now - sn->round_start_ns;
 		round_judge(sn);
 		if (sn->stage == SN_READY)
@@ -865,7 +597,7 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 	if (paused)
 		return news;
 	/* Nor a sweep while a round is in flight: its SMPs would queue behind the round's requests. */
-	if (sn->stage == SN_READY && !sn->pma_pending && (sn->rescan || now >= sn->next_sweep_ns)) {
+	if (sn->stage == SN_READY && !sn->pma.pending && (sn->rescan || now >= sn->next_sweep_ns)) {
 		sweep_start(sn, now);
 		news |= SUBNET_STATE;
 	}
@@ -875,7 +607,7 @@ unsigned int mad_subnet_step(struct mad_subnet *sn, bool paused, double interval
 	 * under ibsim, a second sweep with rounds running took 11.7 s, the
 	 * first 0.5 s); the round after it is due at once.
 	 */
-	if (sn->stage == SN_READY && sn->shown.nnodes && !sn->pma_pending && now >= sn->next_pma_ns) {
+	if (sn->stage == SN_READY && sn->shown.nnodes && !sn->pma.pending && now >= sn->next_pma_ns) {
 		pma_round(sn, now);
 		sn->next_pma_ns += ival;
 		if (sn->next_pma_ns <= now)

@@ -12,6 +12,7 @@
 #include "../unit/tap.h"
 #include "mad/mad.h"
 #include "mad/mad_fabric.h"
+#include "mad/mad_fpma.h"
 #include "mad/mad_port.h"
 #include "derive/mad_decode.h"
 #include "util.h"
@@ -705,12 +706,15 @@ static void run_pma(struct fake *fk, struct ib_fabric *f)
 {
 	struct mad_transport tp;
 	struct mad_session *s = open_fake(fk, &tp);
-	struct mad_fabric_pma *run = mad_fabric_pma_new(f);
+	struct mad_fpma run;
 
-	mad_fabric_pma_ask(run, s, 0);
+	mad_fpma_init(&run, f);
+	for (size_t k = 0; k < f->nnodes; k++)
+		mad_fpma_node(&run, s, k, clock_fake);
 	for (int i = 0; i < 2000 && !mad_idle(s); i++)
 		mad_step(s, clock_fake += MS);
-	mad_fabric_pma_free(run);
+	mad_fpma_tally(&run);
+	mad_fpma_free(&run);
 	mad_session_close(s);
 }
 
