@@ -76,20 +76,23 @@ tests_fuzz_fuzz_server_SOURCES = $(FAKE_RDMA_SRCS)
 tests_fuzz_fuzz_server_LDADD = $(TEST_LDADD)
 tests_fuzz_fuzz_server_LDFLAGS = $(FUZZ_LINK) $(FAKE_RDMA_WRAP)
 
-# Each harness on a copy of its seeds (new inputs land in the copy, not the tree).
+# Each harness on a copy of its seeds (new inputs land in the copy, not the
+# tree), as many at once as make's -j allows; each says its lines when done.
 fuzz: $(FUZZERS)
-	@failed=""; mkdir -p fuzz-crashes; for f in $(FUZZERS); do \
-		n=$$(basename $$f); rm -rf fuzz-corpus/$$n; mkdir -p fuzz-corpus/$$n; \
-		cp $(srcdir)/tests/data/fuzz/$${n#fuzz_}/* fuzz-corpus/$$n/ 2>/dev/null || :; \
-		echo "== $$n: $(FUZZ_SECONDS) s from $$(ls fuzz-corpus/$$n | wc -l) seeds"; \
-		if ./$$f -max_total_time=$(FUZZ_SECONDS) $(FUZZ_LIMITS) -artifact_prefix=fuzz-crashes/$$n- \
-			-print_final_stats=1 fuzz-corpus/$$n >fuzz-$$n.log 2>&1; then \
-			grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' fuzz-$$n.log | tail -2; \
-		else \
-			tail -40 fuzz-$$n.log; failed="$$failed $$n"; \
-		fi; \
-	done; \
+	@rm -f fuzz-failed-*; mkdir -p fuzz-crashes
+	@$(MAKE) $(AM_MAKEFLAGS) $(FUZZERS:tests/fuzz/%=fuzz-run-%)
+	@failed=$$(for f in fuzz-failed-*; do [ -e "$$f" ] && printf ' %s' "$${f#fuzz-failed-}"; done); \
 	if [ -n "$$failed" ]; then echo "fuzz: crashed:$$failed (inputs in fuzz-crashes/)"; exit 1; fi
+fuzz-run-%: tests/fuzz/%
+	@n=$*; rm -rf fuzz-corpus/$$n; mkdir -p fuzz-corpus/$$n; \
+	cp $(srcdir)/tests/data/fuzz/$${n#fuzz_}/* fuzz-corpus/$$n/ 2>/dev/null || :; \
+	{ echo "== $$n: $(FUZZ_SECONDS) s from $$(ls fuzz-corpus/$$n | wc -l) seeds"; \
+	if ./tests/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) $(FUZZ_LIMITS) -artifact_prefix=fuzz-crashes/$$n- \
+		-print_final_stats=1 fuzz-corpus/$$n >fuzz-$$n.log 2>&1; then \
+		grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' fuzz-$$n.log | tail -2; \
+	else \
+		tail -40 fuzz-$$n.log; touch fuzz-failed-$$n; \
+	fi; } >fuzz-$$n.said; cat fuzz-$$n.said
 else
 fuzz:
 	@echo "fuzz: configure with CC=clang --enable-fuzzing first" >&2; exit 1
