@@ -107,27 +107,46 @@ static void node_id_from(struct ib_node_id *n, const struct mad_node_info *ni)
 	n->revision = ni->revision;
 }
 
+/* The counters of a PMA of one kind (extended set or not, IETF part or not, extended only), defined from scratch. */
+static size_t pma_define_kind(struct fab_counter *c, bool ext, bool ietf, bool ext_only)
+{
+	size_t n = IB_PMA_SLOTS, k = 0;
+
+	/* unicast/multicast exist only in the IETF-compatible extended set. */
+	if (!ietf)
+		n -= 4;
+	for (size_t i = 0; i < n && i < IB_MAX_PMA_COUNTERS; i++, k++) {
+		counter_define(&c[k], ib_pma_names[i], COUNTER_SRC_PMA, ext);
+		/* Without PortCountersExtended, data and packets are PortCounters' 32 bits. */
+		if (!ext && (c[k].kind == COUNTER_KIND_DATA || c[k].kind == COUNTER_KIND_PACKETS))
+			c[k].bits = 32;
+		/* The additional PortCountersExtended counters are all 64 bits. */
+		if (ext_only)
+			c[k].bits = 64;
+	}
+	return k;
+}
+
 void mad_port_pma_define(struct ib_pma *pma)
 {
-	size_t n = IB_PMA_SLOTS;
+	/*
+	 * Each kind's definitions made once per thread and copied: a sweep
+	 * defines the counters of every port of the fabric (28,000 on the
+	 * 10k tree), each a name looked up in the counter tables.
+	 */
+	static __thread struct { bool made; size_t n; struct fab_counter c[IB_MAX_PMA_COUNTERS]; } kinds[8];
+	bool ietf = pma->cap_mask & MAD_PMA_CAP_EXT_WIDTH;
+	unsigned int k;
 
 	pma->ext = pma->cap_mask & (MAD_PMA_CAP_EXT_WIDTH | MAD_PMA_CAP_EXT_WIDTH_NOIETF);
 	pma->ext_only = pma->ext && (pma->cap_mask2 & MAD_PMA_CAP2_ADDL_PORT_CTRS_EXT);
-	/* unicast/multicast exist only in the IETF-compatible extended set. */
-	if (!(pma->cap_mask & MAD_PMA_CAP_EXT_WIDTH))
-		n -= 4;
-	pma->n = 0;
-	for (size_t i = 0; i < n && i < IB_MAX_PMA_COUNTERS; i++) {
-		struct fab_counter *c = &pma->c[pma->n++];
-
-		counter_define(c, ib_pma_names[i], COUNTER_SRC_PMA, pma->ext);
-		/* Without PortCountersExtended, data and packets are PortCounters' 32 bits. */
-		if (!pma->ext && (c->kind == COUNTER_KIND_DATA || c->kind == COUNTER_KIND_PACKETS))
-			c->bits = 32;
-		/* The additional PortCountersExtended counters are all 64 bits. */
-		if (pma->ext_only)
-			c->bits = 64;
+	k = (unsigned int)pma->ext | (unsigned int)ietf << 1 | (unsigned int)pma->ext_only << 2;
+	if (!kinds[k].made) {
+		kinds[k].n = pma_define_kind(kinds[k].c, pma->ext, ietf, pma->ext_only);
+		kinds[k].made = true;
 	}
+	memcpy(pma->c, kinds[k].c, kinds[k].n * sizeof(pma->c[0]));
+	pma->n = kinds[k].n;
 }
 
 void mad_port_pma_define_from(struct ib_pma *pma, const struct mad_class_port_info *cpi, bool shared)

@@ -56,9 +56,17 @@ static void json_write_string(FILE *f, const char *str)
 
 	fputc('"', f);
 	while (*s) {
+		const unsigned char *run = s;
 		uint32_t cp;
 		size_t n;
 
+		/* Printable ASCII that needs no escape goes out a run at a time: keys, numbers as text, most names. */
+		while (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\')
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (!*s)
+			break;
 		switch (*s) {
 		case '"': fputs("\\\"", f); s++; continue;
 		case '\\': fputs("\\\\", f); s++; continue;
@@ -114,16 +122,30 @@ void json_str_or_null(struct json *j, const char *s)
 	json_str(j, s && *s ? s : NULL);
 }
 
+/* v in decimal, with a '-' before when neg: printf's machinery is most of a big report's cost. */
+static void json_write_u64(FILE *f, uint64_t v, bool neg)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+}
+
 void json_u64(struct json *j, uint64_t v)
 {
 	json_sep(j);
-	fprintf(j->f, "%" PRIu64, v);
+	json_write_u64(j->f, v, false);
 }
 
 void json_i64(struct json *j, int64_t v)
 {
 	json_sep(j);
-	fprintf(j->f, "%" PRId64, v);
+	json_write_u64(j->f, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void json_opt_u64(struct json *j, const struct opt_u64 *v)

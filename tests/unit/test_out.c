@@ -2,9 +2,11 @@
 /* report/out.c: one walk gives the text and the JSON, each call writing only where it is asked to. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "report/json.h"
 #include "report/out.h"
 #include "tap.h"
 
@@ -91,6 +93,29 @@ static char *doc_of(bool json)
 	return buf;
 }
 
+/* Integers at their edges, written without printf. */
+static char *numbers_of(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	json_init(&j, f);
+	json_arr_begin(&j);
+	json_u64(&j, 0);
+	json_u64(&j, 10);
+	json_u64(&j, UINT64_MAX);
+	json_i64(&j, 0);
+	json_i64(&j, -1);
+	json_i64(&j, -10);
+	json_i64(&j, INT64_MAX);
+	json_i64(&j, INT64_MIN);
+	json_arr_end(&j);
+	fclose(f);
+	return buf;
+}
+
 int main(void)
 {
 	char *t = text_of(), *js = json_of();
@@ -110,6 +135,10 @@ int main(void)
 		      "\"netdevs\":[{\"name\":\"ib0\"},{\"name\":\"ib\\\"1\\n\"},\"bare\"],\"empty_obj\":{}}\n",
 		      "JSON: PRINT_ANY and PRINT_JSON members, escaped, nothing of PRINT_FP or out_printf");
 	free(t);
+	free(js);
+	js = numbers_of();
+	ASSERT_EQ_STR(js, "[0,10,18446744073709551615,0,-1,-10,9223372036854775807,-9223372036854775808]",
+		      "JSON integers: 0, 10, the largest u64, 0, -1, -10, the largest and smallest i64");
 	free(js);
 	return tap_done();
 }
