@@ -54,5 +54,5 @@ EXTRA_DIST += tests/bench/collect.sh tests/bench/gen-tree.sh tests/bench/export.
 bench: tests/bench/bench_collect
 
 # Real Soft-RoCE (tests/vm harness): GID fast path vs sysfs, the netns case.
-TESTS += tests/core/vm-gids.sh
+VM_TESTS += tests/core/vm-gids.sh
 EXTRA_DIST += tests/core/vm-gids.sh tests/core/vm-gids.guest

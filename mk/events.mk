@@ -20,7 +20,7 @@ tests_demo_test_demo_events_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/demo/seed7-events.txt
 
 # Real Soft-RoCE (tests/vm harness): device notifications and derived flaps of rxe.
-TESTS += tests/core/vm-events.sh
+VM_TESTS += tests/core/vm-events.sh
 EXTRA_DIST += tests/core/vm-events.sh tests/core/vm-events.guest
 
 # The text harness's seeds (--since values and events of any bytes among them) replay in make check.

@@ -22,8 +22,7 @@ tests_probe_hostile_LDADD = $(TEST_LDADD)
 
 # Soft-RoCE VM tests: they boot qemu, so `make check` skips them unless
 # FABTOP_VM_TESTS=1 (or CI is set); `make check-vm` runs just them.
-VM_TESTS = tests/vm/probe-single.sh tests/vm/probe-twonic.sh
-TESTS += $(VM_TESTS)
+VM_TESTS += tests/vm/probe-single.sh tests/vm/probe-twonic.sh
 EXTRA_DIST += $(VM_TESTS) doc/probe.md tests/vm/README tests/vm/prepare.sh tests/vm/init.sh \
 	tests/vm/run-vm.sh tests/vm/two-vm.sh tests/vm/lib.sh tests/vm/guest/lib.inc \
 	tests/vm/guest/single.sh tests/vm/guest/twonic-server.sh tests/vm/guest/twonic-client.sh

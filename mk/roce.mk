@@ -21,7 +21,7 @@ TESTS += tests/roce/test_dcb_parse tests/roce/test_ethtool_parse tests/roce/chai
 EXTRA_DIST += tests/roce/chain.sh tests/roce/chain-tree.py tests/roce/tui.sh
 
 # The live path in the Soft-RoCE VM (tests/vm): veth ethtool statistics, dcbnl's "not supported".
-TESTS += tests/roce/vm.sh
+VM_TESTS += tests/roce/vm.sh
 EXTRA_DIST += tests/roce/vm.sh tests/roce/vm.guest
 tests_roce_test_dcb_parse_LDADD = $(TEST_LDADD)
 tests_roce_test_ethtool_parse_LDADD = $(TEST_LDADD)
