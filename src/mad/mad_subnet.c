@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive/counters.h"
 #include "derive/mad_decode.h"
 #include "mad/mad.h"
 #include "mad/mad_fabric.h"
