@@ -20,9 +20,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit; if (NR % 2) print 
 num() { case $1 in ''|null|*[!0-9.e+-]*) return 1;; esac; }
 
 pt_write_bw() {
-	timeout 120 ib_write_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits > $T/pts.log 2>&1 & pp=$!
-	sleep 1
-	timeout 120 ib_write_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits $A > $T/ptc.log 2>&1; wait $pp
+	pt_pair $T/ptc.log $A ib_write_bw -s 65536 -n $N --report_gbits
 	v=$(pt_bw_avg $T/ptc.log)
 	if num "$v"; then echo "$v" >> $T/ib_bw; else echo "ib_write_bw gave '$v'"; show $T/ptc.log | tail -5; fi
 }
@@ -32,9 +30,7 @@ fab_bw() {
 	if num "$v"; then echo "$v" >> $T/fab_bw; else echo "fabtop bw gave '$v'"; show $T/fb.log | tail -5; fi
 }
 pt_send_lat() {
-	timeout 120 ib_send_lat -R -d rxe0 -F -s 64 -n $L > $T/pts.log 2>&1 & pp=$!
-	sleep 1
-	timeout 120 ib_send_lat -R -d rxe0 -F -s 64 -n $L $A > $T/ptc.log 2>&1; wait $pp
+	pt_pair $T/ptc.log $A ib_send_lat -s 64 -n $L
 	v=$(pt_lat_typical $T/ptc.log)
 	if num "$v"; then echo "$v" >> $T/ib_lat; else echo "ib_send_lat gave '$v'"; show $T/ptc.log | tail -5; fi
 }

@@ -129,9 +129,7 @@ t_run "--from IFACE uses its address" 0 'local 10\.9\.0\.1:' $T/f5.log \
 
 # --- throughput and latency against perftest, same device, same run
 N=400
-timeout 120 ib_write_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits > $T/pts.log 2>&1 & pp=$!
-sleep 1
-timeout 120 ib_write_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits $A > $T/ptc.log 2>&1; wait $pp
+pt_pair $T/ptc.log $A ib_write_bw -s 65536 -n $N --report_gbits
 ib=$(pt_bw_avg $T/ptc.log)
 timeout 60 "$F" probe $A --mode bw -C $N -S 65536 -Q 16 --json > $T/fb.log 2>&1
 fb=$(jq -r .avg_gbps $T/fb.log 2>/dev/null)
@@ -149,9 +147,7 @@ elif [ -n "$ib" ] && [ -n "$fb" ] && [ "$fb" != null ]; then
 else
 	t_nok "bw comparison ran (ib_write_bw '$ib', fabtop '$fb')"; show $T/ptc.log $T/fb.log
 fi
-timeout 120 ib_send_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits > $T/pts.log 2>&1 & pp=$!
-sleep 1
-timeout 120 ib_send_bw -R -d rxe0 -F -s 65536 -n $N --report_gbits $A > $T/ptc.log 2>&1; wait $pp
+pt_pair $T/ptc.log $A ib_send_bw -s 65536 -n $N --report_gbits
 isb=$(pt_bw_avg $T/ptc.log)
 timeout 60 "$F" probe $A --mode bw --op send -C $N -S 65536 -Q 16 --json > $T/fbs.log 2>&1
 fbs=$(jq -r .avg_gbps $T/fbs.log 2>/dev/null)
@@ -165,9 +161,7 @@ elif [ -n "$isb" ] && [ -n "$fbs" ] && [ "$fbs" != null ]; then
 else
 	t_nok "bw --op send comparison ran (ib_send_bw '$isb', fabtop '$fbs')"; show $T/ptc.log $T/fbs.log
 fi
-timeout 120 ib_send_lat -R -d rxe0 -F -s 64 -n 1000 > $T/pts.log 2>&1 & pp=$!
-sleep 1
-timeout 120 ib_send_lat -R -d rxe0 -F -s 64 -n 1000 $A > $T/ptc.log 2>&1; wait $pp
+pt_pair $T/ptc.log $A ib_send_lat -s 64 -n 1000
 il=$(pt_lat_typical $T/ptc.log)
 timeout 60 "$F" probe $A --mode lat -C 1000 -S 64 --json > $T/fl.log 2>&1
 # both ends busy-polling, as ib_send_lat does
