@@ -66,7 +66,8 @@ alerts on a short xmit wait@[5m]) > 100000\n        for: 10m@[5m]) > 100000
 waits before calling a link lost@expr: fabtop_fabric_link_lost == 1@expr: fabtop_fabric_link_lost == 1\n        for: 2m
 calls every up port silent@fabtop_fabric_port_info{remote_guid=""} == 1@fabtop_fabric_port_info == 1
 calls one missed sweep silent@{remote_guid=""} == 1\n        for: 2m@{remote_guid=""} == 1
-alerts on counters that count@expr: fabtop_fabric_port_saturated == 1@expr: fabtop_fabric_port_saturated >= 0
+takes a host's latched counter for the fabric's@expr: fabtop_fabric_port_saturated == 1@expr: {__name__=~"fabtop_(fabric_port_)?saturated"} == 1
+alerts on a counter that counts@expr: fabtop_fabric_port_saturated == 1@expr: fabtop_fabric_port_saturated == 1 or fabtop_fabric_port_count_total{counter="port_xmit_wait"} >= 0
 calls a slow start blind@fabtop_fabric_up == 0\n        for: 5m@fabtop_fabric_up == 0\n        for: 1m
 calls a sweeping exporter blind@expr: fabtop_fabric_up == 0@expr: fabtop_fabric_up >= 0
 EOF_M

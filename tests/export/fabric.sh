@@ -49,6 +49,14 @@ ibsim_cmd 'PerformanceSet "L2"[1] PortCounters.SymbolErrorCounter=5' "SymbolErro
 check "the symbol errors set on leaf 2 port 1 are exported there, with h21 as the remote end" \
 	until_metric '^fabtop_fabric_port_count_total\{[^}]*node_desc="leaf 2",port="1",[^}]*remote_desc="h21 mlx5_0",remote_port="1",counter="symbol_error",kind="error",bits="16"\} 5$' 10
 assert_eq "... and on no other port" 1 "$(M | grep 'counter="symbol_error"' | grep -vc '} 0$')"
+assert_eq "no counter latched: no saturated sample (a counter that counts has none)" 0 \
+	"$(M | grep -c '^fabtop_fabric_port_saturated{' || :)"
+ibsim_cmd 'PerformanceSet "L2"[2] PortCounters.SymbolErrorCounter=65535' "SymbolErrorCounter has been set to 65535"
+check "leaf 2 port 2's symbol errors latched at 65535 are flagged saturated, h22 as the remote end" \
+	until_metric '^fabtop_fabric_port_saturated\{[^}]*node_desc="leaf 2",port="2",[^}]*remote_desc="h22 mlx5_0",remote_port="1",counter="symbol_error",bits="16"\} 1$' 10
+assert_eq "... no longer exported as a count" "" \
+	"$(M | grep '^fabtop_fabric_port_count_total{[^}]*node_desc="leaf 2",port="2",[^}]*counter="symbol_error"' || :)"
+assert_eq "... and the only saturated sample" 1 "$(M | grep -c '^fabtop_fabric_port_saturated{')"
 
 # A scrape serves the latest sample: twenty scrapes do not sweep or sample.
 s0=$(M | sed -n 's/^fabtop_fabric_sweeps_total //p')
