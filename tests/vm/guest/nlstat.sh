@@ -110,14 +110,18 @@ if [ $en = 1 ] && grep -q 'the driver does not support QP counters' $T/en.txt; t
 		t_ok "rdma statistic shows auto mode off again"; fi
 	# the proof fabtop relied on: iproute2 turns auto mode on, a new QP is bound to nothing
 	rdma statistic qp set link rxe0/1 auto type on
-	timeout 60 rping -s -a $A -C 5 > /dev/null 2>&1 & sp=$!
+	# pinging until stopped, so the QPs are there when they are looked at
+	timeout 60 rping -s -a $A > /dev/null 2>&1 & sp=$!
 	wait_listen 7174
-	timeout 50 rping -c -a $A -C 5 > /dev/null 2>&1 & cp=$!
-	sleep 1
+	timeout 50 rping -c -a $A > /dev/null 2>&1 & cp=$!
+	wait_rts 2
+	up=$(qps_rts)
 	rdma statistic qp show link rxe0/1 -j > $T/qp.json 2>&1; show $T/qp.json
-	wait $cp $sp
+	kill $cp $sp 2>/dev/null; wait $cp $sp
 	rdma statistic qp set link rxe0/1 auto off
-	if [ "$(jq length $T/qp.json 2>/dev/null)" = 0 ]; then
+	if [ "$up" -lt 2 ]; then
+		t_nok "rping's client and server QPs RTS to look at ($up RTS)"
+	elif [ "$(jq length $T/qp.json 2>/dev/null)" = 0 ]; then
 		t_ok "iproute2 confirms: with auto mode on, rping's new QPs were bound to no counter on rxe"
 	else
 		t_nok "iproute2 lists QP counters on rxe"; show $T/qp.json
@@ -126,13 +130,13 @@ if [ $en = 1 ] && grep -q 'the driver does not support QP counters' $T/en.txt; t
 elif [ $en = 0 ]; then
 	t_ok "counters qp enable rxe0/1: auto mode on, with the caveat"
 	t_grep "the caveat that QPs created before are not counted is printed" 'before auto mode was turned on are not bound' $T/en.txt
-	timeout 60 rping -s -a $A -C 50 -P > /dev/null 2>&1 & sp=$!
+	timeout 60 rping -s -a $A -P > /dev/null 2>&1 & sp=$!
 	wait_listen 7174
-	timeout 50 rping -c -a $A -C 50 > /dev/null 2>&1 & cp=$!
-	sleep 2
+	timeout 50 rping -c -a $A > /dev/null 2>&1 & cp=$!
+	wait_rts 2
 	rdma statistic qp show link rxe0/1 -j > $T/qp.json
 	"$F" counters qp show rxe0/1 --json > $T/fq.json
-	wait $cp $sp
+	kill $cp $sp 2>/dev/null; wait $cp $sp
 	a=$(jq -c '[.[] | {id: .cntn, qps: ([.lqpn[]?] | sort)}] | sort_by(.id)' $T/qp.json)
 	b=$(jq -c '[.qp_counters.counters[] | {id, qps: ([.qps[].lqpn] | sort)}] | sort_by(.id)' $T/fq.json)
 	if [ "$a" = "$b" ] && [ "$a" != "[]" ]; then t_ok "QP counters and their QPs as rdma statistic qp show"; else

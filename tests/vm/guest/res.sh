@@ -21,20 +21,19 @@ mkdir -p "$CG/system.slice/docker-$ID.scope" "$CG/slurm/uid_0/job_42/step_0"
 
 timeout 600 rping -s -a $A -P > $T/rs.log 2>&1 & sp=$!
 wait_listen 7174
-rts() { rdma res show qp 2>/dev/null | grep -c 'state RTS'; }
 # start_client VAR COMMAND: start one client and wait (at most 30 s) until
 # its QP and the server's child QP are RTS. When the guest is slow, rping -P's
 # server now and then fails to create the child QP (rdma_create_qp: EINVAL)
 # and the client exits unconnected; it is then started again, three tries.
 start_client() {
 	local var=$1 cmd=$2 want try n pid
-	want=$(( $(rts) + 2 ))
+	want=$(( $(qps_rts) + 2 ))
 	for try in 1 2 3; do
 		sh -c "exec $cmd" & pid=$!
 		n=0
-		while [ "$(rts)" -lt $want ] && [ $n -lt 150 ] && kill -0 $pid 2>/dev/null; do sleep 0.2; n=$((n + 1)); done
+		while [ "$(qps_rts)" -lt $want ] && [ $n -lt 150 ] && kill -0 $pid 2>/dev/null; do sleep 0.2; n=$((n + 1)); done
 		eval "$var=$pid"
-		[ "$(rts)" -ge $want ] && return 0
+		[ "$(qps_rts)" -ge $want ] && return 0
 		kill -0 $pid 2>/dev/null && return 1
 		echo "# client $var exited before it connected (try $try); the server said:"
 		tail -3 $T/rs.log | sed 's/^/#   /'
@@ -48,8 +47,8 @@ start_client c2 "timeout 590 sh -c 'echo \$\$ > $CG/system.slice/docker-$ID.scop
 start_client c3 "timeout 590 sh -c 'echo \$\$ > $CG/slurm/uid_0/job_42/step_0/cgroup.procs; exec rping -c -a $A' > /dev/null 2>&1" && up=$((up + 1))
 start_client fp "timeout 590 '$F' probe $A -C 0 > $T/probe.log 2>&1" && up=$((up + 1))
 # four clients connected: 4 RTS QPs on the client side and 4 on the server side
-if [ $up -lt 4 ] || [ "$(rts)" -lt 8 ]; then
-	t_nok "four rping/probe clients connected ($up of 4, $(rts) QPs RTS)"; show $T/rs.log $T/probe.log
+if [ $up -lt 4 ] || [ "$(qps_rts)" -lt 8 ]; then
+	t_nok "four rping/probe clients connected ($up of 4, $(qps_rts) QPs RTS)"; show $T/rs.log $T/probe.log
 else
 	t_ok "four rping/probe clients connected after $(( $(date +%s) - t0 )) s"
 fi
@@ -179,8 +178,11 @@ if tui_wait fab 'Ports|Counters' 30; then
 	tmux send-keys -t fab /
 	tmux send-keys -t fab -l "$peer"
 	tmux send-keys -t fab Enter
-	sleep 1.5
-	tmux capture-pane -p -t fab > /tmp/tui.txt
+	# the filter is applied when the probe's row is gone
+	n=0
+	while tmux capture-pane -p -t fab > /tmp/tui.txt; grep -q 'fabtop probe' /tmp/tui.txt && [ $n -lt 40 ]; do
+		sleep 0.25; n=$((n + 1))
+	done
 	if grep -q "$peer" /tmp/tui.txt && grep -q ' rping ' /tmp/tui.txt && ! grep -q 'fabtop probe' /tmp/tui.txt; then
 		t_ok "filter by peer $peer: only the rping server the probe talks to"
 	else
