@@ -13,6 +13,14 @@
  * 64,000 nodes: more than a subnet's unicast LIDs address.
  */
 #define CTX_FABRIC_MEM_MB	1024
+/*
+ * SMPs in flight at once while sweeping a subnet or tracing a path
+ * (--fabric-smps). SMPs travel on VL15, which a switch drops when its SMA
+ * is flooded; the default is the sweep's own (32, src/mad/mad_fabric.c),
+ * and a fabric whose switches drop SMPs wants fewer (ibnetdiscover keeps 2,
+ * OpenSM 4; doc/ib-management.md).
+ */
+#define CTX_FABRIC_SMPS_MAX	128
 
 /* Where the counters of local InfiniBand ports come from (--counters). */
 enum fab_counters_mode {
@@ -50,6 +58,7 @@ struct fab_ctx {
 	size_t replay_pos;		/* the sample --at names, resolved by main() */
 	const char *record_path;	/* the monitor's --record: record from the first sample */
 	size_t fabric_mem_mb;		/* --fabric-mem: the byte budget of a swept subnet's tables, MiB */
+	unsigned int fabric_smps;	/* --fabric-smps: SMPs in flight at most (sweeps, trace); 0: the default */
 };
 
 void ctx_init(struct fab_ctx *ctx);

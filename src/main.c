@@ -81,6 +81,8 @@ static void usage(FILE *f)
 		   "                    netlink: the driver's counters by one RDMA netlink STAT_GET per port\n"
 		   "  --fabric-mem MB   memory bound of a fabric sweep's tables (default 1024 MiB):\n"
 		   "                    a bigger subnet is swept up to it, and says so\n"
+		   "  --fabric-smps N   SMPs in flight at most while sweeping or tracing (1-128,\n"
+		   "                    default 32): fewer for switches that drop SMPs\n"
 		   "  -h, --help        this help; fabtop COMMAND --help for a command's\n"
 		   "  -V, --version     print the version\n\n"
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error;\n"

@@ -78,6 +78,7 @@ static const struct option global_options[] = {
 	{ "at", required_argument, NULL, OPT_AT },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "fabric-mem", required_argument, NULL, OPT_FABRIC_MEM },
+	{ "fabric-smps", required_argument, NULL, OPT_FABRIC_SMPS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -169,6 +170,14 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 			return EXIT_USAGE;
 		}
 		ctx->fabric_mem_mb = (size_t)v;
+		return 0;
+	case OPT_FABRIC_SMPS:
+		if (util_parse_u64(arg, 10, CTX_FABRIC_SMPS_MAX, &v) || v == 0) {
+			fprintf(stderr, "fabtop: --fabric-smps wants a count from 1 to %u, not '%s'\n",
+				CTX_FABRIC_SMPS_MAX, arg);
+			return EXIT_USAGE;
+		}
+		ctx->fabric_smps = (unsigned int)v;
 		return 0;
 	case 'V':
 		printf("fabtop %s\n", PACKAGE_VERSION);

@@ -23,6 +23,7 @@ enum {
 	OPT_AT,
 	OPT_COUNTERS,
 	OPT_FABRIC_MEM,
+	OPT_FABRIC_SMPS,
 	OPT_ETC,
 	OPT_FIRST_OWN,		/* a command's own long-only options start here */
 };

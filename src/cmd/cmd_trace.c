@@ -338,7 +338,8 @@ int cmd_trace(struct fab_ctx *ctx, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	snprintf(t->ca, sizeof(t->ca), "%s", lp.ca);
-	mad_session_set_opts(s, &(struct mad_opts){ .timeout_ms = 200, .retries = 2, .window = 32 });
+	mad_session_set_opts(s, &(struct mad_opts){ .timeout_ms = 200, .retries = 2,
+						    .window = ctx->fabric_smps ? ctx->fabric_smps : 32 });
 	run_trace(s, t, lp.port, dlid, counters, ctx->interval_s);
 	out_open(&o, stdout, ctx->json);
 	trace_report(&o, t);

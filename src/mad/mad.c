@@ -388,6 +388,11 @@ const struct mad_stats *mad_session_stats(const struct mad_session *s)
 	return &s->stats;
 }
 
+void mad_session_peak_reset(struct mad_session *s)
+{
+	s->stats.peak = s->ninflight;
+}
+
 int mad_next_timeout_ms(const struct mad_session *s, uint64_t now_ns)
 {
 	uint64_t first = UINT64_MAX;

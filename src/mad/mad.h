@@ -89,6 +89,8 @@ bool mad_idle(const struct mad_session *s);
 /* Drop everything queued or in flight; each callback gets -ECANCELED (so it can free its context). */
 void mad_cancel_all(struct mad_session *s);
 const struct mad_stats *mad_session_stats(const struct mad_session *s);
+/* Count the peak in flight (stats.peak) from now on, from what is in flight now. */
+void mad_session_peak_reset(struct mad_session *s);
 
 /*
  * The one-shot synchronous form for the CLI: poll and step until idle or

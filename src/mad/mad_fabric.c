@@ -39,6 +39,7 @@ static void sweep_opts(struct mad_session *s, unsigned int window, struct mad_op
 
 	*saved = *mad_session_get_opts(s);
 	mad_session_set_opts(s, &o);
+	mad_session_peak_reset(s);
 }
 
 struct mad_sweep {
@@ -465,7 +466,20 @@ struct mad_fabric {
 	struct mad_opts sw_saved;
 	uint64_t sw_sent0;
 	size_t mem_budget;		/* --fabric-mem, bytes: the bound of a sweep that names none */
+	unsigned int smps;		/* --fabric-smps; 0: SWEEP_DR_WINDOW */
 };
+
+/*
+ * The SMPs a sweep keeps in flight: --fabric-smps as given, else
+ * SWEEP_DR_WINDOW, which a sweep driven from a shared poll loop widens
+ * under the simulator (mad_loop_window()).
+ */
+static unsigned int sweep_window(const struct mad_fabric *v, const struct mad_session *s, bool loop)
+{
+	if (v->smps)
+		return v->smps;
+	return loop ? mad_loop_window(s, SWEEP_DR_WINDOW) : SWEEP_DR_WINDOW;
+}
 
 /* lim, its memory bound the view's when it names none. */
 static const struct mad_sweep_limits *view_lim(const struct mad_fabric *v, const struct mad_sweep_limits *lim,
@@ -523,6 +537,7 @@ int mad_fabric_open(const struct fab_ctx *ctx, struct ib_fabric *f, struct mad_f
 	}
 	v->f = f;
 	v->mem_budget = (ctx->fabric_mem_mb ? ctx->fabric_mem_mb : CTX_FABRIC_MEM_MB) << 20;
+	v->smps = ctx->fabric_smps;
 	f->nports = (size_t)n;
 	for (int i = 0; i < n; i++) {
 		struct ib_local_port *lp = &f->ports[i];
@@ -640,7 +655,8 @@ int mad_fabric_sweep_begin(struct mad_fabric *v, const struct mad_sweep_limits *
 		v->sw_port = i;
 		v->sw_sent0 = mad_session_stats(v->sess[i])->sent;
 		/* Driven from a shared poll loop: a simulator's session is looked at every few ms only. */
-		sweep_opts(v->sess[i], mad_loop_window(v->sess[i], SWEEP_DR_WINDOW), &v->sw_saved);
+		sweep_opts(v->sess[i], sweep_window(v, v->sess[i], true), &v->sw_saved);
+		f->sweep_window = mad_session_get_opts(v->sess[i])->window;
 		f->sweep_from = i;
 		return 0;
 	}
@@ -713,7 +729,9 @@ static int mad_fabric_sweep(struct mad_fabric *v, const struct mad_sweep_limits 
 			continue;
 		}
 		sw->via = i;
-		sweep_opts(v->sess[i], SWEEP_DR_WINDOW, &saved);
+		sweep_opts(v->sess[i], sweep_window(v, v->sess[i], false), &saved);
+		if (first)
+			f->sweep_window = mad_session_get_opts(v->sess[i])->window;
 		if (mad_run(v->sess[i], deadline_ns) == -ETIMEDOUT)
 			f->truncated_time = true;
 		mad_session_set_opts(v->sess[i], &saved);

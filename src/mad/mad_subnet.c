@@ -461,6 +461,7 @@ static void sweep_swap(struct mad_subnet *sn)
 	old->sweep_ns = nw->sweep_ns;
 	old->sweep_mads = nw->sweep_mads;
 	old->sweep_peak = nw->sweep_peak;
+	old->sweep_window = nw->sweep_window;
 	nw->nodes = NULL;
 	nw->links = NULL;
 	nw->nnodes = nw->nlinks = 0;

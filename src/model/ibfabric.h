@@ -172,7 +172,8 @@ struct ib_fabric {
 	uint64_t guid_conflict;		/* the first such GUID */
 	uint64_t sweep_ns;
 	uint64_t sweep_mads;		/* MADs the sweep itself sent */
-	unsigned int sweep_peak;	/* the most MADs its session had in flight at once */
+	unsigned int sweep_peak;	/* the most SMPs its session had in flight at once */
+	unsigned int sweep_window;	/* the most it let be in flight (--fabric-smps) */
 	uint64_t mads_sent, mads_received, mads_timeout, mads_retried;
 	/* the PMA counters of every swept port (MADF_PMA) */
 	bool pma_swept;

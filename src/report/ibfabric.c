@@ -400,6 +400,8 @@ static void sweep_out(struct out *o, const struct ib_fabric *f)
 	out_bool(o, PRINT_JSON, "done", f->swept, NULL);
 	out_float(o, PRINT_JSON, "elapsed_ms", ms, 3, NULL);
 	out_uint(o, PRINT_JSON, "sweep_mads", f->sweep_mads, NULL);
+	out_uint(o, PRINT_JSON, "smps_window", f->sweep_window, NULL);
+	out_uint(o, PRINT_JSON, "smps_peak", f->sweep_peak, NULL);
 	out_uint(o, PRINT_JSON, "mads_sent", f->mads_sent, NULL);
 	out_uint(o, PRINT_JSON, "mads_received", f->mads_received, NULL);
 	out_uint(o, PRINT_JSON, "timeouts", f->mads_timeout, NULL);

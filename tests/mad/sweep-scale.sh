@@ -68,6 +68,16 @@ assert_eq "the counters: 2 ClassPortInfo MADs (one per model) + 2 a port; 1014 n
 assert_eq "leaf3 port 2: symbol_error 5, as set" "5 false" "$(pc leaf3 2 symbol_error)"
 assert_match "ibqueryerrors reports it too" 'leaf3.*SymbolErrorCounter == 5' "$(tr '\n' ' ' <"$T/iqe.out")"
 assert_eq "h7_4: link_downed at 255 is an 8-bit counter latched: no value" "null true" "$(pc h7_4 1 link_downed)"
+# SMPs in flight: the sweep's window of 32, filled on this tree; --fabric-smps 2
+# (a fabric whose switches drop SMPs) keeps at most 2 and finds the same nodes
+assert_eq "the sweep kept up to 32 SMPs in flight, and had 32" "32 32" \
+	"$(jq -r '.fabric.sweep | "\(.smps_window) \(.smps_peak)"' "$J")"
+run_rc fab h0_1 --fabric-smps 2 show fabric --json
+assert_eq "--fabric-smps 2: at most 2 in flight, the same 1016 nodes and 2688 ports answered" "0 2 2 1016 2688" \
+	"$rc $(jq -r '.fabric | "\(.sweep.smps_window) \(.sweep.smps_peak) \(.nodes | length) \(.sweep.pma_answered)"' "$T/out")"
+run_rc fab h0_1 --fabric-smps 0 show fabric
+assert_eq "--fabric-smps 0: a usage error, saying the range" "2 fabtop: --fabric-smps wants a count from 1 to 128, not '0'" \
+	"$rc $(head -1 "$T/err")"
 run_rc fab h0_1 show fabric
 assert_match "the text says how many ports' counters were read" \
 	'PMA counters of every port that is up: 2688 ports, 2688 answered' "$(cat "$T/out")"
