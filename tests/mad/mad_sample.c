@@ -24,7 +24,7 @@
 
 /*
  * Usage: mad_sample INTERVAL_MS COUNT, mad_sample sweep MAX_NODES [MAX_MS [pma]] (pma: the counters of
- * every port too), or mad_sample subnet INTERVAL_S ROUNDS [PARTIAL_S] (the live core's subnet). Drives the view the way the TUI does
+ * every port too), or mad_sample subnet INTERVAL_S ROUNDS [PARTIAL_S [SMPS]] (the live core's subnet). Drives the view the way the TUI does
  * (fds + timeout + step), prints for each sample and port the byte rates
  * and error deltas of both ends, in a line-oriented form tests can grep.
  */
@@ -127,8 +127,9 @@ static double cpu_s(void)
 }
 
 /*
- * mad_sample subnet INTERVAL_S ROUNDS [PARTIAL_S]: the live core's subnet (mad/mad_subnet.h,
- * its partial showings every PARTIAL_S when given)
+ * mad_sample subnet INTERVAL_S ROUNDS [PARTIAL_S [SMPS]]: the live core's subnet (mad/mad_subnet.h,
+ * its partial showings every PARTIAL_S when given and not 0, its sweeps'
+ * SMPs in flight SMPS, as --fabric-smps sets them)
  * driven as the monitor drives it (its fds and timeout, then a step): when
  * it first showed a partial sweep (the nodes so far, from start), the
  * first whole sweep's time (from start; the sweep's own; the most MADs it had in
@@ -212,8 +213,10 @@ int main(int argc, char **argv)
 	ctx.sysfs_root = "/sys";
 	ctx.live_sysfs = true;
 	ctx.fabric_mem_mb = CTX_FABRIC_MEM_MB;
-	if (argc > 3 && !strcmp(argv[1], "subnet"))
+	if (argc > 3 && !strcmp(argv[1], "subnet")) {
+		ctx.fabric_smps = argc > 5 ? (unsigned int)atoi(argv[5]) : 0;
 		return subnet(&ctx, atof(argv[2]), atol(argv[3]), argc > 4 ? atof(argv[4]) : 0);
+	}
 	/* mad_sample sweep MAX_NODES [MAX_MS]: a bounded sweep, its numbers. */
 	if (argc > 2 && !strcmp(argv[1], "sweep")) {
 		struct mad_sweep_limits lim = { .max_nodes = (size_t)atol(argv[2]),

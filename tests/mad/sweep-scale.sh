@@ -114,6 +114,10 @@ assert_eq "... then replaced by the whole sweep, not partial" "0 1016 0" \
 # (with 32 it took 4x as long as the one-shot sweep; see doc/ib-management.md).
 peak=$(sed -n 's/^swept .* peak=\([0-9]*\).*/\1/p' "$T/out")
 check "... its sweep kept more than 32 SMPs in flight (${peak:-none})" test "${peak:-0}" -gt 32
+# --fabric-smps holds the live sweep too
+run_rc sh -c "cd '$RUN' && SIM_HOST=h0_1 timeout -k 2 60 env LD_PRELOAD='$FAB_PRELOAD' '$SAMPLE' subnet 1 1 0 4"
+assert_eq "the live sweep with --fabric-smps 4: the 1016 nodes, at most 4 SMPs in flight" "0 1016 4" \
+	"$rc $(sed -n 's/^swept nodes=\([0-9]*\) .* peak=\([0-9]*\).*/\1 \2/p' "$T/out")"
 
 # ---- a branch that drops every MAD: spine0 ----
 ibsim_cmd 'Error "spine0" 100' 'sim>'
