@@ -302,6 +302,20 @@ int mad_decode_node_desc(const uint8_t *data, size_t len, char *out, size_t outs
 	return 0;
 }
 
+int mad_decode_node_record(const uint8_t *data, size_t len, uint16_t *lid, struct mad_node_info *ni,
+			   char *desc, size_t descsz)
+{
+	int rc;
+
+	if (!data || len < MAD_NR_SIZE)
+		return MAD_DECODE_TRUNCATED;
+	*lid = (uint16_t)(data[0] << 8 | data[1]);
+	rc = mad_decode_node_info(data + MAD_NR_NODE_INFO_OFF, MAD_NR_NODE_DESC_OFF - MAD_NR_NODE_INFO_OFF, ni);
+	if (!rc && desc)
+		rc = mad_decode_node_desc(data + MAD_NR_NODE_DESC_OFF, MAD_NR_SIZE - MAD_NR_NODE_DESC_OFF, desc, descsz);
+	return rc;
+}
+
 int mad_decode_reply_data(const uint8_t *buf, size_t len, uint16_t expect_attr,
 			  const uint8_t **data, size_t *data_len, struct mad_hdr *hdr)
 {
@@ -323,6 +337,10 @@ int mad_decode_reply_data(const uint8_t *buf, size_t len, uint16_t expect_attr,
 	case MAD_CLASS_OPENIB_PING:
 		off = MAD_VENDOR2_DATA_OFF;
 		size = MAD_VENDOR2_DATA_SIZE;
+		break;
+	case MAD_CLASS_SA:
+		off = MAD_SA_DATA_OFF;
+		size = MAD_SA_DATA_SIZE;
 		break;
 	default:
 		return MAD_DECODE_MALFORMED;

@@ -58,7 +58,13 @@ enum {
 	MAD_CLASS_SMI_DR = 0x81,
 	MAD_CLASS_PMA = 0x04,
 	MAD_CLASS_OPENIB_PING = 0x32,	/* ibping's vendor class, OUI 0x001405 */
+	MAD_CLASS_SA = 0x03,		/* subnet administration, the SM's database (IBA 15) */
 };
+#define MAD_SA_CLASS_VERSION	2
+/* SA MADs: the RMPP header, SM_Key, AttributeOffset, then ComponentMask and the record (IBA 15.2.1.1). */
+#define MAD_SA_COMP_MASK_OFF	48
+#define MAD_SA_DATA_OFF		56
+#define MAD_SA_DATA_SIZE	200
 #define MAD_OPENIB_OUI		0x001405
 #define MAD_METHOD_GET		0x01
 #define MAD_METHOD_GET_RESP	0x81
@@ -76,7 +82,16 @@ enum {
 	MAD_ATTR_PORT_COUNTERS = 0x0012,
 	MAD_ATTR_PORT_COUNTERS_EXT = 0x001d,
 	MAD_ATTR_PORT_SAMPLES_CONTROL = 0x0010,	/* PMA; its Tick sizes PortXmitWait's ticks */
+	MAD_ATTR_NODE_RECORD = 0x0011,	/* SA: a port's LID, its node's NodeInfo and NodeDescription */
 };
+
+/* NodeRecord's ComponentMask bits (IBA 15.2.5.2): which template fields must match. */
+#define MAD_NR_COMP_NODE_GUID	(1ull << 7)
+#define MAD_NR_COMP_PORT_GUID	(1ull << 8)
+/* Its layout: LID, 2 reserved bytes, NodeInfo (40 bytes), NodeDescription (64 bytes). */
+#define MAD_NR_NODE_INFO_OFF	4
+#define MAD_NR_NODE_DESC_OFF	44
+#define MAD_NR_SIZE		108
 
 /* PMA ClassPortInfo:CapabilityMask bits (IBA 16.1.2 Table 234, perfquery). */
 #define MAD_PMA_CAP_ALL_PORT_SELECT	0x0100
@@ -382,6 +397,9 @@ int mad_decode_port_counters_ext(const uint8_t *data, size_t len, struct mad_pma
 int mad_decode_port_counters_ext_all(const uint8_t *data, size_t len, struct mad_pma_counters *out);
 /* NodeDescription: 64 bytes of UTF-8, NUL-padded; out gets a printable, NUL-terminated copy. */
 int mad_decode_node_desc(const uint8_t *data, size_t len, char *out, size_t outsz);
+/* An SA NodeRecord: the port's LID, its node's NodeInfo and description (desc may be NULL). */
+int mad_decode_node_record(const uint8_t *data, size_t len, uint16_t *lid, struct mad_node_info *ni,
+			   char *desc, size_t descsz);
 
 /*
  * Decode a whole reply MAD whose header says what it is: checks the class,

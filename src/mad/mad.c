@@ -48,6 +48,7 @@ enum mad_agent_kind {
 	AGENT_SMI_DR,
 	AGENT_PMA,
 	AGENT_PING,
+	AGENT_SA,
 	AGENT_COUNT,
 };
 
@@ -55,11 +56,18 @@ static const struct {
 	uint8_t mgmt_class;
 	uint8_t version;
 	bool oui;
+	bool on_demand;		/* registered by the first request that needs it */
 } agent_defs[AGENT_COUNT] = {
 	[AGENT_SMI] = { MAD_CLASS_SMI, 1, false },
 	[AGENT_SMI_DR] = { MAD_CLASS_SMI_DR, 1, false },
 	[AGENT_PMA] = { MAD_CLASS_PMA, 1, false },
 	[AGENT_PING] = { MAD_CLASS_OPENIB_PING, 1, true },
+	/*
+	 * Only in a session that asks the SA: under the simulator an SA agent
+	 * beside the trap port's (mad/mad_trap.c) took the SM's Reports, which
+	 * the kernel hands by method to the agent that registered Report.
+	 */
+	[AGENT_SA] = { MAD_CLASS_SA, MAD_SA_CLASS_VERSION, false, true },
 };
 
 struct mad_req {
@@ -94,6 +102,7 @@ struct mad_session {
 	char dump_dir[256];		/* FABTOP_MAD_DUMP */
 	unsigned int dump_seq;
 	bool in_step;
+	bool sa_tried;			/* the SA agent was asked for (agent_defs' on_demand) */
 };
 
 /* FABTOP_MAD_DUMP=DIR (collect/mad.h): where every reply is also written. */
@@ -133,7 +142,9 @@ int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 		return -ENOMEM;
 	}
 	for (int i = 0; i < AGENT_COUNT; i++) {
-		if (agent_defs[i].oui) {
+		if (agent_defs[i].on_demand) {
+			s->agents[i] = -1;
+		} else if (agent_defs[i].oui) {
 			uint8_t oui[3] = { MAD_OPENIB_OUI >> 16, (MAD_OPENIB_OUI >> 8) & 0xff,
 					   MAD_OPENIB_OUI & 0xff };
 
@@ -539,6 +550,36 @@ int mad_get_pma(struct mad_session *s, uint16_t lid, uint16_t attr, uint8_t port
 	/* PortSelect is byte 1 of the PortCounters(Extended) data (IBA 16.1.3.5). */
 	if (attr != MAD_ATTR_CLASS_PORT_INFO)
 		r->mad[MAD_PMA_DATA_OFF + 1] = port_select;
+	req_queue(s, r);
+	return 0;
+}
+
+int mad_sa_get(struct mad_session *s, uint16_t sm_lid, uint16_t attr, uint64_t comp_mask,
+	       const uint8_t *rec, size_t reclen, mad_cb cb, void *arg)
+{
+	struct mad_req *r;
+	struct mad_wire_hdr h;
+
+	if (sm_lid == 0 || sm_lid >= 0xc000 || reclen > MAD_SA_DATA_SIZE)
+		return -EINVAL;
+	if (!s->tp && s->agents[AGENT_SA] < 0 && !s->sa_tried) {
+		s->sa_tried = true;
+		s->agents[AGENT_SA] = umad_register(s->portid, MAD_CLASS_SA, MAD_SA_CLASS_VERSION, 0, NULL);
+	}
+	r = req_new(s, AGENT_SA, cb, arg);
+	if (!r)
+		return req_errno(s, AGENT_SA);
+	r->dlid = sm_lid;
+	r->qpn = 1;
+	r->qkey = MAD_QP1_QKEY;
+	mad_build_gsi(r->mad, MAD_CLASS_SA, r->tid_lo, attr, 0);
+	memcpy(&h, r->mad, sizeof(h));
+	h.class_version = MAD_SA_CLASS_VERSION;
+	memcpy(r->mad, &h, sizeof(h));
+	for (int i = 0; i < 8; i++)
+		r->mad[MAD_SA_COMP_MASK_OFF + i] = (uint8_t)(comp_mask >> (56 - 8 * i));
+	if (reclen)
+		memcpy(r->mad + MAD_SA_DATA_OFF, rec, reclen);
 	req_queue(s, r);
 	return 0;
 }

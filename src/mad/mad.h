@@ -110,6 +110,13 @@ int mad_get_smp_lid(struct mad_session *s, uint16_t lid, uint16_t attr, uint32_t
 /* A PMA Get to lid (ClassPortInfo, PortCounters, PortCountersExtended) for port_select. */
 int mad_get_pma(struct mad_session *s, uint16_t lid, uint16_t attr, uint8_t port_select,
 		mad_cb cb, void *arg);
+/*
+ * An SA Get (SubnAdmGet) to the SM at sm_lid: attr's record whose fields
+ * comp_mask names match rec's (reclen bytes, the rest 0). One record back,
+ * or a status (no record, too many: IBA 15.2.1.1).
+ */
+int mad_sa_get(struct mad_session *s, uint16_t sm_lid, uint16_t attr, uint64_t comp_mask,
+	       const uint8_t *rec, size_t reclen, mad_cb cb, void *arg);
 /* An ibping Get (vendor class 0x32, OUI 0x001405) to lid. */
 int mad_ping(struct mad_session *s, uint16_t lid, mad_cb cb, void *arg);
 

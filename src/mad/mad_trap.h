@@ -21,8 +21,6 @@
 extern const uint16_t mad_trap_numbers[MAD_TRAP_NSUB];
 
 /* Subnet administration (IBA 15.2): the class, its version, the methods and attributes used here. */
-#define MAD_CLASS_SA		0x03
-#define MAD_SA_CLASS_VERSION	2
 #define MAD_METHOD_SET		0x02
 #define MAD_METHOD_REPORT	0x06
 #define MAD_METHOD_REPORT_RESP	0x86

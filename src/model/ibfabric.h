@@ -219,6 +219,7 @@ struct ib_trace {
 	char ca[FAB_NAME_LEN];
 	unsigned int port;		/* the local port traced from */
 	uint16_t dlid;
+	const char *found_by;		/* how DEST became dlid: "lid" (given), "sa" (a NodeRecord), "sweep" */
 	struct ib_trace_hop hops[IB_TRACE_MAX_HOPS];
 	size_t nhops;
 	bool complete;			/* the destination was reached */

@@ -152,6 +152,7 @@ void trace_report(struct out *o, const struct ib_trace *t)
 	out_str(o, PRINT_ANY, "device", t->ca, "Trace from %s", t->ca);
 	out_uint(o, PRINT_ANY, "port", t->port, " port %u", t->port);
 	out_uint(o, PRINT_ANY, "dlid", t->dlid, " to LID %u: %zu node%s, ", t->dlid, t->nhops, t->nhops == 1 ? "" : "s");
+	out_str_or_null(o, PRINT_JSON, "dlid_found_by", t->found_by, NULL);
 	out_bool(o, PRINT_ANY, "complete", t->complete, "%s", t->complete ? "complete" : "incomplete");
 	out_float(o, PRINT_ANY, "walk_ms", ms, 3, " (walked in %.1f ms)\n", ms);
 	out_str_or_null(o, PRINT_JSON, "error", t->error, NULL);

@@ -23,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mad_pma_counters pc;
 	struct mad_switch_info swi;
 	uint8_t port;
+	uint16_t lid;
 	char desc[65];
 
 	mad_decode_hdr(data, size, &hdr);
@@ -41,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mad_decode_node_desc(d, dl, desc, sizeof(desc));
 		mad_decode_switch_info(d, dl, &swi);
 		mad_decode_lft_port(d, dl, (uint16_t)size, &port);
+		mad_decode_node_record(d, dl, &lid, &ni, desc, sizeof(desc));
 	}
 	/* the data part alone, as a decoder sees it */
 	mad_decode_port_info(data, size, &pi);

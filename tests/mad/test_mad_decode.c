@@ -250,6 +250,62 @@ static void test_node_desc(void)
 	}
 }
 
+/* The SA's NodeRecord for a GUID (trace's lookup), and its answer when no port has it. */
+static void test_node_record(void)
+{
+	struct mad_node_info ni;
+	struct mad_hdr h;
+	char desc[65];
+	uint16_t lid = 0;
+	size_t dlen, n;
+	const uint8_t *d = reply("sa_node_record_h31.bin", MAD_ATTR_NODE_RECORD, &dlen);
+	int wrong = 0;
+
+	ASSERT_EQ_INT(dlen, 112, "one record: 108 bytes, padded to AttributeOffset's 14 words");
+	ASSERT_EQ_INT(mad_decode_node_record(d, dlen, &lid, &ni, desc, sizeof(desc)), 0, "NodeRecord decodes");
+	ASSERT_EQ_INT(lid, 10, "h31's LID");
+	ASSERT_EQ_U64(ni.node_guid, 0x100008, "its node GUID, as asked");
+	ASSERT_EQ_U64(ni.port_guid, 0x100009, "its port GUID");
+	ASSERT_EQ_INT(ni.node_type, 1, "a CA");
+	ASSERT_EQ_STR(desc, "h31 mlx5_0", "its description");
+	ASSERT_EQ_U64(lid, MF(d, IB_SA_NR_LID_F), "LID agrees with libibmad");
+	ASSERT_EQ_U64(ni.node_guid, MF64(d, IB_SA_NR_GUID_F), "NodeGUID agrees with libibmad");
+	ASSERT_EQ_U64(ni.port_guid, MF64(d, IB_SA_NR_PORT_GUID_F), "PortGUID agrees with libibmad");
+	ASSERT_EQ_U64(ni.local_port_num, MF(d, IB_SA_NR_LOCAL_PORT_F), "LocalPortNum agrees with libibmad");
+	ASSERT_EQ_INT(mad_decode_node_record(d, MAD_NR_SIZE - 1, &lid, &ni, NULL, 0), MAD_DECODE_TRUNCATED,
+		      "a record a byte short is refused");
+	/* every prefix: decoded exactly when the whole record is there */
+	n = load("sa_node_record_h31.bin");
+	{
+		uint8_t copy[MAD_SIZE];
+
+		memcpy(copy, buf, n);
+		for (size_t cut = 0; cut <= n; cut++) {
+			uint8_t *p = malloc(cut ? cut : 1);
+			int rc;
+
+			memcpy(p, copy, cut);
+			rc = mad_decode_reply_data(p, cut, MAD_ATTR_NODE_RECORD, &d, &dlen, &h);
+			if (!rc)
+				rc = mad_decode_node_record(d, dlen, &lid, &ni, desc, sizeof(desc));
+			if ((rc == 0) != (cut >= MAD_SA_DATA_OFF + MAD_NR_SIZE)) {
+				wrong++;
+				printf("#   cut at %zu: rc %d\n", cut, rc);
+			}
+			free(p);
+		}
+		TAP_OK(wrong == 0, "%zu prefixes of the NodeRecord: decoded exactly when complete", n + 1);
+	}
+	/* By port GUID 0x100008, which is h31's node GUID: the SA echoes the request with ERR_NO_RECORDS. */
+	n = load("sa_node_record_none.bin");
+	ASSERT_EQ_INT(mad_decode_reply_data(buf, n, MAD_ATTR_NODE_RECORD, &d, &dlen, &h), 0x0300,
+		      "no port has that GUID: the SA's status ERR_NO_RECORDS (3)");
+	ASSERT_EQ_U64(MF64(buf, IB_SA_COMPMASK_F), MAD_NR_COMP_PORT_GUID,
+		      "the request's ComponentMask where libibmad reads it: PortGUID");
+	ASSERT_EQ_U64(MF64(buf + MAD_SA_DATA_OFF, IB_SA_NR_PORT_GUID_F), 0x100008,
+		      "... and the GUID in the record's PortGUID");
+}
+
 /* Every bad file is refused somewhere along the chain, never read past its end. */
 static void test_bad(void)
 {
@@ -387,6 +443,7 @@ int main(void)
 	test_pma();
 	test_counters_from_pma();
 	test_node_desc();
+	test_node_record();
 	test_bad();
 	test_build();
 	return tap_done();

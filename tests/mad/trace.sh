@@ -10,7 +10,11 @@ ibsim_require
 command -v ibtracert >/dev/null 2>&1 || skip_all "ibtracert not installed (Debian: infiniband-diags)"
 
 ibsim_start "$DATA/ibsim/small-tree.net"
-opensm_start h11
+# The SM on a host the traces with counters do not start from: after a trace
+# with counters from the SM's own host, opensm under the simulator answered
+# no SA request again (ibsim hands the SM's process what that port is asked
+# and ibsim does not answer itself; the GUID lookups below need the SA).
+opensm_start h12
 HOSTS="h11 h12 h21 h22 h31 h32"
 for h in $HOSTS; do port_active "$h"; done
 
@@ -107,9 +111,21 @@ assert_eq "text: every end says its errors; counters set before both samples are
 # ---- destinations by GUID and by description ----
 GUID=$(jq -r '.fabric.nodes[] | select(.node_desc == "h32 mlx5_0") | .node_guid' "$T/fabric.json")
 run_rc fab h11 trace "$GUID" --no-counters --json
-assert_eq "a node GUID resolves to its LID" "0 $H32" "$rc $(jq -r .trace.dlid "$T/out")"
+assert_eq "a node GUID resolves to its LID, through the SA (a NodeRecord, no sweep)" "0 $H32 sa" \
+	"$rc $(jq -r '.trace | "\(.dlid) \(.dlid_found_by)"' "$T/out")"
+PG32=$(jq -r '.trace.hops[-1].port_guid' "$T/out")
+run_rc fab h11 trace "$PG32" --no-counters --json
+assert_eq "... its port GUID too" "0 $H32 sa" "$rc $(jq -r '.trace | "\(.dlid) \(.dlid_found_by)"' "$T/out")"
+SG=$(jq -r '.fabric.nodes[] | select(.node_desc == "spine 2") | .node_guid' "$T/fabric.json")
+run_rc fab h11 trace "$SG" --no-counters --json
+assert_eq "... and a switch's GUID, to its port 0's LID" "0 $(lid_of "spine 2") sa Switch" \
+	"$rc $(jq -r '.trace | "\(.dlid) \(.dlid_found_by) \(.hops[-1].node_type)"' "$T/out")"
+run_rc fab h11 trace 0x0123456789abcdef --no-counters
+assert_match "a GUID the SA does not know is looked for in a sweep, and not found" \
+	"0x0123456789abcdef not found among the 11 nodes" "$(cat "$T/err")"
 run_rc fab h11 trace "h32 mlx5_0" --no-counters --json
-assert_eq "an exact node description resolves" "0 $H32" "$rc $(jq -r .trace.dlid "$T/out")"
+assert_eq "an exact node description resolves, by sweeping" "0 $H32 sweep" \
+	"$rc $(jq -r '.trace | "\(.dlid) \(.dlid_found_by)"' "$T/out")"
 run_rc fab h11 trace "spine 2" --no-counters --json
 assert_eq "a switch by description: the path ends at it" "0 $(lid_of "spine 2") Switch" \
 	"$rc $(jq -r .trace.dlid "$T/out") $(jq -r '.trace.hops[-1].node_type' "$T/out")"
@@ -139,8 +155,8 @@ mkdir -p "$T/proc/net"
 	printf '192.0.2.1        0x1         0x2         02:fc:00:00:00:05     *        eth0\n'
 } >"$T/proc/net/arp"
 run_rc fab h11 --proc "$T/proc" trace 10.9.0.32 --no-counters --json
-assert_eq "an IPoIB address resolves through its port GUID ($PGUID) to h32's LID" "0 $H32" \
-	"$rc $(jq -r .trace.dlid "$T/out" 2>/dev/null)"
+assert_eq "an IPoIB address resolves through its port GUID ($PGUID) to h32's LID, by the SA" "0 $H32 sa" \
+	"$rc $(jq -r '.trace | "\(.dlid) \(.dlid_found_by)"' "$T/out" 2>/dev/null)"
 run_rc fab h11 --proc "$T/proc" trace 10.9.0.33 --no-counters
 assert_match "an incomplete ARP entry: ping it first" "10.9.0.33 is not in the ARP table .*ping" "$(cat "$T/err")"
 run_rc fab h11 --proc "$T/proc" trace 192.0.2.1 --no-counters
@@ -153,5 +169,12 @@ run_rc fab h11 trace 5 --from mlx5_0/x
 assert_match "--from with a bad port number" "bad value 'mlx5_0/x' for --from" "$(cat "$T/err")"
 run_rc fab h11 trace
 assert_eq "no destination: exit 2" 2 "$rc"
+
+# ---- no SM to ask: the SA's silence costs a timeout, then the sweep finds the GUID ----
+kill "$OSM_PID" 2>/dev/null || :
+wait_for 10 sh -c "! kill -0 $OSM_PID 2>/dev/null" || :
+run_rc fab h11 trace "$GUID" --no-counters --json
+assert_eq "with the SM gone, a node GUID is found by sweeping" "0 $H32 sweep true" \
+	"$rc $(jq -r '.trace | "\(.dlid) \(.dlid_found_by) \(.complete)"' "$T/out")"
 
 done_testing
