@@ -11,7 +11,8 @@
 #   text and gzip'ed (what Prometheus asks for), from the same exporter: the
 #   HTTP server's thread, and the whole process (with the collections that
 #   fell in the while); and what deflating the page costs at publish;
-# - trace host to host through a spine (goal 50 ms for the walk) beside ibtracert;
+# - trace host to host through a spine (goal 50 ms for the walk) beside ibtracert,
+#   and by port GUID (its LID from the SA) beside ibtracert -G;
 # - the sweep's memory per 1,000 nodes.
 # A figure that cannot be measured fails the bench; it never prints zeros.
 . "$TOP_SRCDIR/tests/setup.sh"
@@ -113,6 +114,15 @@ for i in 1 2 3 4 5; do
 	t0=$(date +%s%N)
 	sim h0_1 ibtracert "$SRC" "$DST" >"$T/ibtr.out" 2>&1 || fail "ibtracert failed: $(cat "$T/ibtr.out")"
 	ms_since "$t0" >>"$T/ibtr.ms"
+	# the same by port GUID: its LID from the SA, as ibtracert -G does
+	SG=$(jq -r '.trace.hops[0].port_guid' "$T/trace.json" | tr -d :)
+	DG=$(jq -r '.trace.hops[-1].port_guid' "$T/trace.json" | tr -d :)
+	t0=$(date +%s%N)
+	fab h0_1 trace "0x$DG" --no-counters --json >"$T/gtrace.json" 2>"$T/trace.err" || fail "trace by GUID failed: $(cat "$T/trace.err")"
+	echo "$(ms_since "$t0") $(jq -r '"\(.trace.dlid_found_by) \(.trace.dlid)"' "$T/gtrace.json")" >>"$T/gtrace.runs"
+	t0=$(date +%s%N)
+	sim h0_1 ibtracert -G "0x$SG" "0x$DG" >"$T/ibtr.out" 2>&1 || fail "ibtracert -G failed: $(cat "$T/ibtr.out")"
+	ms_since "$t0" >>"$T/gibtr.ms"
 	# The simulator's own cost for any command: umad2sim writes its
 	# sysfs tree and connects to ibsim; ibaddr then sends one MAD.
 	t0=$(date +%s%N)
@@ -125,6 +135,9 @@ TR_WALL=$(awk '{ print $1 }' "$T/trace.runs" | median)
 IBTR_MS=$(median <"$T/ibtr.ms")
 IBADDR_MS=$(median <"$T/ibaddr.ms")
 TR_OWN=$(awk -v a="$TR_WALL" -v b="$IBADDR_MS" 'BEGIN { print a - b }')
+[ "$(awk '{ print $2, $3 }' "$T/gtrace.runs" | sort -u)" = "sa $DST" ] || fail "trace by GUID did not take h47_19's LID from the SA: $(cat "$T/gtrace.runs")"
+GTR_WALL=$(awk '{ print $1 }' "$T/gtrace.runs" | median)
+GIBTR_MS=$(median <"$T/gibtr.ms")
 
 goal() { awk -v v="$1" -v g="$2" 'BEGIN { print (v + 0 < g + 0) ? "met" : "NOT met" }'; }
 CPU_PCT=$(awk -v c="$CPU_MS" 'BEGIN { printf "%.1f", c / 2000 * 100 }')
@@ -138,5 +151,6 @@ echo "    plain text: $SCRAPE_MS ms ($SCRAPE_PROC_MS ms), $SCRAPE_BYTES bytes; g
 echo "    deflating the page ($PAGE_BYTES bytes) at publish: level 1 $DEFL1_MS ms of CPU ($DEFL1_BYTES bytes), level 6 $DEFL6_MS ms ($DEFL6_BYTES bytes)"
 echo "  trace h0_1 -> h47_19 (5 hops, through a spine): the walk $TR_WALK ms (goal 50 ms: $(goal "$TR_WALK" 50)); the whole command $TR_WALL ms, ibtracert's $IBTR_MS ms (both start umad2sim; medians of 5)"
 echo "    umad2sim's start and one MAD (ibaddr, the floor of any command here): $IBADDR_MS ms; the whole trace above it: $TR_OWN ms (goal 50 ms: $(goal "$TR_OWN" 50))"
+echo "    by h47_19's port GUID (its LID from the SA): the whole command $GTR_WALL ms, ibtracert -G's $GIBTR_MS ms (medians of 5)"
 echo "  memory of the sweep's tables: $MEM_K KiB per 1,000 nodes (with every port's counters)"
 exit 0
