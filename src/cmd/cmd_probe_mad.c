@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabtop probe --lid/--guid: an ibping-style MAD probe (resolve a GUID by sweeping, then ping the ibping server at a LID). */
+/* fabtop probe --lid/--guid: an ibping-style MAD probe (a GUID's LID from the SA or a sweep, then ping the ibping server at it). */
 #include "config.h"
 
 #include <errno.h>
@@ -11,6 +11,7 @@
 
 #include "mad/mad.h"
 #include "mad/mad_fabric.h"
+#include "mad/mad_sa.h"
 #include "mad/umad.h"
 #include "cmd/commands.h"
 #include "derive/mad_decode.h"
@@ -38,7 +39,8 @@ static void probe_usage(FILE *f)
 		   "                    [--device CA] [--port N]\n"
 		   "Pings the ibping server (run 'ibping -S' there) with MADs, like ibping,\n"
 		   "one per --interval seconds (default 1).\n"
-		   "A GUID (node or port, 0x... or 0002:c903:...) is found by sweeping the fabric.\n");
+		   "A GUID (node or port, 0x... or 0002:c903:...) is asked of the subnet manager\n"
+		   "(an SA NodeRecord), else found by sweeping the fabric.\n");
 }
 
 struct port_check {
@@ -267,9 +269,13 @@ int cmd_probe_mad(struct fab_ctx *ctx, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (have_guid) {
-		uint16_t l;
+		uint16_t l = 0;
 
-		if (resolve_guid(ctx, guid, &l) || !l) {
+		if (mad_sa_guid_lid(ctx, &locals[which], guid, &l))
+			printf("GUID 0x%016" PRIx64 " is LID %u (the SA's NodeRecord)\n", guid, l);
+		else if (!resolve_guid(ctx, guid, &l) && l)
+			printf("GUID 0x%016" PRIx64 " is LID %u (found by sweeping the fabric)\n", guid, l);
+		if (!l) {
 			fprintf(stderr, "fabtop probe: GUID 0x%016" PRIx64 " not found in the fabric "
 				"reachable from %s port %u\n", guid, locals[which].ca, locals[which].port);
 			return EXIT_RUNTIME;

@@ -126,7 +126,11 @@ run_rc fab HostA --interval 0.1 probe --lid "$B_LID" -C 3 --timeout 500
 assert_eq "probe --lid: exit 0" 0 "$rc"
 assert_match "probe --lid: 3 pongs" '3 sent, 3 received, 0% loss' "$(cat "$T/out")"
 run_rc fab HostA probe --guid 0x0000000000100005 -C 1
-assert_match "probe --guid finds hostb's LID by sweeping" "Pong from .*\\(LID $B_LID\\)" "$(cat "$T/out")"
+assert_match "probe --guid takes hostb's LID from the SA, and pings it" \
+	"GUID 0x0000000000100005 is LID $B_LID \\(the SA's NodeRecord\\).*Pong from .*\\(LID $B_LID\\)" "$(tr '\n' ' ' <"$T/out")"
+run_rc fab HostA probe --guid 0x0123456789abcdef -C 1
+assert_match "a GUID the SA does not know is swept for, and not found: exit 1" \
+	"^1 fabtop probe: GUID 0x0123456789abcdef not found in the fabric" "$rc $(cat "$T/err")"
 t0=$(date +%s)
 run_rc fab HostA --interval 0.1 probe --lid 999 -C 2 --timeout 300
 assert_eq "probe to a LID nobody has: exit 1" 1 "$rc"
