@@ -58,16 +58,16 @@ static const struct {
 	bool oui;
 	bool on_demand;		/* registered by the first request that needs it */
 } agent_defs[AGENT_COUNT] = {
-	[AGENT_SMI] = { MAD_CLASS_SMI, 1, false },
-	[AGENT_SMI_DR] = { MAD_CLASS_SMI_DR, 1, false },
-	[AGENT_PMA] = { MAD_CLASS_PMA, 1, false },
-	[AGENT_PING] = { MAD_CLASS_OPENIB_PING, 1, true },
+	[AGENT_SMI] = { .mgmt_class = MAD_CLASS_SMI, .version = 1 },
+	[AGENT_SMI_DR] = { .mgmt_class = MAD_CLASS_SMI_DR, .version = 1 },
+	[AGENT_PMA] = { .mgmt_class = MAD_CLASS_PMA, .version = 1 },
+	[AGENT_PING] = { .mgmt_class = MAD_CLASS_OPENIB_PING, .version = 1, .oui = true },
 	/*
 	 * Only in a session that asks the SA: under the simulator an SA agent
 	 * beside the trap port's (mad/mad_trap.c) took the SM's Reports, which
 	 * the kernel hands by method to the agent that registered Report.
 	 */
-	[AGENT_SA] = { MAD_CLASS_SA, MAD_SA_CLASS_VERSION, false, true },
+	[AGENT_SA] = { .mgmt_class = MAD_CLASS_SA, .version = MAD_SA_CLASS_VERSION, .on_demand = true },
 };
 
 struct mad_req {
