@@ -147,6 +147,18 @@ static int resolve(const struct fab_ctx *ctx, const char *dest, bool is_guid, ui
 	return rc;
 }
 
+/* A GUID's LID from the SA, else by sweeping; *by says which. */
+static int guid_lid(const struct fab_ctx *ctx, const struct umad_local *lp, const char *dest, uint64_t guid,
+		    uint16_t *lid, const char **by)
+{
+	if (mad_sa_guid_lid(ctx, lp, guid, lid)) {
+		*by = "sa";
+		return EXIT_OK;
+	}
+	*by = "sweep";
+	return resolve(ctx, dest, true, guid, lid);
+}
+
 /* What DEST names: a LID now, or from the SA, or after a sweep; *by says which. */
 static int parse_dest(const struct fab_ctx *ctx, const struct umad_local *lp, const char *dest, uint16_t *lid,
 		      const char **by)
@@ -176,14 +188,11 @@ static int parse_dest(const struct fab_ctx *ctx, const struct umad_local *lp, co
 			fprintf(stderr, "fabtop trace: %s\n", rc == -ENOMEM ? "out of memory" : why);
 			return EXIT_RUNTIME;
 		}
-		/* The IPoIB address names the peer's port GUID: the SA or the sweep finds its LID. */
-		*by = mad_sa_guid_lid(ctx, lp, v, lid) ? "sa" : "sweep";
-		return !strcmp(*by, "sa") ? EXIT_OK : resolve(ctx, dest, true, v, lid);
+		/* The IPoIB address names the peer's port GUID. */
+		return guid_lid(ctx, lp, dest, v, lid, by);
 	}
-	if ((!strncmp(dest, "0x", 2) || strchr(dest, ':')) && !util_parse_guid(dest, &v)) {
-		*by = mad_sa_guid_lid(ctx, lp, v, lid) ? "sa" : "sweep";
-		return !strcmp(*by, "sa") ? EXIT_OK : resolve(ctx, dest, true, v, lid);
-	}
+	if ((!strncmp(dest, "0x", 2) || strchr(dest, ':')) && !util_parse_guid(dest, &v))
+		return guid_lid(ctx, lp, dest, v, lid, by);
 	*by = "sweep";
 	return resolve(ctx, dest, false, 0, lid);
 }
