@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,7 @@ struct mad_session {
 	char dump_dir[256];		/* FABTOP_MAD_DUMP */
 	unsigned int dump_seq;
 	bool in_step;
-	bool sa_tried;			/* the SA agent was asked for (agent_defs' on_demand) */
+	bool tried[AGENT_COUNT];	/* an on_demand agent was registered, or refused, already */
 };
 
 /* FABTOP_MAD_DUMP=DIR (collect/mad.h): where every reply is also written. */
@@ -112,6 +113,16 @@ static void dump_from_env(struct mad_session *s)
 
 	if (dump && *dump)
 		snprintf(s->dump_dir, sizeof(s->dump_dir), "%s", dump);
+}
+
+/* Register agent_defs[i] on s's port: its agent id, or < 0 when the kernel refuses. */
+static int agent_register(struct mad_session *s, enum mad_agent_kind i)
+{
+	static const uint8_t oui[3] = { MAD_OPENIB_OUI >> 16, (MAD_OPENIB_OUI >> 8) & 0xff, MAD_OPENIB_OUI & 0xff };
+
+	if (agent_defs[i].oui)
+		return umad_register_oui(s->portid, agent_defs[i].mgmt_class, 0, (uint8_t *)(uintptr_t)oui, NULL);
+	return umad_register(s->portid, agent_defs[i].mgmt_class, agent_defs[i].version, 0, NULL);
 }
 
 int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
@@ -141,19 +152,8 @@ int mad_session_open(struct mad_session **out, const struct fab_ctx *ctx,
 		free(s);
 		return -ENOMEM;
 	}
-	for (int i = 0; i < AGENT_COUNT; i++) {
-		if (agent_defs[i].on_demand) {
-			s->agents[i] = -1;
-		} else if (agent_defs[i].oui) {
-			uint8_t oui[3] = { MAD_OPENIB_OUI >> 16, (MAD_OPENIB_OUI >> 8) & 0xff,
-					   MAD_OPENIB_OUI & 0xff };
-
-			s->agents[i] = umad_register_oui(s->portid, agent_defs[i].mgmt_class, 0, oui, NULL);
-		} else {
-			s->agents[i] = umad_register(s->portid, agent_defs[i].mgmt_class,
-						     agent_defs[i].version, 0, NULL);
-		}
-	}
+	for (int i = 0; i < AGENT_COUNT; i++)
+		s->agents[i] = agent_defs[i].on_demand ? -1 : agent_register(s, (enum mad_agent_kind)i);
 	if (s->agents[AGENT_SMI_DR] < 0 && s->agents[AGENT_PMA] < 0) {
 		snprintf(why, whysz, "%s port %u: the kernel refused to register MAD agents",
 			 port->ca, port->port);
@@ -467,6 +467,10 @@ static struct mad_req *req_new(struct mad_session *s, enum mad_agent_kind agent,
 {
 	struct mad_req *r;
 
+	if (s->agents[agent] < 0 && agent_defs[agent].on_demand && !s->tp && !s->tried[agent]) {
+		s->tried[agent] = true;
+		s->agents[agent] = agent_register(s, agent);
+	}
 	if (s->agents[agent] < 0)
 		return NULL;
 	if (s->spare) {
@@ -533,20 +537,39 @@ int mad_get_smp_lid(struct mad_session *s, uint16_t lid, uint16_t attr, uint32_t
 	return 0;
 }
 
-int mad_get_pma(struct mad_session *s, uint16_t lid, uint16_t attr, uint8_t port_select,
-		mad_cb cb, void *arg)
+/*
+ * A Get to lid's GSI (QP1) on agent's class and version: the request, its
+ * MAD built but for the data, or NULL with *err (-EINVAL: not a unicast LID).
+ */
+static struct mad_req *gsi_req_new(struct mad_session *s, enum mad_agent_kind agent, uint16_t lid,
+				   uint16_t attr, mad_cb cb, void *arg, int *err)
 {
 	struct mad_req *r;
 
+	*err = -EINVAL;
 	if (lid == 0 || lid >= 0xc000)
-		return -EINVAL;
-	r = req_new(s, AGENT_PMA, cb, arg);
-	if (!r)
-		return req_errno(s, AGENT_PMA);
+		return NULL;
+	r = req_new(s, agent, cb, arg);
+	if (!r) {
+		*err = req_errno(s, agent);
+		return NULL;
+	}
 	r->dlid = lid;
 	r->qpn = 1;
 	r->qkey = MAD_QP1_QKEY;
-	mad_build_gsi(r->mad, MAD_CLASS_PMA, r->tid_lo, attr, 0);
+	mad_build_gsi(r->mad, agent_defs[agent].mgmt_class, r->tid_lo, attr, 0);
+	r->mad[offsetof(struct mad_wire_hdr, class_version)] = agent_defs[agent].version;
+	return r;
+}
+
+int mad_get_pma(struct mad_session *s, uint16_t lid, uint16_t attr, uint8_t port_select,
+		mad_cb cb, void *arg)
+{
+	int err;
+	struct mad_req *r = gsi_req_new(s, AGENT_PMA, lid, attr, cb, arg, &err);
+
+	if (!r)
+		return err;
 	/* PortSelect is byte 1 of the PortCounters(Extended) data (IBA 16.1.3.5). */
 	if (attr != MAD_ATTR_CLASS_PORT_INFO)
 		r->mad[MAD_PMA_DATA_OFF + 1] = port_select;
@@ -557,25 +580,14 @@ int mad_get_pma(struct mad_session *s, uint16_t lid, uint16_t attr, uint8_t port
 int mad_sa_get(struct mad_session *s, uint16_t sm_lid, uint16_t attr, uint64_t comp_mask,
 	       const uint8_t *rec, size_t reclen, mad_cb cb, void *arg)
 {
+	int err;
 	struct mad_req *r;
-	struct mad_wire_hdr h;
 
-	if (sm_lid == 0 || sm_lid >= 0xc000 || reclen > MAD_SA_DATA_SIZE)
+	if (reclen > MAD_SA_DATA_SIZE)
 		return -EINVAL;
-	if (!s->tp && s->agents[AGENT_SA] < 0 && !s->sa_tried) {
-		s->sa_tried = true;
-		s->agents[AGENT_SA] = umad_register(s->portid, MAD_CLASS_SA, MAD_SA_CLASS_VERSION, 0, NULL);
-	}
-	r = req_new(s, AGENT_SA, cb, arg);
+	r = gsi_req_new(s, AGENT_SA, sm_lid, attr, cb, arg, &err);
 	if (!r)
-		return req_errno(s, AGENT_SA);
-	r->dlid = sm_lid;
-	r->qpn = 1;
-	r->qkey = MAD_QP1_QKEY;
-	mad_build_gsi(r->mad, MAD_CLASS_SA, r->tid_lo, attr, 0);
-	memcpy(&h, r->mad, sizeof(h));
-	h.class_version = MAD_SA_CLASS_VERSION;
-	memcpy(r->mad, &h, sizeof(h));
+		return err;
 	for (int i = 0; i < 8; i++)
 		r->mad[MAD_SA_COMP_MASK_OFF + i] = (uint8_t)(comp_mask >> (56 - 8 * i));
 	if (reclen)
@@ -586,17 +598,11 @@ int mad_sa_get(struct mad_session *s, uint16_t sm_lid, uint16_t attr, uint64_t c
 
 int mad_ping(struct mad_session *s, uint16_t lid, mad_cb cb, void *arg)
 {
-	struct mad_req *r;
+	int err;
+	struct mad_req *r = gsi_req_new(s, AGENT_PING, lid, 0, cb, arg, &err);
 
-	if (lid == 0 || lid >= 0xc000)
-		return -EINVAL;
-	r = req_new(s, AGENT_PING, cb, arg);
 	if (!r)
-		return req_errno(s, AGENT_PING);
-	r->dlid = lid;
-	r->qpn = 1;
-	r->qkey = MAD_QP1_QKEY;
-	mad_build_gsi(r->mad, MAD_CLASS_OPENIB_PING, r->tid_lo, 0, 0);
+		return err;
 	/* Vendor range 2: reserved byte, then the OUI (IBA 13.4.3.2). */
 	r->mad[37] = (MAD_OPENIB_OUI >> 16) & 0xff;
 	r->mad[38] = (MAD_OPENIB_OUI >> 8) & 0xff;
