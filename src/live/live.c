@@ -100,7 +100,7 @@ void live_net_take(struct live *lv, struct net_state *st, int err)
 	memset(&lv->doctor, 0, sizeof(lv->doctor));
 	{
 		struct doctor_input in = { .host = &lv->host, .net = &lv->net, .routes = lv->routes,
-					   .persist = lv->persist };
+					   .roce = lv->roce_err ? NULL : &lv->roce, .persist = lv->persist };
 
 		if (doctor_run(&in, NULL, &lv->doctor) == 0) {
 			lv->doctor_ok = true;
@@ -115,6 +115,23 @@ void live_net_take(struct live *lv, struct net_state *st, int err)
 	live_derive(lv, false, true);
 }
 
+/*
+ * The doctor's RoCE findings come from the chain: while no surface keeps
+ * it sampled (LIVE_WANT_ROCE), it is read with the network, so the
+ * header, the Doctor pane, the exporter and `fabtop doctor` hold the same
+ * findings whether the RoCE pane was ever opened or not.
+ */
+static void live_roce_for_doctor(struct live *lv)
+{
+	if ((lv->wants & LIVE_WANT_ROCE) || !lv->src)
+		return;
+	roce_state_free(&lv->roce_prev);
+	roce_state_free(&lv->roce);
+	memset(&lv->roce_prev, 0, sizeof(lv->roce_prev));
+	memset(&lv->roce, 0, sizeof(lv->roce));
+	lv->roce_err = source_roce(lv->src, &lv->host, &lv->roce);
+}
+
 /* The network state again and the doctor over it. */
 static void live_net_read(struct live *lv)
 {
@@ -126,7 +143,16 @@ static void live_net_read(struct live *lv)
 	memset(&st, 0, sizeof(st));
 	if (lv->src)
 		rc = snapshot_net(lv->src, &lv->host, &st);
+	live_roce_for_doctor(lv);
 	live_net_take(lv, &st, rc);
+}
+
+unsigned int live_net_again(struct live *lv)
+{
+	if (lv->flags & LIVE_HOST_ONLY)
+		return 0;
+	live_net_read(lv);
+	return LIVE_NET;
 }
 
 /* What is still being read, for a title bar and the panes that wait for it. */

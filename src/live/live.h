@@ -187,6 +187,13 @@ const char *live_loading(const struct live *lv);
 void live_net_take(struct live *lv, struct net_state *st, int err);
 
 /*
+ * The network read again now, with the RoCE chain and the findings (a
+ * surface changed the host: the demo's fix applied or undone). LIVE_NET,
+ * or 0 for LIVE_HOST_ONLY.
+ */
+unsigned int live_net_again(struct live *lv);
+
+/*
  * Read these parts with every sample from now on (LIVE_WANT_*), or no
  * longer. LIVE_WANT_FABRIC on a source with no subnet (the demo, a
  * recording) makes nothing: live_fabric_reason() says why.

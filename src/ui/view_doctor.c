@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/snapshot.h"
 #include "source/source.h"
 #include "derive/fix.h"
 #include "ui/views.h"
@@ -172,6 +171,7 @@ static const char *doctor_empty(struct ui *ui)
 /* What the keys asked for; tick() does it (keys only ask). */
 struct doctor_pane {
 	bool apply, undo;
+	bool armed;		/* a named what it applies: a second a applies it */
 };
 
 static void *doctor_create(struct ui *ui)
@@ -185,21 +185,62 @@ static void doctor_destroy(void *state)
 	free(state);
 }
 
-/* a applies the doctor's fix, u takes it back: on a simulated host only (a real one is fixed from a shell). */
+/*
+ * What a would apply, named before it does: the findings whose fixes the
+ * simulated host takes. false when there is nothing to apply.
+ */
+static bool doctor_name_fixes(struct ui *ui)
+{
+	char what[200] = "";
+	size_t off = 0, n = 0;
+
+	for (size_t i = 0; ui->live.doctor_ok && i < ui->live.doctor.nfindings; i++) {
+		const struct doctor_finding *f = &ui->live.doctor.findings[i];
+
+		if (f->severity == DOCTOR_INFO || !f->nfix)
+			continue;
+		if (n++ < 4 && off < sizeof(what))
+			off += (size_t)snprintf(what + off, sizeof(what) - off, "%s%d (%s)", off ? ", " : "", (int)f->id,
+						f->code);
+	}
+	if (!n) {
+		ui_status(ui, "SIMULATED: nothing to apply: the doctor has no finding with a fix");
+		return false;
+	}
+	ui_status(ui, "SIMULATED: a again applies the fixes of finding%s %s%s to the simulated host; any other key cancels",
+		  n > 1 ? "s" : "", what, n > 4 ? " and more" : "");
+	return true;
+}
+
+/* a names the doctor's fixes, a again applies them, u takes them back: on a simulated host only (a real one is fixed from a shell). */
 static enum ui_key_result doctor_key(struct ui *ui, void *state, int ch)
 {
 	struct doctor_pane *dp = state;
 
-	if (!dp || (ch != 'a' && ch != 'u'))
+	if (!dp)
 		return UI_KEY_IGNORED;
+	if (ch != 'a' && ch != 'u') {
+		/* any other key takes back an a that named its fixes */
+		if (dp->armed)
+			ui_status(ui, "SIMULATED: nothing applied");
+		dp->armed = false;
+		return UI_KEY_IGNORED;
+	}
 	if (!ui_simulated(ui) || !source_can_fix(ui->live.src)) {
 		ui_status(ui, "the monitor changes no real host: as root, fabtop doctor --apply --yes (or --fix FORMAT)");
 		return UI_KEY_TAKEN;
 	}
-	if (ch == 'a')
-		dp->apply = true;
-	else
+	if (ch == 'u') {
+		dp->armed = false;
 		dp->undo = true;
+		return UI_KEY_TAKEN;
+	}
+	if (dp->armed) {
+		dp->armed = false;
+		dp->apply = true;
+		return UI_KEY_TAKEN;
+	}
+	dp->armed = doctor_name_fixes(ui);
 	return UI_KEY_TAKEN;
 }
 
@@ -208,7 +249,6 @@ static bool doctor_tick(struct ui *ui, void *state)
 {
 	struct doctor_pane *dp = state;
 	struct fix_plan plan;
-	struct net_state st;
 	size_t left;
 	int rc;
 
@@ -228,9 +268,9 @@ static bool doctor_tick(struct ui *ui, void *state)
 			  "SIMULATED: no fix to undo");
 	}
 	dp->apply = dp->undo = false;
-	memset(&st, 0, sizeof(st));
-	rc = snapshot_net(ui->live.src, &ui->live.host, &st);
-	ui_net_set(ui, &st, rc);
+	/* the core reads the changed host: every surface sees the same findings */
+	if (live_net_again(&ui->live))
+		ui_net_changed(ui);
 	return true;
 }
 
@@ -247,7 +287,7 @@ const struct ui_view view_doctor = {
 	.details = doctor_details,
 	.empty = doctor_empty,
 	.key = doctor_key,
-	.keys_help = "a apply the fix (simulated host), u undo it",
+	.keys_help = "a a apply the fixes (simulated host: a names them first), u undo them",
 	.create = doctor_create,
 	.destroy = doctor_destroy,
 	.tick = doctor_tick,

@@ -16,9 +16,11 @@ run_rc "$FABTOP" --demo no-such-scenario
 assert_eq "an unknown scenario is a usage error" 2 "$rc"
 assert_match "... pointing to the list" 'fabtop --demo list' "$(cat "$T/err")"
 
-fix() {	# the Doctor pane's a, and the header's FIXED line
+fix() {	# the Doctor pane's a (it names the fixes), a again, and the header's FIXED line
 	tui_keys 5 a
-	tui_expect "$1: a in the Doctor pane applies the fix" "SIMULATED: the fix is applied to the simulated host"
+	tui_expect "$1: a in the Doctor pane names what it applies first" "SIMULATED: a again applies the fixes of finding"
+	tui_keys a
+	tui_expect "$1: a again applies the fix" "SIMULATED: the fix is applied to the simulated host"
 	tui_expect "$1: the header says FIXED" "SIMULATED scenario $1: FIXED: "
 }
 
@@ -28,12 +30,18 @@ tui_expect "two-nics: the story in the header" "SIMULATED scenario two-nics: mem
 tui_expect "two-nics: where to look" "look: Probe (6): e 172.16.16.1, f f (from ib1)"
 tui_keys 6 e 1 7 2 . 1 6 . 1 6 . 1 Enter f f Enter
 tui_expect "two-nics: the symptom: the probe from 172.16.34.2 is REJECTED" "REJECTED           reason 8 (invalid service ID)"
-tui_expect "two-nics: the why" "leaves by ib0, not by ib1 which holds 172.16.34.2"
+tui_expect "two-nics: the why" "cause: the request for 172.16.34.2 left by ib0, not by ib1 which holds it"
 tui_keys 5
 tui_expect "two-nics: the finding" "same-subnet-route"
 fix two-nics
-tui_keys 6 Enter
+tui_expect "two-nics: fixed, the header counts no finding" "findings 0 "
+tui_keys 6
+tui_expect "two-nics: the why of the old attempt follows the fix" "the network changed after this attempt failed"
+tui_expect "... the route now, in the doctor's words" "now route: from 172.16.34.2 to 172.16.16.1 leaves by ib1, its own interface"
+tui_expect_gone "... and the old cause is no longer claimed" "cause: the request for 172.16.34.2 left by ib0"
+tui_keys Enter
 tui_expect "two-nics: fixed, the probe from 172.16.34.2 connects" "ESTABLISHED        connected 172.16.34.2:"
+tui_expect_gone "... and the why is gone once it connects" "the network changed after this attempt"
 tui_keys x
 
 # a container without the GID's netdev
@@ -62,6 +70,8 @@ tui_keys 0
 tui_expect "roce-v1: the RoCE pane shows the RoCE port" "enp65s0f0"
 run_rc "$FABTOP" --demo roce-v1 doctor
 assert_match "roce-v1: the finding (fabtop --demo roce-v1 doctor)" 'finding 8 \(roce-v1-forced\)' "$(cat "$T/out")"
+tui_keys 5
+tui_expect "roce-v1: the Doctor pane holds the doctor's finding 8" "roce-v1-forced"
 fix roce-v1
 tui_keys 6 Enter
 tui_expect "roce-v1: fixed, GID index 3, RoCE v2" "mlx5_1 port 1, GID index 3, RoCE v2"
@@ -74,6 +84,8 @@ tui_keys 0
 tui_expect "pfc-off: the RoCE pane: PFC off on priority 3, where RDMA lands" "enp65s0f0     3 off DSCP 26"
 run_rc "$FABTOP" --demo pfc-off doctor
 assert_match "pfc-off: the finding (fabtop --demo pfc-off doctor)" 'finding 8 \(roce-lossy\)' "$(cat "$T/out")"
+tui_keys 5
+tui_expect "pfc-off: the Doctor pane holds the doctor's finding 8" "roce-lossy"
 fix pfc-off
 tui_keys 0
 tui_expect "pfc-off: fixed, PFC on for priority 3" "enp65s0f0     3 on  DSCP 26"
