@@ -245,21 +245,13 @@ static int do_apply(const struct fab_ctx *ctx, struct source *src, struct net_st
 static int doctor_after(struct source *src, struct snapshot *snap, const struct doctor_opts *o)
 {
 	struct doctor_query q = { .peer = o->peer, .from = o->from };
-	struct doctor_input in;
 	struct doctor_report rep;
-	struct roce_state roce = { 0 };
-	bool roce_ok;
 	int rc;
 
 	snapshot_free(snap);
 	if (snapshot_take(src, snap, COLLECT_ALL | SNAPSHOT_NET) || snap->net_err)
 		return EXIT_RUNTIME;
-	roce_ok = source_roce(src, &snap->host, &roce) == 0;
-	in = (struct doctor_input){ .host = &snap->host, .net = &snap->net, .routes = snap->routes,
-				    .roce = roce_ok ? &roce : NULL };
-	rc = doctor_run(&in, &q, &rep);
-	roce_state_free(&roce);
-	if (rc)
+	if (snapshot_doctor(src, snap, &q, &rep))
 		return EXIT_RUNTIME;
 	printf("[SIMULATED] the doctor on the simulated host now:\n");
 	{
@@ -308,23 +300,13 @@ static int doctor_run_error(int rc, const struct doctor_opts *o)
 static int diagnose(const struct fab_ctx *ctx, struct source *src, struct snapshot *snap, const struct doctor_opts *o)
 {
 	struct doctor_query q = { .peer = o->peer, .from = o->from };
-	struct roce_state roce = { 0 };
 	struct doctor_report rep;
-	struct doctor_input in;
 	struct out out;
 	int rc;
 
-	/* The RoCE chain's configuration (a source that has none, the demo, leaves it out). */
-	rc = source_roce(src, &snap->host, &roce);
-	in = (struct doctor_input){ .host = &snap->host, .net = &snap->net, .routes = snap->routes,
-				    .roce = rc == 0 ? &roce : NULL,
-				    /* what keeps this host's configuration; a simulated one has none */
-				    .persist = source_has(src, SOURCE_OWN_NETWORK) ? netconf_detect(ctx) : FIX_HOST_UNKNOWN };
-	rc = doctor_run(&in, &q, &rep);
-	if (rc) {
-		roce_state_free(&roce);
+	rc = snapshot_doctor(src, snap, &q, &rep);
+	if (rc)
 		return doctor_run_error(rc, o);
-	}
 	if (!ctx->json && snap->host.sysfs_missing && !o->nrdma_netdevs && !source_has(src, SOURCE_SIMULATED))
 		printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
 		       "network side only.\n", ctx->sysfs_root);
@@ -333,7 +315,6 @@ static int diagnose(const struct fab_ctx *ctx, struct source *src, struct snapsh
 	out_close(&out);
 	rc = doctor_has_problems(&rep) ? EXIT_RUNTIME : EXIT_OK;
 	doctor_report_free(&rep);
-	roce_state_free(&roce);
 	return rc;
 }
 

@@ -253,10 +253,17 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_key(&j, "error");
 	json_str_or_null(&j, st->error);
 	json_events(&j, st);
+	json_key(&j, "cause");
+	json_str_or_null(&j, explain_cause_str(ex->cause));
 	json_key(&j, "evidence");
 	json_arr_begin(&j);
 	for (i = 0; i < ex->n; i++)
 		json_str(&j, ex->line[i]);
+	json_arr_end(&j);
+	json_key(&j, "findings_cited");
+	json_arr_begin(&j);
+	for (i = 0; i < ex->ncited; i++)
+		json_str(&j, ex->cited[i]);
 	json_arr_end(&j);
 	json_key(&j, "msgs");
 	json_u64(&j, st->msgs);

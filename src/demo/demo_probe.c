@@ -327,13 +327,13 @@ static int sim_plan(struct sim *s, const struct probe_opts *o, const struct fab_
 		 * does not hold it: the stack answers as the field notes saw it.
 		 */
 		sim_fail_at(s, END_CONNECT, s->t_conn, "REJECTED", 8,
-			    "reason 8 (invalid service ID): nothing listens on port %u of %s", o->port, peer_s);
+			    "reason 8 (invalid service ID): the peer's CM found no listener for port %u of %s", o->port, peer_s);
 		return 0;
 	}
 	if (o->port != PROBE_DEFAULT_PORT || !peer_known(peer_s)) {
 		/* a simulated peer listens on the default port; the simulated host itself on none */
 		sim_fail_at(s, END_CONNECT, s->t_conn, "REJECTED", 8,
-			    "reason 8 (invalid service ID): nothing listens on port %u of %s", o->port, peer_s);
+			    "reason 8 (invalid service ID): the peer's CM found no listener for port %u of %s", o->port, peer_s);
 		return 0;
 	}
 	s->end = END_NONE;

@@ -885,23 +885,96 @@ static const struct doctor_check {
 	{ "RoCE lossless chain (8)", check_roce_chain },
 };
 
+/* Room for one more route row (zeroed), NULL when out of memory. */
+static struct doctor_route *route_row_new(struct doc *d)
+{
+	struct doctor_report *r = d->out;
+	struct doctor_route *nr = realloc(r->routes, (r->nroutes + 1) * sizeof(*nr));
+
+	if (!nr) {
+		d->err = -ENOMEM;
+		return NULL;
+	}
+	r->routes = nr;
+	memset(&nr[r->nroutes], 0, sizeof(*nr));
+	return &nr[r->nroutes++];
+}
+
+void doctor_route_ask(const struct net_state *net, const struct route_ops *routes, const struct net_ip *peer,
+		      const struct net_ip *src, struct doctor_route *row)
+{
+	const struct net_addr *a = net_addr_find(net, src);
+	const struct net_link *l = a ? net_link_by_index(net, a->ifindex) : NULL;
+
+	memset(row, 0, sizeof(*row));
+	net_ip_str(src, row->src, sizeof(row->src));
+	if (l)
+		snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
+	row->rc = routes->output(net, peer, src, 0, &row->ans);
+	row->own_iface = row->rc == 0 && l && (row->ans.oif == l->ifindex || row->ans.type == RTN_LOCAL);
+	row->in_subnet = a && net_ip_prefix_eq(peer, src, a->prefixlen);
+}
+
+/* --from ADDR: its row is marked, or made when the address is not an RDMA one. */
+static void route_from_addr(struct doc *d, const struct net_ip *ip)
+{
+	struct doctor_report *r = d->out;
+	struct doctor_route *row;
+
+	for (size_t i = 0; i < r->nroutes; i++) {
+		struct net_ip x;
+
+		if (!net_ip_parse(r->routes[i].src, &x) && net_ip_eq(&x, ip)) {
+			r->routes[i].user_from = true;
+			return;
+		}
+	}
+	row = route_row_new(d);
+	if (!row)
+		return;
+	doctor_route_ask(d->net, d->routes, &d->peer, ip, row);
+	row->user_from = true;
+}
+
 /*
- * The kernel's decision for PEER from every local RDMA address (and --from).
- * Long: one row per local address and --from, each with the kernel's answer and whether it leaves by its own interface.
+ * --from IFACE stands for its addresses of the peer's family: the RDMA CM
+ * binds an address, and the kernel routes by that source, never by the
+ * device (rping -I, the probe's --from and librdmacm all bind). An
+ * interface with none gets a row that says so.
+ */
+static void route_from_iface(struct doc *d, const struct net_link *l)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < d->net->naddrs && !d->err; i++) {
+		const struct net_addr *a = &d->net->addrs[i];
+
+		if (a->ifindex != l->ifindex || a->local.family != d->peer.family || a->scope != RT_SCOPE_UNIVERSE)
+			continue;
+		route_from_addr(d, &a->local);
+		any = true;
+	}
+	if (!any && !d->err) {
+		struct doctor_route *row = route_row_new(d);
+
+		if (!row)
+			return;
+		row->user_from = true;
+		snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
+		row->rc = -EADDRNOTAVAIL;
+	}
+}
+
+/*
+ * The kernel's decision for PEER from every local RDMA address (and
+ * --from), each asked by source address as the RDMA CM binds it, with
+ * whether it leaves by its own interface.
  */
 static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const struct net_ip *from_ip, int from_oif)
 {
-	struct doctor_report *r = d->out;
-	size_t max = n + 1;
-
 	if (!d->peer.family)
 		return;
-	r->routes = calloc(max, sizeof(*r->routes));
-	if (!r->routes) {
-		d->err = -ENOMEM;
-		return;
-	}
-	for (size_t i = 0; i < d->net->naddrs && r->nroutes < max; i++) {
+	for (size_t i = 0; i < d->net->naddrs && !d->err; i++) {
 		const struct net_addr *a = &d->net->addrs[i];
 		const struct net_link *l = net_link_by_index(d->net, a->ifindex);
 		struct doctor_route *row;
@@ -914,79 +987,41 @@ static void route_table(struct doc *d, struct rdma_addr *ra, size_t n, const str
 				listed = true;
 		if (!listed)
 			continue;
-		if (r->nroutes >= max)
-			break;
-		row = &r->routes[r->nroutes++];
-		net_ip_str(&a->local, row->src, sizeof(row->src));
-		snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
-		row->rc = ask_route(d, &d->peer, &a->local, 0, &row->ans);
-		row->own_iface = row->rc == 0 && (row->ans.oif == l->ifindex || row->ans.type == RTN_LOCAL);
-		row->in_subnet = net_ip_prefix_eq(&d->peer, &a->local, a->prefixlen);
-		if (from_ip && from_ip->family && net_ip_eq(from_ip, &a->local))
-			row->user_from = true;
+		row = route_row_new(d);
+		if (row)
+			doctor_route_ask(d->net, d->routes, &d->peer, &a->local, row);
 	}
-	if ((from_ip && from_ip->family && !net_addr_find(d->net, from_ip)) || from_oif > 0) {
-		/* --from an interface, or an address that is not an RDMA one: its own row. */
-		struct doctor_route *row;
-		const struct net_link *l = NULL;
-		struct doctor_route *nr = realloc(r->routes, (r->nroutes + 1) * sizeof(*nr));
+	if (d->err)
+		return;
+	if (from_oif > 0) {
+		const struct net_link *l = net_link_by_index(d->net, from_oif);
 
-		if (!nr) {
-			d->err = -ENOMEM;
-			return;
-		}
-		r->routes = nr;
-		row = &r->routes[r->nroutes++];
-		memset(row, 0, sizeof(*row));
-		row->user_from = true;
-		if (from_oif > 0) {
-			l = net_link_by_index(d->net, from_oif);
-			row->rc = ask_route(d, &d->peer, NULL, from_oif, &row->ans);
-		} else {
-			net_ip_str(from_ip, row->src, sizeof(row->src));
-			row->rc = ask_route(d, &d->peer, from_ip, 0, &row->ans);
-		}
 		if (l)
-			snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
-		row->own_iface = row->rc == 0 && l && row->ans.oif == l->ifindex;
-		/* --from IFACE: an interface is "in" the peer's subnet when one of its addresses is. */
-		for (size_t i = 0; l && i < d->net->naddrs; i++)
-			if (d->net->addrs[i].ifindex == l->ifindex &&
-			    net_ip_prefix_eq(&d->peer, &d->net->addrs[i].local, d->net->addrs[i].prefixlen))
-				row->in_subnet = true;
-		if (from_ip && from_ip->family) {
-			const struct net_addr *fa = net_addr_find(d->net, from_ip);
-
-			row->in_subnet = fa && net_ip_prefix_eq(&d->peer, from_ip, fa->prefixlen);
-		}
+			route_from_iface(d, l);
 	} else if (from_ip && from_ip->family) {
-		/* --from a local address: a row even when it is not on an RDMA netdev. */
-		bool have = false;
-
-		for (size_t i = 0; i < r->nroutes; i++)
-			have |= r->routes[i].user_from;
-		if (!have) {
-			const struct net_addr *a = net_addr_find(d->net, from_ip);
-			const struct net_link *l = net_link_by_index(d->net, a->ifindex);
-			struct doctor_route *nr = realloc(r->routes, (r->nroutes + 1) * sizeof(*nr));
-			struct doctor_route *row;
-
-			if (!nr) {
-				d->err = -ENOMEM;
-				return;
-			}
-			r->routes = nr;
-			row = &r->routes[r->nroutes++];
-			memset(row, 0, sizeof(*row));
-			row->user_from = true;
-			net_ip_str(from_ip, row->src, sizeof(row->src));
-			if (l)
-				snprintf(row->src_ifname, sizeof(row->src_ifname), "%s", l->name);
-			row->rc = ask_route(d, &d->peer, from_ip, 0, &row->ans);
-			row->own_iface = row->rc == 0 && l && (row->ans.oif == l->ifindex || row->ans.type == RTN_LOCAL);
-			row->in_subnet = net_ip_prefix_eq(&d->peer, from_ip, a->prefixlen);
-		}
+		route_from_addr(d, from_ip);
 	}
+}
+
+enum doctor_route_verdict doctor_route_verdict(const struct doctor_route *r)
+{
+	if (r->rc)
+		return DOCTOR_ROUTE_NONE;
+	if (r->own_iface)
+		return DOCTOR_ROUTE_OK;
+	return r->in_subnet ? DOCTOR_ROUTE_WRONG_IFACE : DOCTOR_ROUTE_BY_ROUTING;
+}
+
+const char *doctor_route_verdict_str(enum doctor_route_verdict v)
+{
+	static const char *const names[] = {
+		[DOCTOR_ROUTE_OK] = "ok",
+		[DOCTOR_ROUTE_WRONG_IFACE] = "WRONG INTERFACE",
+		[DOCTOR_ROUTE_BY_ROUTING] = "by routing (peer outside its subnet)",
+		[DOCTOR_ROUTE_NONE] = "no route",
+	};
+
+	return (size_t)v < ARRAY_SIZE(names) && names[v] ? names[v] : "?";
 }
 
 int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out)

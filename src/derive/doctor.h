@@ -53,14 +53,28 @@ struct doctor_finding {
 
 /* The kernel's decision for one (source, peer) pair. */
 struct doctor_route {
-	char src[DOCTOR_ADDR_LEN];	/* the local address asked from ("" for --from IFACE) */
-	char src_ifname[IFNAMSIZ];	/* the interface that owns src (or --from IFACE) */
+	char src[DOCTOR_ADDR_LEN];	/* the local address asked from ("" for an interface with none) */
+	char src_ifname[IFNAMSIZ];	/* the interface that owns src */
 	int rc;				/* route_query*() result: 0 or -errno */
 	struct route_answer ans;
 	bool own_iface;			/* leaves by src's own interface */
 	bool in_subnet;			/* PEER is in src's subnet: only then must it leave by src's interface */
-	bool user_from;			/* this row is --from */
+	bool user_from;			/* this row is --from (an address, or one of an interface's) */
 };
+
+/* What a route row comes to: the same words in `doctor`, its JSON, the Probe pane's what-if and a probe's why. */
+enum doctor_route_verdict {
+	DOCTOR_ROUTE_OK = 0,		/* leaves by its own interface (or is local) */
+	DOCTOR_ROUTE_WRONG_IFACE,	/* the peer is in its subnet, yet it leaves by another interface */
+	DOCTOR_ROUTE_BY_ROUTING,	/* the peer is outside its subnet: routed, any interface may be right */
+	DOCTOR_ROUTE_NONE,		/* no route (rc) */
+};
+
+enum doctor_route_verdict doctor_route_verdict(const struct doctor_route *r);
+/* The row for PEER from the local address src, asked by source as the RDMA CM binds it (a probe's why). */
+void doctor_route_ask(const struct net_state *net, const struct route_ops *routes, const struct net_ip *peer,
+		      const struct net_ip *src, struct doctor_route *row);
+const char *doctor_route_verdict_str(enum doctor_route_verdict v);
 
 struct doctor_query {
 	const char *peer;		/* PEER address, NULL for none */

@@ -26,7 +26,7 @@ static const struct cm_reason reject_reasons[] = {
 	{ 5, "unsupported request", "the passive side does not support a parameter of the request" },
 	{ 6, "invalid communication ID", "the CM message named a connection the peer does not know" },
 	{ 7, "invalid communication instance", "the CM message refers to an old instance of the connection" },
-	{ 8, "invalid service ID", "nothing listens on that port (service ID) at the peer's address" },
+	{ 8, "invalid service ID", "the peer's CM found no listener for that port (service ID): nothing listens there, or the peer's kernel refused the request's addresses" },
 	{ 9, "invalid transport service type", "the listener does not accept this QP type" },
 	{ 10, "stale connection", "the peer still holds a previous connection with this QP number" },
 	{ 11, "RDC does not exist", "the reliable datagram channel named is unknown (RD transport)" },

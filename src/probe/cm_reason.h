@@ -25,7 +25,7 @@ const struct cm_reason *cm_reason_errno(int event, int status);
 
 /*
  * One line for an event and its status, e.g.
- *   "reason 8 (invalid service ID): nothing listens on that port ..."
+ *   "reason 8 (invalid service ID): the peer's CM found no listener ..."
  *   "status -110 (ETIMEDOUT): the peer never answered the connection request ..."
  * Returns buf.
  */

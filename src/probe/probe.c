@@ -852,7 +852,7 @@ static void fail_on_event(struct probe *p, uint64_t now, struct rdma_cm_event *e
 	probe_addr_only((struct sockaddr *)&p->dst, peer, sizeof(peer));
 	if (ev->event == RDMA_CM_EVENT_REJECTED && ev->status == 8) {
 		probe_fail(p, now, name, ev->status,
-			   "reason 8 (invalid service ID): nothing listens on port %u of %s",
+			   "reason 8 (invalid service ID): the peer's CM found no listener for port %u of %s",
 			   p->o.port, peer);
 		return;
 	}

@@ -99,7 +99,10 @@ static void route_out(struct out *o, const struct doctor_route *x)
 	out_str_or_null(o, PRINT_ANY, "from", x->src, "  from %s%s", x->src, x->src[0] ? " (" : "dev ");
 	out_str_or_null(o, PRINT_ANY, "from_interface", x->src_ifname, "%s%s: ",
 			x->src_ifname[0] ? x->src_ifname : "?", x->src[0] ? ")" : "");
-	if (x->rc)
+	if (x->rc && !x->src[0])
+		out_str(o, PRINT_ANY, "error", strerror(-x->rc), "no address of the peer's family: %s "
+			"(the RDMA CM binds an address, never an interface alone)\n", strerror(-x->rc));
+	else if (x->rc)
 		out_str(o, PRINT_ANY, "error", strerror(-x->rc), "no route: %s\n", strerror(-x->rc));
 	else
 		out_null(o, PRINT_JSON, "error", NULL);
@@ -109,10 +112,10 @@ static void route_out(struct out *o, const struct doctor_route *x)
 	if (x->rc)
 		out_null(o, PRINT_JSON, "table", NULL);
 	else
-		out_uint(o, PRINT_ANY, "table", x->ans.table, "%s dev %s src %s table %s%s -> %s\n",
+		out_uint(o, PRINT_ANY, "table", x->ans.table, "%s dev %s src %s table %s%s -> %s%s\n",
 			 x->ans.type == RTN_LOCAL ? "local," : "leaves by", x->ans.oif_name[0] ? x->ans.oif_name : "?",
 			 src, net_table_str(x->ans.table, t, sizeof(t)), x->ans.from_model ? " (model)" : "",
-			 x->own_iface ? "ok" : x->in_subnet ? "WRONG INTERFACE" : "by routing (peer outside its subnet)");
+			 doctor_route_verdict_str(doctor_route_verdict(x)), x->user_from ? "   (--from)" : "");
 	out_bool(o, PRINT_JSON, "local", !x->rc && x->ans.type == RTN_LOCAL, NULL);
 	out_bool(o, PRINT_JSON, "own_interface", x->own_iface, NULL);
 	out_bool(o, PRINT_JSON, "in_subnet", x->in_subnet, NULL);

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/doctor.h"
 #include "kernel/host.h"
+#include "kernel/netconf.h"
+#include "model/roce.h"
 #include "mad/mad_fabric.h"
 #include "kernel/route_query.h"
 #include "source/snapshot.h"
@@ -319,4 +322,25 @@ void snapshot_free(struct snapshot *s)
 	net_state_free(&s->net);
 	fab_host_free(&s->host);
 	memset(s, 0, sizeof(*s));
+}
+
+int snapshot_doctor(struct source *src, const struct snapshot *s, const struct doctor_query *q,
+		    struct doctor_report *rep)
+{
+	struct roce_state roce = { 0 };
+	struct doctor_input in;
+	int rc;
+
+	if (!s->has_net || s->net_err)
+		return -ENODATA;
+	/* The RoCE chain's configuration (a source that has none leaves it out). */
+	rc = source_roce(src, &s->host, &roce);
+	in = (struct doctor_input){ .host = &s->host, .net = &s->net, .routes = s->routes,
+				    .roce = rc == 0 ? &roce : NULL,
+				    /* what keeps this host's configuration; a simulated one has none */
+				    .persist = source_has(src, SOURCE_OWN_NETWORK) ? netconf_detect(src->ctx) :
+						FIX_HOST_UNKNOWN };
+	rc = doctor_run(&in, q, rep);
+	roce_state_free(&roce);
+	return rc;
 }

@@ -132,4 +132,16 @@ const struct route_ops *snapshot_routes(const struct net_state *st);
 
 void snapshot_free(struct snapshot *s);
 
+/*
+ * The doctor over a snapshot taken with SNAPSHOT_NET, exactly as the live
+ * core runs it (the RoCE chain read from src, the fix's persistent form
+ * from what configures a host of its own), with q's PEER and --from: the
+ * one-shot commands' findings are the live surfaces' findings. 0 or
+ * doctor_run()'s -errno (-ENODATA: the snapshot holds no network).
+ */
+struct doctor_query;
+struct doctor_report;
+int snapshot_doctor(struct source *src, const struct snapshot *s, const struct doctor_query *q,
+		    struct doctor_report *rep);
+
 #endif

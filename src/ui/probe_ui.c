@@ -71,6 +71,38 @@ void probe_ui_whatif(struct ui *ui, struct ui_probe *pu)
 	}
 }
 
+void probe_ui_explain(struct ui *ui, struct ui_probe *pu)
+{
+	/* the core's host, network and findings: the demo's with its fixes, the live one as read */
+	struct explain_input in = { .host = &ui->live.host, .net = &ui->live.net, .routes = ui->live.routes,
+				    .doctor = ui->live.doctor_ok ? &ui->live.doctor : NULL };
+	const struct probe_status *st;
+	struct explain now, then = pu->why;
+	bool again = pu->explained && then.n;
+
+	memset(&pu->why, 0, sizeof(pu->why));
+	pu->explained = true;
+	if (!pu->p || ui_recorded(ui))
+		return;
+	st = probe_status(pu->p);
+	if (st->state != PROBE_FAILED)
+		return;
+	if (!ui->live.net_ok) {
+		explain_failure(ui->ctx, &pu->opts, st, &pu->why);
+		return;
+	}
+	explain_attempt(&in, &pu->opts, st, &now);
+	if (!again || (now.cause == then.cause && now.ncited == then.ncited)) {
+		pu->why = now;
+		return;
+	}
+	/*
+	 * The network changed after the attempt failed: its cause then is not
+	 * claimed of the network now. Say both, and that Enter tries again.
+	 */
+	explain_merge_again(&pu->why, &then, &now);
+}
+
 int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_ms)
 {
 	int n, t;
@@ -237,18 +269,9 @@ bool probe_ui_handle(struct ui *ui, struct ui_probe *pu)
 	if (was_active)
 		probe_handle(pu->p, now);
 	st = probe_status(pu->p);
-	/* A failure is explained once, from the loop (it reads sysfs and asks the kernel). */
-	if (st->state == PROBE_FAILED && !pu->explained) {
-		pu->explained = true;
-		memset(&pu->why, 0, sizeof(pu->why));
-		/* the monitor's own view of the host and network: the demo's with its fixes, the live one as read */
-		if (ui_recorded(ui))
-			;
-		else if (ui->live.net_ok)
-			explain_failure_in(&ui->live.host, &ui->live.net, ui->live.routes, &pu->opts, st, &pu->why);
-		else
-			explain_failure(ui->ctx, &pu->opts, st, &pu->why);
-	}
+	/* A failure is explained from the loop (routes are asked of the kernel), again after the network changed. */
+	if (st->state == PROBE_FAILED && !pu->explained)
+		probe_ui_explain(ui, pu);
 	if (was_active && !probe_active(pu->p))
 		probe_ui_event(ui, pu, st);
 	/* a point of the timeline per interval while it runs */

@@ -66,6 +66,13 @@ void probe_ui_free(struct ui_probe *pu);
 int probe_ui_fds(struct ui_probe *pu, struct pollfd *fds, int max, int *timeout_ms);
 /* Compute the what-if routes for the typed peer (from the loop: may ask the kernel). */
 void probe_ui_whatif(struct ui *ui, struct ui_probe *pu);
+/*
+ * Explain the run's failure (nothing when it did not fail) from the live
+ * core's host, network and findings: at the failure, and again when the
+ * network changes (a fix applied or undone), so the why is always about
+ * the network as it is.
+ */
+void probe_ui_explain(struct ui *ui, struct ui_probe *pu);
 /* A run was started: its timeline starts again. */
 void probe_ui_started(struct ui_probe *pu);
 /* Let the probe advance; true when the pane should be redrawn. */

@@ -62,7 +62,9 @@ static void probe_start_ui(struct ui *ui, struct ui_probe *pu)
 	pu->opts.peer = pu->peer;
 	pu->opts.from = pu->from_addr[0] ? pu->from_addr : NULL;
 	pu->opts.mode = pu->mode;
+	/* a new attempt is explained by its own failure, if it fails: the last one's why goes */
 	pu->explained = false;
+	memset(&pu->why, 0, sizeof(pu->why));
 	/* the source's probe: the host's RDMA CM, or the demo's simulated exchange */
 	pu->p = source_probe_start(ui->live.src, &pu->opts, &err);
 	if (!pu->p)
@@ -223,17 +225,20 @@ static void probe_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 				const struct doctor_route *rt = &pu->whatif.routes[i];
 				char src[64], tbl[24];
 
-				if (rt->rc) {
-					line(w, r, &y, ROLE_BAD, "  from %-15s (%s): no route (%s)", rt->src, rt->src_ifname,
+				enum doctor_route_verdict v = doctor_route_verdict(rt);
+
+				if (v == DOCTOR_ROUTE_NONE) {
+					line(w, r, &y, ROLE_BAD, "  from %-15s (%s): %s (%s)", rt->src[0] ? rt->src : "-",
+					     rt->src_ifname, rt->src[0] ? "no route" : "no address of the peer's family",
 					     strerror(-rt->rc));
 					continue;
 				}
-				line(w, r, &y, rt->own_iface ? ROLE_OK : ROLE_BAD,
-				     "  from %-15s (%s): leaves by %s, src %s, table %s%s%s", rt->src, rt->src_ifname,
+				/* the doctor's verdict, in the doctor's words */
+				line(w, r, &y, v == DOCTOR_ROUTE_WRONG_IFACE ? ROLE_BAD : ROLE_OK,
+				     "  from %-15s (%s): leaves by %s, src %s, table %s -> %s%s", rt->src, rt->src_ifname,
 				     rt->ans.oif_name[0] ? rt->ans.oif_name : "?",
 				     net_ip_str(&rt->ans.src, src, sizeof(src))[0] ? src : "?",
-				     net_table_str(rt->ans.table, tbl, sizeof(tbl)),
-				     rt->own_iface ? "" : "  <- not by its own interface",
+				     net_table_str(rt->ans.table, tbl, sizeof(tbl)), doctor_route_verdict_str(v),
 				     rt->ans.from_model ? "  (computed from the model)" : "");
 			}
 		} else if (pu->whatif_ok) {
@@ -366,8 +371,13 @@ static void probe_net_changed(struct ui *ui, void *state)
 {
 	struct ui_probe *pu = state;
 
-	if (pu && pu->peer[0])
+	if (!pu)
+		return;
+	if (pu->peer[0])
 		pu->whatif_wanted = true;
+	/* a fix applied or undone, a route changed: a failed attempt is explained by the network as it is now */
+	if (pu->explained)
+		probe_ui_explain(ui, pu);
 }
 
 const struct ui_view view_probe = {

@@ -23,10 +23,12 @@ assert_match "... the device is the one the route leaves by (ib0's port 1), the 
 assert_match "... ROUTE_RESOLVED, then REJECTED with reason 8, as the field notes saw it" \
 	'ROUTE_RESOLVED.*
 .*REJECTED +reason 8 \(invalid service ID\)' "$(grep -E 'ROUTE_RESOLVED|REJECTED' "$T/out")"
-assert_match "... the why: the route leaves by ib0, not by ib1" \
-	'why: route: traffic from 172\.16\.34\.2 to 172\.16\.16\.1 leaves by ib0, not by ib1 which holds 172\.16\.34\.2' \
+assert_match "... the why: the request left by ib0, not by ib1" \
+	'why: cause: the request for 172\.16\.34\.2 left by ib0, not by ib1 which holds it' "$(cat "$T/out")"
+assert_match "... the route, in the doctor's words" \
+	'route: from 172\.16\.34\.2 to 172\.16\.16\.1 leaves by ib0, not by ib1 \(table main\) -> WRONG INTERFACE' \
 	"$(cat "$T/out")"
-assert_match "... and the doctor's finding 1" 'see doctor finding 1 \(same-subnet-route\)' "$(cat "$T/out")"
+assert_match "... and the doctor's finding 1" 'finding 1 \(same-subnet-route\)' "$(cat "$T/out")"
 all_simulated "... every line says SIMULATED"
 
 run_rc timeout -k 5 20 "$FABTOP" --demo probe 172.16.16.1 --from ib0 -C 10
@@ -85,7 +87,7 @@ assert_match "... STOPPED while resolving address" 'STOPPED +stopped while resol
 # the real stack's other answers
 run_rc timeout -k 5 20 "$FABTOP" --demo probe 172.16.16.1 -p 7999 -C 1
 assert_match "a port nobody listens on: REJECTED, reason 8" \
-	'REJECTED +reason 8 \(invalid service ID\): nothing listens on port 7999 of 172\.16\.16\.1' "$(cat "$T/out")"
+	'REJECTED +reason 8 \(invalid service ID\): the peer.s CM found no listener for port 7999 of 172\.16\.16\.1' "$(cat "$T/out")"
 run_rc timeout -k 5 20 "$FABTOP" --demo probe 172.16.99.99 --timeout-ms 300
 assert_match "an address nobody holds: TIMEOUT of address resolution" \
 	'TIMEOUT +no ADDR_RESOLVED within 300 ms: no neighbour answer for 172\.16\.99\.99' "$(cat "$T/out")"

@@ -58,9 +58,20 @@ assert_match "route decision for the peer: 172.16.34.2 leaves by ib0 (wrong)" \
 	'from 172\.16\.34\.2 \(ib1\): leaves by dev ib0 src 172\.16\.34\.2 table main -> WRONG INTERFACE' "$(cat "$T/out")"
 assert_match "route decision for the peer: 172.16.34.1 ok" \
 	'from 172\.16\.34\.1 \(ib0\): leaves by dev ib0 .* -> ok' "$(cat "$T/out")"
+# --from IFACE stands for its addresses, each routed by source as the RDMA CM
+# binds it: ib1's 172.16.34.2 leaves by ib0 (the kernel's own answer), as a
+# connection bound to it would; a lookup bound to the device said ib1, "ok".
 run_rc mem doctor 172.16.16.1 --from ib1 --json
-assert_eq "--from IFACE row: dev ib1 (oif forces it)" "ib1" \
-	"$(jq -r '.routes[] | select(.user_from) | .dev' "$T/out")"
+assert_eq "--from IFACE: the row of its address, routed by source: 172.16.34.2 leaves by ib0, not its own" \
+	"172.16.34.2 ib1 ib0 false" \
+	"$(jq -r '.routes[] | select(.user_from) | "\(.from) \(.from_interface) \(.dev) \(.own_interface)"' "$T/out")"
+run_rc mem doctor 172.16.16.1 --from ib1
+assert_match "--from IFACE in text: WRONG INTERFACE, marked as the --from row" \
+	'from 172\.16\.34\.2 \(ib1\): leaves by dev ib0 src 172\.16\.34\.2 table main -> WRONG INTERFACE   \(--from\)' \
+	"$(cat "$T/out")"
+run_rc mem doctor 172.16.16.1 --from ib0 --json
+assert_eq "--from the first NIC: its address leaves by its own interface" "172.16.34.1 ib0 true" \
+	"$(jq -r '.routes[] | select(.user_from) | "\(.from) \(.dev) \(.own_interface)"' "$T/out")"
 run_rc cpu doctor --json
 assert_eq "cpu server: finding 1 for ibs5f1 / 172.16.16.2" "ibs5f1 172.16.16.2" \
 	"$(jq -r '[.findings[] | select(.id == 1) | "\(.interface) \(.address)"] | join(",")' "$T/out")"

@@ -59,7 +59,7 @@ int main(void)
 	ASSERT_NULL(cm_reason_errno(RDMA_CM_EVENT_ADDR_ERROR, -EDOM), "errno not in the table");
 
 	cm_reason_explain(buf, sizeof(buf), RDMA_CM_EVENT_REJECTED, 8);
-	ASSERT_EQ_STR(buf, "reason 8 (invalid service ID): nothing listens on that port (service ID) at the peer's address",
+	ASSERT_EQ_STR(buf, "reason 8 (invalid service ID): the peer's CM found no listener for that port (service ID): nothing listens there, or the peer's kernel refused the request's addresses",
 		      "explain REJECTED 8");
 	cm_reason_explain(buf, sizeof(buf), RDMA_CM_EVENT_REJECTED, 99);
 	ASSERT_EQ_STR(buf, "reason 99 (not in IBA Table 112)", "explain unknown reason");

@@ -19,12 +19,14 @@ tui_keys Enter
 tui_expect "Enter: the probe from ib1 is REJECTED" "REJECTED           reason 8 (invalid service ID)"
 tui_expect "... the state line says SIMULATED" "SIMULATED state failed   172.16.34.2:"
 tui_expect "... on the port of the interface the route takes" "ADDR_RESOLVED      mlx5_0 port 1, local 172.16.34.2:"
-tui_expect "... the why names the route" "route: traffic from 172.16.34.2 to 172.16.16.1 leaves by ib0, not by ib1"
-tui_expect "... and the doctor's finding 1" "see doctor finding 1 (same-subnet-route)"
+tui_expect "... the why names the route" "route: from 172.16.34.2 to 172.16.16.1 leaves by ib0, not by ib1"
+tui_expect "... and the doctor's finding 1" "finding 1 (same-subnet-route)"
 tui_expect "... the timeline says SIMULATED" "CM event timeline (SIMULATED,"
 # the doctor's fix, applied to the simulated host from the Doctor pane, then undone
 tui_keys 5
 tui_expect "5: the Doctor pane has finding 1" "same-subnet-route"
+tui_keys a
+tui_expect "a: the Doctor pane names the fixes it would apply" "a again applies the fixes of finding"
 tui_keys a
 tui_expect "a: the fix is applied to the simulated host" "SIMULATED: the fix is applied to the simulated host"
 tui_expect "... and finding 1 is gone" "No findings"

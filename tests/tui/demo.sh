@@ -43,7 +43,8 @@ tui_expect "6: Probe pane" "RDMA CM probe"
 tui_expect "Probe pane: the demo's probe is simulated, and says so" "SIMULATED: the demo fabric's probe"
 tui_keys e 1 7 2 . 1 6 . 1 6 . 1 Enter
 tui_expect "Probe pane: what-if from ib0 leaves by ib0" "(ib0): leaves by ib0"
-tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged" "(ib1): leaves by ib0, src 172.16.34.2, table main  <- not by its own interface"
+tui_expect "Probe pane: what-if from ib1 leaves by ib0, flagged in the doctor's words" "(ib1): leaves by ib0, src 172.16.34.2, table main -> WRONG INTERFACE"
+tui_expect "Probe pane: what-if from an address outside the peer's subnet is routed, as the doctor says" "(enp65s0f0): leaves by ib0, src 10.20.0.1, table main -> by routing (peer outside its subnet)"
 tui_keys Tab
 tui_expect "Tab: 7 is the Events pane" "WHAT HAPPENED"
 # The demo's cable "went bad" as it started: its error bursts are events within seconds.
