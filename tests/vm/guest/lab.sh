@@ -33,7 +33,10 @@ timeout 60 "$F" probe 172.16.34.10 --from 172.16.34.2 --timeout-ms 6000 -C 3 --j
 if json_true $T/p1.json '.simulated == false and .ok == false and .device == "fl_rxe_b" and ([.events[].event] | index("ROUTE_RESOLVED") != null)'; then
 	t_ok "the probe's JSON: real (not simulated), on fl_rxe_b, failed after ROUTE_RESOLVED: $(jq -r .error $T/p1.json)"
 else t_nok "the probe's JSON"; show $T/p1.json; fi
-t_grep "the failure names the route and doctor finding 1" 'leaves by fl-a, not by fl-b|doctor finding 1' $T/p1.log
+t_grep "the failure's cause: the request left by fl-a, not by fl-b" \
+	'cause: the request for 172\.16\.34\.2 left by fl-a, not by fl-b which holds it' $T/p1.log
+t_grep "... with the three symptoms of that one cause" 'REJECTED error 8 .*a timeout .*UNREACHABLE -110' $T/p1.log
+t_grep "... and doctor finding 1" 'finding 1 \(same-subnet-route\)' $T/p1.log
 "$F" doctor > $T/doc.log 2>&1; drc=$?
 if [ $drc = 1 ] && grep -q 'finding 1 (same-subnet-route): traffic from 172.16.34.2 (fl-b) leaves by fl-a' $T/doc.log &&
 	! grep -q 'fl-peer\|fl-p ' $T/doc.log; then

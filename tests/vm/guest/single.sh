@@ -102,10 +102,13 @@ t_grep "the idle-limited server dropped nobody" 'server: 2 connections served, 0
 show $T/fi.log
 
 # --- failures, decoded
-t_run "no listener: REJECTED reason 8 explained" 1 \
-	'REJECTED +reason 8 \(invalid service ID\): nothing listens on port 7999 of 10\.9\.0\.1' $T/f1.log \
+t_run "no listener: REJECTED reason 8 decoded" 1 \
+	'REJECTED +reason 8 \(invalid service ID\): the peer.s CM found no listener for port 7999 of 10\.9\.0\.1' $T/f1.log \
 	timeout 30 "$F" probe $A -p 7999
 show $T/f1.log
+t_grep "... its why: nothing listens there, on a right path" \
+	'why: cause: nothing listens on port 7999 of 10\.9\.0\.1 .*this host.s path is right' $T/f1.log
+if grep -q 'finding [0-9]' $T/f1.log; then t_nok "... and no finding is cited"; show $T/f1.log; else t_ok "... and no finding is cited"; fi
 s=$(ts)
 t_run "nothing behind the address: TIMEOUT after --timeout-ms 1500" 1 'TIMEOUT +no answer to the connection request within 1500 ms' $T/f2.log \
 	timeout 60 "$F" probe 10.9.0.77 --timeout-ms 1500

@@ -25,11 +25,12 @@ ip neigh flush all
 t_run "server: probe from 172.16.34.2 before the fix fails" 1 'result: FAILED' $T/p1.log \
 	timeout 60 "$F" probe 172.16.34.10 --from 172.16.34.2 --timeout-ms 4000 -C 3
 show $T/p1.log
-t_grep "server: the failure names the route and doctor finding 1" \
-	'leaves by eth0, not by eth1 which holds 172\.16\.34\.2.*|see doctor finding 1' $T/p1.log
+t_grep "server: the failure's cause: the request left by eth0, not by eth1" \
+	'cause: the request for 172\.16\.34\.2 left by eth0, not by eth1 which holds it' $T/p1.log
+t_grep "server: ... and doctor finding 1" 'finding 1 \(same-subnet-route\)' $T/p1.log
 # the same from the monitor's Probe pane: the failure and the doctor's evidence on screen
 tui_probe "server: TUI Probe pane from 172.16.34.2 fails, with the doctor's evidence" "$F --record $T/why.ftrec" \
-	172.16.34.10 2 'from +172\.16\.34\.2 on eth1' 'see doctor finding 1'
+	172.16.34.10 2 'from +172\.16\.34\.2 on eth1' 'finding 1 \(same-subnet-route\)'
 # the recording keeps the evidence as it was explained then (a replay cannot ask the kernel)
 sed -n '/^Why (the doctor/,/^CM event/p' /tmp/tui.txt > $T/why-live.txt
 tmux kill-server 2>/dev/null
