@@ -277,7 +277,7 @@ static int doctor_after(struct source *src, struct snapshot *snap, const struct 
 }
 
 /* Long: the snapshot, the --fix and --apply paths and the report, each with the exit code the doctor documents. */
-/* The doctor's exit code for what doctor_run() said (0: it ran), the message printed. */
+/* The doctor's exit code for what snapshot_doctor() said (0: it ran), the message printed. */
 static int doctor_run_error(int rc, const struct doctor_opts *o)
 {
 	if (rc == -EINVAL && o->peer && o->from) {

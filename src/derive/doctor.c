@@ -875,7 +875,7 @@ static void check_roce_chain(struct doc *d, struct rdma_addr *ra, size_t n)
 static const struct doctor_check {
 	const char *name;
 	void (*run)(struct doc *d, struct rdma_addr *ra, size_t n);
-} checks[] = {
+} doctor_checks[] = {
 	{ "routes and rp_filter (1, 3)", check_routes },
 	{ "ARP (2)", check_arp },
 	{ "ports (4)", check_ports },
@@ -1024,7 +1024,9 @@ const char *doctor_route_verdict_str(enum doctor_route_verdict v)
 	return (size_t)v < ARRAY_SIZE(names) && names[v] ? names[v] : "?";
 }
 
-int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out)
+/* The findings (checks) and the route table for q, or the route table alone. */
+static int doctor_do(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out,
+		     bool checks)
 {
 	const struct net_state *net = in->net;
 	struct doc d = { .host = in->host, .net = net, .routes = in->routes, .q = q, .out = out, .roce = in->roce,
@@ -1060,8 +1062,8 @@ int doctor_run(const struct doctor_input *in, const struct doctor_query *q, stru
 			return -ENOMEM;
 		n = collect_rdma_addrs(&d, ra, net->naddrs);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(checks) && !d.err; i++)
-		checks[i].run(&d, ra, n);
+	for (size_t i = 0; checks && i < ARRAY_SIZE(doctor_checks) && !d.err; i++)
+		doctor_checks[i].run(&d, ra, n);
 	route_table(&d, ra, n, &from_ip, from_oif);
 	free(ra);
 	if (d.err) {
@@ -1069,6 +1071,16 @@ int doctor_run(const struct doctor_input *in, const struct doctor_query *q, stru
 		return d.err;
 	}
 	return 0;
+}
+
+int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out)
+{
+	return doctor_do(in, q, out, true);
+}
+
+int doctor_routes(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out)
+{
+	return doctor_do(in, q, out, false);
 }
 
 void doctor_report_free(struct doctor_report *r)

@@ -115,6 +115,11 @@ struct doctor_input {
  * -ENOMEM.
  */
 int doctor_run(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out);
+/*
+ * The route rows for q alone, no findings (the Probe pane's what-if: the
+ * findings are the live core's, made once). Same returns as doctor_run().
+ */
+int doctor_routes(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out);
 void doctor_report_free(struct doctor_report *r);
 
 /* Does the report hold a warning or an error (doctor's exit status 1)? */

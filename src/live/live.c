@@ -284,6 +284,37 @@ static void live_roce_sample(struct live *lv)
 	lv->roce_err = source_roce(lv->src, &lv->host, &lv->roce);
 }
 
+/* The resources while wanted, at most every LIVE_RES_GAP_NS (force: now, a part just asked for). */
+static unsigned int live_res_sample(struct live *lv, uint64_t now, bool force)
+{
+	struct res_state rs;
+
+	if (!(lv->wants & LIVE_WANT_RES) || !lv->src)
+		return 0;
+	if (!force && lv->res_ns && now - lv->res_ns < LIVE_RES_GAP_NS)
+		return 0;
+	lv->res_ns = now;
+	memset(&rs, 0, sizeof(rs));
+	lv->res_err = source_res(lv->src, &rs);
+	if (lv->res_err)
+		return LIVE_RES;
+	if (lv->res_ok)
+		res_state_free(&lv->res);
+	lv->res = rs;
+	lv->res_ok = true;
+	return LIVE_RES;
+}
+
+static void live_res_drop(struct live *lv)
+{
+	if (lv->res_ok)
+		res_state_free(&lv->res);
+	memset(&lv->res, 0, sizeof(lv->res));
+	lv->res_ok = false;
+	lv->res_err = 0;
+	lv->res_ns = 0;
+}
+
 /* A replay's subnet, or why there is none, shown in place of the one shown. */
 static void live_subnet_show(struct live *lv, struct rec_subnet *s, const char *why)
 {
@@ -500,6 +531,8 @@ void live_want(struct live *lv, unsigned int wants)
 		memset(&lv->roce_prev, 0, sizeof(lv->roce_prev));
 		live_roce_sample(lv);
 	}
+	if (added & LIVE_WANT_RES)
+		live_res_sample(lv, util_now_ns(), true);
 }
 
 /* One sample: counters, or the host again when its structure changed; then what follows from it. */
@@ -551,6 +584,7 @@ static unsigned int live_sample(struct live *lv, uint64_t now)
 	if (lv->flags & LIVE_HISTORY)
 		track_sample(&lv->track, &lv->host, lv->last_sample_ns);
 	live_roce_sample(lv);
+	ch |= live_res_sample(lv, now, false);
 	return ch;
 }
 
@@ -648,6 +682,7 @@ static void live_drop_source(struct live *lv)
 	fabric_hist_free(&lv->fhist);
 	live_path_stop(lv);
 	live_net_drop(lv);
+	live_res_drop(lv);
 	track_free(&lv->track);
 	roce_state_free(&lv->roce);
 	roce_state_free(&lv->roce_prev);

@@ -18,6 +18,7 @@
 #include "model/events.h"
 #include "model/fabric.h"
 #include "model/net.h"
+#include "model/res.h"
 #include "model/roce.h"
 
 struct mad_subnet;
@@ -55,6 +56,10 @@ struct source;
 #define LIVE_WANT_ROCE		(1u << 0)	/* the RoCE chain of the Ethernet ports (DCB, ethtool, congestion) */
 #define LIVE_WANT_FABRIC	(1u << 1)	/* the whole subnet: swept, every port's PMA counters each interval */
 #define LIVE_WANT_PATH		(1u << 2)	/* the InfiniBand path to the peer of live_path(), each hop sampled */
+#define LIVE_WANT_RES		(1u << 3)	/* RDMA resources and who holds them (rdma netlink dumps), at most every LIVE_RES_GAP_NS */
+
+/* The resources are read again at most this often while wanted: a few netlink dumps per device. */
+#define LIVE_RES_GAP_NS		(2ull * 1000000000ull)
 
 /* What a step changed (live_step()'s answer). */
 #define LIVE_SAMPLED		(1u << 0)	/* a new sample of the host */
@@ -65,6 +70,7 @@ struct source;
 #define LIVE_FILLED		(1u << 5)	/* parts left pending were read (live_fill()) */
 #define LIVE_FABRIC		(1u << 6)	/* the subnet view changed (swept, sampled, opened or failed) */
 #define LIVE_PATH		(1u << 7)	/* the path to the peer changed (walked, sampled, or why not) */
+#define LIVE_RES		(1u << 8)	/* the RDMA resources were read again (or failed to be) */
 
 /* How the core tells people about trouble (out of memory, a monitor that cannot be had). */
 struct live_hooks {
@@ -117,6 +123,12 @@ struct live {
 	unsigned int wants;		/* LIVE_WANT_* */
 	struct roce_state roce, roce_prev;
 	int roce_err;			/* 0, or why there is none (-EOPNOTSUPP: the demo) */
+
+	/* RDMA resources and their holders, read while LIVE_WANT_RES (the Connections pane). */
+	struct res_state res;
+	bool res_ok;			/* res holds a reading */
+	int res_err;			/* the last read failed: -errno (-EOPNOTSUPP: the source has none) */
+	uint64_t res_ns;		/* when it was last read, 0 never */
 
 	/*
 	 * The whole subnet (LIVE_WANT_FABRIC): made when first wanted on a

@@ -406,13 +406,3 @@ unsigned int explain_failure_src(struct source *src, const struct probe_opts *o,
 	snapshot_free(&snap);
 	return n;
 }
-
-unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts *o,
-			     const struct probe_status *st, struct explain *out)
-{
-	struct source *src = source_open(ctx);
-	unsigned int n = explain_failure_src(src, o, st, out);
-
-	source_close(src);
-	return n;
-}

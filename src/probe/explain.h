@@ -71,8 +71,5 @@ void explain_merge_again(struct explain *out, const struct explain *then, const 
 struct source;
 unsigned int explain_failure_src(struct source *src, const struct probe_opts *o, const struct probe_status *st,
 				 struct explain *out);
-/* explain_failure_src() on a source opened for ctx. */
-unsigned int explain_failure(const struct fab_ctx *ctx, const struct probe_opts *o,
-			     const struct probe_status *st, struct explain *out);
 
 #endif

@@ -64,7 +64,7 @@ void probe_ui_whatif(struct ui *ui, struct ui_probe *pu)
 	q.peer = pu->peer;
 	memset(&r, 0, sizeof(r));
 	in = (struct doctor_input){ .host = &ui->live.host, .net = &ui->live.net, .routes = ui->live.routes };
-	pu->whatif_rc = doctor_run(&in, &q, &r);
+	pu->whatif_rc = doctor_routes(&in, &q, &r);
 	if (pu->whatif_rc == 0) {
 		pu->whatif = r;
 		pu->whatif_ok = true;
@@ -88,7 +88,10 @@ void probe_ui_explain(struct ui *ui, struct ui_probe *pu)
 	if (st->state != PROBE_FAILED)
 		return;
 	if (!ui->live.net_ok) {
-		explain_failure(ui->ctx, &pu->opts, st, &pu->why);
+		/* the core could not read the network: nothing is explained from a read of the pane's own */
+		snprintf(pu->why.line[pu->why.n++], sizeof(pu->why.line[0]),
+			 "not explained: the network state could not be read (%s); see the Network pane",
+			 ui->live.net_err ? strerror(-ui->live.net_err) : "not read yet");
 		return;
 	}
 	explain_attempt(&in, &pu->opts, st, &now);

@@ -34,7 +34,7 @@ struct ui_probe {
 	enum probe_mode mode;
 	struct probe_opts opts;		/* of the running/last probe */
 	struct probe *p;		/* NULL before the first start */
-	bool explained;			/* explain_failure() ran for the last failure */
+	bool explained;			/* probe_ui_explain() ran for the last failure */
 	struct explain why;
 	uint64_t last_draw_ns;
 	/* What-if: the kernel's route to the peer from each RDMA address (the doctor's query). */

@@ -75,6 +75,7 @@ enum ui_key_result {
  */
 struct ui_view {
 	const char *id;			/* "ports": settings and --pane names */
+	unsigned int wants;		/* LIVE_WANT_* the core keeps while this pane shows (they cost I/O) */
 	const char *title;		/* the tab label */
 	const char *tab;		/* its short form, when the tab line is narrow (NULL: title) */
 	const struct table_col *cols;	/* NULL: the view draws itself */

@@ -35,12 +35,6 @@
 
 #define MAX_POLLFDS 16
 
-/* Is the pane shown the one with this id? */
-static bool ui_pane_is(const struct ui *ui, const char *id)
-{
-	return ui->pane < ui->nviews && !strcmp(ui->views[ui->pane]->id, id);
-}
-
 /* What a step of the live core changed, on screen. */
 static void ui_changed(struct ui *ui, unsigned int ch)
 {
@@ -204,9 +198,8 @@ static void ui_loop(struct ui *ui)
 		for (size_t i = 0; i < ui->nviews; i++)
 			if (ui->views[i]->fds)
 				nfds += ui->views[i]->fds(ui, ui->pane_state[i], fds + nfds, MAX_POLLFDS - nfds, &timeout);
-		/* The RoCE chain and the subnet cost I/O per sample: kept only while their pane shows. */
-		live_want(&ui->live, ui_pane_is(ui, "roce") ? LIVE_WANT_ROCE : ui_pane_is(ui, "fabric") ? LIVE_WANT_FABRIC :
-				     ui_pane_is(ui, "probe") ? LIVE_WANT_PATH : 0);
+		/* The parts that cost I/O per sample are kept only while the pane that declares them shows. */
+		live_want(&ui->live, ui->pane < ui->nviews ? ui->views[ui->pane]->wants : 0);
 		nfds += live_fds(&ui->live, fds + nfds, MAX_POLLFDS - nfds, &timeout);
 		busy += util_now_ns() - woke;
 		n = poll(fds, (nfds_t)nfds, timeout);

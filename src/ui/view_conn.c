@@ -32,15 +32,11 @@ static const struct table_col conn_cols[NCOLS] = {
 	[C_PEERS]  = { .title = "PEERS",   .width = 22, .prio = 1, .numeric = true, .flex = true },
 };
 
-/* Resources are read again at most this often (a few netlink dumps per device). */
-#define CONN_REFRESH_NS (2ull * 1000000000ull)
 #define CONN_MAX_EXPANDED 32
 
+/* The resources are the live core's (LIVE_WANT_RES while this pane shows); the pane keeps what is open. */
 struct conn_state {
-	struct res_state rs;
-	int err;			/* source_res() failed: -errno */
-	bool have;			/* rs holds a reading */
-	uint64_t last_ns;
+	uint64_t shown_ns;		/* the core's reading last drawn (its res_ns) */
 	char expanded[CONN_MAX_EXPANDED][TABLE_KEY_LEN];
 	size_t nexpanded;
 };
@@ -307,26 +303,12 @@ static void group_children(struct table *t, const struct conn_group *g, const st
 	}
 }
 
-/* Read the resources again when they are older than CONN_REFRESH_NS (and the pane is shown). */
-static void conn_refresh(struct ui *ui, struct conn_state *st, bool force)
+/* The core's reading (an empty one before the first, or after a failure: the pane says why). */
+static const struct res_state *conn_res(struct ui *ui)
 {
-	uint64_t now = util_now_ns();
-	struct res_state rs;
-	int rc;
+	static const struct res_state none;
 
-	if (!ui->live.src || (!force && st->have && now - st->last_ns < CONN_REFRESH_NS))
-		return;
-	st->last_ns = now;
-	memset(&rs, 0, sizeof(rs));
-	rc = source_res(ui->live.src, &rs);
-	if (rc) {
-		st->err = rc;
-		return;
-	}
-	res_state_free(&st->rs);
-	st->rs = rs;
-	st->have = true;
-	st->err = 0;
+	return ui->live.res_ok ? &ui->live.res : &none;
 }
 
 static void conn_build(struct ui *ui, struct table *t)
@@ -337,8 +319,7 @@ static void conn_build(struct ui *ui, struct table *t)
 
 	if (!st)
 		return;
-	conn_refresh(ui, st, false);
-	g = groups_build(&st->rs, t->filter, &n);
+	g = groups_build(conn_res(ui), t->filter, &n);
 	if (!g)
 		return;
 	rank_texts(g, n, C_WHO);
@@ -360,15 +341,14 @@ static void conn_build(struct ui *ui, struct table *t)
 		if (strstr(g[k].text[C_STATES], "ERR"))
 			table_cell(r, C_STATES, ROLE_BAD, "%s", g[k].text[C_STATES]);
 		if (open)
-			group_children(t, &g[k], &st->rs);
+			group_children(t, &g[k], conn_res(ui));
 	}
 	free(g);
 }
 
 static void conn_details(struct ui *ui, const char *key, struct text *out)
 {
-	struct conn_state *st = state_of(ui);
-	const struct res_state *rs = st ? &st->rs : NULL;
+	const struct res_state *rs = conn_res(ui);
 	char gkey[TABLE_KEY_LEN], k2[TABLE_KEY_LEN], a[64], b[64];
 	const char *slash;
 	bool any = false;
@@ -436,16 +416,18 @@ static void conn_details(struct ui *ui, const char *key, struct text *out)
 
 static const char *conn_empty(struct ui *ui)
 {
-	struct conn_state *st = state_of(ui);
+	const struct res_state *rs = conn_res(ui);
 
 	if (ui_simulated(ui))
 		return "The demo fabric is simulated: it has no processes holding RDMA resources.";
-	if (st && st->err == -EOPNOTSUPP)
+	if (ui->live.res_err == -EOPNOTSUPP)
 		return "This source has no processes holding RDMA resources.";
-	if (st && st->err)
+	if (ui->live.res_err)
 		return "RDMA resources could not be read: out of memory.";
-	if (st && st->rs.err && !st->rs.ndevs)
-		return st->rs.why;
+	if (!ui->live.res_ns && ui->live.src)
+		return "Reading the RDMA resources ...";
+	if (rs->err && !rs->ndevs)
+		return rs->why;
 	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
 	return "No process holds a QP or a cm_id (a filter may hide them).";
@@ -480,18 +462,14 @@ static enum ui_key_result conn_key(struct ui *ui, void *state, int ch)
 	return UI_KEY_TAKEN;
 }
 
-/* While the pane is shown, the resources follow the monitor's samples. */
+/* While the pane is shown, the core reads the resources with its samples: a new reading is drawn. */
 static bool conn_tick(struct ui *ui, void *state)
 {
 	struct conn_state *st = state;
-	uint64_t before;
 
-	if (!st || ui->views[ui->pane] != &view_conn || ui->live.paused)
+	if (!st || ui->views[ui->pane] != &view_conn || st->shown_ns == ui->live.res_ns)
 		return false;
-	before = st->last_ns;
-	conn_refresh(ui, st, false);
-	if (st->last_ns == before)
-		return false;
+	st->shown_ns = ui->live.res_ns;
 	views_rebuild(ui);
 	return true;
 }
@@ -503,15 +481,12 @@ static void *conn_create(struct ui *ui)
 
 static void conn_destroy(void *state)
 {
-	struct conn_state *st = state;
-
-	if (st)
-		res_state_free(&st->rs);
-	free(st);
+	free(state);
 }
 
 const struct ui_view view_conn = {
 	.id = "connections",
+	.wants = LIVE_WANT_RES,
 	.title = "Connections",
 	.tab = "Conn",
 	.cols = conn_cols,

@@ -725,6 +725,7 @@ static enum ui_key_result fabric_key(struct ui *ui, void *state, int ch)
 
 const struct ui_view view_fabric = {
 	.id = "fabric",
+	.wants = LIVE_WANT_FABRIC,
 	.title = "Fabric",
 	.tab = "Fab",
 	.cols = fabric_cols,

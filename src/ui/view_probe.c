@@ -382,6 +382,7 @@ static void probe_net_changed(struct ui *ui, void *state)
 
 const struct ui_view view_probe = {
 	.id = "probe",
+	.wants = LIVE_WANT_PATH,
 	.title = "Probe",
 	.tab = "Prb",
 	.draw = probe_draw,

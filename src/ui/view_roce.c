@@ -275,6 +275,7 @@ static const char *roce_empty(struct ui *ui)
 
 const struct ui_view view_roce = {
 	.id = "roce",
+	.wants = LIVE_WANT_ROCE,
 	.title = "RoCE",
 	.tab = "RoCE",
 	.cols = roce_cols,

@@ -18,6 +18,18 @@ assert_eq "only the live core steps a host (snapshot_host_sample/start/fill, sou
 assert_eq "... and only the live core derives events from looks" "" \
 	"$(grep -rl 'events_derive\(_far_end\)\?(' src --include='*.c' | grep -v '^src/live/\|^src/derive/events.c' || :)"
 
+# One home per live fact (doc/architecture.md): the doctor runs in the live
+# core and in a one-shot look (snapshot_doctor()), nowhere else; a pane reads
+# the core and never the source or the kernel: resources, the RoCE chain,
+# the network, a look of its own, the doctor of its own.
+assert_eq "the doctor runs only in the live core and in snapshot_doctor()" "" \
+	"$(grep -rl 'doctor_run(' src --include='*.c' | grep -v '^src/live/live.c$\|^src/source/snapshot.c$\|^src/derive/doctor.c$' || :)"
+assert_eq "no pane reads a fact the core keeps (source_res, source_roce, snapshot_net, a snapshot, a doctor)" "" \
+	"$(grep -rl '\(source_res\|source_roce\|source_net\|snapshot_net\|snapshot_take\|snapshot_doctor\|doctor_run\|explain_failure_src\)(' src/ui --include='*.c' || :)"
+assert_eq "... nor includes a kernel reader" "" "$(grep -rl '#include "kernel/' src/ui || :)"
+assert_match "the checks above see what they look for (the core calls source_res)" 'src/live/live.c' \
+	"$(grep -rl 'source_res(' src --include='*.c')"
+
 # Writes: route and rule changes, sysctl writes, STAT_SET, QPs of fabtop's own.
 writes=$(grep -rln 'NLM_F_CREATE\|NLM_F_REPLACE\|RTM_DELROUTE\|RTM_DELRULE\|RDMA_NLDEV_CMD_STAT_SET\|ibv_create_qp\|ibv_create_cq\|sysctl_write_iface(' \
 	src --include='*.c' | grep -v '^src/change/\|^src/probe/' || :)

@@ -2,6 +2,7 @@
 /* The live core is a seam: a surface is a few lines over it, and its policies hold for every surface. */
 #include "config.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,49 @@ int main(void)
 		TAP_OK(doctor_has(&lv, "cm-reject"), "and the CM finding is there at once");
 	}
 	live_close(&lv);
+
+	/*
+	 * One home per live fact: the findings of the RoCE chain are the
+	 * core's whether a surface wants the chain or not (the demo's roce-v1
+	 * scenario: finding 8, as 'fabtop doctor' gives it).
+	 */
+	{
+		struct fab_ctx dctx;
+		char st[4300];
+
+		snprintf(st, sizeof(st), "XDG_STATE_HOME=%s", tree);
+		putenv(st);
+		ctx_init(&dctx);
+		dctx.demo = true;
+		dctx.scenario = "roce-v1";
+		dctx.interval_s = 0.05;
+		ASSERT_EQ_INT(live_open(&lv, &dctx, 0, NULL, 0), 0, "the core opens on the demo's roce-v1");
+		ASSERT_EQ_INT((int)lv.wants, 0, "... no surface wants the RoCE chain");
+		TAP_OK(doctor_has(&lv, "roce-v1-forced"), "... yet the findings hold the chain's finding 8");
+		TAP_OK(lv.findings >= 1, "... and the count of problems counts it");
+		ASSERT_EQ_U64(lv.res_ns, 0, "resources are not read while no surface wants them");
+		live_want(&lv, LIVE_WANT_RES);
+		TAP_OK(lv.res_ns != 0, "wanted: read at once");
+		ASSERT_EQ_INT(lv.res_err, -EOPNOTSUPP, "... the demo has no processes: the source says so");
+		{
+			uint64_t first = lv.res_ns;
+
+			live_next_sample(&lv);
+			ASSERT_EQ_U64(lv.res_ns, first, "a sample within LIVE_RES_GAP_NS reads them not again");
+			lv.res_ns -= LIVE_RES_GAP_NS;
+			TAP_OK(live_next_sample(&lv) & LIVE_RES, "past the gap, the next sample reads them and says so");
+		}
+		live_want(&lv, 0);
+		{
+			uint64_t last = lv.res_ns;
+
+			lv.res_ns -= LIVE_RES_GAP_NS;
+			last = lv.res_ns;
+			TAP_OK(!(live_next_sample(&lv) & LIVE_RES), "no longer wanted: not read");
+			ASSERT_EQ_U64(lv.res_ns, last, "... the time of the last reading stands");
+		}
+		live_close(&lv);
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
 	if (system(cmd))
 		TAP_OK(0, "removing %s", tree);
