@@ -42,3 +42,7 @@ tests_fuzz_replay_roce_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/roce/test_demo_roce
 TESTS += tests/roce/test_demo_roce
 tests_roce_test_demo_roce_LDADD = $(TEST_LDADD)
+# What show roce could not check, and the loss it cannot explain (derive/roce_check.c).
+check_PROGRAMS += tests/roce/test_roce_check
+TESTS += tests/roce/test_roce_check
+tests_roce_test_roce_check_LDADD = $(TEST_LDADD)

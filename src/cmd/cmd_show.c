@@ -196,17 +196,22 @@ static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev,
 		       unsigned int sample)
 {
 	struct doctor_finding *fs = calloc(ROCE_MAX_FINDINGS, sizeof(*fs));
+	struct roce_gap *gaps = calloc(ROCE_MAX_FINDINGS, sizeof(*gaps));
 	size_t nfs = fs ? roce_check(prev, cur, fs, ROCE_MAX_FINDINGS) : 0;
+	size_t ngaps = gaps ? roce_gaps(prev, cur, gaps, ROCE_MAX_FINDINGS) : 0;
 	struct out o;
 
 	if (nfs > ROCE_MAX_FINDINGS)
 		nfs = ROCE_MAX_FINDINGS;
+	if (ngaps > ROCE_MAX_FINDINGS)
+		ngaps = ROCE_MAX_FINDINGS;
 	out_open(&o, stdout, ctx->json);
 	if (sample)
 		out_uint(&o, PRINT_ANY, "sample", sample, "%s== sample %u ==\n", sample > 1 ? "\n" : "", sample);
-	roce_report(&o, prev, cur, fs, nfs);
+	roce_report(&o, prev, cur, fs, nfs, gaps, ngaps);
 	out_close(&o);
 	fflush(stdout);
+	free(gaps);
 	free(fs);
 }
 

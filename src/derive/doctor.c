@@ -426,41 +426,84 @@ static void check_arp(struct doc *d, struct rdma_addr *ra, size_t n)
 }
 
 /* Finding 4: ports that are not ACTIVE, or slower than they can be (derive/port.h decides). */
+#define PORT_EV_LIDS	(1u << 0)	/* the port's LID and SM LID say how far the SM got */
+#define PORT_EV_GUID	(1u << 1)	/* the node GUID the SM would address it by */
+
 static const struct {
 	enum doctor_severity sev;
 	const char *code;
 	const char *what;
 	const char *cause;
 	const char *fix;
+	unsigned int ev;
 } port_problems[] = {
 	[PORT_PROBLEM_NO_SM] = { DOCTOR_ERROR, "port-no-sm",
 	  "is INIT with the link up: no subnet manager",
 	  "The cable and the peer are fine, but no subnet manager has configured the port (no LID), so "
 	  "it carries no traffic: every connection fails.",
-	  "run a subnet manager on one node of the fabric (systemctl start opensm) or enable the switch's SM" },
+	  "run a subnet manager on one node of the fabric (systemctl start opensm) or enable the switch's SM",
+	  PORT_EV_LIDS },
+	/*
+	 * IBA 14.4: the SM sets the port's LID and MasterSMLID while the port
+	 * is INIT, and only then sends the PortInfo Set to ARMED and the one to
+	 * ACTIVE; an SM LID here means the SM got that far and stopped.
+	 */
+	[PORT_PROBLEM_SM_PENDING] = { DOCTOR_ERROR, "port-sm-pending",
+	  "is INIT with the link up: a subnet manager reached it but has not activated it",
+	  "A subnet manager has been here (it set its own LID as the port's SM LID) but has not sent the "
+	  "PortInfo Set that moves the port to ARMED and then ACTIVE. Either its sweep is still running "
+	  "(a large fabric, or an SM that just started), or it failed on this port or stopped: the SM died "
+	  "or lost mastership after assigning LIDs, or its sweep hit an error (partition/P_Key setup, an "
+	  "MTU or VL mismatch with the switch port, routing). Until then the port carries no traffic.",
+	  "check that a subnet manager is MASTER at the SM LID (sminfo) and read its log for this port's "
+	  "GUID (opensm: /var/log/opensm.log); once it is, make it sweep again (opensm: kill -HUP its pid)",
+	  PORT_EV_LIDS },
+	[PORT_PROBLEM_NO_GUID] = { DOCTOR_ERROR, "port-no-guid",
+	  "is INIT with the link up and its node GUID is zero: no subnet manager can configure it",
+	  "The node GUID is all zero, which is no GUID, so the subnet manager cannot tell this node apart "
+	  "and never activates the port. This is an SR-IOV virtual function whose GUIDs the physical "
+	  "function's admin has not set, or one the subnet manager does not handle because its "
+	  "virtualization support is off.",
+	  "on the host of the physical function, set the VF's GUIDs: ip link set PF_NETDEV vf N node_guid "
+	  "GUID port_guid GUID; and enable virtualization in the subnet manager (opensm.conf: virt_enabled 2, "
+	  "then restart opensm)",
+	  PORT_EV_LIDS | PORT_EV_GUID },
 	[PORT_PROBLEM_POLLING] = { DOCTOR_ERROR, "port-polling",
 	  "is DOWN and Polling: no link partner",
 	  "The port is looking for a peer and finds none: cable unplugged or broken, transceiver "
 	  "unsupported, or the switch/peer port is down.",
-	  "check the cable and transceiver at both ends and the peer port's state (ibstat on the peer, the switch's port status)" },
+	  "check the cable and transceiver at both ends and the peer port's state (ibstat on the peer, the switch's port status)",
+	  0 },
 	[PORT_PROBLEM_DISABLED] = { DOCTOR_ERROR, "port-disabled",
 	  "is Disabled",
 	  "The port was disabled (by an admin, the SM, or the switch side) and will not train a link.",
-	  "enable it: ibportstate -D 0 PORT enable (or on the switch side); check that the SM does not disable it" },
+	  "enable it: ibportstate -D 0 PORT enable (or on the switch side); check that the SM does not disable it",
+	  0 },
 	[PORT_PROBLEM_DOWN] = { DOCTOR_ERROR, "port-down",
 	  "is DOWN",
 	  "The port has no link: nothing can be sent or received on it.",
-	  "check the cable, the peer and `ip link set NETDEV up` for RoCE ports" },
+	  "check the cable, the peer and `ip link set NETDEV up` for RoCE ports",
+	  0 },
 	[PORT_PROBLEM_ARMED] = { DOCTOR_WARNING, "port-armed",
 	  "is ARMED, not ACTIVE",
 	  "The subnet manager has not finished bringing the port up.",
-	  "wait for the SM sweep, or check the SM log" },
+	  "wait for the SM sweep, or check the SM log",
+	  0 },
 };
+
+static void opt_str(const struct opt_u64 *v, char *buf, size_t size)
+{
+	if (v->known)
+		snprintf(buf, size, "%" PRIu64, v->value);
+	else
+		snprintf(buf, size, "unknown");
+}
 
 static struct doctor_finding *port_problem_finding(struct doc *d, const struct fab_device *dev,
 						   const struct fab_port *p, enum port_problem pp)
 {
 	struct doctor_finding *f = finding_add(d, DOCTOR_PORT_STATE, port_problems[pp].code, port_problems[pp].sev);
+	char lid[24], sm_lid[24];
 
 	if (!f)
 		return NULL;
@@ -470,6 +513,15 @@ static struct doctor_finding *port_problem_finding(struct doc *d, const struct f
 	     p->state_raw[0] ? p->state_raw : "unknown",
 	     p->phys_state_raw[0] ? p->phys_state_raw : "unknown",
 	     fab_link_layer_str(p->link_layer));
+	if (port_problems[pp].ev & PORT_EV_LIDS) {
+		opt_str(&p->lid, lid, sizeof(lid));
+		opt_str(&p->sm_lid, sm_lid, sizeof(sm_lid));
+		f_ev(f, "LID %s, SM LID %s%s", lid, sm_lid,
+		     p->sm_lid.known && p->sm_lid.value && !fab_lid_is_unicast(p->sm_lid.value) ?
+		     " (not a unicast LID: no SM's address)" : "");
+	}
+	if (port_problems[pp].ev & PORT_EV_GUID)
+		f_ev(f, "node GUID %s", dev->node_guid);
 	f_fix(f, "%s", port_problems[pp].fix);
 	return f;
 }
@@ -500,7 +552,7 @@ static void check_ports(struct doc *d, struct rdma_addr *ra, size_t n)
 
 		for (size_t j = 0; j < dev->nports; j++) {
 			const struct fab_port *p = &dev->ports[j];
-			enum port_problem pp = port_problem(p);
+			enum port_problem pp = port_problem(dev, p);
 			struct doctor_finding *f = NULL;
 			double best;
 

@@ -8,6 +8,7 @@
 
 #include "derive/roce_check.h"
 #include "derive/roce_ctr.h"
+#include "util.h"
 
 struct rc_out {
 	struct doctor_finding *out;
@@ -99,6 +100,177 @@ static void prio_list(char *buf, size_t len, uint8_t bits)
 			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
 	if (!bits)
 		snprintf(buf, len, "none");
+}
+
+/*
+ * What each check needs, and in words why it cannot run when that is
+ * missing (NULL: it runs). *err is the -errno of a read that failed.
+ */
+static const char *dcb_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	if (!rp->dcb.err)
+		return NULL;
+	*err = rp->dcb.err;
+	snprintf(buf, len, "DCB netlink: %s", strerror(-rp->dcb.err));
+	return buf;
+}
+
+/* RDMA's priority: the DSCP of default_roce_tos through the APP table. */
+static const char *prio_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	struct roce_tc tc;
+
+	if (dcb_why(rp, err, buf, len))
+		return buf;
+	if (!rp->tos.known)
+		return "rdma_cm default_roce_tos unknown: RDMA's priority unknown";
+	roce_tc_of(rp, &tc);
+	if (tc.prio < 0) {
+		snprintf(buf, len, "no APP entry maps RDMA's DSCP %d to a priority", tc.dscp);
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *pfc_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	if (dcb_why(rp, err, buf, len))
+		return buf;
+	if (!rp->dcb.has_pfc)
+		return "DCB netlink answered without PFC";
+	return prio_why(rp, err, buf, len);
+}
+
+static const char *trust_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	if (dcb_why(rp, err, buf, len))
+		return buf;
+	return rp->tos.known ? NULL : "rdma_cm default_roce_tos unknown";
+}
+
+static const char *dcqcn_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	struct roce_tc tc;
+
+	if (prio_why(rp, err, buf, len))
+		return buf;
+	if (!rp->ecn.known) {
+		snprintf(buf, len, "no /sys/class/net/%s/ecn: only MLNX_OFED's mlx5 shows the enables", rp->netdev);
+		return buf;
+	}
+	roce_tc_of(rp, &tc);
+	if (!rp->ecn.np_known[tc.prio] && !rp->ecn.rp_known[tc.prio]) {
+		snprintf(buf, len, "ecn/ shows no enable for priority %d", tc.prio);
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *mode_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	(void)err, (void)buf, (void)len;
+	return rp->roce_mode[0] ? NULL : "rdma_cm default_roce_mode unknown: configfs not mounted, or no rdma_cm there";
+}
+
+static const char *pause_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	if (rp->eth.err) {
+		*err = rp->eth.err;
+		snprintf(buf, len, "ethtool statistics: %s", strerror(-rp->eth.err));
+		return buf;
+	}
+	for (int p = 0; p < ROCE_PRIOS; p++)
+		if (rp->eth.prio[ROCE_PRIO_RX_PAUSE_US][p].known || rp->eth.prio[ROCE_PRIO_TX_PAUSE_US][p].known)
+			return NULL;
+	return "the driver counts no pause time per priority";
+}
+
+static const char *ecn_cnp_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	(void)err, (void)buf, (void)len;
+	return rp->cc[ROCE_CC_ECN_MARKED].known && rp->cc[ROCE_CC_CNP_SENT].known ? NULL :
+	       "hw_counters has no ECN-marked or no CNP-sent counter";
+}
+
+static const char *cnp_ignored_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	(void)err, (void)buf, (void)len;
+	return rp->cc[ROCE_CC_CNP_IGNORED].known ? NULL : "hw_counters has no CNP-ignored counter";
+}
+
+static const char *oob_why(const struct roce_port *rp, int *err, char *buf, size_t len)
+{
+	(void)err, (void)buf, (void)len;
+	return rp->cc[ROCE_CC_OUT_OF_BUFFER].known ? NULL : "hw_counters has no out_of_buffer counter";
+}
+
+static const struct roce_need {
+	const char *check;
+	const char *what;
+	const char *codes[ROCE_GAP_CODES];
+	bool rates;		/* needs two samples */
+	const char *(*why_not)(const struct roce_port *rp, int *err, char *buf, size_t len);
+} needs[] = {
+	{ "pfc", "PFC", { "roce-lossy", "roce-pfc-unused" }, false, pfc_why },
+	{ "dscp-trust", "default_roce_tos against DSCP trust", { "roce-tos-unset" }, false, trust_why },
+	{ "dcqcn", "DCQCN enables", { "roce-ecn-off" }, false, dcqcn_why },
+	{ "roce-mode", "RoCE mode", { "roce-v1-forced" }, false, mode_why },
+	{ "pause-storm", "pause storms", { "roce-pause-storm" }, true, pause_why },
+	{ "ecn-cnp", "ECN marks against CNPs sent", { "roce-ecn-no-cnp" }, true, ecn_cnp_why },
+	{ "cnp-ignored", "CNPs ignored", { "roce-cnp-ignored" }, true, cnp_ignored_why },
+	{ "out-of-buffer", "out_of_buffer drops", { "roce-out-of-buffer" }, true, oob_why },
+};
+
+static struct roce_gap *gap_add(struct roce_gap *out, size_t cap, size_t *n)
+{
+	struct roce_gap *g = *n < cap ? &out[*n] : NULL;
+
+	(*n)++;
+	if (g)
+		memset(g, 0, sizeof(*g));
+	return g;
+}
+
+size_t roce_gaps(const struct roce_state *prev, const struct roce_state *cur, struct roce_gap *out, size_t cap)
+{
+	bool rates = prev && cur->t_ns > prev->t_ns;
+	size_t n = 0;
+
+	for (size_t i = 0; i < cur->nports; i++) {
+		const struct roce_port *rp = &cur->ports[i];
+
+		for (size_t k = 0; k < ARRAY_SIZE(needs); k++) {
+			char buf[sizeof(out->reason)];
+			const char *why;
+			struct roce_gap *g;
+			int err = 0;
+
+			if (needs[k].rates && !rates)
+				continue;
+			why = needs[k].why_not(rp, &err, buf, sizeof(buf));
+			if (!why || !(g = gap_add(out, cap, &n)))
+				continue;
+			g->check = needs[k].check;
+			g->what = needs[k].what;
+			memcpy(g->codes, needs[k].codes, sizeof(g->codes));
+			snprintf(g->dev, sizeof(g->dev), "%s", rp->dev);
+			g->port = rp->port;
+			snprintf(g->netdev, sizeof(g->netdev), "%s", rp->netdev);
+			g->err = err;
+			snprintf(g->reason, sizeof(g->reason), "%s", why);
+		}
+	}
+	/* One sample has no rates: every rate check, once for the whole report. */
+	if (!rates && cur->nports) {
+		struct roce_gap *g = gap_add(out, cap, &n);
+
+		if (g) {
+			g->check = "rates";
+			g->what = "rate checks (pause storms, ECN and CNPs, out_of_buffer, sequence errors)";
+			snprintf(g->reason, sizeof(g->reason), "one sample: --count 1 or more takes a second");
+		}
+	}
+	return n;
 }
 
 /* The configuration, one sample. */
@@ -203,6 +375,42 @@ static bool moved(const struct roce_ctr *a, const struct roce_ctr *b, uint64_t *
 	return *d > 0;
 }
 
+/*
+ * Sequence errors climbing while PFC could not be read: the symptom of a
+ * lossy RoCE priority, named as such, since the check that would give the
+ * cause (roce-lossy) could not run.
+ */
+static void check_loss_unexplained(struct rc_out *o, const struct roce_port *a, const struct roce_port *b, double dt)
+{
+	uint64_t oos = 0, pse = 0;
+	bool m_oos = moved(&a->cc[ROCE_CC_OUT_OF_SEQUENCE], &b->cc[ROCE_CC_OUT_OF_SEQUENCE], &oos);
+	bool m_pse = moved(&a->cc[ROCE_CC_PACKET_SEQ_ERR], &b->cc[ROCE_CC_PACKET_SEQ_ERR], &pse);
+	const char *nd = b->netdev[0] ? b->netdev : b->dev;
+	char buf[160];
+	const char *why;
+	int err = 0;
+
+	if (!m_oos && !m_pse)
+		return;
+	why = pfc_why(b, &err, buf, sizeof(buf));
+	if (!why)
+		return;
+	add(o, b, "roce-loss-pfc-unknown", DOCTOR_WARNING,
+	    "%s port %u loses RoCE packets (sequence errors climb) and its PFC could not be checked", b->dev, b->port);
+	cause(o, "out_of_sequence counts packets this port received after a gap in their sequence (packets to it "
+	      "were lost), packet_seq_err the sequence-error NAKs it received (packets it sent were lost); "
+	      "each loss costs a go-back-N retransmission. On a lossless fabric the usual cause is RDMA "
+	      "traffic on a priority without PFC, here or at a switch port, but that could not be checked "
+	      "here: this is the symptom, not yet its cause.");
+	if (b->cc[ROCE_CC_OUT_OF_SEQUENCE].known)
+		ev(o, "out_of_sequence +%llu in %.1f s", (unsigned long long)oos, dt);
+	if (b->cc[ROCE_CC_PACKET_SEQ_ERR].known)
+		ev(o, "packet_seq_err +%llu in %.1f s", (unsigned long long)pse, dt);
+	ev(o, "PFC: not checked on %s (%s)", nd, why);
+	fix(o, "read PFC by hand: dcb pfc show dev %s (or the NIC vendor's tool, e.g. mlnx_qos -i %s)", nd, nd);
+	fix(o, "check that the switch ports pause RDMA's priority, and the link's own errors (symbol errors, FEC, the cable)");
+}
+
 /* What two samples say: pause time, the ECN/CNP loop, buffers. */
 static void check_rates(struct rc_out *o, const struct roce_port *a, const struct roce_port *b, double dt)
 {
@@ -247,6 +455,7 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 		fix(o, "enable the reaction point for the RDMA priority; MLNX_OFED's mlx5: "
 		    "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/PRIO (doc/roce.md)", b->netdev);
 	}
+	check_loss_unexplained(o, a, b, dt);
 	if (moved(&a->cc[ROCE_CC_OUT_OF_BUFFER], &b->cc[ROCE_CC_OUT_OF_BUFFER], &d)) {
 		add(o, b, "roce-out-of-buffer", DOCTOR_WARNING, "%s port %u drops packets for want of receive buffers",
 		    b->dev, b->port);

@@ -29,6 +29,29 @@ void roce_tc_of(const struct roce_port *rp, struct roce_tc *tc);
 size_t roce_check(const struct roce_state *prev, const struct roce_state *cur,
 		  struct doctor_finding *out, size_t cap);
 
+/*
+ * A check of the chain that could not run, and why: a report that finds
+ * nothing says what it could not look at instead of "no problems".
+ */
+#define ROCE_GAP_CODES	2
+
+struct roce_gap {
+	const char *check;		/* "pfc", "pause-storm", ... (JSON) */
+	const char *what;		/* "PFC", "pause storms", ... */
+	const char *codes[ROCE_GAP_CODES];	/* the findings it would have given (NULL-padded) */
+	char dev[64];			/* "" for the whole report (one sample: no rates) */
+	unsigned int port;
+	char netdev[16];
+	int err;			/* the -errno of the read that failed, 0 when the data is just absent */
+	char reason[160];
+};
+
+/*
+ * The checks of roce_check() that could not run on cur (prev: as there),
+ * at most cap into out; returns how many in all.
+ */
+size_t roce_gaps(const struct roce_state *prev, const struct roce_state *cur, struct roce_gap *out, size_t cap);
+
 /* How much of the interval a microsecond pause counter moved: 0..1+, or -1 when unknown. */
 double roce_pause_share(const struct roce_ctr *a, const struct roce_ctr *b, double dt_s);
 

@@ -161,6 +161,11 @@ bool fab_port_maybe_ib(const struct fab_port *p)
 	return p->link_layer == LINK_LAYER_INFINIBAND || p->link_layer == LINK_LAYER_UNKNOWN;
 }
 
+bool fab_lid_is_unicast(uint64_t lid)
+{
+	return lid >= 0x0001 && lid <= 0xbfff;
+}
+
 uint64_t fab_host_model_now(const struct fab_host *h, uint64_t fallback)
 {
 	uint64_t t = 0;

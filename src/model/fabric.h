@@ -242,6 +242,8 @@ void fab_port_gids_next_drop(struct fab_port *p, bool free_entries);
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port);
 /* InfiniBand, or unknown (an old kernel has no link_layer file: InfiniBand was all there was). */
 bool fab_port_maybe_ib(const struct fab_port *p);
+/* IBA 4.1.3: 0x0001-0xBFFF address one port; 0 is none, above is multicast or permissive. */
+bool fab_lid_is_unicast(uint64_t lid);
 struct fab_counter *fab_port_find_counter(struct fab_port *p, const char *name);
 
 /* Model time of the latest sample: the demo's simulated clock, CLOCK_MONOTONIC otherwise; fallback when none. */

@@ -359,8 +359,33 @@ static void finding_out(struct out *o, const struct doctor_finding *x)
 	out_obj_close(o);
 }
 
+/* "PFC: not checked on enp1s0f0 (DCB netlink: Operation not supported)" */
+static void gap_out(struct out *o, const struct roce_gap *g)
+{
+	out_obj_open(o, NULL);
+	out_str(o, PRINT_JSON, "check", g->check, NULL);
+	out_str(o, PRINT_ANY, "what", g->what, "  %s: not checked", g->what);
+	out_str_or_null(o, PRINT_JSON, "device", g->dev, NULL);
+	if (g->dev[0])
+		out_uint(o, PRINT_JSON, "port", g->port, NULL);
+	else
+		out_null(o, PRINT_JSON, "port", NULL);
+	out_str_or_null(o, PRINT_JSON, "netdev", g->netdev, NULL);
+	if (g->netdev[0])
+		out_printf(o, " on %s", g->netdev);
+	else if (g->dev[0])
+		out_printf(o, " on %s port %u", g->dev, g->port);
+	out_str(o, PRINT_ANY, "reason", g->reason, " (%s)\n", g->reason);
+	out_int(o, PRINT_JSON, "errno", -g->err, NULL);
+	out_arr_open(o, "findings");
+	for (size_t k = 0; k < ROCE_GAP_CODES && g->codes[k]; k++)
+		out_str(o, PRINT_JSON, NULL, g->codes[k], NULL);
+	out_arr_close(o);
+	out_obj_close(o);
+}
+
 void roce_report(struct out *o, const struct roce_state *prev, const struct roce_state *cur,
-		 const struct doctor_finding *fs, size_t nfs)
+		 const struct doctor_finding *fs, size_t nfs, const struct roce_gap *gaps, size_t ngaps)
 {
 	double dt = dt_of(prev, cur);
 
@@ -381,11 +406,19 @@ void roce_report(struct out *o, const struct roce_state *prev, const struct roce
 	}
 	out_arr_close(o);
 	out_printf(o, "\n");
-	if (!nfs)
-		out_printf(o, "No problems found in the lossless chain%s.\n",
-			   prev && dt > 0 ? "" : " (rate findings need --count 1 or more)");
 	out_arr_open(o, "findings");
 	for (size_t i = 0; i < nfs; i++)
 		finding_out(o, &fs[i]);
 	out_arr_close(o);
+	/* A check that could not run found nothing, which is not the same as nothing wrong. */
+	if (ngaps)
+		out_printf(o, "%sNot checked:\n", nfs ? "\n" : "");
+	out_arr_open(o, "not_checked");
+	for (size_t i = 0; i < ngaps; i++)
+		gap_out(o, &gaps[i]);
+	out_arr_close(o);
+	if (!nfs && !ngaps)
+		out_printf(o, "No problems found in the lossless chain.\n");
+	else if (!nfs)
+		out_printf(o, "No problems found by the checks that ran; %zu could not run (above).\n", ngaps);
 }

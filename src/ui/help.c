@@ -63,7 +63,9 @@ void help_text(struct ui *ui, struct text *out)
 	text_add(out, ROLE_BAD, "  red          DOWN; load over 90%%; saturated counter; netdev problem");
 	text_add(out, ROLE_ERR_MOVING, "  lit row      an error counter moved in the last interval");
 	text_add(out, ROLE_ERR_FADING, "  fading row   an error counter moved in the last 10 s");
-	text_add(out, 0, "  NO-SM        state INIT with LinkUp: no subnet manager configured the port");
+	text_add(out, 0, "  NO-SM        state INIT with LinkUp, SM LID 0: no subnet manager configured the port");
+	text_add(out, 0, "  SM-PENDING   state INIT with LinkUp, SM LID set: the SM reached the port, not activated it");
+	text_add(out, 0, "  NO-GUID      state INIT with LinkUp, node GUID zero: a VF no SM can configure");
 	text_add(out, 0, "  NO-LINK      DOWN, Polling or Disabled: no physical link");
 	text_add(out, 0, "  SLOW         rate below the device's best port, or a 1X InfiniBand link");
 	text_add(out, 0, "  NETNS        a netdev of the port is not in this network namespace");

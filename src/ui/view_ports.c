@@ -170,7 +170,11 @@ static void ports_details(struct ui *ui, const char *key, struct text *out)
 	if (!flags[0])
 		text_add(out, ROLE_OK, "  none: the port looks healthy");
 	if (strstr(flags, "NO-SM"))
-		text_add(out, ROLE_WARN, "  NO-SM: state INIT with LinkUp - the cable is fine but no subnet manager configured the port (start opensm?)");
+		text_add(out, ROLE_WARN, "  NO-SM: state INIT with LinkUp, SM LID 0 - the cable is fine but no subnet manager configured the port (start opensm?)");
+	if (strstr(flags, "SM-PENDING"))
+		text_add(out, ROLE_WARN, "  SM-PENDING: state INIT with LinkUp, SM LID set - the SM reached the port but has not moved it to ACTIVE (sweep running or failed: sminfo, the SM's log)");
+	if (strstr(flags, "NO-GUID"))
+		text_add(out, ROLE_WARN, "  NO-GUID: state INIT with LinkUp, node GUID all zero - a VF whose GUIDs the PF's admin has not set (ip link set PF vf N node_guid/port_guid), or an SM without virtualization");
 	/* The fabric's own view of the same port (it may be INIT even when sysfs is stale). */
 	mad_ui_sm_explain(ui, d->name, p->num, out);
 	if (strstr(flags, "NO-LINK"))

@@ -19,7 +19,7 @@ compare_tree() { # NAME SYSFS_DIR EXPECTED_PREFIX
 	assert_file_eq "$name: JSON report" "$exp.expected.json" "$T/out.json"
 }
 
-for t in ib-2port roce iwarp switch container; do
+for t in ib-2port ib-init roce iwarp switch container; do
 	compare_tree "$t" "$DATA/trees/$t" "$DATA/trees/$t"
 done
 
@@ -27,6 +27,8 @@ done
 j() { "$FABTOP" show "$1" --json --sysfs "$DATA/trees/$2" | jq -c "$3"; }
 assert_eq "IB port 1 is ACTIVE with LID 2, SM LID 1" '["ACTIVE",2,1]' "$(j ports ib-2port '.devices[0].ports[0] | [.state,.lid,.sm_lid]')"
 assert_eq "IB port 2 is INIT with LinkUp" '["INIT","LinkUp"]' "$(j ports ib-2port '.devices[0].ports[1] | [.state,.phys_state]')"
+assert_eq "INIT ports: SM LIDs 0 and 1 read as numbers" '[0,1]' "$(j ports ib-init '[.devices[0:2][].ports[0].sm_lid]')"
+assert_eq "a VF's all-zero node GUID is read, not taken for missing" '"0000:0000:0000:0000"' "$(j ports ib-init '.devices[] | select(.name=="mlx5_2") | .node_guid')"
 assert_eq "IPoIB netdevs map to their ports" '[["ib0"],["ib1"]]' "$(j ports ib-2port '[.devices[0].ports[].netdevs]')"
 assert_eq "rate_gbps is a number" '56' "$(j ports ib-2port '.devices[0].ports[0].rate_gbps')"
 assert_eq "64-bit data counters: bytes are words x 4" '[12000000000,18000000000]' "$(j counters ib-2port '.ports[0] | [.xmit_bytes,.rcv_bytes]')"

@@ -32,6 +32,30 @@ assert_match "INIT with LinkUp is explained as a missing subnet manager" \
 assert_match "the slow port's evidence names the faster one" \
 	'rate 25 Gb/sec \(1X EDR\); another port of mlx5_1 runs at 100 Gb/sec' "$(cat "$T/out")"
 
+# INIT with the link up, told apart by the evidence (tests/data/trees/ib-init):
+# SM LID 0, SM LID 1, a VF whose node GUID is all zero, a VF whose GUID has
+# only its last byte set (not zero: no SM, as any other port).
+I="$DATA/trees/ib-init"
+run_rc "$FABTOP" --sysfs "$I" doctor
+assert_eq "INIT ports: exit 1" 1 "$rc"
+assert_eq "finding 4: no SM, an SM that has not activated the port, a VF without GUID" \
+	"port-no-sm:mlx5_0/1 port-sm-pending:mlx5_1/1 port-no-guid:mlx5_2/1 port-no-sm:mlx5_3/1" "$(codes "$I" 4)"
+assert_match "SM LID 1: an SM reached the port" \
+	'mlx5_1 port 1 is INIT with the link up: a subnet manager reached it but has not activated it' "$(cat "$T/out")"
+assert_match "the zero node GUID is named as such" \
+	'mlx5_2 port 1 is INIT with the link up and its node GUID is zero' "$(cat "$T/out")"
+"$FABTOP" --sysfs "$I" doctor --json >"$T/init.json" || :
+assert_json "SM LID 1: the evidence gives the LIDs and the fix asks the SM" "$T/init.json" \
+	'[.findings[] | select(.code == "port-sm-pending")] | length == 1 and
+	 (.[0].evidence | index("LID 7, SM LID 1") != null) and (.[0].fix | join(" ") | test("sminfo"))'
+assert_json "no GUID: the evidence shows the zero GUID, the fix sets the VF's GUIDs and the SM's virtualization" "$T/init.json" \
+	'[.findings[] | select(.code == "port-no-guid")] | length == 1 and
+	 (.[0].evidence | index("node GUID 0000:0000:0000:0000") != null) and
+	 (.[0].fix | join(" ") | test("vf N node_guid") and test("virt_enabled 2"))'
+assert_json "no SM: the evidence gives SM LID 0" "$T/init.json" \
+	'[.findings[] | select(.code == "port-no-sm" and .device == "mlx5_0")] | length == 1 and
+	 (.[0].evidence | index("LID 0, SM LID 0") != null)'
+
 E="$DATA/external/procfs"
 assert_match "a real tree (procfs fixture): the 1X EDR link of mlx5_0 is slow" \
 	'port-slow:mlx5_0/1' "$(codes "$E" 4)"

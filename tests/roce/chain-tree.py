@@ -117,7 +117,9 @@ w(R + "next/enp2s0f0/ethtool.bin", ethtool(prio_stats(3, 9000, 0, 2950000, 0) + 
 for prio in range(8):
     w("class/net/enp2s0f0/ecn/roce_np/enable/%d" % prio, "%d\n" % (prio == 3))
     w("class/net/enp2s0f0/ecn/roce_rp/enable/%d" % prio, "%d\n" % (prio == 3))
-w(R + "next/mlx5_1-1.hw_counters", "np_cnp_sent 150\nnp_ecn_marked_roce_packets 150\nout_of_buffer 4096\n")
+# out_of_sequence moves too, but PFC is known (and right): no loss-without-PFC symptom
+w(R + "next/mlx5_1-1.hw_counters", "np_cnp_sent 150\nnp_ecn_marked_roce_packets 150\nout_of_buffer 4096\n"
+  "out_of_sequence 5000\n")
 
 # mlx5_2: default_roce_tos unset while DSCP is trusted; ECN marks without CNPs; CNPs ignored.
 port("mlx5_2", "b859:9f03:00a1:0002", "enp3s0f0", "ba59:9fff:fea1:0002", "10.1.2.1", CC0, "RoCE v2", 0)
@@ -135,3 +137,5 @@ port("mlx5_3", "b859:9f03:00a1:0003", "enp4s0f0", "ba59:9fff:fea1:0003", "10.1.3
 w(R + "enp4s0f0/dcb.nl", dcb_error(95))
 w(R + "enp4s0f0/ethtool.bin", ethtool([("rx_packets", 1)]))
 w(R + "enp4s0f0/pause.nl", pause_error(27, 95))
+# ...and sequence errors climb by millions: the symptom, while PFC cannot be read
+w(R + "next/mlx5_3-1.hw_counters", "out_of_sequence 2500000\npacket_seq_err 1200\n")

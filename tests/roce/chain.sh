@@ -25,6 +25,15 @@ assert_eq "out_of_buffer moving" '[["mlx5_1","warning"]]' "$(f roce-out-of-buffe
 assert_eq "default_roce_tos unset while DSCP is trusted" '[["mlx5_2","warning"]]' "$(f roce-tos-unset)"
 assert_eq "RoCE v1 forced" '[["mlx5_3","warning"]]' "$(f roce-v1-forced)"
 assert_eq "DCQCN off where RDMA lands (ecn/roce_np|roce_rp/enable)" '[["mlx5_2","warning"]]' "$(f roce-ecn-off)"
+assert_eq "sequence errors climbing while PFC is unknown: the symptom, on mlx5_3 only (mlx5_1's PFC is known)" \
+	'[["mlx5_3","warning"]]' "$(f roce-loss-pfc-unknown)"
+assert_json "the symptom's evidence: the climb and what could not be checked" "$T/out.json" \
+	'[.findings[] | select(.code=="roce-loss-pfc-unknown") | .evidence] == [["out_of_sequence +2500000 in 1.0 s",
+	  "packet_seq_err +1200 in 1.0 s", "PFC: not checked on enp4s0f0 (DCB netlink: Operation not supported)"]]'
+assert_eq "not checked: PFC on enp4s0f0, with errno and reason" \
+	'[{"check":"pfc","device":"mlx5_3","errno":95,"findings":["roce-lossy","roce-pfc-unused"],"netdev":"enp4s0f0","port":1,"reason":"DCB netlink: Operation not supported"}]' \
+	"$(jq -S -c '[.not_checked[] | select(.check=="pfc") | del(.what)]' "$T/out.json")"
+assert_match "text: PFC not checked, and why" '^  PFC: not checked on enp4s0f0 \(DCB netlink: Operation not supported\)$' "$(cat "$T/out")"
 assert_eq "all findings are finding 8" '[8]' "$(jq -c '[.findings[].id] | unique' "$T/out.json")"
 j() { jq -c "$1" "$T/out.json"; }
 assert_eq "RDMA priority from TOS 104 through the APP table" '[26,3]' \
@@ -49,6 +58,22 @@ assert_eq "one sample: no interval, no rate findings" '[null,false]' \
 	"$(jq -c '[.interval_s, ([.findings[].code] | index("roce-pause-storm") != null)]' "$T/one.json")"
 assert_eq "one sample: configuration findings stay" 'true' \
 	"$(jq -c '[.findings[].code] | index("roce-lossy") != null' "$T/one.json")"
+# The port whose DCB cannot be read, alone and set up otherwise right: no
+# finding, but never "No problems found" without saying what was not checked.
+cp -r "$T/one" "$T/alone"
+rm -r "$T/alone/class/infiniband/mlx5_0" "$T/alone/class/infiniband/mlx5_1" "$T/alone/class/infiniband/mlx5_2"
+echo "RoCE v2" >"$T/alone/config/rdma_cm/mlx5_3/ports/1/default_roce_mode"
+run_rc "$FABTOP" --sysfs "$T/alone" --configfs "$T/alone/config" show roce
+assert_eq "DCB unreadable, nothing found: exit 0" 0 "$rc"
+assert_match "DCB unreadable: PFC said not checked" '^  PFC: not checked on enp4s0f0 \(DCB netlink: Operation not supported\)$' "$(cat "$T/out")"
+assert_match "... the one-sample rate checks too" '^  rate checks .*: not checked \(one sample' "$(cat "$T/out")"
+assert_match "... and no claim of no problems" '^No problems found by the checks that ran; 4 could not run \(above\)\.$' "$(cat "$T/out")"
+if grep -q '^No problems found in the lossless chain' "$T/out"; then not_ok "never 'No problems found in the lossless chain' with checks not run"; else ok "never 'No problems found in the lossless chain' with checks not run"; fi
+"$FABTOP" --sysfs "$T/alone" --configfs "$T/alone/config" show roce --json >"$T/alone.json"
+assert_json "JSON: no findings, the checks not run listed with their reasons" "$T/alone.json" \
+	'(.findings | length) == 0 and ([.not_checked[].check] == ["pfc","dscp-trust","dcqcn","rates"]) and
+	 ([.not_checked[] | select(.check=="pfc") | .errno] == [95])'
+
 # A recording cut short or missing is said, never a crash.
 head -c 30 "$TREE/fabtop-recorded/enp1s0f0/dcb.nl" >"$T/one/fabtop-recorded/enp1s0f0/dcb.nl"
 rm "$T/one/fabtop-recorded/enp2s0f0/dcb.nl"
