@@ -569,6 +569,14 @@ void mad_port_explain(struct ib_local_port *lp)
 	}
 	if (lp->pi.phys_state != PHYS_STATE_LINK_UP)
 		what = "the link is not up (no cable, or the other end is down): no partner, no SM";
+	else if (lp->pi.state == PORT_STATE_INIT && !lp->node.node_guid && !lp->node.port_guid)
+		/* the same causes, in the same order, as derive/port.c's rules for the sysfs side */
+		what = "port INIT with the link up and an all-zero GUID: a virtual function the SM cannot address "
+		       "(the PF's admin sets its GUIDs: ip link set PF vf N node_guid/port_guid; opensm needs "
+		       "virtualization on)";
+	else if (lp->pi.state == PORT_STATE_INIT && fab_lid_is_unicast(lp->pi.sm_lid))
+		what = "port INIT with the link up and an SM LID set: a subnet manager reached the port but has not "
+		       "made it ACTIVE (still sweeping, or it failed on this port): sminfo, and the SM's log";
 	else if (lp->pi.state == PORT_STATE_INIT)
 		what = "port INIT with the link up: no subnet manager has configured it. "
 		       "Start one on this subnet (opensm, or enable the switch's SM); "

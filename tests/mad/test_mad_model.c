@@ -72,7 +72,22 @@ static void test_notes(void)
 	lp.pi.state = 2;		/* INIT */
 	lp.pi.phys_state = 5;		/* LinkUp */
 	mad_port_explain(&lp);
+	TAP_OK(strstr(lp.note, "all-zero GUID") != NULL, "INIT + LinkUp, GUIDs all zero: a VF the SM cannot address: %s",
+	       lp.note);
+	lp.node.port_guid = 1;		/* one bit is not zero */
+	mad_port_explain(&lp);
 	TAP_OK(strstr(lp.note, "no subnet manager") && strstr(lp.note, "opensm"), "INIT + LinkUp: no SM, start one: %s", lp.note);
+	lp.pi.sm_lid = 1;		/* the first unicast LID: an SM has reached it */
+	mad_port_explain(&lp);
+	TAP_OK(strstr(lp.note, "SM LID set") && !strstr(lp.note, "no subnet manager"), "INIT, SM LID 1: an SM, not ACTIVE yet: %s",
+	       lp.note);
+	lp.pi.sm_lid = 0xbfff;		/* the last unicast LID */
+	mad_port_explain(&lp);
+	TAP_OK(strstr(lp.note, "SM LID set") != NULL, "INIT, SM LID 0xbfff: still an SM: %s", lp.note);
+	lp.pi.sm_lid = 0xc000;		/* the first multicast LID: no SM's address */
+	mad_port_explain(&lp);
+	TAP_OK(strstr(lp.note, "no subnet manager") != NULL, "INIT, SM LID 0xc000: no SM: %s", lp.note);
+	lp.pi.sm_lid = 0;
 	lp.pi.phys_state = 2;		/* Polling */
 	lp.pi.state = 1;
 	mad_port_explain(&lp);
