@@ -735,6 +735,14 @@ static void ipoib_info(struct doc *d, const struct net_link *l, enum net_ipoib_m
  * Finding 6: IPoIB mode/MTU, and accept_local when probing between two local ports.
  * Long: finding 6's IPoIB mode/MTU pairs and accept_local share one walk over the RDMA addresses.
  */
+/* The ifindex of the VRF a link routes in (itself when it is one), 0 for the main tables. */
+static int vrf_of(const struct net_state *net, const struct net_link *l)
+{
+	if (!net_link_in_vrf(net, l))
+		return 0;
+	return !strcmp(l->kind, "vrf") ? l->ifindex : l->master;
+}
+
 static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	for (size_t i = 0; i < d->net->nlinks; i++) {
@@ -803,8 +811,14 @@ static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 		const struct net_sysctl_val *v = sc ? &sc->v[NET_SYSCTL_ACCEPT_LOCAL] : NULL;
 		bool other = false;
 
+		/*
+		 * A source on another RDMA link of the same routing domain: a peer
+		 * in a VRF is checked against its VRF's table, where a source of
+		 * the main table is not local (fabtop lab's peer), so accept_local
+		 * plays no part between the two.
+		 */
 		for (size_t i = 0; i < n; i++)
-			if (pl && ra[i].l != pl)
+			if (pl && ra[i].l != pl && vrf_of(d->net, ra[i].l) == vrf_of(d->net, pl))
 				other = true;
 		if (pl && pl->rdma && other && v && v->effective.known && v->effective.value == 0) {
 			char pe[INET6_ADDRSTRLEN], cmd[DOCTOR_LINE_LEN];

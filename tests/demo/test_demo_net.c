@@ -264,6 +264,28 @@ static void test_sysctl_boundaries(void)
 			 al[i].all, al[i].iface, al[i].want);
 		ASSERT_EQ_STR(got, al[i].want, desc);
 	}
+	/*
+	 * The peer's address on a VRF device (fabtop lab's peer, whose rxe is
+	 * on the VRF device): the source of the main table is not local in the
+	 * VRF's table, so accept_local plays no part. A link enslaved to a VRF
+	 * is not one of the doctor's sources at all.
+	 */
+	{
+		struct net_link *ib1 = net_link_by_name(&st, "ib1");
+		char kind[sizeof(ib1->kind)];
+
+		TAP_OK(ib1 != NULL, "the demo has ib1");
+		if (ib1) {
+			set_sysctl(&st, NET_SYSCTL_ACCEPT_LOCAL, 0, 0);
+			memcpy(kind, ib1->kind, sizeof(kind));
+			snprintf(ib1->kind, sizeof(ib1->kind), "vrf");
+			findings_of(&st, &h, "172.16.34.2", "172.16.34.1", DOCTOR_IPOIB, got, sizeof(got));
+			ASSERT_EQ_STR(got, "", "model: the local peer's address on a VRF device, the source in main: no finding 6");
+			memcpy(ib1->kind, kind, sizeof(kind));
+			findings_of(&st, &h, "172.16.34.2", "172.16.34.1", DOCTOR_IPOIB, got, sizeof(got));
+			ASSERT_EQ_STR(got, "accept-local:ib1", "model: the same peer out of the VRF: finding 6");
+		}
+	}
 	net_state_free(&st);
 	fab_host_free(&h);
 	demo_free(d);

@@ -42,6 +42,11 @@ if [ $drc = 1 ] && grep -q 'finding 1 (same-subnet-route): traffic from 172.16.3
 	! grep -q 'fl-peer\|fl-p ' $T/doc.log; then
 	t_ok "doctor: finding 1 for fl-b, nothing about the peer's VRF"
 else t_nok "doctor's findings (rc=$drc)"; show $T/doc.log | head -40; fi
+# the peer's address is on the VRF device: a main-table source is not local there, accept_local plays no part
+"$F" doctor 172.16.34.10 --from 172.16.34.2 > $T/docp.log 2>&1
+if grep -q 'finding 1 (same-subnet-route)' $T/docp.log && ! grep -q 'accept-local' $T/docp.log; then
+	t_ok "doctor PEER --from the second NIC: finding 1, no accept-local on the peer's VRF device"
+else t_nok "doctor PEER --from the second NIC"; show $T/docp.log | head -40; fi
 t_run "doctor --apply --yes in the lab" 0 'applied' $T/apply.log "$F" doctor --apply --yes
 show $T/apply.log
 ip neigh flush all
