@@ -579,10 +579,15 @@ static bool roce_gid_netns(struct doc *d, const struct fab_device *dev, const st
 	struct doctor_finding *f;
 	size_t cnt = 0;
 
+	/*
+	 * Whether the netdev is here is the host model's fact, read from the
+	 * same root as the GID table (a tree's class/net under --sysfs), so the
+	 * doctor and `show gids` never disagree about one entry.
+	 */
 	for (size_t g = 0; g < p->ngids; g++) {
 		const char *nd = p->gids[g].netdev;
 
-		if (!nd[0] || net_link_by_name(d->net, nd) || strstr(names, nd))
+		if (!nd[0] || p->gids[g].netdev_in_ns || strstr(names, nd))
 			continue;
 		if (strlen(names) + strlen(nd) + 3 < sizeof(names))
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", cnt ? ", " : "", nd);
