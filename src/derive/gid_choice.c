@@ -124,20 +124,25 @@ static int type_rank(enum fab_gid_type t)
 	}
 }
 
-static bool gid_matches(const struct fab_gid *g, const struct gid_want *w)
-{
-	/* a peer: the outgoing netdev's entries of the peer's family (IPv4-mapped or not) */
-	if (w->by_route)
-		return !strcmp(g->netdev, w->iface) && g->has_ipv4 == w->v4;
-	if (w->is_addr)
-		return !memcmp(g->raw, w->addr, sizeof(g->raw));
-	return !strcmp(g->netdev, w->iface);
-}
-
 /* The entry of the address the kernel sends a peer's packets from: rdma_cm binds to it too. */
 static bool gid_is_src(const struct fab_gid *g, const struct gid_want *w)
 {
 	return w->by_route && w->has_src && !memcmp(g->raw, w->src, sizeof(g->raw));
+}
+
+static bool gid_matches(const struct fab_gid *g, const struct gid_want *w)
+{
+	/*
+	 * A peer: the outgoing netdev's entries of the peer's family
+	 * (IPv4-mapped or not). Kernels before 4.5 name no netdev: there the
+	 * entry of the route's source address is the one on that netdev.
+	 */
+	if (w->by_route)
+		return (!strcmp(g->netdev, w->iface) || (!g->netdev[0] && gid_is_src(g, w))) &&
+		       g->has_ipv4 == w->v4;
+	if (w->is_addr)
+		return !memcmp(g->raw, w->addr, sizeof(g->raw));
+	return !strcmp(g->netdev, w->iface);
 }
 
 /* a before b in preference: type, then (for a peer) the route's source, then kind, then index. */
@@ -212,7 +217,7 @@ void gid_choose(const struct fab_host *h, const struct gid_want *w, struct gid_c
 
 			if (p->link_layer == LINK_LAYER_INFINIBAND) {
 				/* IPoIB: the port GID (index 0) is what applications use. */
-				if (!w->is_addr && !c->ib_port && port_has_netdev(p, w->iface)) {
+				if ((!w->is_addr || w->by_route) && !c->ib_port && port_has_netdev(p, w->iface)) {
 					c->ib_dev = d;
 					c->ib_port = p;
 				}
