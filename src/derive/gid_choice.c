@@ -161,6 +161,23 @@ static bool gid_better(const struct fab_gid *a, const struct fab_gid *b, const s
 	return a->index < b->index;
 }
 
+bool gid_usable_here(const struct fab_gid *g)
+{
+	return type_rank(g->type) >= 0 && (!g->netdev[0] || g->netdev_in_ns);
+}
+
+const struct fab_gid *gid_best_here(const struct fab_port *p)
+{
+	/* no want: the order alone (type, then kind, then index) */
+	static const struct gid_want any;
+	const struct fab_gid *best = NULL;
+
+	for (size_t g = 0; g < p->ngids; g++)
+		if (gid_usable_here(&p->gids[g]) && (!best || gid_better(&p->gids[g], best, &any)))
+			best = &p->gids[g];
+	return best;
+}
+
 static const char *vlan_lower_of(const struct fab_port *p, const char *netdev)
 {
 	for (unsigned int i = 0; i < p->nnetdevs && i < FAB_MAX_NETDEVS; i++)

@@ -71,6 +71,15 @@ bool gid_want_parse(const char *s, struct gid_want *w, char *why, size_t whylen)
  */
 void gid_choose(const struct fab_host *h, const struct gid_want *w, struct gid_choice *c);
 
+/*
+ * An entry an application in this network namespace can use: a RoCE
+ * entry (v1, v2, or untyped) whose netdev is here, or that names none
+ * (kernels before 4.5 have no gid_attrs/ndevs: it cannot be told).
+ */
+bool gid_usable_here(const struct fab_gid *g);
+/* The entry of p to pin from here, in gid_choose()'s order for an interface; NULL when none is usable. */
+const struct fab_gid *gid_best_here(const struct fab_port *p);
+
 /* An IPv6 link-local GID (fe80::/10): not routed beyond one layer-2 segment. */
 bool gid_is_link_local(const uint8_t raw[16]);
 

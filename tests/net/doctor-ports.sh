@@ -46,13 +46,14 @@ mkdir -p "$T/configfs/rdma_cm/rxe0/ports/1"
 echo "IB/RoCE v1" >"$T/configfs/rdma_cm/rxe0/ports/1/default_roce_mode"
 run_rc "$FABTOP" --sysfs "$R" --configfs "$T/configfs" doctor --json
 assert_eq "RoCE: exit 1" 1 "$rc"
-assert_eq "finding 5: the container case and the RoCE mode" \
-	"gid-netdev-not-in-netns:rxe0/1 roce-mode-mismatch:rxe0/1" \
+assert_eq "finding 5: the container case (no entry usable here) and the RoCE mode" \
+	"gid-netdev-not-in-netns:rxe0/1 roce-mode-mismatch:rxe0/1 roce-no-usable-gid:rxe0/1" \
 	"$(jq -r '[.findings[] | select(.id == 5) | "\(.code):\(.device)/\(.port)"] | join(" ")' "$T/out")"
 assert_match "the container finding names the missing netdev" 'gone-veth0' \
 	"$(jq -r '.findings[] | select(.code == "gid-netdev-not-in-netns") | .evidence[]' "$T/out")"
 echo "RoCE v2" >"$T/configfs/rdma_cm/rxe0/ports/1/default_roce_mode"
-assert_eq "default_roce_mode RoCE v2 with RoCE v2 GIDs: no mode finding" "gid-netdev-not-in-netns:rxe0/1" \
+assert_eq "default_roce_mode RoCE v2 with RoCE v2 GIDs: no mode finding" \
+	"gid-netdev-not-in-netns:rxe0/1 roce-no-usable-gid:rxe0/1" \
 	"$("$FABTOP" --sysfs "$R" --configfs "$T/configfs" doctor --json | jq -r '[.findings[] | select(.id == 5) | "\(.code):\(.device)/\(.port)"] | join(" ")')"
 
 # Under --sysfs the tree says which netdevs are here, for the doctor as for
