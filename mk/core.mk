@@ -16,6 +16,7 @@ src_libfabtop_a_SOURCES += \
 	src/derive/units.c src/derive/units.h \
 	src/derive/gid.c src/derive/gid.h \
 	src/derive/gid_choice.c src/derive/gid_choice.h \
+	src/derive/gid_route.c src/derive/gid_route.h \
 	src/report/gid_advice.c src/report/gid_advice.h \
 	src/derive/port.c src/derive/port.h \
 	src/report/json.c src/report/json.h \

@@ -30,6 +30,8 @@ NET_SH_TESTS = \
 	tests/net/doctor-undo.sh \
 	tests/net/demo-apply.sh \
 	tests/net/doctor-ports.sh \
+	tests/net/gid-route.sh \
+	tests/net/doctor-gids.sh \
 	tests/net/doctor-usage.sh \
 	tests/net/monitor.sh \
 	tests/net/dump-churn.sh \

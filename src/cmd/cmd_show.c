@@ -19,6 +19,7 @@
 #include "cmd/commands.h"
 #include "kernel/roce.h"
 #include "derive/gid_choice.h"
+#include "derive/gid_route.h"
 #include "derive/roce_check.h"
 #include "opts.h"
 #include "report/escape.h"
@@ -186,7 +187,8 @@ static void show_usage(FILE *f)
 		   "counters of each RoCE port; with --count N it samples N more times and adds\n"
 		   "rates and the rate findings (pause storm, ECN without CNP, ...).\n"
 		   "With --for, 'gids' names the GID index an application should use for that\n"
-		   "address or interface (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX, ib_write_bw -x).\n");
+		   "address or interface (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX, ib_write_bw -x);\n"
+		   "for a peer's address, the one of the netdev the route to the peer leaves by.\n");
 }
 
 
@@ -251,10 +253,16 @@ static int roce_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	return rc ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* show gids --for: exit 0 with an index (or an InfiniBand port), 1 when nothing fits. */
+/*
+ * show gids --for: exit 0 with an index (or an InfiniBand port), 1 when
+ * nothing fits. An address none of our GIDs carries is a peer's: the
+ * entry is then the one of the netdev the route to it leaves by.
+ */
 static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
 	const struct gid_want *w = &o->want;
+	struct gid_route route = { 0 };
+	struct gid_want peer;
 	struct source *src;
 	struct snapshot snap;
 	struct gid_choice c;
@@ -263,15 +271,22 @@ static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	if (!o->for_arg)
 		return SHOW_FROM_SNAPSHOT;
 	src = source_open(ctx);
-	if (!src || snapshot_take(src, &snap, COLLECT_ALL)) {
+	if (!src || snapshot_take(src, &snap, COLLECT_ALL | (w->is_addr ? SNAPSHOT_NET : 0))) {
 		fprintf(stderr, "fabtop: out of memory while reading the RDMA devices\n");
 		source_close(src);
 		return EXIT_RUNTIME;
 	}
 	/* c points into the host: it is freed after the answer is out */
 	gid_choose(&snap.host, w, &c);
+	if (w->is_addr && !c.npicks && snap.net_err)
+		fprintf(stderr, "fabtop: %s is no GID of this host, and the route to it cannot be asked: reading "
+			"the network state failed: %s\n", w->text, snapshot_net_error(snap.net_err));
+	else if (w->is_addr && !c.npicks && gid_route_want(&snap.net, snap.routes, w, &peer, &route)) {
+		w = &peer;
+		gid_choose(&snap.host, w, &c);
+	}
 	out_open(&out, stdout, ctx->json);
-	gid_advice(&out, w, &c);
+	gid_advice(&out, w, &c, &route);
 	out_close(&out);
 	snapshot_free(&snap);
 	source_close(src);

@@ -16,6 +16,7 @@
 #include "derive/doctor.h"
 #include "derive/roce_check.h"
 #include "derive/fix.h"
+#include "derive/gid_choice.h"
 #include "derive/port.h"
 #include "util.h"
 
@@ -631,10 +632,15 @@ static bool roce_gid_netns(struct doc *d, const struct fab_device *dev, const st
 	struct doctor_finding *f;
 	size_t cnt = 0;
 
+	/*
+	 * Whether the netdev is here is the host model's fact, read from the
+	 * same root as the GID table (a tree's class/net under --sysfs), so the
+	 * doctor and `show gids` never disagree about one entry.
+	 */
 	for (size_t g = 0; g < p->ngids; g++) {
 		const char *nd = p->gids[g].netdev;
 
-		if (!nd[0] || net_link_by_name(d->net, nd) || strstr(names, nd))
+		if (!nd[0] || p->gids[g].netdev_in_ns || strstr(names, nd))
 			continue;
 		if (strlen(names) + strlen(nd) + 3 < sizeof(names))
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", cnt ? ", " : "", nd);
@@ -656,6 +662,138 @@ static bool roce_gid_netns(struct doc *d, const struct fab_device *dev, const st
 	f_fix(f, "move the netdev into this namespace (ip link set DEV netns NS) or run in "
 	      "the namespace that has it; for containers use the RoCE netdev's namespace "
 	      "(rdma system set netns exclusive + rdma dev set DEV netns NS)");
+	return true;
+}
+
+/* Append "N" (or "N (what)") to a list line, with "..." once it is full. */
+static void list_add(char *buf, size_t size, unsigned int index, const char *what)
+{
+	size_t len = strlen(buf);
+	char item[128];
+
+	if (len >= 3 && !strcmp(buf + len - 3, "..."))
+		return;
+	snprintf(item, sizeof(item), "%s%u%s%s%s", len ? ", " : "", index, what[0] ? " (" : "", what,
+		 what[0] ? ")" : "");
+	if (len + strlen(item) + 5 >= size)
+		snprintf(buf + len, size - len, ", ...");
+	else
+		snprintf(buf + len, size - len, "%s", item);
+}
+
+/* One entry in words: "10.56.0.7 RoCE v2 on net1", "fe80:... RoCE v1 on ens1f0, not here". */
+static const char *gid_words(const struct fab_gid *g, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %s%s%s%s", g->has_ipv4 ? g->ipv4 : g->gid, fab_gid_type_str(g->type),
+		 g->netdev[0] ? " on " : "", g->netdev, g->netdev[0] && !g->netdev_in_ns ? ", not here" : "");
+	return buf;
+}
+
+/*
+ * Finding 5, a GID table nothing of which is usable from this network
+ * namespace while the port is ACTIVE (a pod whose network has no RoCE
+ * netdev), or whose usable entries start past index 0, where applications
+ * that pick by number look first. False: out of memory.
+ */
+static bool roce_gid_usable(struct doc *d, const struct fab_device *dev, const struct fab_port *p)
+{
+	const struct fab_gid *first = NULL, *best = gid_best_here(p);
+	char before[DOCTOR_LINE_LEN] = "", usable[DOCTOR_LINE_LEN] = "", w[96];
+	struct doctor_finding *f;
+	size_t nusable = 0;
+
+	for (size_t g = 0; g < p->ngids; g++) {
+		const struct fab_gid *e = &p->gids[g];
+
+		if (!gid_usable_here(e))
+			continue;
+		nusable++;
+		list_add(usable, sizeof(usable), e->index, gid_words(e, w, sizeof(w)));
+		if (!first || e->index < first->index)
+			first = e;
+	}
+	if (!nusable && p->state == PORT_STATE_ACTIVE) {
+		f = finding_add(d, DOCTOR_ROCE_GID, "roce-no-usable-gid", DOCTOR_ERROR);
+		if (!f)
+			return false;
+		snprintf(f->device, sizeof(f->device), "%s", dev->name);
+		f->port = p->num;
+		f_title(f, "%s port %u is ACTIVE but no GID entry is usable in this network namespace",
+			dev->name, p->num);
+		f_cause(f, "RoCE addresses each end by a GID of a netdev in the caller's network namespace, "
+			"and here there is none (a pod or container whose network has no RoCE netdev): QPs "
+			"are created, then fail with 'Failed to modify QP to RTR' (ibv_modify_qp), and "
+			"rdma_cm gets ADDR_ERROR.");
+		f_ev(f, "%s/%u: %u-entry GID table, %zu in use, none of a netdev here", dev->name, p->num,
+		     p->gid_tbl_len, p->ngids);
+		for (size_t g = 0; g < p->ngids && g < DOCTOR_MAX_LINES - 1; g++)
+			f_ev(f, "entry %u: %s", p->gids[g].index, gid_words(&p->gids[g], w, sizeof(w)));
+		f_fix(f, "give this namespace a netdev of the RoCE device with an IP address (an SR-IOV VF, "
+		      "or a macvlan/ipvlan of the RoCE netdev, e.g. by the SR-IOV or Multus CNI): the "
+		      "kernel adds its GIDs; or run in the namespace that has the RoCE netdev");
+		return true;
+	}
+	if (!first || !first->index || !best)
+		return true;
+	/* what is there instead: entries of netdevs elsewhere (the rest of the slots are empty) */
+	for (size_t g = 0; g < p->ngids; g++) {
+		const struct fab_gid *e = &p->gids[g];
+
+		if (e->index >= first->index)
+			continue;
+		snprintf(w, sizeof(w), "%s%s", e->netdev[0] ? e->netdev : fab_gid_type_str(e->type),
+			 e->netdev[0] && !e->netdev_in_ns ? ", not here" : "");
+		list_add(before, sizeof(before), e->index, w);
+	}
+	f = finding_add(d, DOCTOR_ROCE_GID, "gid-index-pin", DOCTOR_WARNING);
+	if (!f)
+		return false;
+	snprintf(f->device, sizeof(f->device), "%s", dev->name);
+	f->port = p->num;
+	if (best->netdev[0])
+		snprintf(f->ifname, sizeof(f->ifname), "%s", best->netdev);
+	f_title(f, "%s port %u has no usable GID before index %u: pin NCCL_IB_GID_INDEX=%u", dev->name, p->num,
+		first->index, best->index);
+	f_cause(f, "Applications that take a GID by number start at index 0 or 1 unless told (perftest's "
+		"-x 0, NCCL and UCX where their own choice is off or fails); on this port those entries "
+		"are empty or belong to netdevs of other namespaces, so connections fail or go out "
+		"the wrong way.");
+	f_ev(f, "%s/%u: usable from here: %s", dev->name, p->num, usable);
+	f_ev(f, "before index %u: %s%s", first->index, before[0] ? before : "only empty entries",
+	     before[0] ? "; the others empty" : "");
+	f_fix(f, "NCCL_IB_GID_INDEX=%u UCX_IB_GID_INDEX=%u (ib_write_bw -d %s -i %u -x %u)", best->index,
+	      best->index, dev->name, p->num, best->index);
+	f_fix(f, "fabtop show gids --for ADDR|IFACE|PEER names the entry for an address, interface or peer");
+	return true;
+}
+
+/* Finding 5, entries the kernel gives no type (no gid_attrs/types: before 4.5), kept and said. False: out of memory. */
+static bool roce_gid_untyped(struct doc *d, const struct fab_device *dev, const struct fab_port *p)
+{
+	char list[DOCTOR_LINE_LEN] = "";
+	struct doctor_finding *f;
+	size_t n = 0;
+
+	for (size_t g = 0; g < p->ngids; g++)
+		if (p->gids[g].type == GID_TYPE_UNKNOWN) {
+			list_add(list, sizeof(list), p->gids[g].index, "");
+			n++;
+		}
+	if (!n)
+		return true;
+	f = finding_add(d, DOCTOR_ROCE_GID, "gid-type-unknown", DOCTOR_INFO);
+	if (!f)
+		return false;
+	snprintf(f->device, sizeof(f->device), "%s", dev->name);
+	f->port = p->num;
+	f_title(f, "%s port %u: %zu GID entr%s without a type (no gid_attrs/types)", dev->name, p->num, n,
+		n == 1 ? "y" : "ies");
+	f_cause(f, "The kernel gives no RoCE version for these entries: kernels before 4.5 have no "
+		"gid_attrs/types/N (and no gid_attrs/ndevs/N), and their RoCE GIDs are all RoCE v1, "
+		"which does not cross an IP router. fabtop keeps the entries, typed unknown.");
+	f_ev(f, "%s/%u: entries without a type: %s", dev->name, p->num, list);
+	f_fix(f, "for RoCE v2, a kernel of 4.5 or later (or the vendor's RDMA stack); both ends must use "
+	      "the same RoCE version");
 	return true;
 }
 
@@ -689,7 +827,11 @@ static bool roce_mode_mismatch(struct doc *d, const struct fab_device *dev, cons
 	return true;
 }
 
-/* Finding 5: RoCE addresses and GIDs, port by port (a missing GID, another namespace's, the RoCE mode). */
+/*
+ * Finding 5: RoCE addresses and GIDs, port by port (a missing GID, another
+ * namespace's, the RoCE mode, nothing usable here, usable only past index
+ * 0, no types).
+ */
 static void check_roce(struct doc *d, struct rdma_addr *ra, size_t n)
 {
 	for (size_t i = 0; i < d->host->ndevs; i++) {
@@ -701,7 +843,8 @@ static void check_roce(struct doc *d, struct rdma_addr *ra, size_t n)
 			/* RoCE only: iWARP RNICs (node type 4) have no IP-based GIDs. */
 			if (p->link_layer != LINK_LAYER_ETHERNET || dev->node_type_num == 4)
 				continue;
-			if (!roce_no_gid(d, dev, p) || !roce_gid_netns(d, dev, p) || !roce_mode_mismatch(d, dev, p))
+			if (!roce_no_gid(d, dev, p) || !roce_gid_netns(d, dev, p) || !roce_mode_mismatch(d, dev, p) ||
+			    !roce_gid_usable(d, dev, p) || !roce_gid_untyped(d, dev, p))
 				return;
 		}
 	}

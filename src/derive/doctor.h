@@ -23,7 +23,7 @@ enum doctor_id {
 	DOCTOR_ARP_FLUX = 2,		/* arp_ignore/arp_announce 0 on a shared subnet */
 	DOCTOR_RP_FILTER = 3,		/* strict rp_filter drops what arrives on the "other" NIC */
 	DOCTOR_PORT_STATE = 4,		/* port not ACTIVE, or slower than it can be */
-	DOCTOR_ROCE_GID = 5,		/* address without GID, GID netdev outside the netns, RoCE mode */
+	DOCTOR_ROCE_GID = 5,		/* address without GID, GID netdev outside the netns, RoCE mode, table unusable here */
 	DOCTOR_IPOIB = 6,		/* IPoIB mode/MTU, accept_local for local-to-local probes */
 	DOCTOR_CM_REJECT = 7,		/* the CM's REJ counters moved while watched: connections refused */
 	DOCTOR_ROCE_CHAIN = 8,		/* the lossless chain: PFC, pause, ECN/CNP, buffers, TOS, mode (derive/roce_check.h) */

@@ -40,6 +40,13 @@ static const struct {
 	{ GID_WARN_SEVERAL_ADDRS, "several_addresses",
 	  "the interface has several addresses of this kind: the lowest index is named; name the "
 	  "address itself (--for ADDR) to be sure which one" },
+	{ GID_WARN_LINK_LOCAL_ADDR, "link_local",
+	  "this GID is IPv6 link-local (fe80::/10): it is not routed beyond one layer-2 segment, so "
+	  "RoCE v2 with it reaches only peers on the same link, never across an IP router; use an "
+	  "IPv4 or global IPv6 GID for those" },
+	{ GID_WARN_TYPE_UNKNOWN, "type_unknown",
+	  "the kernel gives no type for this entry (no gid_attrs/types: Linux before 4.5, where "
+	  "RoCE GIDs are RoCE v1): check that both ends use the same RoCE version" },
 };
 
 const char *gid_choice_warn_str(enum gid_choice_warn bit)
@@ -87,11 +94,17 @@ bool gid_want_parse(const char *s, struct gid_want *w, char *why, size_t whylen)
 	return true;
 }
 
+bool gid_is_link_local(const uint8_t raw[16])
+{
+	/* the first 10 bits: fe80:: to febf:ffff:...; fec0:: (once site-local) is not */
+	return raw[0] == 0xfe && (raw[1] & 0xc0) == 0x80;
+}
+
 static enum gid_kind gid_kind_of(const struct fab_gid *g)
 {
 	if (g->has_ipv4)
 		return GID_KIND_V4;
-	if (g->raw[0] == 0xfe && (g->raw[1] & 0xc0) == 0x80)
+	if (gid_is_link_local(g->raw))
 		return GID_KIND_LINK_LOCAL;
 	return GID_KIND_V6_GLOBAL;
 }
@@ -111,24 +124,58 @@ static int type_rank(enum fab_gid_type t)
 	}
 }
 
+/* The entry of the address the kernel sends a peer's packets from: rdma_cm binds to it too. */
+static bool gid_is_src(const struct fab_gid *g, const struct gid_want *w)
+{
+	return w->by_route && w->has_src && !memcmp(g->raw, w->src, sizeof(g->raw));
+}
+
 static bool gid_matches(const struct fab_gid *g, const struct gid_want *w)
 {
+	/*
+	 * A peer: the outgoing netdev's entries of the peer's family
+	 * (IPv4-mapped or not). Kernels before 4.5 name no netdev: there the
+	 * entry of the route's source address is the one on that netdev.
+	 */
+	if (w->by_route)
+		return (!strcmp(g->netdev, w->iface) || (!g->netdev[0] && gid_is_src(g, w))) &&
+		       g->has_ipv4 == w->v4;
 	if (w->is_addr)
 		return !memcmp(g->raw, w->addr, sizeof(g->raw));
 	return !strcmp(g->netdev, w->iface);
 }
 
-/* a before b in preference: type, then (for an interface) kind, then index. */
-static bool gid_better(const struct fab_gid *a, const struct fab_gid *b)
+/* a before b in preference: type, then (for a peer) the route's source, then kind, then index. */
+static bool gid_better(const struct fab_gid *a, const struct fab_gid *b, const struct gid_want *w)
 {
 	int ta = type_rank(a->type), tb = type_rank(b->type);
 	enum gid_kind ka = gid_kind_of(a), kb = gid_kind_of(b);
+	bool sa = gid_is_src(a, w), sb = gid_is_src(b, w);
 
 	if (ta != tb)
 		return ta < tb;
+	if (sa != sb)
+		return sa;
 	if (ka != kb)
 		return ka < kb;
 	return a->index < b->index;
+}
+
+bool gid_usable_here(const struct fab_gid *g)
+{
+	return type_rank(g->type) >= 0 && (!g->netdev[0] || g->netdev_in_ns);
+}
+
+const struct fab_gid *gid_best_here(const struct fab_port *p)
+{
+	/* no want: the order alone (type, then kind, then index) */
+	static const struct gid_want any;
+	const struct fab_gid *best = NULL;
+
+	for (size_t g = 0; g < p->ngids; g++)
+		if (gid_usable_here(&p->gids[g]) && (!best || gid_better(&p->gids[g], best, &any)))
+			best = &p->gids[g];
+	return best;
 }
 
 static const char *vlan_lower_of(const struct fab_port *p, const char *netdev)
@@ -159,7 +206,7 @@ static const struct fab_gid *port_choose(const struct fab_port *p, const struct 
 
 		if (type_rank(e->type) < 0 || !gid_matches(e, w))
 			continue;
-		if (!best || gid_better(e, best))
+		if (!best || gid_better(e, best, w))
 			best = e;
 	}
 	for (size_t g = 0; best && g < p->ngids; g++) {
@@ -187,7 +234,7 @@ void gid_choose(const struct fab_host *h, const struct gid_want *w, struct gid_c
 
 			if (p->link_layer == LINK_LAYER_INFINIBAND) {
 				/* IPoIB: the port GID (index 0) is what applications use. */
-				if (!w->is_addr && !c->ib_port && port_has_netdev(p, w->iface)) {
+				if ((!w->is_addr || w->by_route) && !c->ib_port && port_has_netdev(p, w->iface)) {
 					c->ib_dev = d;
 					c->ib_port = p;
 				}
@@ -217,6 +264,10 @@ void gid_choose(const struct fab_host *h, const struct gid_want *w, struct gid_c
 			c->warn |= GID_WARN_MAY_MOVE;
 		else if (!w->is_addr)
 			c->warn |= GID_WARN_LINK_LOCAL;
+		else
+			c->warn |= GID_WARN_LINK_LOCAL_ADDR;
+		if (pk->gid->type == GID_TYPE_UNKNOWN)
+			c->warn |= GID_WARN_TYPE_UNKNOWN;
 		if (pk->gid->netdev[0] && !pk->gid->netdev_in_ns)
 			c->warn |= GID_WARN_NOT_IN_NS;
 		if (pk->gid->type == GID_TYPE_ROCE_V1)

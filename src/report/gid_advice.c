@@ -2,13 +2,16 @@
 /* fabtop show gids --for: the GID index to use, text or JSON from one walk. */
 #include "config.h"
 
+#include <linux/rtnetlink.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report/gid_advice.h"
 
 static const enum gid_choice_warn warn_bits[] = {
-	GID_WARN_INDEX_DIFFERS, GID_WARN_V1_ONLY, GID_WARN_LINK_LOCAL, GID_WARN_NOT_IN_NS,
-	GID_WARN_SEVERAL_ADDRS, GID_WARN_MAY_MOVE,
+	GID_WARN_INDEX_DIFFERS, GID_WARN_V1_ONLY, GID_WARN_LINK_LOCAL, GID_WARN_LINK_LOCAL_ADDR,
+	GID_WARN_TYPE_UNKNOWN, GID_WARN_NOT_IN_NS, GID_WARN_SEVERAL_ADDRS, GID_WARN_MAY_MOVE,
 };
 
 #define NWARN (sizeof(warn_bits) / sizeof(warn_bits[0]))
@@ -41,12 +44,72 @@ static void pick_out(struct out *o, const struct gid_pick *pk)
 	out_obj_close(o);
 }
 
-/* Text: no RoCE GID to name (an InfiniBand interface, or nothing matched). */
-static void none_text(struct out *o, const struct gid_want *w, const struct gid_choice *c)
+/* The route to a peer, as `ip route get` says it: " via GW, source SRC, table T". */
+static const char *route_words(const struct route_answer *a, char *buf, size_t size)
 {
-	if (c->ib_port)
+	char gw[INET6_ADDRSTRLEN], src[INET6_ADDRSTRLEN], t[16];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (a->gateway.family)
+		n += (size_t)snprintf(buf + n, size - n, "via %s, ", net_ip_str(&a->gateway, gw, sizeof(gw)));
+	else
+		n += (size_t)snprintf(buf + n, size - n, "on-link, ");
+	if (n < size && a->src.family)
+		n += (size_t)snprintf(buf + n, size - n, "source %s, ", net_ip_str(&a->src, src, sizeof(src)));
+	if (n < size)
+		snprintf(buf + n, size - n, "table %s", net_table_str(a->table, t, sizeof(t)));
+	return buf;
+}
+
+/* The route facts: a line of text before the answer, the "route" member (null when not routed). */
+static void route_out(struct out *o, const struct gid_route *r)
+{
+	char peer[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], words[160];
+	bool ok = r && r->how == GID_ROUTE_OK;
+
+	if (!r || r->how == GID_ROUTE_NONE) {
+		out_null(o, PRINT_JSON, "route", NULL);
+		return;
+	}
+	out_obj_open(o, "route");
+	out_str(o, PRINT_JSON, "peer", net_ip_str(&r->peer, peer, sizeof(peer)), NULL);
+	out_bool(o, PRINT_JSON, "local", r->how == GID_ROUTE_LOCAL, NULL);
+	out_str(o, PRINT_JSON, "answered_by", r->asked, NULL);
+	out_str(o, PRINT_JSON, "error", r->how == GID_ROUTE_FAILED ? strerror(r->ans.error) : NULL, NULL);
+	out_str_or_null(o, PRINT_JSON, "dev", ok ? r->ans.oif_name : NULL, NULL);
+	out_str_or_null(o, PRINT_JSON, "src", ok && r->ans.src.family ? net_ip_str(&r->ans.src, b, sizeof(b)) : NULL,
+			NULL);
+	out_str_or_null(o, PRINT_JSON, "gateway",
+			ok && r->ans.gateway.family ? net_ip_str(&r->ans.gateway, b, sizeof(b)) : NULL, NULL);
+	if (ok)
+		out_uint(o, PRINT_JSON, "table", r->ans.table, NULL);
+	else
+		out_null(o, PRINT_JSON, "table", NULL);
+	out_obj_close(o);
+	if (ok)
+		out_printf(o, "To reach %s: leaves by %s (route: %s; asked of the %s)\n", peer, r->ans.oif_name,
+			   route_words(&r->ans, words, sizeof(words)), r->asked);
+}
+
+/* Text: no RoCE GID to name (an InfiniBand interface, or nothing matched). */
+static void none_text(struct out *o, const struct gid_want *w, const struct gid_choice *c,
+		      const struct gid_route *r)
+{
+	if (c->ib_port && w->by_route)
+		out_printf(o, "%s is reached over %s, an InfiniBand interface (%s port %u): applications use "
+			   "GID index 0, the port GID; no GID index needs setting.\n", w->text, w->iface,
+			   c->ib_dev->name, c->ib_port->num);
+	else if (c->ib_port)
 		out_printf(o, "%s is an InfiniBand interface (%s port %u): applications use GID index 0, "
 			   "the port GID; no GID index needs setting.\n", w->text, c->ib_dev->name, c->ib_port->num);
+	else if (w->by_route)
+		out_printf(o, "No RoCE GID entry for %s: it is reached by %s, and no RoCE port's GID table has an "
+			   "%s entry of %s (is %s an RDMA netdev, with an address of that family?)\n", w->text,
+			   w->iface, w->v4 ? "IPv4" : "IPv6", w->iface, w->iface);
+	else if (r && r->how == GID_ROUTE_FAILED)
+		out_printf(o, "No RoCE GID entry for %s: it is not one of this host's addresses, and there is no "
+			   "route to it (%s; asked of the %s)\n", w->text, strerror(r->ans.error), r->asked);
 	else
 		out_printf(o, "No RoCE GID entry for %s: %s\n", w->text, w->is_addr ?
 			   "no RoCE port's netdev has that address (is it configured, and on the RDMA netdev?)" :
@@ -70,7 +133,7 @@ static void use_text(struct out *o, const struct gid_choice *c)
 			   c->picks[i].gid->index);
 }
 
-void gid_advice(struct out *o, const struct gid_want *w, const struct gid_choice *c)
+void gid_advice(struct out *o, const struct gid_want *w, const struct gid_choice *c, const struct gid_route *r)
 {
 	/* the text says only why there is no pick when there is none */
 	bool picked = c->npicks > 0;
@@ -82,10 +145,11 @@ void gid_advice(struct out *o, const struct gid_want *w, const struct gid_choice
 		out_uint(o, PRINT_JSON, "index", (uint64_t)c->index, NULL);
 	else
 		out_null(o, PRINT_JSON, "index", NULL);
+	route_out(o, r);
 	if (picked)
-		out_printf(o, "GID for %s:\n", w->text);
+		out_printf(o, w->by_route ? "GID to reach %s:\n" : "GID for %s:\n", w->text);
 	else
-		none_text(o, w, c);
+		none_text(o, w, c, r);
 	out_arr_open(o, "ports");
 	for (size_t i = 0; i < c->npicks; i++)
 		pick_out(o, &c->picks[i]);

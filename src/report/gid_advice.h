@@ -6,12 +6,14 @@
 #include <stdio.h>
 
 #include "derive/gid_choice.h"
+#include "derive/gid_route.h"
 #include "report/out.h"
 
 /*
  * The choice for w: the index, the settings that carry it, the warnings;
- * in JSON the "gid_choice" member of the open object.
+ * in JSON the "gid_choice" member of the open object. r: how an address
+ * no GID carries was routed (NULL or GID_ROUTE_NONE: it was not).
  */
-void gid_advice(struct out *o, const struct gid_want *w, const struct gid_choice *c);
+void gid_advice(struct out *o, const struct gid_want *w, const struct gid_choice *c, const struct gid_route *r);
 
 #endif

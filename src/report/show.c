@@ -333,6 +333,7 @@ static void gid_out(struct out *o, const struct fab_device *d, const struct fab_
 void show_gids(struct out *o, const struct fab_host *h)
 {
 	bool any = false;
+	size_t untyped = 0;
 
 	out_arr_open(o, "gids");
 	for (size_t i = 0; i < h->ndevs; i++)
@@ -345,9 +346,14 @@ void show_gids(struct out *o, const struct fab_host *h)
 						   "GID", "IPv4", "VER", "NETDEV");
 				any = true;
 				gid_out(o, &h->devs[i], p, &p->gids[g]);
+				untyped += p->gids[g].type == GID_TYPE_UNKNOWN;
 			}
 		}
 	out_arr_close(o);
 	if (!any)
 		out_printf(o, "No GID entries found.\n");
+	/* kept, not dropped: but "unknown" must not read as a RoCE version (JSON: "type": null) */
+	if (untyped)
+		out_printf(o, "note: %zu entr%s without a type: the kernel has no gid_attrs/types (before Linux 4.5, "
+			   "whose RoCE GIDs are RoCE v1)\n", untyped, untyped == 1 ? "y" : "ies");
 }

@@ -3,7 +3,8 @@
 # show gids --for over fixture trees: the index named for an address or an
 # interface, VLAN-aware, and each warning (ports disagree, RoCE v1 only,
 # link-local only, netdev in another namespace), text and JSON compared with
-# tests/data/trees/gid-choice.expected.*; exit codes for none and bad input.
+# tests/data/trees/gid-choice.expected.*; a peer's address by its route
+# (the demo's model); exit codes for none and bad input.
 . "$TOP_SRCDIR/tests/setup.sh"
 
 # TREE FOR: the text and the sorted JSON of each, one after the other.
@@ -33,6 +34,34 @@ assert_eq "container: netdev elsewhere is warned" '["netdev_not_in_netns","may_m
 	"$(j container 192.168.50.7 '[.gid_choice.warnings[].key]')"
 assert_eq "IPoIB: index 0 of the IB port" '{"device":"mlx4_0","port":1,"index":0}' \
 	"$(j ib-2port ib0 '.gid_choice.infiniband_port')"
+
+# A peer's address (the demo: its routes answered by the model, no root
+# needed; tests/net/gid-route.sh asks the kernel): the route names the
+# netdev, that netdev's entry of the peer's family is the answer.
+dj() { "$FABTOP" --demo show gids --for "$1" --json | jq -c "$2"; }
+run_rc "$FABTOP" --demo show gids --for 10.20.0.9
+assert_rc "demo peer 10.20.0.9: exit 0" 0
+assert_match "demo peer: the route in the text" \
+	'^To reach 10\.20\.0\.9: leaves by enp65s0f0 \(route: on-link, source 10\.20\.0\.1, table main; asked of the model\)' \
+	"$(cat "$T/out")"
+assert_match "demo peer: the index to use" '^  NCCL_IB_GID_INDEX=3$' "$(cat "$T/out")"
+assert_eq "demo peer: index 3 and the route's facts" '[3,"enp65s0f0","10.20.0.1",254,"model",false]' \
+	"$(dj 10.20.0.9 '.gid_choice | [.index, .route.dev, .route.src, .route.table, .route.answered_by, .route.local]')"
+assert_eq "demo peer on the VLAN's subnet: the VLAN's entry" '[7,"enp65s0f0.100","enp65s0f0"]' \
+	"$(dj 10.100.0.7 '.gid_choice | [.index, .route.dev, .ports[0].vlan_lower]')"
+run_rc "$FABTOP" --demo show gids --for 172.16.16.1
+assert_rc "demo peer over IPoIB: exit 0" 0
+assert_match "demo peer over IPoIB: index 0 of the IB port" \
+	'^172\.16\.16\.1 is reached over ib0, an InfiniBand interface \(mlx5_0 port 1\)' "$(cat "$T/out")"
+run_rc "$FABTOP" --demo show gids --for 8.8.8.8
+assert_rc "demo peer by the default route (no RDMA netdev): exit 1" 1
+assert_match "... and says by which netdev" \
+	'^No RoCE GID entry for 8\.8\.8\.8: it is reached by enp49s0f1, and no RoCE port.s GID table has an IPv4 entry of enp49s0f1' \
+	"$(cat "$T/out")"
+assert_eq "... with the gateway in JSON" '[null,"10.208.130.254"]' "$(dj 8.8.8.8 '.gid_choice | [.index, .route.gateway]')"
+run_rc "$FABTOP" --demo show gids --for 10.208.130.34
+assert_rc "demo: a local address without GID: exit 1" 1
+assert_eq "demo: a local address is no peer" 'true' "$(dj 10.208.130.34 '.gid_choice.route.local')"
 
 run_rc "$FABTOP" --sysfs "$DATA/trees/roce-gids" show gids --for 10.9.9.9
 assert_eq "no entry: exit 1" 1 "$rc"

@@ -64,18 +64,31 @@ assert_match "a real tree (procfs fixture): the 1X EDR link of mlx5_0 is slow" \
 # and default_roce_mode against the GID types present.
 R="$T/roce"
 rdma_fixture "$R" rxe0 gone-veth0 Ethernet 10.20.0.1
+# The container as its sysfs shows it: the GIDs name a netdev its class/net lacks.
+rmdir "$R/class/net/gone-veth0"
 mkdir -p "$T/configfs/rdma_cm/rxe0/ports/1"
 echo "IB/RoCE v1" >"$T/configfs/rdma_cm/rxe0/ports/1/default_roce_mode"
 run_rc "$FABTOP" --sysfs "$R" --configfs "$T/configfs" doctor --json
 assert_eq "RoCE: exit 1" 1 "$rc"
-assert_eq "finding 5: the container case and the RoCE mode" \
-	"gid-netdev-not-in-netns:rxe0/1 roce-mode-mismatch:rxe0/1" \
+assert_eq "finding 5: the container case (no entry usable here) and the RoCE mode" \
+	"gid-netdev-not-in-netns:rxe0/1 roce-mode-mismatch:rxe0/1 roce-no-usable-gid:rxe0/1" \
 	"$(jq -r '[.findings[] | select(.id == 5) | "\(.code):\(.device)/\(.port)"] | join(" ")' "$T/out")"
 assert_match "the container finding names the missing netdev" 'gone-veth0' \
 	"$(jq -r '.findings[] | select(.code == "gid-netdev-not-in-netns") | .evidence[]' "$T/out")"
 echo "RoCE v2" >"$T/configfs/rdma_cm/rxe0/ports/1/default_roce_mode"
-assert_eq "default_roce_mode RoCE v2 with RoCE v2 GIDs: no mode finding" "gid-netdev-not-in-netns:rxe0/1" \
+assert_eq "default_roce_mode RoCE v2 with RoCE v2 GIDs: no mode finding" \
+	"gid-netdev-not-in-netns:rxe0/1 roce-no-usable-gid:rxe0/1" \
 	"$("$FABTOP" --sysfs "$R" --configfs "$T/configfs" doctor --json | jq -r '[.findings[] | select(.id == 5) | "\(.code):\(.device)/\(.port)"] | join(" ")')"
+
+# Under --sysfs the tree says which netdevs are here, for the doctor as for
+# show gids: a netdev the tree has (and this namespace has not) is no finding.
+H="$T/here"
+rdma_fixture "$H" rxe0 "tree-only$$" Ethernet 10.20.0.1
+ip link show "tree-only$$" >/dev/null 2>&1 && not_ok "tree-only$$ must not exist here" || ok "tree-only$$ is only in the tree"
+assert_eq "show gids: the tree's netdev is in the namespace" '[true,true]' \
+	"$("$FABTOP" --sysfs "$H" show gids --json | jq -c '[.gids[].netdev_in_netns]')"
+assert_eq "doctor: no netns finding for a netdev the tree has" "" \
+	"$("$FABTOP" --sysfs "$H" doctor --json | jq -r '[.findings[] | select(.id == 5) | .code] | join(" ")')"
 
 # An address on a RoCE netdev without a GID entry: a real address in a namespace.
 if [ "$(id -u)" != 0 ] || ! ip netns add "ftp$$" 2>/dev/null; then

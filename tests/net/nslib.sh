@@ -113,6 +113,31 @@ rdma_fixture() {
 	[ -z "${6:-}" ] || echo "$6" >"$1/class/net/$3/mode"
 }
 
+# gid_table DIR DEV LEN: port 1's GID table of LEN entries, every one empty
+# as the kernel shows an unused entry: all zeros, its gid_attrs/types/N and
+# ndevs/N unreadable (EINVAL; absent in a tree, as in tests/data/trees).
+gid_table() {
+	_p="$1/class/infiniband/$2/ports/1"
+	rm -rf "$_p/gids" "$_p/gid_attrs"
+	mkdir -p "$_p/gids"
+	_i=0
+	while [ "$_i" -lt "$3" ]; do
+		echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$_p/gids/$_i"
+		_i=$((_i + 1))
+	done
+}
+
+# gid_entry DIR DEV INDEX GID [TYPE NETDEV]: entry INDEX of port 1's table;
+# without TYPE no gid_attrs are written (kernels before 4.5 have none).
+gid_entry() {
+	_p="$1/class/infiniband/$2/ports/1"
+	echo "$4" >"$_p/gids/$3"
+	[ -n "${5:-}" ] || return 0
+	mkdir -p "$_p/gid_attrs/types" "$_p/gid_attrs/ndevs"
+	echo "$5" >"$_p/gid_attrs/types/$3"
+	echo "$6" >"$_p/gid_attrs/ndevs/$3"
+}
+
 # in_ns NS CMD...: run in a namespace.
 in_ns() { _n=$1; shift; ip netns exec "$_n" "$@"; }
 

@@ -137,6 +137,86 @@ int main(void)
 	gid_choose(&h, &w, &c);
 	TAP_OK(c.npicks == 0 && !c.ib_port && c.index == -1, "unknown address: nothing (picks %zu)", c.npicks);
 
+	/* fe80::/10 asked by address: warned whichever edge of the prefix; fec0:: is not link-local. */
+	ports[1].ngids = 0;
+	add_gid(&ports[1], 0, "fe80:0000:0000:0000:5054:00ff:fe12:0002", GID_TYPE_ROCE_V2, "eth8", true);
+	add_gid(&ports[1], 1, "febf:ffff:ffff:ffff:5054:00ff:fe12:0002", GID_TYPE_ROCE_V2, "eth8", true);
+	add_gid(&ports[1], 2, "fec0:0000:0000:0000:5054:00ff:fe12:0002", GID_TYPE_ROCE_V2, "eth8", true);
+	add_gid(&ports[1], 3, "fe7f:ffff:ffff:ffff:5054:00ff:fe12:0002", GID_TYPE_ROCE_V2, "eth8", true);
+	want("fe80::5054:ff:fe12:2", &w);
+	gid_choose(&h, &w, &c);
+	ASSERT_EQ_INT(c.index, 0, "fe80:: by address: named");
+	TAP_OK((c.warn & GID_WARN_LINK_LOCAL_ADDR) && !(c.warn & GID_WARN_MAY_MOVE),
+	       "fe80:: by address: link-local warned, not may-move (warn %#x)", c.warn);
+	want("febf:ffff:ffff:ffff:5054:ff:fe12:2", &w);
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 1 && (c.warn & GID_WARN_LINK_LOCAL_ADDR),
+	       "febf:ffff:: (last of fe80::/10) is link-local (index %d, warn %#x)", c.index, c.warn);
+	want("fec0::5054:ff:fe12:2", &w);
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 2 && !(c.warn & (GID_WARN_LINK_LOCAL_ADDR | GID_WARN_LINK_LOCAL)),
+	       "fec0:: (first past fe80::/10) is not link-local (index %d, warn %#x)", c.index, c.warn);
+	want("fe7f:ffff:ffff:ffff:5054:ff:fe12:2", &w);
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 3 && !(c.warn & GID_WARN_LINK_LOCAL_ADDR),
+	       "fe7f:ffff:: (just below fe80::/10) is not link-local (index %d, warn %#x)", c.index, c.warn);
+	TAP_OK(want("eth8", &w), "eth8 parses");
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 2 && !(c.warn & (GID_WARN_LINK_LOCAL | GID_WARN_LINK_LOCAL_ADDR)),
+	       "by interface: the non-link-local IPv6 entry before fe80::/febf:: (index %d, warn %#x)",
+	       c.index, c.warn);
+
+	/* A kernel without gid_attrs/types: the entry is kept, named, and its type said unknown. */
+	ports[1].ngids = 0;
+	add_gid(&ports[1], 0, LL, GID_TYPE_UNKNOWN, "eth4", true);
+	add_gid(&ports[1], 1, "0000:0000:0000:0000:0000:ffff:0a04:0001", GID_TYPE_UNKNOWN, "eth4", true);
+	want("10.4.0.1", &w);
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 1 && (c.warn & GID_WARN_TYPE_UNKNOWN),
+	       "type unknown: named and warned (index %d, warn %#x)", c.index, c.warn);
+	want("10.0.0.1", &w);
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 5 && !(c.warn & GID_WARN_TYPE_UNKNOWN), "a typed entry: no type warning (warn %#x)", c.warn);
+
+	/* A peer, by route: the outgoing netdev's entries of the peer's family, v2, the route's source first. */
+	memset(&w, 0, sizeof(w));
+	w.is_addr = w.v4 = w.by_route = true;
+	snprintf(w.iface, sizeof(w.iface), "eth0");
+	gid_choose(&h, &w, &c);
+	ASSERT_EQ_INT(c.index, 5, "peer, IPv4, no source: eth0's lowest IPv4 RoCE v2 entry");
+	w.has_src = true;
+	gid_parse(V4B, w.src);
+	gid_choose(&h, &w, &c);
+	ASSERT_EQ_INT(c.index, 8, "peer, IPv4: the entry of the route's source address");
+	gid_parse(V4B, w.src);
+	w.src[15] = 9;	/* a source with no entry: the usual order */
+	gid_choose(&h, &w, &c);
+	ASSERT_EQ_INT(c.index, 5, "peer, IPv4, source without entry: lowest IPv4 v2");
+	w.v4 = false;
+	w.has_src = false;
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 3 && !(c.warn & GID_WARN_LINK_LOCAL_ADDR),
+	       "peer, IPv6: the global IPv6 v2 entry, not link-local, not IPv4 (index %d, warn %#x)", c.index, c.warn);
+	snprintf(w.iface, sizeof(w.iface), "eth0.100");
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.npicks == 0 && c.index == -1, "peer, IPv6, by a netdev with IPv4 entries only: none (picks %zu)",
+	       c.npicks);
+	w.v4 = true;
+	gid_choose(&h, &w, &c);
+	ASSERT_EQ_INT(c.index, 6, "peer, IPv4, by the VLAN: the VLAN's entry");
+	snprintf(w.iface, sizeof(w.iface), "eth7");
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.npicks == 0, "peer by a netdev no table names: none (picks %zu)", c.npicks);
+	snprintf(w.iface, sizeof(w.iface), "eth8");
+	w.v4 = false;
+	w.has_src = true;
+	gid_parse("fe80:0000:0000:0000:5054:00ff:fe12:0002", w.src);
+	ports[1].ngids = 0;
+	add_gid(&ports[1], 0, "fe80:0000:0000:0000:5054:00ff:fe12:0002", GID_TYPE_ROCE_V2, "eth8", true);
+	gid_choose(&h, &w, &c);
+	TAP_OK(c.index == 0 && (c.warn & GID_WARN_LINK_LOCAL_ADDR) && !(c.warn & GID_WARN_LINK_LOCAL),
+	       "peer reached by a link-local source: link-local warned (index %d, warn %#x)", c.index, c.warn);
+
 	/* Input that is neither. */
 	TAP_OK(!gid_want_parse("", &w, why, sizeof(why)), "empty rejected");
 	ASSERT_CONTAINS(why, "neither", "the reason says what was expected");
@@ -146,6 +226,8 @@ int main(void)
 	TAP_OK(gid_want_parse("abcdefghijklmno", &w, why, sizeof(why)), "15 characters accepted");
 	TAP_OK(!gid_want_parse("10.0.0.1:80", &w, why, sizeof(why)), "address with port rejected");
 	ASSERT_EQ_STR(gid_choice_warn_key(GID_WARN_MAY_MOVE), "may_move", "warning key");
+	ASSERT_EQ_STR(gid_choice_warn_key(GID_WARN_LINK_LOCAL_ADDR), "link_local", "link-local warning key");
+	ASSERT_EQ_STR(gid_choice_warn_key(GID_WARN_TYPE_UNKNOWN), "type_unknown", "unknown type warning key");
 	ASSERT_NULL(gid_choice_warn_str((enum gid_choice_warn)(1u << 30)), "unknown bit has no text");
 	return tap_done();
 }

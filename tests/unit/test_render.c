@@ -145,7 +145,7 @@ static void build_host(struct fab_host *h)
 	p = &d->ports[0];
 	port_basics(p, 1, PORT_STATE_ACTIVE, "4: ACTIVE", "10 Gb/sec (4X QDR)", 10, LINK_LAYER_ETHERNET);
 	add_netdev(p, "eth1", true);
-	add_gid(p, 1, "0000:0000:0000:0000:0000:ffff:0a14:0001", GID_TYPE_ROCE_V2, "eth1", true, "10.20.0.1");
+	add_gid(p, 0, "0000:0000:0000:0000:0000:ffff:0a14:0001", GID_TYPE_ROCE_V2, "eth1", true, "10.20.0.1");
 	add_gid(p, 2, "0000:0000:0000:0000:0000:ffff:0a1e:0001", GID_TYPE_ROCE_V2, "eth9", false, "10.30.0.1");
 }
 
