@@ -9,15 +9,16 @@ src_libfabtop_a_SOURCES += src/cmd/cmd_probe.c \
 
 # Unit tests (no RDMA needed) and the hostile client the VM test drives.
 check_PROGRAMS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe \
-	tests/probe/test_fair tests/probe/test_outbuf tests/probe/hostile
+	tests/probe/test_fair tests/probe/test_outbuf tests/probe/test_explain tests/probe/hostile
 TESTS += tests/probe/test_wire tests/probe/test_cm_reason tests/probe/test_probe \
-	tests/probe/test_fair tests/probe/test_outbuf tests/probe/cli.sh
-EXTRA_DIST += tests/probe/cli.sh
+	tests/probe/test_fair tests/probe/test_outbuf tests/probe/test_explain tests/probe/cli.sh tests/probe/why.sh
+EXTRA_DIST += tests/probe/cli.sh tests/probe/why.sh
 tests_probe_test_wire_LDADD = $(TEST_LDADD)
 tests_probe_test_cm_reason_LDADD = $(TEST_LDADD)
 tests_probe_test_probe_LDADD = $(TEST_LDADD)
 tests_probe_test_fair_LDADD = $(TEST_LDADD)
 tests_probe_test_outbuf_LDADD = $(TEST_LDADD)
+tests_probe_test_explain_LDADD = $(TEST_LDADD)
 tests_probe_hostile_LDADD = $(TEST_LDADD)
 
 # Soft-RoCE VM tests: they boot qemu, so `make check` skips them unless
