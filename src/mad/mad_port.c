@@ -574,10 +574,13 @@ void mad_port_explain(struct ib_local_port *lp)
 		what = "port INIT with the link up and an all-zero GUID: a virtual function the SM cannot address "
 		       "(the PF's admin sets its GUIDs: ip link set PF vf N node_guid/port_guid; opensm needs "
 		       "virtualization on)";
-	else if (lp->pi.state == PORT_STATE_INIT && fab_lid_is_unicast(lp->pi.sm_lid))
-		what = "port INIT with the link up and an SM LID set: a subnet manager reached the port but has not "
-		       "made it ACTIVE (still sweeping, or it failed on this port): sminfo, and the SM's log";
-	else if (lp->pi.state == PORT_STATE_INIT)
+	else if (lp->pi.state == PORT_STATE_INIT && fab_lid_is_unicast(lp->pi.sm_lid)) {
+		snprintf(lp->note, sizeof(lp->note), "port INIT with the link up, naming SM LID %u: that subnet manager "
+			 "has not made it ACTIVE: it is still sweeping, failed on this port, or no longer runs (a port "
+			 "keeps the last SM's LID). Check it (sminfo) and its log, or start one (opensm)",
+			 (unsigned int)lp->pi.sm_lid);
+		return;
+	} else if (lp->pi.state == PORT_STATE_INIT)
 		what = "port INIT with the link up: no subnet manager has configured it. "
 		       "Start one on this subnet (opensm, or enable the switch's SM); "
 		       "until then there is no LID, no SM LID and no LID-routed traffic (PMA, IPoIB)";

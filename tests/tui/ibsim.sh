@@ -128,7 +128,7 @@ tui_expect "... with the reason" "the link is not up" 5
 stop_pid "$OSM_PID"
 ibsim_cmd 'ReLink "HostA"[1]' 'sim>'
 tui_expect "cable back without SM: the partner again" 'far end: Switch "spine-a" port 1' 15
-tui_expect "... and the port is explained (INIT, no SM)" "no subnet manager has configured it" 10
+tui_expect "... and the port is explained (INIT, still naming the gone SM's LID)" "naming SM LID $SM_LID: that subnet manager has not made it ACTIVE" 10
 tui_keys 1
 tui_keys Enter
 tui_expect "Ports details: the old SM LID has not configured it" "still names SM LID $SM_LID" 10
