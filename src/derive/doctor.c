@@ -1053,6 +1053,34 @@ static void check_cm_rejects(struct doc *d, struct rdma_addr *ra, size_t n)
 	}
 }
 
+/*
+ * The chain's checks that could not run on a port (DCB unreadable, no
+ * ethtool statistics): said, so that "no problems" is never claimed over
+ * them. The rate checks need two samples, which one look never has: not
+ * listed (they are `show roce --count`'s).
+ */
+static void check_roce_gaps(struct doc *d)
+{
+	struct doctor_report *r = d->out;
+	size_t n = roce_gaps(NULL, d->roce, NULL, 0), k = 0;
+	struct roce_gap *g = n ? calloc(n, sizeof(*g)) : NULL;
+
+	if (n && !g) {
+		d->err = -ENOMEM;
+		return;
+	}
+	roce_gaps(NULL, d->roce, g, n);
+	for (size_t i = 0; i < n; i++)
+		if (g[i].dev[0])
+			g[k++] = g[i];
+	if (!k) {
+		free(g);
+		return;
+	}
+	r->gaps = g;
+	r->ngaps = k;
+}
+
 /* The configuration findings of the RoCE lossless chain (derive/roce_check.c): one sample has no rates. */
 static void check_roce_chain(struct doc *d, struct rdma_addr *ra, size_t n)
 {
@@ -1075,6 +1103,7 @@ static void check_roce_chain(struct doc *d, struct rdma_addr *ra, size_t n)
 			*f = fs[i];
 	}
 	free(fs);
+	check_roce_gaps(d);
 }
 
 /*
@@ -1294,6 +1323,7 @@ int doctor_routes(const struct doctor_input *in, const struct doctor_query *q, s
 
 void doctor_report_free(struct doctor_report *r)
 {
+	free(r->gaps);
 	free(r->findings);
 	free(r->routes);
 	memset(r, 0, sizeof(*r));

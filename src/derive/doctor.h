@@ -81,9 +81,13 @@ struct doctor_query {
 	const char *from;		/* --from ADDR|IFACE, NULL for none */
 };
 
+struct roce_gap;
+
 struct doctor_report {
 	struct doctor_finding *findings;
 	size_t nfindings;
+	struct roce_gap *gaps;		/* the RoCE chain's checks that could not run (derive/roce_check.h) */
+	size_t ngaps;
 	char peer[DOCTOR_ADDR_LEN];	/* the query's peer, "" if none */
 	struct doctor_route *routes;	/* decisions for peer from each RDMA address */
 	size_t nroutes;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/doctor.h"
+#include "report/roce.h"
 
 #define WRAP 78
 
@@ -147,7 +148,15 @@ void doctor_report(struct out *o, const struct doctor_report *r, bool color)
 	for (size_t i = 0; i < r->nroutes; i++)
 		route_out(o, &r->routes[i]);
 	out_arr_close(o);
-	if (!r->nfindings)
+	if (r->ngaps)
+		out_printf(o, "\nNot checked (the RoCE chain, doc/roce.md):\n");
+	out_arr_open(o, "not_checked");
+	for (size_t i = 0; i < r->ngaps; i++)
+		roce_gap_out(o, &r->gaps[i]);
+	out_arr_close(o);
+	if (!r->nfindings && r->ngaps)
+		out_printf(o, "\nNo problems found by the checks that ran; %zu could not run (above).\n", r->ngaps);
+	else if (!r->nfindings)
 		out_printf(o, "\nNo problems found.\n");
 	else
 		out_printf(o, "\n%zu error%s, %zu warning%s, %zu note%s.\n", counts[DOCTOR_ERROR],

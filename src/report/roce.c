@@ -360,7 +360,7 @@ static void finding_out(struct out *o, const struct doctor_finding *x)
 }
 
 /* "PFC: not checked on enp1s0f0 (DCB netlink: Operation not supported)" */
-static void gap_out(struct out *o, const struct roce_gap *g)
+void roce_gap_out(struct out *o, const struct roce_gap *g)
 {
 	out_obj_open(o, NULL);
 	out_str(o, PRINT_JSON, "check", g->check, NULL);
@@ -415,7 +415,7 @@ void roce_report(struct out *o, const struct roce_state *prev, const struct roce
 		out_printf(o, "%sNot checked:\n", nfs ? "\n" : "");
 	out_arr_open(o, "not_checked");
 	for (size_t i = 0; i < ngaps; i++)
-		gap_out(o, &gaps[i]);
+		roce_gap_out(o, &gaps[i]);
 	out_arr_close(o);
 	if (!nfs && !ngaps)
 		out_printf(o, "No problems found in the lossless chain.\n");

@@ -19,4 +19,7 @@
 void roce_report(struct out *o, const struct roce_state *prev, const struct roce_state *cur,
 		 const struct doctor_finding *fs, size_t nfs, const struct roce_gap *gaps, size_t ngaps);
 
+/* One check that could not run, as a line of text or a JSON object (the doctor lists them too). */
+void roce_gap_out(struct out *o, const struct roce_gap *g);
+
 #endif
