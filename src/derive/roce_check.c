@@ -151,9 +151,11 @@ static const char *trust_why(const struct roce_port *rp, int *err, char *buf, si
 static const char *dcqcn_why(const struct roce_port *rp, int *err, char *buf, size_t len)
 {
 	struct roce_tc tc;
+	const char *why = prio_why(rp, err, buf, len);
 
-	if (prio_why(rp, err, buf, len))
-		return buf;
+	/* prio_why() answers with buf or with a constant: return what it said, not buf */
+	if (why)
+		return why;
 	if (!rp->ecn.known) {
 		snprintf(buf, len, "no /sys/class/net/%s/ecn: only MLNX_OFED's mlx5 shows the enables", rp->netdev);
 		return buf;

@@ -107,6 +107,24 @@ int main(void)
 	       "the checks that do not need DCB ran");
 	ASSERT_EQ_U64(count_code(t.fs, t.nfs, "roce-loss-pfc-unknown"), 0, "no sequence errors: no symptom");
 
+	/*
+	 * DCB readable, default_roce_tos unknown: RDMA's priority is unknown,
+	 * and the DCQCN check says so in the same words as PFC (its reason is
+	 * the priority's, a constant; it once came back as whatever the buffer
+	 * held).
+	 */
+	t.b.dcb.err = 0;
+	t.b.tos.known = false;
+	run(&t);
+	g = find_gap(t.gaps, t.ngaps, "dcqcn");
+	ASSERT_EQ_STR(g ? g->reason : "", "rdma_cm default_roce_tos unknown: RDMA's priority unknown",
+		      "TOS unknown: DCQCN not checked, for RDMA's priority unknown");
+	g = find_gap(t.gaps, t.ngaps, "pfc");
+	ASSERT_EQ_STR(g ? g->reason : "", "rdma_cm default_roce_tos unknown: RDMA's priority unknown",
+		      "... PFC the same");
+	t.b.tos.known = true;
+	t.b.dcb.err = -EOPNOTSUPP;
+
 	/* The symptom: sequence errors climb while PFC is unknown; each counter alone is enough. */
 	ctr(&t.b.cc[ROCE_CC_OUT_OF_SEQUENCE], 1);
 	run(&t);
