@@ -28,6 +28,11 @@ check_PROGRAMS += tests/record/test_record_subnet
 TESTS += tests/record/test_record_subnet
 tests_record_test_record_subnet_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_subnet_LDADD = $(TEST_LDADD)
+# The RoCE chain record: codec, limits, written when it changes, served at the cursor by the replay source.
+check_PROGRAMS += tests/record/test_record_roce
+TESTS += tests/record/test_record_roce
+tests_record_test_record_roce_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_roce_LDADD = $(TEST_LDADD)
 # Small hostile files (counts, budget, zstd bombs) fail fast and small, replayed by the binary.
 check_PROGRAMS += tests/record/test_record_bounds
 TESTS += tests/record/test_record_bounds
