@@ -38,10 +38,10 @@ check_PROGRAMS += tests/record/test_record_bounds
 TESTS += tests/record/test_record_bounds
 tests_record_test_record_bounds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_bounds_LDADD = $(TEST_LDADD)
-TESTS += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh
+TESTS += tests/record/record.sh tests/record/roce.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh
 # Soft-RoCE (make check-vm): rxe0 recorded going down and up, replayed here.
 VM_TESTS += tests/record/vm-record.sh
-EXTRA_DIST += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh tests/record/vm-record.sh \
+EXTRA_DIST += tests/record/record.sh tests/record/roce.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh tests/record/vm-record.sh \
 	tests/record/vm-record.guest tests/data/record
 
 # make bench: size and CPU of recording (built with the check programs so distcheck compiles it).
