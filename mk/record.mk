@@ -9,7 +9,7 @@ src_libfabtop_a_SOURCES += src/record/codec.c src/record/codec.h \
 	src/record/reader.c src/record/reader.h \
 	src/record/when.c src/record/when.h \
 	src/record/mad.c src/record/mad.h src/record/subnet.c src/record/subnet.h \
-	src/record/probe.c src/record/probe.h \
+	src/record/probe.c src/record/probe.h src/record/roce.c src/record/roce.h \
 	src/source/source_record.c src/source/source_replay.c \
 	src/cmd/cmd_record.c
 
@@ -28,15 +28,20 @@ check_PROGRAMS += tests/record/test_record_subnet
 TESTS += tests/record/test_record_subnet
 tests_record_test_record_subnet_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_subnet_LDADD = $(TEST_LDADD)
+# The RoCE chain record: codec, limits, written when it changes, served at the cursor by the replay source.
+check_PROGRAMS += tests/record/test_record_roce
+TESTS += tests/record/test_record_roce
+tests_record_test_record_roce_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_record_test_record_roce_LDADD = $(TEST_LDADD)
 # Small hostile files (counts, budget, zstd bombs) fail fast and small, replayed by the binary.
 check_PROGRAMS += tests/record/test_record_bounds
 TESTS += tests/record/test_record_bounds
 tests_record_test_record_bounds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_record_test_record_bounds_LDADD = $(TEST_LDADD)
-TESTS += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh
+TESTS += tests/record/record.sh tests/record/roce.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh
 # Soft-RoCE (make check-vm): rxe0 recorded going down and up, replayed here.
 VM_TESTS += tests/record/vm-record.sh
-EXTRA_DIST += tests/record/record.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh tests/record/vm-record.sh \
+EXTRA_DIST += tests/record/record.sh tests/record/roce.sh tests/record/tui.sh tests/record/ibsim.sh tests/record/planted.sh tests/record/vm-record.sh \
 	tests/record/vm-record.guest tests/data/record
 
 # make bench: size and CPU of recording (built with the check programs so distcheck compiles it).

@@ -233,6 +233,11 @@ static int roce_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	if (!rc) {
 		live_want(&lv, LIVE_WANT_ROCE);
 		rc = lv.roce_err == -ENOMEM ? -ENOMEM : 0;
+		/* the report alone would read as a host without RoCE ports */
+		if (lv.roce_err == -EOPNOTSUPP)
+			fprintf(stderr, "fabtop: %s\n", source_has(lv.src, SOURCE_RECORDED) ?
+				"the recording holds no RoCE chain (made by a fabtop before recording format 1.3)" :
+				"this source has no RoCE chain to read");
 	}
 	if (!rc && !live && !ctx->demo && !roce_collect_next(ctx->sysfs_root, &lv.roce, &next)) {
 		roce_print(ctx, &lv.roce, &next, 0);

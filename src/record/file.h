@@ -9,7 +9,7 @@
 
 /* doc/recording.md describes every record; a reader takes any minor version of its major. */
 #define REC_FORMAT_MAJOR	1
-#define REC_FORMAT_MINOR	2
+#define REC_FORMAT_MINOR	3
 #define REC_MAGIC		"fabtop recording "	/* then "MAJOR.MINOR\n" */
 
 enum rec_record {
@@ -23,13 +23,14 @@ enum rec_record {
 	REC_MAD = 8,		/* the MAD view of the local IB ports, when it changed (format 1.1) */
 	REC_PROBE = 9,		/* the probe's state and numbers, every interval while one runs (format 1.1) */
 	REC_SUBNET = 10,	/* the whole subnet of the Fabric pane, when swept or sampled (format 1.2) */
+	REC_ROCE = 11,		/* the RoCE lossless chain of the Ethernet ports, when it changed (format 1.3) */
 	REC_NRECORD
 };
 
 /* Every record but the header starts with these: times as differences from the record before. */
 #define REC_F_MONO	1	/* sint: CLOCK_MONOTONIC ns since the previous record */
 #define REC_F_WALL	2	/* sint: CLOCK_REALTIME ns since the previous record */
-#define REC_F_BODY	3	/* the record's message (host, net, event, MAD view, probe) or, in samples, port entries */
+#define REC_F_BODY	3	/* the record's message (host, net, event, MAD view, probe, ...) or, in samples, port entries */
 
 /* What the header says about the recording. */
 struct rec_info {

@@ -18,6 +18,7 @@
 #include "record/mad.h"
 #include "record/subnet.h"
 #include "record/reader.h"
+#include "record/roce.h"
 #include "record/sample.h"
 #include "record/schema.h"
 
@@ -243,6 +244,7 @@ static const char *record_name(uint64_t type)
 		[REC_HEADER] = "header", [REC_HOST] = "host", [REC_VALUES] = "keyframe",
 		[REC_SAMPLE] = "sample", [REC_NET] = "network", [REC_EVENT] = "event", [REC_END] = "end",
 		[REC_MAD] = "MAD view", [REC_PROBE] = "probe", [REC_SUBNET] = "subnet",
+		[REC_ROCE] = "RoCE chain",
 	};
 
 	return type < REC_NRECORD && names[type] ? names[type] : "unknown";
@@ -262,7 +264,7 @@ static int body_error(const struct rec_reader *r, const struct rec_entry *e, con
 
 /*
  * The structs a record's body asks for, decoded once and freed: a host,
- * network state or MAD view that is malformed, or that asks for more than
+ * network state, MAD view, subnet or RoCE chain that is malformed, or that asks for more than
  * the collector reads or the budget allows (record/schema.h), is the file's
  * error at open, not an empty screen later.
  */
@@ -272,7 +274,8 @@ static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err
 	struct rec_field f;
 	int rc = 0;
 
-	if (e->type != REC_HOST && e->type != REC_NET && e->type != REC_MAD && e->type != REC_SUBNET)
+	if (e->type != REC_HOST && e->type != REC_NET && e->type != REC_MAD && e->type != REC_SUBNET &&
+	    e->type != REC_ROCE)
 		return 0;
 	rec_cur_init(&c, r->data + e->off, e->len, r->data);
 	while (rec_next(&c, &f)) {
@@ -300,6 +303,11 @@ static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err
 			if (sn)
 				rec_subnet_free(sn);
 			free(sn);
+		} else if (e->type == REC_ROCE) {
+			struct roce_state rs = { 0 };
+
+			rc = rec_roce_decode(&sub, &rs);
+			roce_state_free(&rs);
 		} else {
 			struct rec_mad m = { 0 };
 

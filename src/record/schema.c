@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "derive/gid.h"
+#include "record/roce.h"
 #include "record/schema.h"
 #include "util.h"
 
@@ -301,6 +302,71 @@ static const struct rec_desc probe_event_f[] = {
 	D(5, struct probe_event, text, RT_STR),
 };
 
+/* A port's RoCE chain (model/roce.h): its own fields, then DCB, ethtool, counters and ECN as messages. */
+static const struct rec_desc roce_port_f[] = {
+	D(1, struct roce_port, dev, RT_STR),
+	D(2, struct roce_port, port, RT_UINT),
+	D(3, struct roce_port, netdev, RT_STR),
+	D(4, struct roce_port, recorded, RT_BOOL),
+	D(5, struct roce_port, tos.known, RT_BOOL),
+	D(6, struct roce_port, tos.value, RT_UINT),
+	D(7, struct roce_port, roce_mode, RT_STR),
+	D(8, struct roce_port, has_v2_gids, RT_BOOL),
+};
+
+/* The DCB answer; its APP table and PFC frame counts go as messages (record/roce.c). */
+static const struct rec_desc roce_dcb_f[] = {
+	D(1, struct roce_dcb, err, RT_SINT),
+	D(2, struct roce_dcb, has_ets, RT_BOOL),
+	D(3, struct roce_dcb, has_pfc, RT_BOOL),
+	D(4, struct roce_dcb, has_dcbx, RT_BOOL),
+	D(5, struct roce_dcb, has_trust, RT_BOOL),
+	D(6, struct roce_dcb, ets_cap, RT_UINT),
+	D(7, struct roce_dcb, prio_tc, RT_BYTES),
+	D(8, struct roce_dcb, tc_tx_bw, RT_BYTES),
+	D(9, struct roce_dcb, tc_tsa, RT_BYTES),
+	D(10, struct roce_dcb, pfc_cap, RT_UINT),
+	D(11, struct roce_dcb, pfc_en, RT_UINT),
+	D(12, struct roce_dcb, pfc_delay, RT_UINT),
+	D(13, struct roce_dcb, apps_dropped, RT_UINT),
+	D(14, struct roce_dcb, trust, RT_BYTES),
+	D(15, struct roce_dcb, ntrust, RT_UINT),
+	D(16, struct roce_dcb, dcbx, RT_UINT),
+	D(17, struct roce_dcb, unknown_attrs, RT_UINT),
+};
+
+static const struct rec_desc roce_app_f[] = {
+	D(1, struct roce_app, selector, RT_UINT),
+	D(2, struct roce_app, priority, RT_UINT),
+	D(3, struct roce_app, protocol, RT_UINT),
+};
+
+/* What the ethtool statistics and pause answered; the counters go as roce_ctr messages. */
+static const struct rec_desc roce_ethtool_f[] = {
+	D(1, struct roce_ethtool, err, RT_SINT),
+	D(2, struct roce_ethtool, nstats, RT_UINT),
+	D(3, struct roce_ethtool, nmatched, RT_UINT),
+	D(4, struct roce_ethtool, pause_err, RT_SINT),
+	D(5, struct roce_ethtool, pause_known, RT_BOOL),
+	D(6, struct roce_ethtool, pause_autoneg, RT_BOOL),
+	D(7, struct roce_ethtool, pause_rx, RT_BOOL),
+	D(8, struct roce_ethtool, pause_tx, RT_BOOL),
+};
+
+static const struct rec_desc roce_ctr_f[] = {
+	D(1, struct rec_roce_ctr, id, RT_UINT),
+	D(2, struct rec_roce_ctr, prio, RT_UINT),
+	D(3, struct rec_roce_ctr, value, RT_UINT),
+};
+
+static const struct rec_desc roce_ecn_f[] = {
+	D(1, struct rec_roce_ecn, known, RT_BOOL),
+	D(2, struct rec_roce_ecn, np_known, RT_UINT),
+	D(3, struct rec_roce_ecn, np, RT_UINT),
+	D(4, struct rec_roce_ecn, rp_known, RT_UINT),
+	D(5, struct rec_roce_ecn, rp, RT_UINT),
+};
+
 /* One interface's sysctls: the name, then each setting as a message of four optional ints. */
 static const struct rec_desc sysctl_f[] = {
 	D(1, struct net_if_sysctls, ifname, RT_STR),
@@ -328,13 +394,20 @@ TABLE(rec_ib_sm_table, "ib_sm", ib_sm_f);
 TABLE(rec_ib_pma_table, "ib_pma", ib_pma_f);
 TABLE(rec_probe_table, "probe", probe_f);
 TABLE(rec_probe_event_table, "probe_event", probe_event_f);
+TABLE(rec_roce_port_table, "roce_port", roce_port_f);
+TABLE(rec_roce_dcb_table, "roce_dcb", roce_dcb_f);
+TABLE(rec_roce_app_table, "roce_app", roce_app_f);
+TABLE(rec_roce_ethtool_table, "roce_ethtool", roce_ethtool_f);
+TABLE(rec_roce_ctr_table, "roce_ctr", roce_ctr_f);
+TABLE(rec_roce_ecn_table, "roce_ecn", roce_ecn_f);
 
 const struct rec_table *const rec_tables[] = {
 	&rec_device_table, &rec_port_table, &rec_port_time_table, &rec_counter_table, &rec_counter_state_table,
 	&rec_gid_table, &rec_netdev_table, &rec_link_table, &rec_addr_table, &rec_route_table,
 	&rec_rule_table, &rec_neigh_table, &rec_sysctl_table, &rec_event_table, &rec_mad_port_table,
 	&rec_ib_node_table, &rec_ib_port_table, &rec_ib_sm_table, &rec_ib_pma_table, &rec_probe_table,
-	&rec_probe_event_table,
+	&rec_probe_event_table, &rec_roce_port_table, &rec_roce_dcb_table, &rec_roce_app_table,
+	&rec_roce_ethtool_table, &rec_roce_ctr_table, &rec_roce_ecn_table,
 };
 const size_t rec_ntables = ARRAY_SIZE(rec_tables);
 

@@ -102,6 +102,9 @@ struct rec_probe {
 
 extern const struct rec_table rec_mad_port_table, rec_ib_node_table, rec_ib_port_table, rec_ib_sm_table,
 	rec_ib_pma_table, rec_probe_table, rec_probe_event_table;
+/* The RoCE chain's (record/roce.h). */
+extern const struct rec_table rec_roce_port_table, rec_roce_dcb_table, rec_roce_app_table, rec_roce_ethtool_table,
+	rec_roce_ctr_table, rec_roce_ecn_table;
 
 /* The full state of one counter sample (values, previous and first), shared by keyframes and samples. */
 struct rec_counter_state {

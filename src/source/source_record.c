@@ -11,13 +11,14 @@
 #include "source/source.h"
 #include "record/codec.h"
 #include "record/mad.h"
+#include "record/roce.h"
 #include "record/schema.h"
 #include "record/writer.h"
 #include "util.h"
 
 /*
- * Every op passes through to the inner source; collect, refresh and net
- * also write what they return while a recording runs. The recording thus
+ * Every op passes through to the inner source; collect, refresh, net and
+ * roce also write what they return while a recording runs. The recording thus
  * holds exactly what the snapshot held, when it held it, whoever drives
  * the source (the monitor, `fabtop record`). Its ops are a copy of the
  * inner ones, so what the inner source cannot do (a NULL op) stays so.
@@ -34,6 +35,15 @@ struct recorder {
 	struct mad_watch *watch;
 	enum mad_watch_news mad_news;
 	struct rec_buf mad, mad_last;
+	/*
+	 * The RoCE chain last read, recording or not (a recording starts with
+	 * the chain in force, read with the network before it), the length of
+	 * its bytes that say what the chain is (all but its time), and those
+	 * bytes as last written.
+	 */
+	struct rec_buf roce, roce_last;
+	size_t roce_chain;
+	bool roce_read, roce_written;
 };
 
 static struct source *inner_of(const struct source *s)
@@ -186,9 +196,45 @@ static int rec_qp_counters(struct source *s, const struct fab_host *h, struct st
 	return source_qp_counters(inner_of(s), h, st);
 }
 
+/*
+ * The chain read last, written when it differs from the last one written:
+ * its time alone (every read has its own) is no change, so a steady chain
+ * costs nothing however often the RoCE pane or the doctor reads it.
+ */
+static void write_roce(struct recorder *r)
+{
+	if (!r->roce_read)
+		return;
+	if (r->roce_written && r->roce_chain == r->roce_last.len &&
+	    (!r->roce_chain || !memcmp(r->roce.data, r->roce_last.data, r->roce_chain)))
+		return;
+	rec_buf_reset(&r->roce_last);
+	rec_put_raw(&r->roce_last, r->roce.data, r->roce_chain);
+	if (r->roce_last.oom) {
+		note(r, -ENOMEM);
+		return;
+	}
+	r->roce_written = true;
+	note(r, rec_writer_record(r->w, REC_ROCE, r->roce.data, r->roce.len, util_now_ns(), util_wall_ns()));
+}
+
 static int rec_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
 {
-	return source_roce(inner_of(s), h, st);
+	struct recorder *r = s->priv;
+	int rc = source_roce(r->inner, h, st);
+
+	if (rc)
+		return rc;
+	rec_buf_reset(&r->roce);
+	r->roce_chain = rec_roce_encode(&r->roce, st);
+	r->roce_read = !r->roce.oom;
+	if (r->w) {
+		if (r->roce.oom)
+			note(r, -ENOMEM);
+		else
+			write_roce(r);
+	}
+	return rc;
 }
 
 /* Parts read in place (a port filled in, a device read again): the next sample writes the whole host. */
@@ -238,6 +284,8 @@ static void rec_close(struct source *s)
 	source_close(r->inner);
 	rec_buf_free(&r->mad);
 	rec_buf_free(&r->mad_last);
+	rec_buf_free(&r->roce);
+	rec_buf_free(&r->roce_last);
 	free(r);
 }
 
@@ -273,6 +321,12 @@ static int rec_start(struct source *s, const char *path, const struct fab_host *
 	rec_buf_reset(&r->mad_last);
 	if (!rc && r->watch) {
 		write_mad(r, r->watch);
+		rc = r->w ? 0 : r->error;
+	}
+	/* so does the RoCE chain read last (the monitor's and `fabtop record`'s first look read it) */
+	r->roce_written = false;
+	if (!rc) {
+		write_roce(r);
 		rc = r->w ? 0 : r->error;
 	}
 	if (rc) {

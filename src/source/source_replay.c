@@ -14,6 +14,7 @@
 #include "model/events.h"
 #include "record/mad.h"
 #include "record/reader.h"
+#include "record/roce.h"
 #include "util.h"
 #include "warn.h"
 
@@ -23,12 +24,15 @@
  * The host a caller holds is moved in place from sample to sample, or
  * rebuilt when the recording has a new structure there or after a jump;
  * refresh() then says the structure changed, as the demo does, and the
- * network state is asked again (net() answers for the cursor).
+ * network state is asked again (net() answers for the cursor). So it says
+ * when another network state or RoCE chain comes into force: the live
+ * core read both together, and its doctor looks at both.
  */
 struct replay {
 	const struct rec_reader *r;
 	size_t pos;			/* the sample the caller's host shows */
 	size_t net_rec;			/* the network record in force at pos */
+	size_t roce_rec;		/* the RoCE chain record in force at pos */
 	size_t events_from;		/* the first record whose events are not given yet */
 	size_t mad_rec;			/* the MAD record the watch holds ((size_t)-1: none given yet) */
 	size_t mad_pos;			/* the sample it was looked up for (the watch asks at every wake) */
@@ -50,6 +54,7 @@ static int replay_open(struct source *s)
 	if (rp->pos >= rp->r->nsamples)
 		rp->pos = rp->r->nsamples - 1;
 	rp->net_rec = rec_reader_net_record(rp->r, rp->pos);
+	rp->roce_rec = rec_reader_last(rp->r, rp->pos, REC_ROCE, (size_t)-1);
 	rp->mad_rec = (size_t)-1;
 	s->priv = rp;
 	return 0;
@@ -69,6 +74,7 @@ static int replay_build(struct replay *rp, struct fab_host *h)
 		return rc == -ENOMEM ? -ENOMEM : 0;
 	}
 	rp->net_rec = rec_reader_net_record(rp->r, rp->pos);
+	rp->roce_rec = rec_reader_last(rp->r, rp->pos, REC_ROCE, (size_t)-1);
 	return 0;
 }
 
@@ -82,7 +88,7 @@ static bool replay_refresh(struct source *s, struct fab_host *h, uint64_t now_ns
 {
 	struct replay *rp = s->priv;
 	bool structure = false;
-	size_t net;
+	size_t net, roce;
 	char err[512];
 
 	(void)now_ns;
@@ -95,9 +101,11 @@ static bool replay_refresh(struct source *s, struct fab_host *h, uint64_t now_ns
 		structure = true;
 	}
 	net = rec_reader_net_record(rp->r, rp->pos);
-	if (net != rp->net_rec) {
+	roce = rec_reader_last(rp->r, rp->pos, REC_ROCE, (size_t)-1);
+	if (net != rp->net_rec || roce != rp->roce_rec) {
 		rp->net_rec = net;
-		structure = true;	/* the network changed: the caller reads it again */
+		rp->roce_rec = roce;
+		structure = true;	/* the network or the chain changed: the caller reads them again */
 	}
 	return structure;
 }
@@ -111,6 +119,33 @@ static int replay_net(struct source *s, struct net_state *st)
 	if (rc && rc != -ENOENT)
 		warn_once("%s", err);
 	return rc == -ENOENT ? -ENODATA : rc;
+}
+
+/*
+ * The RoCE chain in force at the cursor, a copy the caller frees.
+ * -EOPNOTSUPP when the recording holds none (made before format 1.3, or
+ * of a source without the chain): as a source without it says.
+ */
+static int replay_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
+{
+	struct replay *rp = s->priv;
+	size_t rec = rec_reader_last(rp->r, rp->pos, REC_ROCE, (size_t)-1);
+	const uint8_t *body;
+	size_t len;
+	struct rec_cur c;
+	int rc;
+
+	(void)h;
+	memset(st, 0, sizeof(*st));
+	if (rec == (size_t)-1 || !rec_reader_body(rp->r, rec, &body, &len))
+		return -EOPNOTSUPP;
+	rec_cur_init(&c, body, len, rp->r->data);
+	rc = rec_roce_decode(&c, st);
+	/* checked at open: only memory can fail here */
+	if (rc == -EINVAL)
+		warn_once("%s: byte %zu of the stream (a RoCE chain record): expected %s", rp->r->path,
+			  c.err_off, c.err ? c.err : "a well-formed record");
+	return rc;
 }
 
 /* The MAD view recorded at sample i into m (zeroed: none recorded). 0, -ENOMEM or -EINVAL (warned). */
@@ -314,5 +349,6 @@ const struct source_ops source_replay_ops = {
 	.recorded_events = replay_events,
 	.mad_watch = replay_mad_watch,
 	.fabric = replay_fabric,
+	.roce = replay_roce,
 	.recorded = replay_recorded,
 };

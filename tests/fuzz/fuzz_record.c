@@ -4,8 +4,8 @@
  * picks the way in: 0, the bytes are a whole file (format line, zstd,
  * framing, CRCs) and every sample of it is rebuilt, in order and by jumps;
  * 1, they are record bodies past the framing (a host, then samples, a
- * network state, MAD views, probe runs and subnets), so the decoders behind
- * the CRC are reached too.
+ * network state, MAD views, probe runs, subnets and RoCE chains), so the
+ * decoders behind the CRC are reached too.
  */
 #include "config.h"
 
@@ -20,6 +20,7 @@
 #include "record/mad.h"
 #include "record/probe.h"
 #include "record/reader.h"
+#include "record/roce.h"
 #include "record/sample.h"
 #include "record/subnet.h"
 #include "record/schema.h"
@@ -53,6 +54,16 @@ static void subnet_body(const uint8_t *p, size_t n)
 	rec_cur_init(&c, p, n, p);
 	rec_subnet_decode(&c, &s);
 	rec_subnet_free(&s);
+}
+
+static void roce_body(const uint8_t *p, size_t n)
+{
+	struct rec_cur c;
+	struct roce_state st = { 0 };
+
+	rec_cur_init(&c, p, n, p);
+	rec_roce_decode(&c, &st);
+	roce_state_free(&st);
 }
 
 static void whole_file(const uint8_t *data, size_t size)
@@ -101,12 +112,19 @@ static void whole_file(const uint8_t *data, size_t size)
 		if (rec_reader_body(&r, k, &body, &len))
 			subnet_body(body, len);
 	}
+	for (size_t k = (size_t)-1; (k = rec_reader_last(&r, r.nsamples - 1, REC_ROCE, k)) != (size_t)-1;) {
+		const uint8_t *body;
+		size_t len;
+
+		if (rec_reader_body(&r, k, &body, &len))
+			roce_body(body, len);
+	}
 	rec_reader_close(&r);
 }
 
 /*
  * Length-prefixed pieces: kind 0 a host body, 1 a sample, 2 a keyframe, 3 a
- * network, 4 a MAD view, 5 a probe run, 6 a subnet.
+ * network, 4 a MAD view, 5 a probe run, 6 a subnet, 7 a RoCE chain.
  */
 static void bodies(const uint8_t *data, size_t size)
 {
@@ -122,7 +140,7 @@ static void bodies(const uint8_t *data, size_t size)
 	       len <= (uint64_t)(c.end - c.p)) {
 		rec_cur_init(&piece, c.p, (size_t)len, data);
 		c.p += len;
-		switch (kind % 7) {
+		switch (kind % 8) {
 		case 0:
 			fab_host_free(&h);
 			memset(&h, 0, sizeof(h));
@@ -149,6 +167,9 @@ static void bodies(const uint8_t *data, size_t size)
 			break;
 		case 6:
 			subnet_body(piece.p, (size_t)(piece.end - piece.p));
+			break;
+		case 7:
+			roce_body(piece.p, (size_t)(piece.end - piece.p));
 			break;
 		}
 	}

@@ -5,8 +5,9 @@
 # tests/fuzz/fuzz_record.c reads them; and the same of each further
 # recording named (the MAD views of one made on ibsim by tests/record/ibsim.sh,
 # the probe runs of one made by tests/record/tui.sh, the subnets of one made
-# by `fabtop record` on ibsim as tests/tui/fabric-replay.sh does). Needs a built fabtop,
-# zstd, python3.
+# by `fabtop record` on ibsim as tests/tui/fabric-replay.sh does, the RoCE
+# chains of `fabtop --demo roce-v1 record`, which the demo's own recording
+# has too). Needs a built fabtop, zstd, python3.
 # Usage: tests/fuzz/record_seeds.sh FABTOP OUTDIR [RECORDING NAME]...
 set -eu
 fabtop=$1 out=$2
@@ -52,7 +53,7 @@ def body(rec):
     return rec
 out = bytearray(b'\x01')
 i = 0
-kinds = {2: 0, 4: 1, 3: 2, 5: 3, 8: 4, 9: 5, 10: 6}
+kinds = {2: 0, 4: 1, 3: 2, 5: 3, 8: 4, 9: 5, 10: 6, 11: 7}
 while i < len(d):
     t, i = varint(d, i); n, i = varint(d, i); rec = d[i:i + n]; i += n + 4
     if t in kinds:

@@ -13,7 +13,7 @@ R="$T/demo.ftrec"
 run_rc "$FABTOP" --demo --seed 7 record "$R" --interval 0.1 --count 30
 assert_eq "record --count 30 exits 0" 0 "$rc"
 assert_match "and says what it wrote" "^fabtop record: 30 samples, [0-9]+ bytes in " "$(cat "$T/err")"
-assert_eq "the file starts with the format line" "fabtop recording 1.2" "$(head -n1 "$R")"
+assert_eq "the file starts with the format line" "fabtop recording 1.3" "$(head -n1 "$R")"
 
 run_rc "$FABTOP" show all --json --replay "$R"
 assert_eq "show all --json --replay exits 0" 0 "$rc"

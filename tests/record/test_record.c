@@ -57,7 +57,7 @@ static char *render(const struct fab_host *h)
  */
 static size_t flip_every_body_byte(const uint8_t *stream, size_t slen, size_t *total, size_t *crc, bool *intact_reads)
 {
-	static const char magic[] = "fabtop recording 1.2\n";
+	static const char magic[] = "fabtop recording 1.3\n";
 	size_t refused = 0, prefix = 0, bodies[64][2], nb = 0, cap, mlen = strlen(magic);
 	uint8_t *copy = malloc(slen), *file;
 	struct rec_cur c;
