@@ -260,8 +260,10 @@ static const char *roce_empty(struct ui *ui)
 {
 	if (!ui->live.host.ndevs)
 		return views_no_devices(ui);
+	if (ui->live.roce_err == -EOPNOTSUPP && ui_recorded(ui))
+		return "The recording holds no RoCE chain (recordings before format 1.3 have none: doc/recording.md).";
 	if (ui->live.roce_err == -EOPNOTSUPP)
-		return "This source has no RoCE chain to read (the demo fabric simulates no DCB or ethtool statistics).";
+		return "This source has no RoCE chain to read.";
 	if (ui->live.roce_err)
 		return "Reading the RoCE chain failed (out of memory).";
 	if (ui_table(ui)->filter[0])
