@@ -12,7 +12,7 @@ src_libfabtop_a_SOURCES += \
 	src/mad/mad_watch.c src/mad/mad_watch.h \
 	src/mad/mad_trace.c src/mad/mad_trace.h src/kernel/ipoib_arp.c src/kernel/ipoib_arp.h \
 	src/mad/mad_subnet.c src/mad/mad_subnet.h src/ui/view_fabric.c \
-	src/mad/mad_path.c src/mad/mad_path.h src/mad/mad_sa.c src/mad/mad_sa.h \
+	src/mad/mad_path.c src/mad/mad_path.h src/mad/mad_sa.c src/mad/mad_sa.h src/mad/mad_lpma.c src/mad/mad_lpma.h \
 	src/derive/fabric_links.c src/derive/fabric_links.h src/derive/xmit_wait.c src/derive/xmit_wait.h \
 	src/derive/fabric_hist.c src/derive/fabric_hist.h \
 	src/cmd/cmd_probe_mad.c src/cmd/cmd_trace.c \

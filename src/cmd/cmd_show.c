@@ -10,9 +10,7 @@
 #include <time.h>
 
 #include "kernel/host.h"
-#include "mad/mad_fabric.h"
-#include "mad/mad_watch.h"
-#include "mad/umad.h"
+#include "mad/mad_lpma.h"
 #include "source/snapshot.h"
 #include "live/live.h"
 #include "source/source.h"
@@ -298,95 +296,27 @@ static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
 }
 
-/* The PMA view of `show counters` (--counters pma|auto): local ports only. */
-struct show_pma {
-	struct ib_fabric f;
-	struct mad_fabric *v;		/* NULL: counters from sysfs */
-};
-
-/* How long the first answers (the port, ClassPortInfo, both counter sets) may take. */
-#define SHOW_PMA_DEADLINE_NS	(3ull * 1000000000ull)
-
-/* The local ports' latest PMA samples into h, in place of their counters/ files. */
-static void show_pma_apply(struct show_pma *pm, struct fab_host *h)
+/* The core's words (a PMA that cannot be asked, out of memory) go to stderr. */
+static void show_said(void *arg, const char *msg)
 {
-	for (size_t i = 0; pm->v && i < pm->f.nports; i++) {
-		const struct ib_local_port *lp = &pm->f.ports[i];
-		struct fab_port *p = fab_host_find_port(h, lp->ca, lp->port);
-
-		if (p && lp->pma.state == IBQ_OK && mad_port_apply_pma(p, &lp->pma) < 0)
-			fprintf(stderr, "fabtop: out of memory taking the PMA counters of %s/%u\n", lp->ca, lp->port);
-	}
-}
-
-/*
- * --counters pma or auto on a host with InfiniBand ports: ask each local
- * port's PMA (PortCounters, and PortCountersExtended when ClassPortInfo
- * advertises it). A port whose PMA cannot be asked keeps its sysfs
- * counters, and stderr says why (with pma; with auto only when some umad
- * device exists but refused).
- */
-static void show_pma_open(const struct fab_ctx *ctx, struct show_pma *pm, struct fab_host *h)
-{
-	struct fab_ctx c = *ctx;
-
-	memset(pm, 0, sizeof(*pm));
-	if (ctx->counters == COUNTERS_SYSFS || ctx->counters == COUNTERS_NETLINK || ctx->demo ||
-	    !mad_watch_host_has_ib(h))
-		return;
-	if (!c.live_sysfs && umad_tree_is_live(&c))
-		c.live_sysfs = true;
-	if (mad_fabric_take(&c, &pm->f, MADF_PORTS, NULL, util_now_ns() + SHOW_PMA_DEADLINE_NS, &pm->v) < 0)
-		pm->v = NULL;
-	if (!pm->v || pm->f.error[0]) {
-		if (ctx->counters == COUNTERS_PMA || pm->f.nports)
-			fprintf(stderr, "fabtop: --counters %s: %s; counters from sysfs\n",
-				ctx_counters_mode_str(ctx->counters),
-				pm->f.error[0] ? pm->f.error : "the PMA cannot be asked");
-		if (!pm->v)
-			return;
-	}
-	for (size_t i = 0; i < pm->f.nports; i++) {
-		const struct ib_local_port *lp = &pm->f.ports[i];
-
-		/* auto stays quiet about a port with no LID yet (down, no SM): sysfs is all there is. */
-		if (lp->pma.state == IBQ_OK || lp->self_state == IBQ_ERROR ||
-		    (ctx->counters == COUNTERS_AUTO && lp->pma.state == IBQ_NONE))
-			continue;
-		fprintf(stderr, "fabtop: --counters %s: %s/%u: no PMA answer (%s); counters from sysfs\n",
-			ctx_counters_mode_str(ctx->counters), lp->ca, lp->port,
-			lp->note[0] ? lp->note : ib_query_state_str(lp->pma.state));
-	}
-	show_pma_apply(pm, h);
-}
-
-static void show_pma_close(struct show_pma *pm)
-{
-	mad_fabric_close(pm->v);
-	ib_fabric_free(&pm->f);
+	(void)arg;
+	fprintf(stderr, "fabtop: %s\n", msg);
 }
 
 /* Repeated counter samples (--count): the live core's, with rates between consecutive ones. */
 static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
+	const struct live_hooks hooks = { .say = show_said };
 	struct live lv;
-	struct show_pma pm;
 	struct out out;
 	int rc;
 
 	if (!ctx->count)
 		return SHOW_FROM_SNAPSHOT;
-	rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
-
-	memset(&pm, 0, sizeof(pm));
-	if (!rc)
-		show_pma_open(ctx, &pm, &lv.host);
+	/* the core asks the local PMA with each sample (--counters pma|auto), so every line is of one source */
+	rc = live_open(&lv, ctx, LIVE_HOST_ONLY | LIVE_PMA_COUNTERS | (ctx->replay ? LIVE_NO_WAIT : 0), &hooks, 0);
 	for (long s = 1; !rc && s <= ctx->count; s++) {
 		live_next_sample(&lv);
-		if (pm.v) {
-			mad_fabric_sample(pm.v, MAD_PMA_LOCAL, 0);
-			show_pma_apply(&pm, &lv.host);
-		}
 		out_open(&out, stdout, ctx->json);
 		out_uint(&out, PRINT_JSON, "sample", (uint64_t)s, NULL);
 		out_float(&out, PRINT_JSON, "interval_s", ctx->interval_s, 3, NULL);
@@ -398,7 +328,6 @@ static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 		out_close(&out);
 		fflush(stdout);
 	}
-	show_pma_close(&pm);
 	live_close(&lv);
 	if (rc) {
 		fprintf(stderr, "fabtop: cannot read the RDMA devices: %s\n", strerror(-rc));
@@ -656,7 +585,7 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 	unsigned int what = COLLECT_ALL;
 	struct source *src;
 	struct snapshot snap;
-	struct show_pma pm;
+	struct mad_lpma pm;
 	int rc;
 
 	rc = show_args(ctx, argc, argv, &o, &only);
@@ -699,10 +628,10 @@ int cmd_show(struct fab_ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "fabtop: no RDMA devices: %s/class/infiniband is absent "
 			"(no RDMA driver loaded?). Try 'fabtop --demo'.\n", ctx->sysfs_root);
 	if (!only || !strcmp(only->name, "counters"))
-		show_pma_open(ctx, &pm, &snap.host);
+		mad_lpma_open(&pm, ctx, &snap.host, show_said, NULL);
 	rc = show_snapshot(ctx, &o, only, &snap);
 out:
-	show_pma_close(&pm);
+	mad_lpma_close(&pm);
 	snapshot_free(&snap);
 	source_close(src);
 	return rc;

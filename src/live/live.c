@@ -22,13 +22,14 @@
 #include "derive/counters.h"
 #include "kernel/netconf.h"
 #include "live/live.h"
+#include "mad/mad_lpma.h"
 #include "util.h"
 #include "warn.h"
 
 static void live_say(struct live *lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void live_say(struct live *lv, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -179,7 +180,7 @@ const char *live_loading(const struct live *lv)
 }
 
 /* --counters pma or auto: the local ports' latest PMA samples replace their counters/ files in the host. */
-static void live_pma_counters(struct live *lv)
+static void mad_lpma_counters(struct live *lv)
 {
 	const struct mad_watch *w = lv->mad;
 
@@ -257,7 +258,7 @@ static unsigned int live_mad_step(struct live *lv, uint64_t now)
 	case MAD_WATCH_SAMPLED:
 		break;
 	}
-	live_pma_counters(lv);
+	mad_lpma_counters(lv);
 	live_far_sample(lv, now);
 	return LIVE_MAD;
 }
@@ -558,7 +559,9 @@ static unsigned int live_sample(struct live *lv, uint64_t now)
 	 */
 	if (lv->async_fd >= 0 && source_async_events(lv->src, &lv->events))
 		ch |= LIVE_EVENTS;
-	live_pma_counters(lv);
+	mad_lpma_counters(lv);
+	if (lv->pma)
+		mad_lpma_sample(lv->pma, &lv->host, lv->hooks.say, lv->hooks.arg);
 	lv->last_sample_ns = fab_host_model_now(&lv->host, now);
 	lv->samples++;
 	if (!(lv->flags & LIVE_HOST_ONLY)) {
@@ -644,6 +647,14 @@ static int live_first_look(struct live *lv)
 	live_async_follow(lv);
 	live_netlink_open(lv);
 	live_mad_open(lv);
+	/* a host-only watch keeps no MAD view: its PMA counters are asked with each sample */
+	if ((lv->flags & LIVE_HOST_ONLY) && (lv->flags & LIVE_PMA_COUNTERS)) {
+		lv->pma = calloc(1, sizeof(*lv->pma));
+		if (lv->pma)
+			mad_lpma_open(lv->pma, lv->ctx, &lv->host, lv->hooks.say, lv->hooks.arg);
+		else
+			live_say(lv, "out of memory: counters from sysfs");
+	}
 	lv->next_sample_ns = util_now_ns() + interval_ns(lv);
 	return 0;
 }
@@ -674,6 +685,10 @@ int live_open(struct live *lv, const struct fab_ctx *ctx, unsigned int flags, co
 /* Everything of the source: the host, its network, the MAD view and the memory of the last look. */
 static void live_drop_source(struct live *lv)
 {
+	if (lv->pma)
+		mad_lpma_close(lv->pma);
+	free(lv->pma);
+	lv->pma = NULL;
 	live_mad_drop(lv);
 	mad_trap_free(lv->trap);
 	lv->trap = NULL;

@@ -21,6 +21,7 @@
 #include "model/res.h"
 #include "model/roce.h"
 
+struct mad_lpma;
 struct mad_subnet;
 struct mad_path;
 struct ib_trace;
@@ -48,7 +49,8 @@ struct source;
 /* What a surface wants kept (live_open()'s flags). */
 #define LIVE_FILL_LATER		(1u << 0)	/* the first look reads devices and ports, the rest over live_fill() */
 #define LIVE_HISTORY		(1u << 1)	/* per-port rate history and error activity, both ends */
-#define LIVE_PMA_COUNTERS	(1u << 2)	/* local IB ports' counters from the MAD view's PMA (--counters pma|auto) */
+#define LIVE_PMA_COUNTERS	(1u << 2)	/* local IB ports' counters from the PMA (--counters pma|auto): the MAD
+						 * view's, or with LIVE_HOST_ONLY asked and awaited with each sample */
 #define LIVE_HOST_ONLY		(1u << 3)	/* counters alone: no network, doctor, events or MAD view */
 #define LIVE_NO_WAIT		(1u << 4)	/* sample at every step (a recording's samples are there already) */
 
@@ -114,6 +116,9 @@ struct live {
 	struct event_log events;
 	struct events_memory ev_mem;	/* what the previous look showed */
 	int async_fd;			/* the devices' notification fd, -1 if none */
+
+	/* LIVE_HOST_ONLY | LIVE_PMA_COUNTERS: the local PMA asked with each sample (NULL: none). */
+	struct mad_lpma *pma;
 
 	/* The MAD view (NULL: the source has no subnet to ask) and its far ends [mad->f.nports]. */
 	struct mad_watch *mad;
