@@ -82,6 +82,7 @@ void probe_ui_explain(struct ui *ui, struct ui_probe *pu)
 
 	memset(&pu->why, 0, sizeof(pu->why));
 	pu->explained = true;
+	pu->why_gen++;
 	if (!pu->p || ui_recorded(ui))
 		return;
 	st = probe_status(pu->p);
@@ -191,7 +192,8 @@ static void probe_ui_record(struct ui *ui, struct ui_probe *pu, const struct pro
 		pu->rec_file_ns = rs.started_ns;
 		pu->rec_run = 0;
 	}
-	if (!point && pu->rec_run == pu->run && pu->rec_state == st->state && pu->rec_events == st->events_total)
+	if (!point && pu->rec_run == pu->run && pu->rec_state == st->state && pu->rec_events == st->events_total &&
+	    pu->rec_why_gen == pu->why_gen)
 		return;
 	rec_probe_from(pu->rec, pu->run, now - pu->started_ns, pu->peer, pu->from_ifname, st);
 	pu->rec->point = point;
@@ -204,6 +206,7 @@ static void probe_ui_record(struct ui *ui, struct ui_probe *pu, const struct pro
 		pu->rec_run = pu->run;
 		pu->rec_state = st->state;
 		pu->rec_events = st->events_total;
+		pu->rec_why_gen = pu->why_gen;
 	}
 	rec_buf_free(&b);
 }

@@ -35,6 +35,7 @@ struct ui_probe {
 	struct probe_opts opts;		/* of the running/last probe */
 	struct probe *p;		/* NULL before the first start */
 	bool explained;			/* probe_ui_explain() ran for the last failure */
+	uint64_t why_gen;		/* bumped each time the why is made again (a recording writes it anew) */
 	struct explain why;
 	uint64_t last_draw_ns;
 	/* What-if: the kernel's route to the peer from each RDMA address (the doctor's query). */
@@ -50,7 +51,7 @@ struct ui_probe {
 	unsigned int npoints;
 	/* what the recording has of the run: written with every point and every change */
 	uint64_t rec_file_ns;		/* the recording written to (when it started), 0: none yet */
-	uint64_t rec_run, rec_events;
+	uint64_t rec_run, rec_events, rec_why_gen;
 	enum probe_state rec_state;
 	struct rec_probe *rec;		/* scratch for encoding, and the recorded run a replay shows */
 	size_t shown_rec;		/* replay: the record shown ((size_t)-1: none) */
