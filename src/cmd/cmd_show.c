@@ -224,7 +224,6 @@ static void roce_print(const struct fab_ctx *ctx, const struct roce_state *prev,
 static int roce_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 {
 	struct live lv;
-	struct roce_state next;
 	bool live = !strcmp(ctx->sysfs_root, "/sys");
 	int rc = live_open(&lv, ctx, LIVE_HOST_ONLY | (ctx->replay ? LIVE_NO_WAIT : 0), NULL, 0);
 
@@ -237,9 +236,16 @@ static int roce_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 				"the recording holds no RoCE chain (made by a fabtop before recording format 1.3)" :
 				"this source has no RoCE chain to read");
 	}
-	if (!rc && !live && !ctx->demo && !roce_collect_next(ctx->sysfs_root, &lv.roce, &next)) {
-		roce_print(ctx, &lv.roce, &next, 0);
-		roce_state_free(&next);
+	if (!rc && !live && !ctx->demo && !ctx->replay && !ctx->count) {
+		/* a fixture tree: the core's second read is its recorded second sample, when it holds one */
+		live_set_interval(&lv, 0);
+		live_next_sample(&lv);
+		if (lv.roce_err == -ENOMEM)
+			rc = -ENOMEM;
+		else if (lv.roce.next)
+			roce_print(ctx, &lv.roce_prev, &lv.roce, 0);
+		else
+			roce_print(ctx, NULL, &lv.roce, 0);
 	} else if (!rc && !ctx->count) {
 		roce_print(ctx, NULL, &lv.roce, 0);
 	}

@@ -119,6 +119,7 @@ struct roce_state {
 	struct roce_port *ports;
 	size_t nports;
 	uint64_t t_ns;			/* when sampled (CLOCK_MONOTONIC; replays: 1 s apart) */
+	bool next;			/* a fixture tree's second recorded sample (fabtop-recorded/next) */
 };
 
 void roce_state_free(struct roce_state *st);

@@ -29,6 +29,8 @@ struct live_source {
 	struct async_watch *async;	/* NULL: not asked for yet */
 	struct rdma_stat *stat;		/* --counters netlink: the RDMA netlink socket, NULL: not open */
 	int stat_err;			/* why it could not be opened (then not tried again) */
+	unsigned int roce_reads;	/* RoCE chains read so far */
+	uint64_t roce_first_ns;		/* when the first was (a fixture's second sample is 1 s after it) */
 };
 
 static int live_open(struct source *s)
@@ -223,9 +225,31 @@ static int live_qp_counters(struct source *s, const struct fab_host *h, struct s
 	return rdma_stat_collect_qp(h, st);
 }
 
+/*
+ * The chain; on a fixture tree (not the live /sys) that holds a second
+ * recorded sample (fabtop-recorded/next), every read after the first is
+ * that sample, one second after the first: `show roce` and the RoCE pane
+ * then have rates, as on a host read twice.
+ */
 static int live_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
 {
-	return roce_collect(h, s->ctx->sysfs_root, st);
+	struct live_source *ls = s->priv;
+	struct roce_state next;
+	int rc = roce_collect(h, s->ctx->sysfs_root, st);
+
+	if (rc || s->ctx->live_sysfs)
+		return rc;
+	if (ls->roce_reads++ == 0) {
+		ls->roce_first_ns = st->t_ns;
+		return 0;
+	}
+	if (roce_collect_next(s->ctx->sysfs_root, st, &next))
+		return 0;
+	roce_state_free(st);
+	*st = next;
+	st->t_ns = ls->roce_first_ns + 1000000000ull;
+	st->next = true;
+	return 0;
 }
 
 /* The RDMA CM of this host. */
