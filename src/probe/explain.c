@@ -304,6 +304,11 @@ static enum explain_cause cause_line(struct explain *out, const struct attempt *
 	const char *src_if = a->route.src_ifname[0] ? a->route.src_ifname : "the interface that holds it";
 	bool rejected = !strcmp(e->name, "REJECTED");
 
+	if (!a->peer_ip.family) {
+		/* a name, or an address with a scope (fe80::1%if): only the CM's own answer says why */
+		add(out, "cause: the CM could not resolve %s: %s", a->peer, e->text[0] ? e->text : e->name);
+		return EXPLAIN_NO_ROUTE;
+	}
 	if (a->have_route && a->route.rc) {
 		add(out, "cause: no route from %s to %s: the CM cannot resolve the peer", a->src[0] ? a->src : "this host",
 		    a->peer);

@@ -41,7 +41,7 @@ t_grep "... and doctor finding 1" 'finding 1 \(same-subnet-route\)' $T/p1.log
 if [ $drc = 1 ] && grep -q 'finding 1 (same-subnet-route): traffic from 172.16.34.2 (fl-b) leaves by fl-a' $T/doc.log &&
 	! grep -q 'fl-peer\|fl-p ' $T/doc.log; then
 	t_ok "doctor: finding 1 for fl-b, nothing about the peer's VRF"
-else t_nok "doctor's findings (rc=$drc)"; show $T/doc.log | head -40; fi
+else t_nok "doctor's findings (rc=$drc)"; grep -n 'fl-peer\|fl-p ' $T/doc.log; show $T/doc.log | head -40; fi
 # the peer's address is on the VRF device: a main-table source is not local there, accept_local plays no part
 "$F" doctor 172.16.34.10 --from 172.16.34.2 > $T/docp.log 2>&1
 if grep -q 'finding 1 (same-subnet-route)' $T/docp.log && ! grep -q 'accept-local' $T/docp.log; then
