@@ -2,10 +2,12 @@
 /* The global options as one getopt_long table, their values checked in one place. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/commands.h"
 #include "opts.h"
@@ -97,10 +99,21 @@ void opts_merge(struct option *out, const struct option *own)
 
 int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 {
+	struct stat st;
 	uint64_t v;
 
 	switch (c) {
 	case OPT_SYSFS:
+		/* a mistyped root is no host without RDMA: say so before anything reads it */
+		if (stat(arg, &st)) {
+			fprintf(stderr, "fabtop: --sysfs %s: %s\n", arg,
+				errno == ENOENT ? "the path does not exist" : strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "fabtop: --sysfs %s: not a directory\n", arg);
+			return EXIT_RUNTIME;
+		}
 		ctx->sysfs_root = arg;
 		ctx->live_sysfs = false;
 		return 0;
