@@ -42,9 +42,11 @@ tests_unit_test_counters_LDADD = $(TEST_LDADD)
 tests_unit_test_sysfs_LDADD = $(TEST_LDADD)
 
 TESTS += tests/core/gid-choice.sh tests/core/trees.sh tests/core/oldkernel.sh tests/core/hostile.sh tests/core/hostile-names.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
-	tests/core/dynlib.sh tests/core/architecture.sh tests/core/doc-refs.sh tests/core/limit.sh tests/core/findings-same.sh
+	tests/core/dynlib.sh tests/core/architecture.sh tests/core/doc-refs.sh tests/core/limit.sh tests/core/findings-same.sh \
+	tests/core/habits.sh
 EXTRA_DIST += tests/core/gid-choice.sh tests/core/trees.sh tests/core/oldkernel.sh tests/core/hostile.sh tests/core/hostile-tree.sh tests/core/hostile-names.sh tests/core/valgrind.sh tests/core/fd-limit.sh \
-	tests/core/dynlib.sh tests/core/architecture.sh tests/core/doc-refs.sh tests/core/limit.sh tests/core/findings-same.sh tests/data/trees tests/data/external
+	tests/core/dynlib.sh tests/core/architecture.sh tests/core/doc-refs.sh tests/core/limit.sh tests/core/findings-same.sh \
+	tests/core/habits.sh tests/data/trees tests/data/external
 
 # make bench: bench_collect is built with the check programs so distcheck compiles it.
 check_PROGRAMS += tests/bench/bench_collect

@@ -46,9 +46,10 @@ EXTRA_DIST += tests/bench/soak.sh tests/bench/soak-scrape.py
 bench: tests/bench/bench_collect
 
 # Terminal tests drive the monitor in a private tmux server.
-TESTS += tests/tui/demo.sh tests/tui/demo-probe.sh tests/tui/scenarios.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh tests/tui/sizes.sh
+TESTS += tests/tui/demo.sh tests/tui/demo-probe.sh tests/tui/scenarios.sh tests/tui/trees.sh tests/tui/netlink.sh tests/tui/hostile.sh tests/tui/sizes.sh \
+	tests/tui/habits.sh
 EXTRA_DIST += tests/tui/lib.sh tests/tui/demo.sh tests/tui/demo-probe.sh tests/tui/scenarios.sh tests/tui/trees.sh tests/tui/netlink.sh \
-	tests/tui/hostile.sh tests/tui/sizes.sh
+	tests/tui/hostile.sh tests/tui/sizes.sh tests/tui/habits.sh
 
 # --- demo fabric and data sources ---
 src_libfabtop_a_SOURCES += src/demo/demo.c src/demo/demo.h src/demo/demo_net.c \

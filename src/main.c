@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,12 @@ struct command {
 	void (*synopsis)(FILE *f);	/* the usage's first words, from the command's own tables (NULL: none) */
 };
 
+static int cmd_help(struct fab_ctx *ctx, int argc, char **argv);
+static int cmd_version(struct fab_ctx *ctx, int argc, char **argv);
+
 static const struct command commands[] = {
 	{ "show", cmd_show, " [--json] [--interval S --count N]\n"
+			    "  fabtop show ports|gids|counters [DEV [PORT] | DEV/PORT]   (one device or port, as ibstat takes them)\n"
 			    "  fabtop show res [qp|cm|proc] [--json]   (RDMA resources and who holds them)\n"
 			    "  fabtop show events [--since T] [--duration D] [--json]   (what happens, as it happens)\n"
 			    "  fabtop show roce [--count N]   (the RoCE lossless chain per port)\n"
@@ -31,18 +36,24 @@ static const struct command commands[] = {
 	{ "doctor", cmd_doctor, "doctor [PEER] [--from ADDR|IFACE] [--json] [--fix FORMAT] [--apply --yes]", NULL },
 	{ "probe", cmd_probe, "probe PEER [--from ADDR|IFACE] [-p PORT] [-C COUNT] [-S SIZE] [--mode rping|bw|lat]\n"
 			      "  fabtop probe --listen [ADDR] [-p PORT]\n"
+			      "  fabtop probe -c -a PEER [-I ADDR] | -s [-a ADDR]   (rping's options, rping's meaning)\n"
 			      "  fabtop probe --lid LID | --guid GUID    (ibping-style, over MADs)", NULL },
 	{ "export", cmd_export, "export [--listen ADDR:PORT] [--textfile FILE [--no-http]] [--interval S] [--count N]\n"
-				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879)", NULL },
+				"                   [--probe PEER[,from=..]] [--fabric]\n"
+				"                   OpenMetrics for Prometheus (default listen 127.0.0.1:9879); --probe also\n"
+				"                   pings PEER over RDMA CM, --fabric also every port of the IB subnet", NULL },
 	{ "record", cmd_record, "record FILE [--interval S] [--duration D | --count N] [--fabric]\n"
 				"                   write what the monitor would show into FILE (see --replay)", NULL },
 	{ "counters", cmd_counters, "counters qp show [DEV/PORT] [--json] | counters qp enable|disable DEV/PORT\n"
 				    "                   QP counters (enable changes kernel state, needs CAP_NET_ADMIN)", NULL },
-	{ "lab", cmd_lab, "lab up [two-nics] | lab down   (root; Soft-RoCE)\n"
+	{ "lab", cmd_lab, "lab up [NAME] | lab down   (root; Soft-RoCE; NAME: two-nics, the default)\n"
 			  "                   the two-NIC host built for real on this kernel: probe, doctor, fix it (doc/lab.md)", NULL },
 	{ "trace", cmd_trace, "trace DEST [--from DEV/PORT] [--no-counters] [--json]\n"
 			      "                   the path to a LID, GUID or node description, each hop's counters", NULL },
-	{ "monitor", cmd_monitor, "[monitor]          the interactive monitor (the default)", NULL },
+	{ "monitor", cmd_monitor, "[monitor] [--pane NAME] [--device DEV [--port N]]   the interactive monitor (the default)",
+	  NULL },
+	{ "help", cmd_help, "help [COMMAND]     this help, or a command's (as fabtop COMMAND --help)", NULL },
+	{ "version", cmd_version, "version            print the version (as --version)", NULL },
 };
 
 #define NCOMMANDS (ARRAY_SIZE(commands))
@@ -89,6 +100,54 @@ static void usage(FILE *f)
 		   "doctor exits 1 when it finds a problem.\n");
 }
 
+static const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* fabtop help [COMMAND]: the usage, or the command's own --help. */
+static int cmd_help(struct fab_ctx *ctx, int argc, char **argv)
+{
+	const struct command *c;
+	char *help_argv[] = { NULL, (char *)"--help", NULL };
+
+	if (argc < 2 || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return argc > 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	c = command_find(argv[1]);
+	if (!c || argc > 2) {
+		if (!c) {
+			fprintf(stderr, "fabtop help: no command '%s'; the commands:", argv[1]);
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				fprintf(stderr, " %s", commands[i].name);
+			fprintf(stderr, "\n");
+		} else {
+			fprintf(stderr, "fabtop help: one command at a time ('%s' is extra)\n", argv[2]);
+		}
+		return EXIT_USAGE;
+	}
+	if (c->run == cmd_version)
+		return cmd_version(ctx, 1, argv + 1);
+	help_argv[0] = argv[1];
+	opts_reset();
+	return c->run(ctx, 2, help_argv);
+}
+
+static int cmd_version(struct fab_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	if (argc > 1) {
+		fprintf(stderr, "fabtop version: takes no arguments ('%s')\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	printf("fabtop %s\n", PACKAGE_VERSION);
+	return EXIT_OK;
+}
+
 /*
  * A host with dozens of RDMA ports keeps thousands of counter files open
  * (one pread each per refresh): take all the descriptors the hard limit
@@ -107,8 +166,10 @@ static void raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
+	const struct command *cmd;
 	struct fab_ctx ctx;
 	char **rest;
+	bool implied;
 	int nrest, i, c, prev, rc;
 
 	ctx_init(&ctx);
@@ -162,27 +223,33 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/*
+	 * No command word: the monitor, told so by an empty name (its usage
+	 * errors are then the program's: `fabtop --bogus` gets this usage).
+	 */
 	nrest = 0;
-	if (optind >= argc || argv[optind][0] == '-')
-		rest[nrest++] = (char *)"monitor";
+	implied = optind >= argc || argv[optind][0] == '-';
+	if (implied)
+		rest[nrest++] = (char *)"";
 	for (i = optind; i < argc; i++)
 		rest[nrest++] = argv[i];
-	for (i = 0; i < (int)NCOMMANDS; i++) {
-		if (!strcmp(rest[0], commands[i].name)) {
-			opts_reset();
-			rc = commands[i].run(&ctx, nrest, rest);
-			/* Every command's output: a full disk or a closed pipe is a failure, said so. */
-			if (fflush(stdout) || ferror(stdout)) {
-				fprintf(stderr, "fabtop: writing output failed\n");
-				rc = EXIT_RUNTIME;
-			}
-			goto out;
-		}
+	cmd = implied ? command_find("monitor") : command_find(rest[0]);
+	if (!cmd) {
+		fprintf(stderr, "fabtop: unknown command '%s'%s\n", rest[0],
+			ctx.demo ? " (nor a scenario of the demo: fabtop --demo list)" : "");
+		fprintf(stderr, "Try 'fabtop --help'.\n");
+		rc = EXIT_USAGE;
+		goto out;
 	}
-	fprintf(stderr, "fabtop: unknown command '%s'%s\n", rest[0],
-		ctx.demo ? " (nor a scenario of the demo: fabtop --demo list)" : "");
-	fprintf(stderr, "Try 'fabtop --help'.\n");
-	rc = EXIT_USAGE;
+	opts_reset();
+	rc = cmd->run(&ctx, nrest, rest);
+	if (implied && rc == EXIT_USAGE)
+		usage(stderr);
+	/* Every command's output: a full disk or a closed pipe is a failure, said so. */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "fabtop: writing output failed\n");
+		rc = EXIT_RUNTIME;
+	}
 out:
 	opts_free(&ctx);
 	free(rest);

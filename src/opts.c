@@ -2,9 +2,12 @@
 /* The global options as one getopt_long table, their values checked in one place. */
 #include "config.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/commands.h"
 #include "opts.h"
@@ -80,7 +83,7 @@ static const struct option global_options[] = {
 	{ "fabric-mem", required_argument, NULL, OPT_FABRIC_MEM },
 	{ "fabric-smps", required_argument, NULL, OPT_FABRIC_SMPS },
 	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 };
 
 void opts_merge(struct option *out, const struct option *own)
@@ -96,10 +99,21 @@ void opts_merge(struct option *out, const struct option *own)
 
 int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 {
+	struct stat st;
 	uint64_t v;
 
 	switch (c) {
 	case OPT_SYSFS:
+		/* a mistyped root is no host without RDMA: say so before anything reads it */
+		if (stat(arg, &st)) {
+			fprintf(stderr, "fabtop: --sysfs %s: %s\n", arg,
+				errno == ENOENT ? "the path does not exist" : strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "fabtop: --sysfs %s: not a directory\n", arg);
+			return EXIT_RUNTIME;
+		}
 		ctx->sysfs_root = arg;
 		ctx->live_sysfs = false;
 		return 0;
@@ -180,6 +194,7 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		ctx->fabric_smps = (unsigned int)v;
 		return 0;
 	case 'V':
+	case OPT_VERSION:
 		printf("fabtop %s\n", PACKAGE_VERSION);
 		return -1;
 	default:
@@ -202,6 +217,15 @@ int opts_error(const char *cmd, int c, char **argv)
 	return EXIT_USAGE;
 }
 
+/* A short option the command's own table claims (a long option with that value): not the global one. */
+static bool opts_claimed(const struct option *longopts, int c)
+{
+	for (; longopts->name; longopts++)
+		if (longopts->val == c && !longopts->flag)
+			return true;
+	return false;
+}
+
 int opts_next(struct fab_ctx *ctx, const char *cmd, int argc, char **argv, const char *shortopts,
 	      const struct option *longopts, int *stop)
 {
@@ -213,6 +237,8 @@ int opts_next(struct fab_ctx *ctx, const char *cmd, int argc, char **argv, const
 			*stop = opts_error(cmd, c, argv);
 			return -1;
 		}
+		if (c == 'V' && opts_claimed(longopts, c))
+			return c;
 		rc = opts_global(ctx, c, optarg);
 		if (rc == OPTS_NOT_GLOBAL)
 			return c;	/* the command's own */

@@ -25,6 +25,7 @@ enum {
 	OPT_FABRIC_MEM,
 	OPT_FABRIC_SMPS,
 	OPT_ETC,
+	OPT_VERSION,		/* --version; -V too, unless the command gives -V a meaning of its own */
 	OPT_FIRST_OWN,		/* a command's own long-only options start here */
 };
 
@@ -56,6 +57,8 @@ int opts_error(const char *cmd, int c, char **argv);
 /*
  * The next option of a command's argv (shortopts starts with ":" and has
  * "hV"): its own options and 'h' are returned for the command to handle;
+ * so is 'V' when the command's own table names a long option for it (probe:
+ * rping's -V, --validate), --version staying the version;
  * the global ones are applied to ctx here. Returns -1 at the end of the
  * options, or when parsing must stop: then *stop is the exit code (an
  * unknown option or a missing or bad value: EXIT_USAGE, the message

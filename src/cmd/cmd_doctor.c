@@ -308,8 +308,8 @@ static int diagnose(const struct fab_ctx *ctx, struct source *src, struct snapsh
 	if (rc)
 		return doctor_run_error(rc, o);
 	if (!ctx->json && snap->host.sysfs_missing && !o->nrdma_netdevs && !source_has(src, SOURCE_SIMULATED))
-		printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent); checking the "
-		       "network side only.\n", ctx->sysfs_root);
+		printf("fabtop doctor: no RDMA devices (%s/class/infiniband is absent: no RDMA driver loaded?)\n",
+		       ctx->sysfs_root);
 	out_open(&out, stdout, ctx->json);
 	doctor_report(&out, &rep, ctx->color);
 	out_close(&out);

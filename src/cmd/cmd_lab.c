@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabtop lab up [two-nics] | lab down: the real lab on this kernel (doc/lab.md, "The real lab"). */
+/* fabtop lab up [NAME] | lab down: the real lab on this kernel (doc/lab.md, "The real lab"). */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,6 +8,31 @@
 
 #include "change/lab.h"
 #include "cmd/commands.h"
+#include "util.h"
+
+/* The labs `lab up NAME` builds; the first is the default. */
+static const struct lab_name {
+	const char *name;
+	const char *what;
+} lab_names[] = {
+	{ "two-nics", "the two-NIC host of `fabtop --demo two-nics`, built for real with Soft-RoCE" },
+};
+
+static void lab_usage(FILE *f)
+{
+	fprintf(f, "usage: fabtop lab up [NAME] | fabtop lab down\n");
+	for (size_t i = 0; i < ARRAY_SIZE(lab_names); i++)
+		fprintf(f, "  %-10s %s%s\n", lab_names[i].name, lab_names[i].what, i ? "" : " (the default)");
+	fprintf(f, "  root only (doc/lab.md); state in $FABTOP_LAB_STATE (default /run/fabtop/lab.state)\n");
+}
+
+static const struct lab_name *lab_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(lab_names); i++)
+		if (!strcmp(name, lab_names[i].name))
+			return &lab_names[i];
+	return NULL;
+}
 
 int cmd_lab(struct fab_ctx *ctx, int argc, char **argv)
 {
@@ -16,15 +41,18 @@ int cmd_lab(struct fab_ctx *ctx, int argc, char **argv)
 
 	(void)ctx;
 	if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
-		printf("usage: fabtop lab up [two-nics] | fabtop lab down\n"
-		       "  the two-NIC host of `fabtop --demo two-nics`, built for real with Soft-RoCE (doc/lab.md);\n"
-		       "  root only; state in $FABTOP_LAB_STATE (default /run/fabtop/lab.state)\n");
+		lab_usage(stdout);
 		return EXIT_OK;
 	}
-	if ((!up && !down) || argc > 3 || (down && argc > 2) ||
-	    (up && argc == 3 && strcmp(argv[2], "two-nics"))) {
-		fprintf(stderr, "usage: fabtop lab up [two-nics] | fabtop lab down\n"
-			"  the two-NIC host of `fabtop --demo two-nics`, built for real with Soft-RoCE (doc/lab.md)\n");
+	if (up && argc == 3 && !lab_find(argv[2])) {
+		fprintf(stderr, "fabtop lab: no lab '%s'; the labs:", argv[2]);
+		for (size_t i = 0; i < ARRAY_SIZE(lab_names); i++)
+			fprintf(stderr, " %s", lab_names[i].name);
+		fprintf(stderr, "\n");
+		return EXIT_USAGE;
+	}
+	if ((!up && !down) || argc > 3 || (down && argc > 2)) {
+		lab_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (geteuid() != 0) {

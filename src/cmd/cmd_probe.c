@@ -18,6 +18,7 @@
 #include "outbuf.h"
 #include "probe/explain.h"
 #include "probe/probe.h"
+#include "probe/wire.h"
 #include "report/json.h"
 #include "util.h"
 
@@ -44,6 +45,8 @@ static void usage(FILE *f)
 		"                    [--mode rping|bw|lat] [-Q DEPTH] [--op write|send] [--timeout-ms N] [--idle-ms N] [--spin-us N] [--json]\n"
 		"       fabtop probe --listen [ADDR] [-p PORT] [--max-conns N] [--max-conns-per-source N] [--once]\n"
 		"                    [--spin-us N] [--json]\n"
+		"       fabtop probe -c -a PEER [-I SOURCE] [-p PORT] [-C COUNT] [-S SIZE] [-vVd]   (rping's options)\n"
+		"       fabtop probe -s [-a ADDR] [-p PORT] [-P] [-vVd]\n"
 		"       fabtop probe --lid LID | --guid GUID   (InfiniBand: an ibping over MADs, no IP needed;\n"
 		"                                               see fabtop probe --lid 1 --help)\n\n"
 		"An RDMA CM connection to PEER, with the event timeline and live statistics.\n"
@@ -65,9 +68,35 @@ static void usage(FILE *f)
 		"  --max-conns-per-source N  server: connections at once from one /24 (IPv6: /64)\n"
 		"                     (default half of --max-conns, at least 1)\n"
 		"  --once             server: end after the first client served (like rping -s)\n"
+		"rping's options, with rping's meaning (a command line from a howto works):\n"
+		"  -s                 server: --listen, ending after one client as rping -s does (-P: until ^C)\n"
+		"  -c                 client; -C defaults to 0 (until ^C) as in rping\n"
+		"  -a ADDR            server: the address to bind; client: the peer\n"
+		"  -I ADDR            client: the source address (--from)\n"
+		"  -P                 server: persistent, serve clients until ^C\n"
+		"  -v, --show-data    print each ping's data (client)\n"
+		"  -V, --validate     check each echo against what was sent (fabtop always does: a mismatch\n"
+		"                     fails the probe, as with rping -V)\n"
+		"  -d, --debug        print the probe's settings and each state it goes through\n"
+		"  -s/-c with -a is rping's syntax; PEER and --listen fabtop's: either works, not both roles.\n"
 		"Exit status: 0 the probe succeeded, 1 it failed (the timeline says why), 2 usage.\n",
 		PROBE_DEFAULT_PORT);
 }
+
+/*
+ * What the command line asked beyond struct probe_opts: rping's way of
+ * naming the role and addresses (-s/-c, -a, -I, -P), resolved against
+ * fabtop's own (PEER, --listen, --from) once every option is read, and
+ * what only the command line prints (-v, -d).
+ */
+struct probe_cli {
+	int role;		/* as rping's cb->server: -1 not given, 0 -c, 1 -s */
+	const char *addr;	/* -a: the server's bind address, or the client's peer */
+	const char *source;	/* -I: the client's source address */
+	bool persistent;	/* -P: the server serves until stopped */
+	bool show_data;		/* -v: each ping's data */
+	bool debug;		/* -d: settings and state changes */
+};
 
 static int parse_num(const char *opt, const char *s, uint64_t max, uint64_t *out)
 {
@@ -88,8 +117,13 @@ static const char *tag_of(const struct probe_status *st)
 
 static void print_event(struct outbuf *ob, const struct probe_status *st, const struct probe_event *e)
 {
+	char rping[PROBE_EVENT_NAME_MAX + 48];
+
 	outbuf_printf(ob, "  %s+%" PRIu64 ".%03" PRIu64 "s %-16s %s\n", tag_of(st), e->t_ns / UINT64_C(1000000000),
 	       e->t_ns / UINT64_C(1000000) % 1000, e->name, e->text);
+	/* the words rping prints for it, the ones a search finds */
+	if (probe_event_rping_line(e, rping, sizeof(rping)))
+		outbuf_printf(ob, "  %s%24s rping says: %s\n", tag_of(st), "", rping);
 }
 
 static void print_new_events(struct outbuf *ob, const struct probe_status *st, uint64_t *seen)
@@ -115,6 +149,11 @@ static void print_summary(struct outbuf *ob, const struct probe_status *st)
 {
 	char avg[32], per_s[48] = "";
 
+	/* a server that never listened has served nothing: its counters would read as an idle server */
+	if (st->listen && st->state == PROBE_FAILED && !st->local[0]) {
+		outbuf_printf(ob, "%sresult: FAILED: %s (not serving)\n", tag_of(st), st->error);
+		return;
+	}
 	if (st->listen) {
 		outbuf_printf(ob, "server: %" PRIu64 " connections served, %" PRIu64 " rejected, %" PRIu64 " dropped; "
 			      "%" PRIu64 " messages, %" PRIu64 " bytes, %" PRIu64 " payload errors\n",
@@ -175,6 +214,19 @@ static void json_events(struct json *j, const struct probe_status *st)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+}
+
+/* The line rping prints for the failure that ended the probe, null when rping would print none. */
+static void json_rping_error(struct json *j, const struct probe_status *st)
+{
+	char line[PROBE_EVENT_NAME_MAX + 48];
+
+	for (unsigned int i = st->n_events; i-- > 0;)
+		if (st->events[i].error && probe_event_rping_line(&st->events[i], line, sizeof(line))) {
+			json_str(j, line);
+			return;
+		}
+	json_null(j);
 }
 
 /* Round-trip latency in microseconds, null without samples. */
@@ -252,6 +304,8 @@ static void json_status(const struct probe_opts *o, const struct probe_status *s
 	json_bool(&j, st->state == PROBE_DONE);
 	json_key(&j, "error");
 	json_str_or_null(&j, st->error);
+	json_key(&j, "rping_error");
+	json_rping_error(&j, st);
 	json_events(&j, st);
 	json_key(&j, "cause");
 	json_str_or_null(&j, explain_cause_str(ex->cause));
@@ -325,12 +379,63 @@ static struct probe *probe_begin(const struct fab_ctx *ctx, const struct probe_o
 		return p;
 	if (st->simulated)
 		outbuf_printf(ob, "fabtop probe: SIMULATED on the %s: no packet leaves this machine\n", from);
-	if (o->listen)
-		outbuf_printf(ob, "%sfabtop probe: serving on port %u (^C ends)\n", tag_of(st), o->port);
-	else
-		outbuf_printf(ob, "%sfabtop probe: %s port %u, %s mode%s%s\n", tag_of(st), o->peer, o->port,
-			      probe_mode_name(o->mode), o->from ? ", from " : "", o->from ? o->from : "");
+	/* a server says it serves once it listens (print_serving) */
+	if (!o->listen)
+		outbuf_printf(ob, "%sfabtop probe: %s port %u, %s mode%s%s%s\n", tag_of(st), o->peer, o->port,
+			      probe_mode_name(o->mode), o->from ? ", from " : "", o->from ? o->from : "",
+			      o->count ? "" : ", until ^C");
 	return p;
+}
+
+/* The server's first line, once it listens: a bind that fails never claims to serve. */
+static void print_serving(struct outbuf *ob, const struct probe_opts *o, const struct probe_status *st,
+			  bool *said)
+{
+	if (*said || st->state != PROBE_LISTENING)
+		return;
+	*said = true;
+	outbuf_printf(ob, "%sfabtop probe: serving on %s (%s)\n", tag_of(st), st->local,
+		      o->serve_conns == 1 ? "one client, then ends; ^C ends sooner" : "^C ends");
+}
+
+/*
+ * -v: each ping's data, as rping prints it. The client compares every echo
+ * with what it sent and fails at the first that differs, so the data of a
+ * ping counted as done is the sent data, which is rping's pattern for its
+ * number: it is rebuilt here rather than kept per ping.
+ */
+static void print_ping_data(struct outbuf *ob, const struct probe_status *st, uint64_t *seen)
+{
+	char *buf;
+
+	if (st->listen || st->mode != PROBE_MODE_RPING || *seen >= st->msgs || !st->size)
+		return;
+	buf = malloc(st->size);
+	if (!buf)
+		return;
+	for (; *seen < st->msgs; (*seen)++) {
+		wire_rping_payload_fill(buf, st->size, *seen);
+		outbuf_printf(ob, "%sping data: %s\n", tag_of(st), buf);
+	}
+	free(buf);
+}
+
+/* -d: the settings in force, then every state the probe goes through. */
+static void print_debug(struct outbuf *ob, const struct probe_opts *o, const struct probe_status *st,
+			int *last_state)
+{
+	if (*last_state < 0 && st->listen)
+		outbuf_printf(ob, "%sdebug: server, port %u, bind %s, %s\n", tag_of(st), o->port,
+			      o->listen_addr ? o->listen_addr : "any",
+			      o->serve_conns == 1 ? "one client" : "clients until ^C");
+	else if (*last_state < 0)
+		outbuf_printf(ob, "%sdebug: client, %s mode, port %u, %u-byte messages, count %" PRIu64 "%s, peer %s%s%s\n",
+			      tag_of(st), probe_mode_name(st->mode), o->port, st->size, o->count,
+			      o->count ? "" : " (until ^C)", o->peer, o->from ? ", source " : "", o->from ? o->from : "");
+	if (*last_state == (int)st->state)
+		return;
+	*last_state = (int)st->state;
+	outbuf_printf(ob, "%sdebug: state %s\n", tag_of(st), probe_state_name(st->state));
 }
 
 /* A once-a-second progress line while data moves. */
@@ -344,10 +449,38 @@ static void print_live(struct outbuf *ob, const struct probe_status *st)
 		      units_bitrate(r, sizeof(r), st->gbps * 1e9), st->msgs_per_s, st->msgs, conns);
 }
 
-/* The text report's end: the last events, the summary and the why; what a blocked stdout cost. */
-static void print_end(struct outbuf *ob, const struct probe_status *st, const struct explain *ex, uint64_t *seen)
+/* What the text output has said so far. */
+struct text_seen {
+	uint64_t events;	/* timeline entries printed */
+	uint64_t pings;		/* -v: pings whose data is printed */
+	uint64_t live_ns;	/* the last progress line */
+	int state;		/* -d: the last state printed, -1 none yet */
+	bool serving;		/* the server's first line is out */
+};
+
+/* The text lines of whatever happened since the last call. */
+static void print_progress(struct outbuf *ob, const struct probe_opts *o, const struct probe_cli *cli,
+			   const struct probe_status *st, struct text_seen *ts, uint64_t now)
 {
-	print_new_events(ob, st, seen);
+	if (cli->debug)
+		print_debug(ob, o, st, &ts->state);
+	print_new_events(ob, st, &ts->events);
+	print_serving(ob, o, st, &ts->serving);
+	if (cli->show_data)
+		print_ping_data(ob, st, &ts->pings);
+	if ((st->state == PROBE_RUNNING || (st->state == PROBE_LISTENING && st->conns_active)) &&
+	    st->gbps > 0 && now - ts->live_ns >= 1000000000ull) {
+		ts->live_ns = now;
+		print_live(ob, st);
+	}
+	outbuf_flush(ob);
+}
+
+/* The text report's end: the last events, the summary and the why; what a blocked stdout cost. */
+static void print_end(struct outbuf *ob, const struct probe_opts *o, const struct probe_cli *cli,
+		      const struct probe_status *st, const struct explain *ex, struct text_seen *ts)
+{
+	print_progress(ob, o, cli, st, ts, util_now_ns());
 	print_summary(ob, st);
 	for (unsigned int k = 0; k < ex->n; k++)
 		outbuf_printf(ob, "  %s%s%s\n", tag_of(st), k ? "" : "why: ", ex->line[k]);
@@ -359,8 +492,9 @@ static void print_end(struct outbuf *ob, const struct probe_status *st, const st
 }
 
 /* The probe's poll loop with its signals and progress lines, then the final report. */
-static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
+static int run(const struct fab_ctx *ctx, const struct probe_opts *o, const struct probe_cli *cli, bool json)
 {
+	struct text_seen ts = { .state = -1 };
 	struct explain ex;
 	struct outbuf ob;
 	struct pollfd fds[MAX_FDS];
@@ -369,7 +503,7 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	struct probe *p;
 	struct source *src;
 	char from[256];
-	uint64_t seen = 0, now, last_live = 0, stop_ns = 0;
+	uint64_t now, stop_ns = 0;
 	sig_atomic_t stop_seen = 0;
 	bool stopped = false;
 	int n, rc;
@@ -393,6 +527,8 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 		outbuf_free(&ob);
 		return EXIT_RUNTIME;
 	}
+	if (!json)
+		print_progress(&ob, o, cli, probe_status(p), &ts, util_now_ns());
 	while (probe_active(p)) {
 		now = util_now_ns();
 		if (stop_signals && !stopped) {
@@ -422,15 +558,8 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 		}
 		now = util_now_ns();
 		probe_handle(p, now);
-		st = probe_status(p);
-		if (!json) {
-			print_new_events(&ob, st, &seen);
-			if ((st->state == PROBE_RUNNING || (st->state == PROBE_LISTENING && st->conns_active)) &&
-			    st->gbps > 0 && now - last_live >= 1000000000ull) {
-				last_live = now;
-				print_live(&ob, st);
-			}
-		}
+		if (!json)
+			print_progress(&ob, o, cli, probe_status(p), &ts, now);
 		outbuf_flush(&ob);
 	}
 	st = probe_status(p);
@@ -439,7 +568,7 @@ static int run(const struct fab_ctx *ctx, const struct probe_opts *o, bool json)
 	if (json)
 		json_status(o, st, &ex, from);
 	else
-		print_end(&ob, st, &ex, &seen);
+		print_end(&ob, o, cli, st, &ex, &ts);
 	outbuf_free(&ob);
 	rc = st->state == PROBE_FAILED ? EXIT_RUNTIME : EXIT_OK;
 	if (probe_active(p))
@@ -453,6 +582,7 @@ enum {
 	OPT_LISTEN = OPT_FIRST_OWN, OPT_ONCE, OPT_FROM, OPT_MODE, OPT_OP, OPT_TIMEOUT_MS, OPT_IDLE_MS,
 	OPT_SPIN_US, OPT_MAX_CONNS, OPT_MAX_PER_SOURCE,
 };
+
 
 /* --count here is the probe's -C (the global --count is taken before the command only). */
 static const struct option own[] = {
@@ -470,15 +600,44 @@ static const struct option own[] = {
 	{ "spin-us", required_argument, NULL, OPT_SPIN_US },
 	{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
 	{ "max-conns-per-source", required_argument, NULL, OPT_MAX_PER_SOURCE },
+	/* rping's -v -V -d; naming 'V' here keeps -V from meaning --version (opts.h) */
+	{ "show-data", no_argument, NULL, 'v' },
+	{ "validate", no_argument, NULL, 'V' },
+	{ "debug", no_argument, NULL, 'd' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* One of the probe's own options into o; -1 (the message printed) for a bad value. */
-static int probe_option(struct probe_opts *o, int c, const char *arg)
+/* One of the probe's own options into o or cli; -1 (the message printed) for a bad value. */
+static int probe_option(struct probe_opts *o, struct probe_cli *cli, int c, const char *arg)
 {
 	uint64_t v;
 
 	switch (c) {
+	case 's':
+	case 'c':
+		if (cli->role >= 0 && cli->role != (c == 's')) {
+			fprintf(stderr, "fabtop probe: -s (server) and -c (client) together: which one?\n");
+			return -1;
+		}
+		cli->role = c == 's';
+		break;
+	case 'a':
+		cli->addr = arg;
+		break;
+	case 'I':
+		cli->source = arg;
+		break;
+	case 'P':
+		cli->persistent = true;
+		break;
+	case 'v':
+		cli->show_data = true;
+		break;
+	case 'V':
+		break;	/* the client compares every echo whatever is asked (rping -V's check) */
+	case 'd':
+		cli->debug = true;
+		break;
 	case OPT_LISTEN:
 		o->listen = true;
 		break;
@@ -550,8 +709,68 @@ static int probe_option(struct probe_opts *o, int c, const char *arg)
 	return 0;
 }
 
+/*
+ * rping's -s/-c, -a, -I and -P as fabtop's --listen, PEER and --from, with
+ * rping's rules: -a and -P need a role, -c a peer; -I is the client's.
+ * *peer is -a's address when given. -1 with the message printed.
+ */
+static int probe_rping_role(struct probe_opts *o, const struct probe_cli *cli, const char **peer)
+{
+	if (cli->role < 0) {
+		if (cli->addr || cli->persistent) {
+			fprintf(stderr, "fabtop probe: %s needs -s (server) or -c (client), as in rping\n",
+				cli->addr ? "-a" : "-P");
+			return -1;
+		}
+		if (cli->source && o->from) {
+			fprintf(stderr, "fabtop probe: -I and --from both give the source address: one of them\n");
+			return -1;
+		}
+		if (cli->source)
+			o->from = cli->source;
+		return 0;
+	}
+	if (cli->role == 0 && o->listen) {
+		fprintf(stderr, "fabtop probe: -c (client) and --listen together: which one?\n");
+		return -1;
+	}
+	if (cli->addr && *peer) {
+		fprintf(stderr, "fabtop probe: -a %s and '%s': one %s only\n", cli->addr, *peer,
+			cli->role ? "address to bind" : "peer");
+		return -1;
+	}
+	if (cli->addr)
+		*peer = cli->addr;
+	if (cli->role == 1) {
+		if (cli->source) {
+			fprintf(stderr, "fabtop probe: -I is the client's source address; a server (-s) binds with -a\n");
+			return -1;
+		}
+		o->listen = true;
+		/* rping -s serves one client and ends; -P keeps serving */
+		if (!cli->persistent && !o->serve_conns)
+			o->serve_conns = 1;
+		return 0;
+	}
+	if (cli->persistent) {
+		fprintf(stderr, "fabtop probe: -P is for the server (-s)\n");
+		return -1;
+	}
+	if (!*peer) {
+		fprintf(stderr, "fabtop probe: -c needs -a ADDR, the server to connect to\n");
+		return -1;
+	}
+	if (cli->source && o->from) {
+		fprintf(stderr, "fabtop probe: -I and --from both give the source address: one of them\n");
+		return -1;
+	}
+	if (cli->source)
+		o->from = cli->source;
+	return 0;
+}
+
 /* PEER (or --listen's ADDR) and the checks between options; -1 with the message printed. */
-static int probe_target(struct probe_opts *o, int argc, char **argv)
+static int probe_target(struct probe_opts *o, const struct probe_cli *cli, int argc, char **argv)
 {
 	const char *peer = NULL;
 
@@ -562,6 +781,8 @@ static int probe_target(struct probe_opts *o, int argc, char **argv)
 		}
 		peer = argv[i];
 	}
+	if (probe_rping_role(o, cli, &peer))
+		return -1;
 	if (o->listen) {
 		o->listen_addr = peer;
 		if (o->from) {
@@ -585,6 +806,7 @@ static int probe_target(struct probe_opts *o, int argc, char **argv)
 int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct option longopts[OPTS_MAX];
+	struct probe_cli cli = { .role = -1 };
 	struct probe_opts o;
 	bool count_given;
 	int c, stop;
@@ -601,25 +823,25 @@ int cmd_probe(struct fab_ctx *ctx, int argc, char **argv)
 	if (ctx->count > 0)
 		o.count = (uint64_t)ctx->count;	/* the global --count before the command means -C here */
 	opts_merge(longopts, own);
-	while ((c = opts_next(ctx, "probe", argc, argv, ":hVp:C:S:Q:", longopts, &stop)) != -1) {
+	while ((c = opts_next(ctx, "probe", argc, argv, ":hVp:C:S:Q:sca:I:Pvd", longopts, &stop)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;
 		}
-		if (probe_option(&o, c, optarg))
+		if (probe_option(&o, &cli, c, optarg))
 			goto bad;
 		count_given |= c == 'C';
 	}
-	/* the mode's default count, as --help says (-C 0: until ^C) */
+	/* the mode's default count, as --help says (-C 0: until ^C); rping's client pings until stopped */
 	if (!count_given)
-		o.count = probe_mode_default_count(o.mode);
+		o.count = cli.role == 0 ? 0 : probe_mode_default_count(o.mode);
 	if (stop == EXIT_USAGE)
 		goto bad;
 	if (stop >= 0)
 		return stop;
-	if (probe_target(&o, argc, argv))
+	if (probe_target(&o, &cli, argc, argv))
 		goto bad;
-	return run(ctx, &o, ctx->json);
+	return run(ctx, &o, &cli, ctx->json);
 bad:
 	fprintf(stderr, "Try 'fabtop probe --help'.\n");
 	return EXIT_USAGE;

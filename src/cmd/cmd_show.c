@@ -40,12 +40,16 @@ struct show_opts {
 	const char *for_arg;		/* gids: --for */
 	struct gid_want want;		/* ... parsed */
 	enum res_part res_part;		/* res: the one table asked for (RES_PART_ALL: every table) */
+	const char *dev;		/* ports, counters, gids: one device (NULL: all) */
+	char dev_buf[64];		/* ... when it came as DEV/PORT */
+	int port;			/* ... and one of its ports (-1: all) */
 };
 
 #define SHOW_TAKES_COUNT	(1u << 0)	/* --count (with --interval) */
 #define SHOW_TAKES_SINCE	(1u << 1)	/* --since, --duration */
 #define SHOW_TAKES_FOR		(1u << 2)	/* --for */
 #define SHOW_TAKES_PART		(1u << 3)	/* a table name after the section: 'show res qp' */
+#define SHOW_TAKES_DEV		(1u << 4)	/* DEV [PORT] or DEV/PORT after the section, as ibstat takes them */
 
 /* watch()'s answer when the section is one look at a snapshot after all. */
 #define SHOW_FROM_SNAPSHOT	(-1)
@@ -167,10 +171,13 @@ static void show_usage(FILE *f)
 		   "       fabtop show events [--since T] [--duration D] [--interval S] [--json]\n"
 		   "       fabtop show events --replay FILE [--since T] [--at T] [--json]\n"
 		   "       fabtop show gids --for ADDR|IFACE [--json]\n"
+		   "       fabtop show ports|gids|counters [DEV [PORT] | DEV/PORT] [--json]\n"
 		   "Sections:");
 	for (size_t i = 0; i < nsections; i++)
 		fprintf(f, " %s", sections[i].name);
 	fprintf(f, " all (default: all)\n"
+		   "'ports', 'gids' and 'counters' take a device and a port as ibstat, show_gids and\n"
+		   "perfquery do: mlx5_0, mlx5_0 1 or mlx5_0/1 (exit 1 when there is no such one).\n"
 		   "'res' takes one of qp, cm, proc to show only that table.\n"
 		   "With --count N, 'counters' samples N+1 times, --interval seconds apart,\n"
 		   "and prints rates and error deltas between samples.\n"
@@ -302,6 +309,43 @@ static int gids_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	return c.npicks || c.ib_port ? EXIT_OK : EXIT_RUNTIME;
 }
 
+/* A device and a port of one look, or all of them: what `show ports DEV PORT` reports. */
+struct show_scope {
+	struct fab_host host;		/* the look's, narrowed: devs points at dev */
+	struct fab_device dev;		/* the device asked for, ports narrowed to the one asked for */
+};
+
+/*
+ * h narrowed to o's device and port into sc, its reports reading sc->host;
+ * h itself when no device was asked for. NULL (said on stderr, exit 1)
+ * when the device or port does not exist, naming those that do.
+ */
+static struct fab_host *show_scope(struct fab_host *h, const struct show_opts *o, const char *sec,
+				    struct show_scope *sc)
+{
+	char why[512];
+
+	if (!o->dev)
+		return h;
+	if (fab_host_has(h, o->dev, o->port, why, sizeof(why))) {
+		escape_line(stderr, "fabtop show %s: %s", sec, why);
+		return NULL;
+	}
+	sc->host = *h;
+	sc->host.devs = &sc->dev;
+	sc->host.ndevs = 1;
+	for (size_t i = 0; i < h->ndevs; i++)
+		if (!strcmp(h->devs[i].name, o->dev))
+			sc->dev = h->devs[i];
+	for (size_t j = 0; o->port >= 0 && j < sc->dev.nports; j++)
+		if (sc->dev.ports[j].num == (unsigned int)o->port) {
+			sc->dev.ports += j;
+			sc->dev.nports = 1;
+			break;
+		}
+	return &sc->host;
+}
+
 /* The core's words (a PMA that cannot be asked, out of memory) go to stderr. */
 static void show_said(void *arg, const char *msg)
 {
@@ -322,19 +366,29 @@ static int counters_watch(const struct fab_ctx *ctx, const struct show_opts *o)
 	/* the core asks the local PMA with each sample (--counters pma|auto), so every line is of one source */
 	rc = live_open(&lv, ctx, LIVE_HOST_ONLY | LIVE_PMA_COUNTERS | (ctx->replay ? LIVE_NO_WAIT : 0), &hooks, 0);
 	for (long s = 1; !rc && s <= ctx->count; s++) {
+		struct show_scope sc;
+		struct fab_host *h;
+
 		live_next_sample(&lv);
+		h = show_scope(&lv.host, o, "counters", &sc);
+		if (!h) {
+			rc = -ENODEV;
+			break;
+		}
 		out_open(&out, stdout, ctx->json);
 		out_uint(&out, PRINT_JSON, "sample", (uint64_t)s, NULL);
 		out_float(&out, PRINT_JSON, "interval_s", ctx->interval_s, 3, NULL);
 		/* a table of rates for people; for programs the counters with their rates */
 		if (out_is_json(&out))
-			show_counters(&out, &lv.host);
+			show_counters(&out, h);
 		else
-			show_rates_text(out_text(&out), &lv.host, (unsigned int)s);
+			show_rates_text(out_text(&out), h, (unsigned int)s);
 		out_close(&out);
 		fflush(stdout);
 	}
 	live_close(&lv);
+	if (rc == -ENODEV)
+		return EXIT_RUNTIME;	/* said by show_scope() */
 	if (rc) {
 		fprintf(stderr, "fabtop: cannot read the RDMA devices: %s\n", strerror(-rc));
 		return EXIT_RUNTIME;
@@ -409,9 +463,10 @@ static const char *events_refuse(const struct fab_ctx *ctx, const struct show_op
 }
 
 static const struct show_section sections[] = {
-	{ .name = "ports", .in_all = true, .host = show_ports },
-	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT, .watch = counters_watch, .host = show_counters },
-	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR, .watch = gids_watch, .host = show_gids },
+	{ .name = "ports", .in_all = true, .takes = SHOW_TAKES_DEV, .host = show_ports },
+	{ .name = "counters", .in_all = true, .takes = SHOW_TAKES_COUNT | SHOW_TAKES_DEV, .watch = counters_watch,
+	  .host = show_counters },
+	{ .name = "gids", .in_all = true, .takes = SHOW_TAKES_FOR | SHOW_TAKES_DEV, .watch = gids_watch, .host = show_gids },
 	{ .name = "net", .needs = SNAPSHOT_NET, .emit = net_sec },
 	{ .name = "fabric", .needs = SNAPSHOT_FABRIC, .takes = SHOW_TAKES_COUNT, .refuse = fabric_refuse,
 	  .emit = fabric_sec },
@@ -456,6 +511,11 @@ static int options_check(const struct fab_ctx *ctx, const struct show_opts *o, c
 		return option_misplaced("--since and --duration", SHOW_TAKES_SINCE);
 	if (o->for_arg && !(takes & SHOW_TAKES_FOR))
 		return option_misplaced("--for", SHOW_TAKES_FOR);
+	if (o->for_arg && o->dev) {
+		fprintf(stderr, "fabtop show %s: --for chooses among every device's GIDs; give it without %s\n",
+			only->name, o->dev);
+		return EXIT_USAGE;
+	}
 	if (only && (why = only->refuse ? only->refuse(ctx, o) : NULL)) {
 		fprintf(stderr, "fabtop show %s: %s\n", only->name, why);
 		return EXIT_USAGE;
@@ -465,14 +525,71 @@ static int options_check(const struct fab_ctx *ctx, const struct show_opts *o, c
 	return 0;
 }
 
+/* A port number as ibstat and perfquery take it; -1 when it is none. */
+static int port_parse(const char *s)
+{
+	uint64_t v;
+
+	return util_parse_u64(s, 10, 255, &v) ? -1 : (int)v;
+}
+
+/*
+ * The words after a section that takes a device: DEV, DEV PORT or DEV/PORT
+ * (ibstat mlx5_0 1, show_gids mlx5_0, perfquery's DEV/PORT habit). Returns
+ * how many words it took, or -1 (EXIT_USAGE) with the message printed.
+ */
+static int select_device(const struct show_section *sec, int argc, char **argv, int i, struct show_opts *o)
+{
+	const char *slash = strchr(argv[i], '/');
+	int n = 1;
+
+	o->dev = argv[i];
+	o->port = -1;
+	if (slash) {
+		snprintf(o->dev_buf, sizeof(o->dev_buf), "%.*s", (int)(slash - argv[i]), argv[i]);
+		o->dev = o->dev_buf;
+		o->port = port_parse(slash + 1);
+		if (o->port < 0 || !o->dev[0] || (size_t)(slash - argv[i]) >= sizeof(o->dev_buf)) {
+			fprintf(stderr, "fabtop show %s: '%s' is not DEV/PORT (a device name and a port number: "
+				"mlx5_0/1)\n", sec->name, argv[i]);
+			return -1;
+		}
+	} else if (i + 1 < argc) {
+		o->port = port_parse(argv[i + 1]);
+		if (o->port < 0) {
+			fprintf(stderr, "fabtop show %s: '%s' is not a port number (%s PORT: 1, 2, ...)\n", sec->name,
+				argv[i + 1], argv[i]);
+			return -1;
+		}
+		n = 2;
+	}
+	if (i + n < argc) {
+		fprintf(stderr, "fabtop show %s: one device and port at a time ('%s' is extra)\n", sec->name, argv[i + n]);
+		return -1;
+	}
+	if (!o->dev[0] || strlen(o->dev) >= FAB_NAME_LEN) {
+		fprintf(stderr, "fabtop show %s: '%s' is no device name\n", sec->name, o->dev);
+		return -1;
+	}
+	return n;
+}
+
 /* The section named after the options (NULL: all); 0 or EXIT_USAGE with the message printed. */
 static int select_section(int argc, char **argv, const struct show_section **only, struct show_opts *o)
 {
 	*only = NULL;
 	o->res_part = RES_PART_ALL;
+	o->port = -1;
 	for (int i = optind; i < argc; i++) {
 		int part;
 
+		if (*only && ((*only)->takes & SHOW_TAKES_DEV) && i == optind + 1) {
+			part = select_device(*only, argc, argv, i, o);
+			if (part < 0)
+				return EXIT_USAGE;
+			i += part - 1;
+			continue;
+		}
 		if (*only && ((*only)->takes & SHOW_TAKES_PART) && i == optind + 1) {
 			part = res_part_parse(argv[i]);
 			if (part <= 0) {
@@ -562,9 +679,14 @@ static int show_args(struct fab_ctx *ctx, int argc, char **argv, struct show_opt
 static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, const struct show_section *only,
 			 struct snapshot *snap)
 {
+	struct fab_host *h = &snap->host;
+	struct show_scope sc;
 	struct out out;
 	int rc = 0;
 
+	/* a device that is not there is said before anything is printed */
+	if (only && !(h = show_scope(&snap->host, o, only->name, &sc)))
+		return EXIT_RUNTIME;
 	/* Names from sysfs and netlink must not drive the terminal: the text is escaped on the way out. */
 	out_open(&out, stdout, ctx->json);
 	for (size_t i = 0; i < nsections && !rc; i++) {
@@ -575,7 +697,7 @@ static int show_snapshot(const struct fab_ctx *ctx, const struct show_opts *o, c
 		if (!only)
 			out_printf(&out, "%s== %s ==\n", i ? "\n" : "", sec->name);
 		if (sec->host)
-			sec->host(&out, &snap->host);
+			sec->host(&out, h);
 		else if (sec->emit)
 			rc = sec->emit(ctx, o, snap, &out);
 	}

@@ -17,6 +17,8 @@
 /*
  * Each command gets the context (global options already applied) and its
  * own arguments, argv[0] being the command name. It returns an exit code.
+ * The monitor's argv[0] is "" when no command word was given: its usage
+ * errors are then the program's (main prints the program's usage).
  */
 int cmd_show(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_doctor(struct fab_ctx *ctx, int argc, char **argv);

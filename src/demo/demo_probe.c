@@ -424,7 +424,7 @@ static void sim_step(struct probe *p, void *priv, uint64_t now)
 	if (state == PROBE_RESOLVING_ADDR) {
 		if (s->end == END_ADDR) {
 			if (el >= s->t_fail)
-				probe_driven_fail(p, t0 + s->t_fail, s->fail_name, s->fail_status, "%s", s->fail_text);
+				probe_driven_fail_event(p, t0 + s->t_fail, s->fail_name, s->fail_status, "%s", s->fail_text);
 			return;
 		}
 		if (el < s->t_addr)
@@ -445,7 +445,7 @@ static void sim_step(struct probe *p, void *priv, uint64_t now)
 
 		if (s->end == END_CONNECT) {
 			if (el >= s->t_fail)
-				probe_driven_fail(p, t0 + s->t_fail, s->fail_name, s->fail_status, "%s", s->fail_text);
+				probe_driven_fail_event(p, t0 + s->t_fail, s->fail_name, s->fail_status, "%s", s->fail_text);
 			return;
 		}
 		if (el < s->t_conn)

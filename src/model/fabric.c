@@ -2,6 +2,8 @@
 /* Names for the model's enums and the model's lookups and destructor. */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,6 +103,35 @@ struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigne
 				return &h->devs[i].ports[j];
 	}
 	return NULL;
+}
+
+int fab_host_has(const struct fab_host *h, const char *dev, int port, char *why, size_t len)
+{
+	const struct fab_device *d = NULL;
+	size_t i, off = 0;
+
+	for (i = 0; i < h->ndevs && !d; i++)
+		if (!strcmp(h->devs[i].name, dev))
+			d = &h->devs[i];
+	if (!d) {
+		off = (size_t)snprintf(why, len, "no RDMA device '%s' (devices: %s", dev, h->ndevs ? "" : "none");
+		for (i = 0; i < h->ndevs && off < len; i++)
+			off += (size_t)snprintf(why + off, len - off, "%s%s", i ? ", " : "", h->devs[i].name);
+		if (off < len)
+			snprintf(why + off, len - off, ")");
+		return -ENODEV;
+	}
+	for (i = 0; port >= 0 && i < d->nports; i++)
+		if (d->ports[i].num == (unsigned int)port)
+			return 0;
+	if (port < 0)
+		return 0;
+	off = (size_t)snprintf(why, len, "%s has no port %d (ports: %s", dev, port, d->nports ? "" : "none");
+	for (i = 0; i < d->nports && off < len; i++)
+		off += (size_t)snprintf(why + off, len - off, "%s%u", i ? ", " : "", d->ports[i].num);
+	if (off < len)
+		snprintf(why + off, len - off, ")");
+	return -ENODEV;
 }
 
 struct fab_counter *fab_port_find_counter(struct fab_port *p, const char *name)

@@ -240,6 +240,12 @@ void fab_device_free(struct fab_device *d);
 /* Forget a GID table half read (free: its entries too; else they were taken). */
 void fab_port_gids_next_drop(struct fab_port *p, bool free_entries);
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port);
+/*
+ * Whether h has device dev and its port (-1: any port): 0, or -ENODEV
+ * with why saying which is missing and naming the devices (or ports)
+ * there are, as a command line's DEV PORT is answered.
+ */
+int fab_host_has(const struct fab_host *h, const char *dev, int port, char *why, size_t len);
 /* InfiniBand, or unknown (an old kernel has no link_layer file: InfiniBand was all there was). */
 bool fab_port_maybe_ib(const struct fab_port *p);
 /* IBA 4.1.3: 0x0001-0xBFFF address one port; 0 is none, above is multicast or permissive. */

@@ -42,6 +42,9 @@ void probe_driven_event(struct probe *p, uint64_t now, const char *name, int sta
 	__attribute__((format(printf, 5, 6)));
 void probe_driven_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* The same failure arriving as an rdma_cm event (not a call refused at once): rping reports those. */
+void probe_driven_fail_event(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* Where the connection is: any NULL or negative argument leaves that field. */
 void probe_driven_where(struct probe *p, const char *device, unsigned int port, const char *local,
 			const char *remote, int sgid_index, const char *sgid_type);

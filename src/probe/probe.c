@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <netdb.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,25 @@ static const struct {
 	[PROBE_MODE_BW] = { 65536, 16, 1000 },
 	[PROBE_MODE_LAT] = { 64, 1, 1000 },
 };
+
+/* The events rping's handler reports as "cma event NAME, error STATUS" before it gives up. */
+static const char *const rping_reported[] = { "ADDR_ERROR", "ROUTE_ERROR", "CONNECT_ERROR", "UNREACHABLE", "REJECTED" };
+
+static bool rping_reports(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rping_reported); i++)
+		if (!strcmp(name, rping_reported[i]))
+			return true;
+	return false;
+}
+
+bool probe_event_rping_line(const struct probe_event *e, char *buf, size_t len)
+{
+	if (!e->cm_event || !rping_reports(e->name))
+		return false;
+	snprintf(buf, len, "cma event RDMA_CM_EVENT_%s, error %d", e->name, e->status);
+	return true;
+}
 
 const char *probe_state_name(enum probe_state s)
 {
@@ -241,9 +261,20 @@ static int parse_from(struct probe *p, const char *from, char *err, size_t errle
 int probe_parse_addr(const char *peer, uint16_t port, struct sockaddr_storage *out,
 		      char *err, size_t errlen)
 {
+	const char *scope = strchr(peer, '%');
 	struct addrinfo hints, *res;
 	int e;
 
+	/*
+	 * A link-local address's %IFACE that names no interface: getaddrinfo
+	 * only says "Name or service not known", which sends one looking for
+	 * a DNS problem.
+	 */
+	if (scope && scope[1] && strspn(scope + 1, "0123456789") != strlen(scope + 1) && !if_nametoindex(scope + 1)) {
+		snprintf(err, errlen, "cannot resolve '%s': no interface '%s' on this host (the part after %% names "
+			 "the interface a link-local address is reached by)", peer, scope + 1);
+		return -1;
+	}
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -843,7 +874,7 @@ static void client_cq(struct probe *p, uint64_t now)
 
 /* ---- client CM events ---- */
 
-static void fail_on_event(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+static void fail_on_event_why(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
 {
 	char why[PROBE_EVENT_TEXT_MAX], peer[PROBE_ADDR_MAX];
 	const char *name = cm_reason_event_name(ev->event);
@@ -869,6 +900,13 @@ static void fail_on_event(struct probe *p, uint64_t now, struct rdma_cm_event *e
 			   why, peer);
 	else
 		probe_fail(p, now, name, ev->status, "%s", why);
+}
+
+/* The event that ends the connection, decoded; marked as an event, for the line rping prints. */
+static void fail_on_event(struct probe *p, uint64_t now, struct rdma_cm_event *ev)
+{
+	fail_on_event_why(p, now, ev);
+	p->ev[(p->ev_total - 1) % PROBE_MAX_EVENTS].cm_event = true;
 }
 
 static void on_addr_resolved(struct probe *p, uint64_t now)
@@ -1289,15 +1327,31 @@ void probe_driven_event(struct probe *p, uint64_t now, const char *name, int sta
 	va_end(ap);
 }
 
-void probe_driven_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+static void driven_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, va_list ap)
 {
 	char text[PROBE_EVENT_TEXT_MAX];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	probe_fail(p, now, name, status, "%s", text);
+}
+
+void probe_driven_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	driven_fail(p, now, name, status, fmt, ap);
 	va_end(ap);
-	probe_fail(p, now, name, status, "%s", text);
+}
+
+void probe_driven_fail_event(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	driven_fail(p, now, name, status, fmt, ap);
+	va_end(ap);
+	p->ev[(p->ev_total - 1) % PROBE_MAX_EVENTS].cm_event = true;
 }
 
 void probe_driven_where(struct probe *p, const char *device, unsigned int port, const char *local,

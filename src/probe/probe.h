@@ -80,6 +80,7 @@ struct probe_event {
 	char name[PROBE_EVENT_NAME_MAX];	/* "ADDR_RESOLVED", "REJECTED", "TIMEOUT", ... */
 	int status;				/* the event's status: reject reason, -errno, or 0 */
 	bool error;				/* this event ends the connection badly */
+	bool cm_event;				/* an rdma_cm event (or the simulation's), not a failed call */
 	char text[PROBE_EVENT_TEXT_MAX];	/* decoded, one line */
 };
 
@@ -151,6 +152,13 @@ void probe_stop(struct probe *p);
 /* Releases every resource, whatever the state. NULL is fine. */
 void probe_free(struct probe *p);
 
+
+/*
+ * The line rping prints for this event ("cma event RDMA_CM_EVENT_REJECTED,
+ * error 8"): false when rping prints none (a success, a timeout of
+ * fabtop's own, a call that failed rather than an event).
+ */
+bool probe_event_rping_line(const struct probe_event *e, char *buf, size_t len);
 
 const char *probe_state_name(enum probe_state s);
 const char *probe_mode_name(enum probe_mode m);

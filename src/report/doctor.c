@@ -154,7 +154,11 @@ void doctor_report(struct out *o, const struct doctor_report *r, bool color)
 	for (size_t i = 0; i < r->ngaps; i++)
 		roce_gap_out(o, &r->gaps[i]);
 	out_arr_close(o);
-	if (!r->nfindings && r->ngaps)
+	/* no port and no RDMA netdev: every check ran over nothing, which is no clean bill of health */
+	if (!r->nfindings && !r->nports && !r->nrdma_netdevs)
+		out_printf(o, "\nNothing RDMA to examine: no RDMA port and no RDMA netdev here, so no problem "
+			   "can be found (nor ruled out).\n");
+	else if (!r->nfindings && r->ngaps)
 		out_printf(o, "\nNo problems found by the checks that ran; %zu could not run (above).\n", r->ngaps);
 	else if (!r->nfindings)
 		out_printf(o, "\nNo problems found.\n");

@@ -484,8 +484,7 @@ void action_key(struct ui *ui, int ch)
 		}
 	}
 	a = keys_lookup(ch, &arg);
-	/* Overlays: scrolling keys scroll, closing keys close, the rest as usual. */
-	/* In the help, scrolling keys scroll and F10 quits; any other key closes it. */
+	/* In the help, scrolling keys scroll and F10 quits; any other key closes it (its footer says so). */
 	if (ui->overlay.help && a != ACT_UP && a != ACT_DOWN && a != ACT_PGUP && a != ACT_PGDN &&
 	    a != ACT_HOME && a != ACT_END && ch != KEY_F(10)) {
 		ui->overlay.help = false;

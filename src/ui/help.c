@@ -89,6 +89,6 @@ void help_draw(struct ui *ui, WINDOW *w, struct ui_rect r)
 
 	help_text(ui, &t);
 	pager_draw(w, r.y, r.x, r.h, r.w, " Help", &t, &ui->overlay.help_top,
-		   "Esc/q/F1 closes, arrows scroll");
+		   "any key closes, arrows scroll");
 	text_free(&t);
 }

@@ -78,6 +78,7 @@ struct ui_view {
 	unsigned int wants;		/* LIVE_WANT_* the core keeps while this pane shows (they cost I/O) */
 	const char *title;		/* the tab label */
 	const char *tab;		/* its short form, when the tab line is narrow (NULL: title) */
+	bool port_rows;			/* rows keyed DEV/PORT[/...]: --device and --port start it filtered */
 	const struct table_col *cols;	/* NULL: the view draws itself */
 	int ncols;
 	int default_sort;		/* column index */

@@ -233,8 +233,32 @@ static void ui_loop(struct ui *ui)
 	}
 }
 
-int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
+/*
+ * --device/--port: the panes whose rows are ports start with the filter a
+ * user would type, so the filter line shows it and Esc clears it.
+ * -ENODEV with msg when there is no such device or port in the first look.
+ */
+static int ui_start_filter(struct ui *ui, const struct ui_start *start, char *msg, int msgsize)
 {
+	char filter[TABLE_FILTER_LEN];
+
+	if (!start->device)
+		return 0;
+	if (fab_host_has(&ui->live.host, start->device, start->port, msg, (size_t)msgsize))
+		return -ENODEV;
+	if (start->port >= 0)
+		snprintf(filter, sizeof(filter), "%s/%d", start->device, start->port);
+	else
+		snprintf(filter, sizeof(filter), "%s/", start->device);
+	for (size_t i = 0; i < ui->nviews; i++)
+		if (ui->views[i]->port_rows)
+			table_set_filter(&ui->tables[i], filter);
+	return 0;
+}
+
+int ui_run(struct fab_ctx *ctx, const struct ui_start *start, char *msg, int msgsize)
+{
+	const char *pane = start->pane;
 	struct ui *ui = calloc(1, sizeof(*ui));
 	unsigned int nwarn;
 	const char *const *warns;
@@ -289,6 +313,9 @@ int ui_run(struct fab_ctx *ctx, const char *pane, char *msg, int msgsize)
 			goto out;
 		}
 	}
+	rc = ui_start_filter(ui, start, msg, msgsize);
+	if (rc)
+		goto out;
 	/* Nothing to show: start where the explanation and the demo offer are. */
 	if (!ui->live.host.ndevs && !ui_simulated(ui) && !ui_recorded(ui) && !pane)
 		ui->pane = 0;

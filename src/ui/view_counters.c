@@ -419,6 +419,7 @@ static const char *counters_empty(struct ui *ui)
 
 const struct ui_view view_counters = {
 	.id = "counters",
+	.port_rows = true,
 	.title = "Counters",
 	.tab = "Ctrs",
 	.cols = counters_cols,

@@ -129,6 +129,7 @@ static const char *gids_empty(struct ui *ui)
 
 const struct ui_view view_gids = {
 	.id = "gids",
+	.port_rows = true,
 	.title = "GIDs",
 	.tab = "GIDs",
 	.cols = gids_cols,

@@ -227,6 +227,7 @@ static const char *ports_empty(struct ui *ui)
 
 const struct ui_view view_ports = {
 	.id = "ports",
+	.port_rows = true,
 	.title = "Ports",
 	.tab = "Ports",
 	.cols = ports_cols,

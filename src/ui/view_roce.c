@@ -277,6 +277,7 @@ static const char *roce_empty(struct ui *ui)
 
 const struct ui_view view_roce = {
 	.id = "roce",
+	.port_rows = true,
 	.wants = LIVE_WANT_ROCE,
 	.title = "RoCE",
 	.tab = "RoCE",

@@ -94,8 +94,12 @@ run_rc "$FABTOP" frobnicate
 assert_eq "unknown command exits 2" 2 "$rc"
 assert_match "unknown command says so" "unknown command 'frobnicate'" "$(cat "$T/err")"
 run_rc "$FABTOP" show ports --sysfs "$T/nonexistent"
-assert_eq "missing sysfs root is not a crash" 0 "$rc"
-assert_match "missing sysfs root explained" "no RDMA devices" "$(cat "$T/err")"
+assert_eq "a --sysfs root that does not exist is a runtime failure" 1 "$rc"
+assert_match "... said as such, not as a host without RDMA" "^fabtop: --sysfs $T/nonexistent: the path does not exist$" "$(cat "$T/err")"
+mkdir -p "$T/bare/class"
+run_rc "$FABTOP" show ports --sysfs "$T/bare"
+assert_eq "a sysfs root without class/infiniband is not a crash" 0 "$rc"
+assert_match "... explained" "no RDMA devices" "$(cat "$T/err")"
 run_rc "$FABTOP" --version
 assert_match "--version" '^fabtop [0-9]' "$(cat "$T/out")"
 run_rc "$FABTOP" --help

@@ -4,7 +4,9 @@
 # doc/monitor.md name the panes of the pane table (`fabtop monitor
 # --panes`), in its order, with its count and keys; `fabtop --help`, the
 # README and the man page name the sections of `fabtop show --help` (its
-# own table); the README names every global option `fabtop --help` lists.
+# own table); the README names every global option `fabtop --help` lists,
+# the man page has an item for each; the help's footer, `lab up`'s usage
+# and the demo's GID types are told the same everywhere.
 . "$TOP_SRCDIR/tests/setup.sh"
 README="$TOP_SRCDIR/README"
 MAN="$TOP_SRCDIR/data/fabtop.1"
@@ -61,4 +63,31 @@ while read -r o; do
 	case "$readme_globals " in *"$o "* | *"$o,"* | *"$o."*) ;; *) missing="$missing $o" ;; esac
 done <"$T/globals"
 assert_eq "README: every global option of fabtop --help ($(wc -l <"$T/globals"))" "" "$missing"
+
+# ... and each is an item of the man page (a tag of its own at the item indent, not run into the text above).
+missing=""
+while read -r o; do
+	grep -Eq -- "^       (-[a-zA-Z], )?$o( |,|\$)" "$T/page" || missing="$missing $o"
+done <"$T/globals"
+assert_eq "man page: an item for every global option of fabtop --help" "" "$missing"
+
+# The help overlay's footer says how it closes; the man page and doc/monitor.md say the same.
+footer=$(sed -n 's/.*"\([^"]*\) closes, arrows scroll".*/\1/p' "$TOP_SRCDIR/src/ui/help.c")
+assert_eq "the help's footer is read from src/ui/help.c" "any key" "$footer"
+assert_match "man page: the help closes as its footer says" "F1, \?, h +Help; $footer closes it" "$(cat "$T/page")"
+assert_match "doc/monitor.md: the same" "help; $footer closes it" "$(cat "$MONITOR_MD")"
+
+# lab up's usage: the README's, fabtop --help's, lab --help's and the man page's are one.
+assert_match "README: lab up [NAME]" '^    fabtop lab up \[NAME\] \| lab down' "$(cat "$README")"
+assert_match "fabtop --help: lab up [NAME]" '^  fabtop lab up \[NAME\] \| lab down' "$("$FABTOP" --help)"
+assert_match "lab --help: lab up [NAME]" '^usage: fabtop lab up \[NAME\] \| fabtop lab down' "$("$FABTOP" lab --help)"
+assert_match "man page: lab up [NAME]" '^       lab up \[NAME\]' "$(cat "$T/page")"
+
+# fabtop --help names the exporter's --probe and --fabric (README's usage does).
+assert_match "fabtop --help: export --probe and --fabric" '\[--probe PEER.*\] \[--fabric\]' "$("$FABTOP" --help)"
+
+# doc/demo.md names the type the demo shows for the iWARP NIC's GID.
+shown=$("$FABTOP" --demo --json show gids | jq -r '[.gids[] | select(.device == "cxgb4_0") | .type] | unique | join(",")')
+assert_eq "the demo's cxgb4_0 GID is typed iWARP" "iWARP" "$shown"
+assert_match "doc/demo.md says so" "type \`$shown\`" "$(para "$TOP_SRCDIR/doc/demo.md" 'cxgb4_0.: one GID')"
 done_testing

@@ -22,8 +22,12 @@ assert_rc "lab --help: exit 0" 0
 assert_match "lab --help: the usage on stdout" '^usage: fabtop lab up' "$(cat "$T/out")"
 run_rc "$FABTOP" lab sideways
 assert_rc "an unknown subcommand is a usage error" 2
-run_rc "$FABTOP" lab up ib-only
+lab up ib-only
 assert_rc "an unknown scenario is a usage error" 2
+assert_eq "... that lists the labs there are" "fabtop lab: no lab 'ib-only'; the labs: two-nics" "$(cat "$T/err")"
+run_rc "$FABTOP" lab --help
+assert_match "lab --help says NAME, as README does, and lists the names" \
+	'^usage: fabtop lab up \[NAME\] \| fabtop lab down  +two-nics ' "$(tr '\n' ' ' <"$T/out")"
 
 # not root
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then

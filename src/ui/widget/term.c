@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -62,6 +63,39 @@ static void on_crash_signal(int sig)
 static void term_atexit(void)
 {
 	term_stop();
+}
+
+enum term_use term_usable(char *msg, int msgsize)
+{
+	const char *t = getenv("TERM");
+	TERMINAL *saved = cur_term;
+	const char *cup;
+	bool can_move;
+	int err = 0;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(msg, (size_t)msgsize, "the monitor needs a terminal (try 'fabtop show' for a report)");
+		return TERM_USE_NO_TTY;
+	}
+	if (!t || !*t) {
+		snprintf(msg, (size_t)msgsize, "TERM is not set, so the monitor cannot know how to move the cursor");
+		return TERM_USE_NO_CURSOR;
+	}
+	/* the terminfo entry alone, not the screen: curses is started by term_start() */
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		snprintf(msg, (size_t)msgsize, "terminal type '%s' is not in the terminfo database%s", t,
+			 err < 0 ? " (no terminfo database found)" : "");
+		return TERM_USE_NO_CURSOR;
+	}
+	cup = tigetstr("cup");
+	can_move = cup && cup != (const char *)-1;
+	del_curterm(cur_term);
+	set_curterm(saved);
+	if (!can_move) {
+		snprintf(msg, (size_t)msgsize, "terminal type '%s' cannot move the cursor (no cursor addressing)", t);
+		return TERM_USE_NO_CURSOR;
+	}
+	return TERM_USE_OK;
 }
 
 int term_start(char *msg, int msgsize)

@@ -5,6 +5,19 @@
 
 #include <stdbool.h>
 
+/* What term_usable() found. */
+enum term_use {
+	TERM_USE_OK,		/* a terminal that can move the cursor: the monitor runs */
+	TERM_USE_NO_TTY,	/* standard input or output is no terminal */
+	TERM_USE_NO_CURSOR,	/* a terminal, but its type cannot address the cursor (dumb, unknown, unset) */
+};
+
+/*
+ * Whether the monitor can draw here, before anything is taken: the why in
+ * msg when it cannot ("terminal type 'dumb' cannot move the cursor").
+ */
+enum term_use term_usable(char *msg, int msgsize);
+
 /*
  * Take the terminal: curses in cbreak/noecho/keypad/nodelay mode, mouse on,
  * SIGINT/SIGTERM/SIGHUP/SIGQUIT delivered through term_signal_fd(), and
