@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* derive/pci.c on models built here: throughput, links, distance classes. */
+/* derive/pci.c and derive/pci_check.c on models built here: throughput, links, distance classes, finding 9. */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "derive/pci.h"
+#include "derive/pci_check.h"
 #include "model/pci.h"
 #include "../unit/tap.h"
 
@@ -155,10 +156,114 @@ static void distances(void)
 	}
 }
 
+/* A host of four devices of one model, each with one ACTIVE InfiniBand port. */
+static struct fab_device devs[4];
+static struct fab_port ports[4];
+static struct pci_hca hcas[4];
+
+static void host_init(struct fab_host *h)
+{
+	static const char *const names[] = { "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3" };
+
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < 4; i++) {
+		memset(&devs[i], 0, sizeof(devs[i]));
+		memset(&ports[i], 0, sizeof(ports[i]));
+		snprintf(devs[i].name, sizeof(devs[i].name), "%s", names[i]);
+		snprintf(devs[i].hca_type, sizeof(devs[i].hca_type), "MT4123");
+		ports[i].num = 1;
+		ports[i].state = PORT_STATE_ACTIVE;
+		ports[i].phys_state = PHYS_STATE_LINK_UP;
+		ports[i].link_layer = LINK_LAYER_INFINIBAND;
+		ports[i].rate_known = true;
+		ports[i].rate_gbps = 200;
+		snprintf(ports[i].rate, sizeof(ports[i].rate), "200 Gb/sec (4X HDR)");
+		devs[i].ports = &ports[i];
+		devs[i].nports = 1;
+		memset(&hcas[i], 0, sizeof(hcas[i]));
+		func(&hcas[i].chain[0], "0000:03:00.0", 16000, 16, 16000, 16);
+		func(&hcas[i].chain[1], "0000:00:01.0", 16000, 16, 16000, 16);
+		hcas[i].nchain = 2;
+		devs[i].pci = &hcas[i];
+	}
+	h->devs = devs;
+	h->ndevs = 4;
+}
+
+static size_t count(const struct fab_host *h, const char *code, const char *dev)
+{
+	struct doctor_finding fs[32];
+	size_t n = pci_check(h, fs, 32), k = 0;
+
+	for (size_t i = 0; i < n && i < 32; i++)
+		if (!strcmp(fs[i].code, code) && (!dev || !strcmp(fs[i].device, dev))) {
+			k++;
+			ASSERT_EQ_INT(fs[i].id, DOCTOR_PLATFORM, "its id is 9");
+		}
+	return k;
+}
+
+static void findings(void)
+{
+	struct fab_host h;
+
+	host_init(&h);
+	ASSERT_EQ_U64(pci_check(&h, NULL, 0), 0, "four healthy HCAs: no finding");
+
+	/* pcie-link-degraded: x8 of x16 */
+	hcas[1].chain[0].link.cur_width = 8;
+	ASSERT_EQ_U64(count(&h, "pcie-link-degraded", "mlx5_1"), 1, "x8 of x16: pcie-link-degraded");
+	hcas[1].chain[1].link.max_width = 8;
+	ASSERT_EQ_U64(count(&h, "pcie-link-degraded", NULL), 0, "x8 under an x8 port: no pcie-link-degraded");
+
+	/* pcie-below-port-rate: the x8 Gen4 link carries 126 Gb/s, the port runs at 200 */
+	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", "mlx5_1"), 1, "126 Gb/s under 200 Gb/s: pcie-below-port-rate");
+	ports[1].rate_gbps = 100;
+	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 0, "126 Gb/s under 100 Gb/s: fits");
+	ports[1].rate_gbps = 126;
+	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 0, "126 Gb/s under 126 Gb/s: fits (edge)");
+	ports[1].rate_gbps = 200;
+	ports[1].state = PORT_STATE_DOWN;
+	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 0, "a port that is not ACTIVE is not judged");
+	host_init(&h);
+
+	/* port-slow-sibling: one at 40 beside three at 200 */
+	ports[3].rate_gbps = 40;
+	ASSERT_EQ_U64(count(&h, "port-slow-sibling", "mlx5_3"), 1, "40 beside three at 200: port-slow-sibling");
+	ASSERT_EQ_U64(count(&h, "port-slow-sibling", NULL), 1, "... and only that port");
+	ports[3].rate_gbps = 100;
+	ASSERT_EQ_U64(count(&h, "port-slow-sibling", NULL), 0, "100 beside 200: half is not far below (edge)");
+	ports[3].rate_gbps = 99;
+	ASSERT_EQ_U64(count(&h, "port-slow-sibling", NULL), 1, "99 beside 200: far below (edge)");
+	snprintf(devs[3].hca_type, sizeof(devs[3].hca_type), "MT4117");
+	ASSERT_EQ_U64(count(&h, "port-slow-sibling", NULL), 0, "another model is no sibling");
+	host_init(&h);
+	ports[2].rate_gbps = 40;
+	ports[3].rate_gbps = 40;
+	h.ndevs = 3;
+	ASSERT_EQ_U64(count(&h, "port-slow-sibling", "mlx5_2"), 1, "200, 200, 40: two ports make a usual rate");
+	h.ndevs = 2;
+	ports[1].rate_gbps = 40;
+	ASSERT_EQ_U64(count(&h, "port-slow-sibling", NULL), 0, "one at 200, one at 40: no usual rate, no finding");
+	host_init(&h);
+
+	/* pcie-aer-uncorrectable */
+	hcas[2].chain[1].aer.nonfatal = (struct opt_u64){ true, 1 };
+	ASSERT_EQ_U64(count(&h, "pcie-aer-uncorrectable", "mlx5_2"), 1, "a non-fatal error at the root port");
+	hcas[2].chain[1].aer.nonfatal = (struct opt_u64){ true, 0 };
+	hcas[2].chain[0].aer.correctable = (struct opt_u64){ true, 40 };
+	ASSERT_EQ_U64(count(&h, "pcie-aer-uncorrectable", NULL), 0, "correctable errors alone: none");
+	hcas[2].chain[0].aer.fatal = (struct opt_u64){ true, 2 };
+	ASSERT_EQ_U64(count(&h, "pcie-aer-uncorrectable", "mlx5_2"), 1, "a fatal error on the device");
+	hcas[2].chain[0].aer.fatal = (struct opt_u64){ false, 2 };
+	ASSERT_EQ_U64(count(&h, "pcie-aer-uncorrectable", NULL), 0, "an unknown count is no error");
+}
+
 int main(void)
 {
 	lane_rates();
 	links();
 	distances();
+	findings();
 	return tap_done();
 }
