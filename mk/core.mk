@@ -8,6 +8,7 @@ src_libfabtop_a_SOURCES += \
 	src/kernel/pci.c src/kernel/pci.h src/kernel/pci_parse.c src/kernel/pci_parse.h \
 	src/model/pci.c src/model/pci.h \
 	src/derive/pci.c src/derive/pci.h src/derive/pci_check.c src/derive/pci_check.h \
+	src/report/pci.c src/report/pci.h \
 	src/kernel/watch.c src/kernel/watch.h \
 	src/source/source.c src/source/source.h src/source/source_live.c \
 	src/source/snapshot.c src/source/snapshot.h \

@@ -9,3 +9,6 @@ TESTS += tests/pci/test_pci_parse tests/pci/test_pci
 tests_pci_test_pci_parse_LDADD = $(TEST_LDADD)
 tests_pci_test_pci_LDADD = $(TEST_LDADD)
 
+# show pci and the doctor over the fixture trees (tests/data/trees/pci-*, made by mk-pci.sh).
+TESTS += tests/pci/show.sh
+EXTRA_DIST += tests/pci/show.sh
