@@ -124,6 +124,9 @@ static void distances(void)
 		{ "pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:08.0/0000:03:00.0",
 		  "pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:18.0/0000:06:00.0", 0, 0, PCI_DIST_PIX,
 		  "one switch, a device at each downstream port: still PIX (edge of PXB)" },
+		{ "pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:08.0/0000:03:00.0",
+		  "pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:18.0/0000:06:00.0/0000:07:00.0", 0, 0, PCI_DIST_PXB,
+		  "one more bridge on the card below a downstream port: PXB (edge of PIX)" },
 		{ "pci0000:00/0000:00:01.0/0000:03:00.0", "pci0000:00/0000:00:03.0/0000:09:00.0", 0, 0, PCI_DIST_PHB,
 		  "different root ports of one host bridge: PHB" },
 		{ "pci0000:00/0000:00:05.0", "pci0000:00/0000:00:06.0", -1, -1, PCI_DIST_PHB,
@@ -220,8 +223,10 @@ static void findings(void)
 	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", "mlx5_1"), 1, "126 Gb/s under 200 Gb/s: pcie-below-port-rate");
 	ports[1].rate_gbps = 100;
 	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 0, "126 Gb/s under 100 Gb/s: fits");
-	ports[1].rate_gbps = 126;
-	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 0, "126 Gb/s under 126 Gb/s: fits (edge)");
+	ports[1].rate_gbps = 8 * pci_lane_gbps(16000);
+	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 0, "a port at exactly what the link carries: fits (edge)");
+	ports[1].rate_gbps = 8 * pci_lane_gbps(16000) + 0.01;
+	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 1, "... and 0.01 Gb/s more does not (edge)");
 	ports[1].rate_gbps = 200;
 	ports[1].state = PORT_STATE_DOWN;
 	ASSERT_EQ_U64(count(&h, "pcie-below-port-rate", NULL), 0, "a port that is not ACTIVE is not judged");
