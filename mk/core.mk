@@ -5,6 +5,10 @@ src_libfabtop_a_SOURCES += \
 	src/dynlib.c src/dynlib.h \
 	src/kernel/sysfs.c src/kernel/sysfs.h \
 	src/kernel/host.c src/kernel/host.h \
+	src/kernel/pci.c src/kernel/pci.h src/kernel/pci_parse.c src/kernel/pci_parse.h \
+	src/model/pci.c src/model/pci.h \
+	src/derive/pci.c src/derive/pci.h src/derive/pci_check.c src/derive/pci_check.h \
+	src/report/pci.c src/report/pci.h \
 	src/kernel/watch.c src/kernel/watch.h \
 	src/source/source.c src/source/source.h src/source/source_live.c \
 	src/source/snapshot.c src/source/snapshot.h \

@@ -28,6 +28,7 @@
 #include "report/ibfabric.h"
 #include "report/net.h"
 #include "report/res.h"
+#include "report/pci.h"
 #include "report/roce.h"
 #include "report/show.h"
 #include "warn.h"
@@ -153,6 +154,18 @@ static int res_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct 
 	return rc;
 }
 
+/* The PCI side is read from sysfs with the host: a simulated host has none, a recording holds none yet. */
+static int pci_sec(const struct fab_ctx *ctx, const struct show_opts *o, struct snapshot *s, struct out *out)
+{
+	if (ctx->demo || ctx->replay) {
+		fprintf(stderr, "fabtop show pci: %s has no PCI side (run it on a host, or with --sysfs DIR)\n",
+			ctx->demo ? "the demo fabric is simulated: it" : "a recording");
+		return EXIT_RUNTIME;
+	}
+	pci_report(out, &s->host);
+	return EXIT_OK;
+}
+
 static const struct show_section sections[];
 static const size_t nsections;
 
@@ -191,6 +204,9 @@ static void show_usage(FILE *f)
 		   "'roce' reads DCB (PFC, ETS, APP, trust) and the ethtool and RDMA congestion\n"
 		   "counters of each RoCE port; with --count N it samples N more times and adds\n"
 		   "rates and the rate findings (pause storm, ECN without CNP, ...).\n"
+		   "'pci' shows each device's PCIe link and every bridge up to the root port, what\n"
+		   "they carry against the ports' rates, AER counts, NUMA node and CPUs, and the\n"
+		   "GPUs with their distance to each device (PIX, PXB, PHB, NODE, SYS).\n"
 		   "With --for, 'gids' names the GID index an application should use for that\n"
 		   "address or interface (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX, ib_write_bw -x);\n"
 		   "for a peer's address, the one of the netdev the route to the peer leaves by.\n");
@@ -473,6 +489,7 @@ static const struct show_section sections[] = {
 	{ .name = "events", .takes = SHOW_TAKES_SINCE, .refuse = events_refuse, .watch = events_sec_watch },
 	{ .name = "res", .needs = SNAPSHOT_RES, .takes = SHOW_TAKES_PART, .emit = res_sec },
 	{ .name = "roce", .takes = SHOW_TAKES_COUNT, .watch = roce_watch },
+	{ .name = "pci", .emit = pci_sec },
 };
 
 static const size_t nsections = ARRAY_SIZE(sections);

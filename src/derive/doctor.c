@@ -14,6 +14,7 @@
 
 #include "derive/counters.h"
 #include "derive/doctor.h"
+#include "derive/pci_check.h"
 #include "derive/roce_check.h"
 #include "derive/fix.h"
 #include "derive/gid_choice.h"
@@ -1110,6 +1111,26 @@ static void check_roce_chain(struct doc *d, struct rdma_addr *ra, size_t n)
 	check_roce_gaps(d);
 }
 
+/* What lies under the ports (derive/pci_check.c): the PCIe links read with the host, and the ports' rates. */
+static void check_platform(struct doc *d, struct rdma_addr *ra, size_t n)
+{
+	size_t nfs = pci_check(d->host, NULL, 0);
+	struct doctor_finding *fs = nfs ? calloc(nfs, sizeof(*fs)) : NULL;
+
+	if (nfs && !fs) {
+		d->err = -ENOMEM;
+		return;
+	}
+	pci_check(d->host, fs, nfs);
+	for (size_t i = 0; i < nfs; i++) {
+		struct doctor_finding *f = finding_add(d, fs[i].id, fs[i].code, fs[i].severity);
+
+		if (f)
+			*f = fs[i];
+	}
+	free(fs);
+}
+
 /*
  * The checks, in the order their findings are listed. Each sees the RDMA
  * addresses (and whether each shares its subnet) and adds findings.
@@ -1125,6 +1146,7 @@ static const struct doctor_check {
 	{ "IPoIB and local peers (6)", check_ipoib },
 	{ "CM rejects (7)", check_cm_rejects },
 	{ "RoCE lossless chain (8)", check_roce_chain },
+	{ "under the ports (9)", check_platform },
 };
 
 /* Room for one more route row (zeroed), NULL when out of memory. */

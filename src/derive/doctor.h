@@ -27,6 +27,7 @@ enum doctor_id {
 	DOCTOR_IPOIB = 6,		/* IPoIB mode/MTU, accept_local for local-to-local probes */
 	DOCTOR_CM_REJECT = 7,		/* the CM's REJ counters moved while watched: connections refused */
 	DOCTOR_ROCE_CHAIN = 8,		/* the lossless chain: PFC, pause, ECN/CNP, buffers, TOS, mode (derive/roce_check.h) */
+	DOCTOR_PLATFORM = 9,		/* under the port: PCIe links, AER, a port far below its siblings (derive/pci_check.h) */
 };
 
 enum doctor_severity {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kernel/host.h"
+#include "kernel/pci.h"
 #include "kernel/sysfs.h"
 #include "derive/counters.h"
 #include "derive/gid.h"
@@ -843,6 +844,8 @@ static int collect_device(struct collector *col, const char *name, struct fab_de
 	}
 	if (!rc && (col->what & COLLECT_NETDEVS))
 		collect_netdevs(col, devfd, d);
+	if (!rc && (col->what & COLLECT_PCI))
+		rc = pci_collect_hca(col->rootfd, col->ctx->sysfs_root, name, &d->pci);
 	close(devfd);
 	return rc;
 }
@@ -887,6 +890,9 @@ int collect_host(const struct fab_ctx *ctx, struct fab_host *h, unsigned int wha
 		sysfs_names_free(names, n);
 	if (!rc && (what & COLLECT_NETDEVS))
 		collect_netdevs_reverse(&col, h->devs, h->ndevs);
+	/* GPUs only where there are RDMA devices to place them against */
+	if (!rc && (what & COLLECT_PCI) && h->ndevs)
+		rc = pci_collect_gpus(col.rootfd, ctx->sysfs_root, &h->gpus, &h->ngpus);
 	if (col.netfd >= 0)
 		close(col.netfd);
 	close(col.rootfd);

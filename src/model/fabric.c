@@ -175,6 +175,8 @@ void fab_device_free(struct fab_device *d)
 	free(d->ports);
 	d->ports = NULL;
 	d->nports = 0;
+	free(d->pci);
+	d->pci = NULL;
 }
 
 void fab_host_free(struct fab_host *h)
@@ -184,6 +186,7 @@ void fab_host_free(struct fab_host *h)
 	for (i = 0; i < h->ndevs; i++)
 		fab_device_free(&h->devs[i]);
 	free(h->devs);
+	free(h->gpus);
 	memset(h, 0, sizeof(*h));
 }
 

@@ -100,6 +100,9 @@ enum fab_dir {
 	DIR_RCV,
 };
 
+struct pci_hca;
+struct pci_gpu;
+
 struct fab_counter {
 	char name[FAB_NAME_LEN];	/* sysfs file name, e.g. "port_xmit_data" */
 	enum fab_counter_source source;
@@ -206,6 +209,7 @@ struct fab_device {
 	char hw_rev[FAB_NAME_LEN];
 	char node_desc[FAB_TEXT_LEN];
 	char driver[FAB_NAME_LEN];	/* device/driver link name, or rxe's "rxe" */
+	struct pci_hca *pci;		/* its PCI function and bridges (model/pci.h); NULL: not PCI, or not read */
 	struct fab_port *ports;
 	size_t nports;
 };
@@ -217,6 +221,8 @@ struct fab_host {
 	bool sysfs_missing;		/* no class/infiniband under the root at all */
 	char hostname[FAB_TEXT_LEN];
 	const char *root;		/* the sysfs root it was read from (the context's), for reopening */
+	struct pci_gpu *gpus;		/* display controllers by PCI class (model/pci.h), read with the devices */
+	size_t ngpus;
 	/*
 	 * Set by the caller before collecting into this host: the previous
 	 * snapshot of the same source. Its open counter files are taken over

@@ -14,7 +14,12 @@
 #define COLLECT_GIDS		(1u << 0)
 #define COLLECT_COUNTERS	(1u << 1)
 #define COLLECT_NETDEVS		(1u << 2)
-#define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS)
+/*
+ * Each device's PCI function and bridges, and the host's GPUs (model/pci.h):
+ * some twenty files a device, read with the devices and never per sample.
+ */
+#define COLLECT_PCI		(1u << 4)
+#define COLLECT_ALL		(COLLECT_GIDS | COLLECT_COUNTERS | COLLECT_NETDEVS | COLLECT_PCI)
 /* Without COLLECT_GIDS: keep the GID tables of h->handover's ports (see fill_port). */
 #define COLLECT_KEEP_GIDS	(1u << 3)
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer: text a hostile tree or user hands over: sysfs values, numbers, GUIDs, GIDs, report escaping, --since, events. */
+/* libFuzzer: text a hostile tree or user hands over: sysfs values (PCI ones too), numbers, GUIDs, GIDs, report escaping, --since, events. */
 #include "config.h"
 
 #include <stddef.h>
@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "kernel/host.h"
+#include "kernel/pci_parse.h"
 #include "kernel/sysfs.h"
 #include "derive/counters.h"
 #include "model/events.h"
+#include "model/pci.h"
 #include "report/events.h"
 #include "report/escape.h"
 #include "util.h"
@@ -32,6 +34,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	sysfs_parse_u64(s, &v);
 	sysfs_parse_enum(s, &text);
+	{
+		unsigned int mts;
+		int lanes, node;
+		uint32_t cls;
+		uint16_t id;
+
+		pci_parse_speed(s, &mts);
+		pci_parse_width(s, &lanes);
+		pci_parse_aer_total(s, "ERR_COR", &v);
+		pci_parse_numa(s, &node);
+		pci_parse_class(s, &cls);
+		pci_parse_id(s, &id);
+		pci_is_func_name(s);
+	}
 	util_parse_u64(s, 0, UINT64_MAX, &v);
 	util_parse_guid(s, &v);
 	counter_define(&c, "port_xmit_data", COUNTER_SRC_COUNTERS, false);
