@@ -60,13 +60,21 @@ static void map_add(struct stream_map *m, uint64_t in, uint64_t out)
 	m->n++;
 }
 
+/* Searched, not walked: every record asks, and a file of small records has millions. */
 static uint64_t map_file_off(const struct stream_map *m, uint64_t out)
 {
-	uint64_t in = 0;
+	size_t lo = 0, hi = m->n;
 
-	for (size_t i = 0; i < m->n && m->out[i] <= out; i++)
-		in = m->in[i];
-	return in;
+	/* the first entry past out; the one before it is where out came from */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->out[mid] <= out)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? m->in[lo - 1] : 0;
 }
 
 static int read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
