@@ -18,6 +18,12 @@ TESTS += tests/export/ibsim.sh
 EXTRA_DIST += tests/export/lib.sh tests/export/exporter.sh tests/export/prometheus.sh tests/export/hostile.sh tests/export/rej.sh tests/export/hostile-http.py tests/export/hoard.sh tests/export/hoard.py \
 	tests/export/vm-export.sh tests/export/vm-export.guest tests/export/ibsim.sh
 
+# Slow scrapers: pages held for them, the minimum rate, idle connections yielding to a scrape.
+check_PROGRAMS += tests/export/test_httpd_slow
+TESTS += tests/export/test_httpd_slow
+tests_export_test_httpd_slow_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_export_test_httpd_slow_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/unit/test_openmetrics tests/unit/test_gzip
 TESTS += tests/unit/test_gzip
 tests_unit_test_gzip_LDADD = $(TEST_LDADD)

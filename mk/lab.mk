@@ -4,9 +4,9 @@ src_libfabtop_a_SOURCES += src/change/lab.c src/change/lab.h src/change/lab_stat
 	src/cmd/cmd_lab.c
 
 check_PROGRAMS += tests/unit/test_lab_state
-TESTS += tests/unit/test_lab_state tests/lab/refuse.sh
+TESTS += tests/unit/test_lab_state tests/lab/refuse.sh tests/lab/exists.sh
 tests_unit_test_lab_state_LDADD = $(TEST_LDADD)
-EXTRA_DIST += tests/lab/refuse.sh
+EXTRA_DIST += tests/lab/refuse.sh tests/lab/exists.sh
 
 # Soft-RoCE (make check-vm): up, the probe fails, doctor --apply, it works, down, nothing left.
 VM_TESTS += tests/vm/lab.sh

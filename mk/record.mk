@@ -9,6 +9,7 @@ src_libfabtop_a_SOURCES += src/record/codec.c src/record/codec.h \
 	src/record/reader.c src/record/reader.h \
 	src/record/when.c src/record/when.h \
 	src/record/mad.c src/record/mad.h src/record/subnet.c src/record/subnet.h \
+	src/record/cost.c src/record/cost.h \
 	src/record/probe.c src/record/probe.h src/record/roce.c src/record/roce.h \
 	src/source/source_record.c src/source/source_replay.c \
 	src/cmd/cmd_record.c

@@ -13,9 +13,11 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,6 +131,113 @@ static bool subnet_taken(char *who, size_t size)
 	}
 	freeifaddrs(ifa);
 	return taken;
+}
+
+/*
+ * Objects the lab would create, here already. `up` writes an object down
+ * before it makes it and a failed `up` removes what is written down, so
+ * one that was already there would be removed with the rest: each is
+ * refused here instead, before anything is made, and named.
+ */
+static const char *const lab_links[] = { "fl-a", "fl-b", "fl-p", "fl-peer" };
+static const char *const lab_rxes[] = { "fl_rxe_a", "fl_rxe_b", "fl_rxe_p" };
+
+/* One object in the way, said under a heading the first time. */
+static void in_the_way(FILE *err, int *found, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void in_the_way(FILE *err, int *found, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!(*found)++)
+		fprintf(err, "fabtop lab: already on this host, and the lab would create or route it:\n");
+	fputs("  ", err);
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	fputc('\n', err);
+}
+
+/* Does the IPv4 prefix a/len overlap 172.16.0.0/16 (the default route, len 0, aside)? */
+static bool covers_lab(const char *prefix)
+{
+	char buf[64], *slash;
+	struct in_addr a;
+	unsigned long len = 32;
+	uint32_t mask, net = 0xac100000u;
+
+	snprintf(buf, sizeof(buf), "%s", prefix);
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		len = strtoul(slash + 1, NULL, 10);
+	}
+	if (!len || len > 32 || inet_pton(AF_INET, buf, &a) != 1)
+		return false;
+	/* two prefixes overlap when they agree on the shorter one's bits */
+	len = len < 16 ? len : 16;
+	mask = (uint32_t)(0xffffffffu << (32 - len));
+	return (ntohl(a.s_addr) & mask) == (net & mask);
+}
+
+/* Every IPv4 route of every table that reaches into the lab's subnet, or lives in its tables. */
+static int check_routes(FILE *err, int *found)
+{
+	static const char *const types[] = { "unicast", "local", "broadcast", "anycast", "multicast",
+					     "blackhole", "unreachable", "prohibit", "throw", "nat" };
+	char out[65536], *line, *save = NULL;
+
+	if (run_cmd((const char *const[]){ "ip", "-4", "route", "show", "table", "all", NULL }, false, out,
+		    sizeof(out)))
+		return -1;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char first[64] = "", second[64] = "";
+		const char *dst = first;
+
+		if (sscanf(line, "%63s %63s", first, second) < 1)
+			continue;
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			if (!strcmp(first, types[i]))
+				dst = second;
+		if (covers_lab(dst) || strstr(line, " table " LAB_TABLE) || strstr(line, " table " LAB_UDP_TABLE)) {
+			in_the_way(err, found, "route %s", line);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Before anything is made: none of the lab's links, Soft-RoCE devices,
+ * its namespace or its two rules exists, and no route reaches into
+ * 172.16.0.0/16 (a route there would take the lab's traffic, or the lab's
+ * would be lost in it). Lists every one found; 0 when none, else -1.
+ */
+static int check_free(FILE *err)
+{
+	char path[300], rules[8192];
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof(lab_links) / sizeof(lab_links[0]); i++)
+		if (if_nametoindex(lab_links[i]))
+			in_the_way(err, &found, "link %s", lab_links[i]);
+	for (size_t i = 0; i < sizeof(lab_rxes) / sizeof(lab_rxes[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s", lab_rxes[i]);
+		if (access(path, F_OK) == 0)
+			in_the_way(err, &found, "rdma link %s", lab_rxes[i]);
+	}
+	if (access("/run/netns/fl-switch", F_OK) == 0)
+		in_the_way(err, &found, "netns fl-switch");
+	if (run_cmd((const char *const[]){ "ip", "rule", "list", "pref", "0", NULL }, false, rules, sizeof(rules)))
+		return -1;
+	if (strstr(rules, "l3mdev"))
+		in_the_way(err, &found, "rule pref 0 l3mdev");
+	if (strstr(rules, "from " LAB_PEER " "))
+		in_the_way(err, &found, "rule pref 0 from " LAB_PEER);
+	if (check_routes(err, &found))
+		return -1;
+	if (found)
+		fprintf(err, "fabtop lab: nothing done: remove them, or use `fabtop --demo two-nics`\n");
+	return found ? -1 : 0;
 }
 
 static int modules(FILE *err)
@@ -265,7 +374,9 @@ static int start_listener(int fd, const char *self)
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		int o = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), nul = open("/dev/null", O_RDONLY);
+		/* a symlink planted at the log's name is not written through */
+		int o = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+		int nul = open("/dev/null", O_RDONLY);
 
 		setsid();
 		if (o >= 0) {
@@ -286,7 +397,8 @@ static int start_listener(int fd, const char *self)
 		usleep(100000);
 		if (waitpid(pid, &st, WNOHANG) == pid) {
 			char said[1024] = "";
-			FILE *f = fopen(log, "r");
+			int lfd = open(log, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			FILE *f = lfd >= 0 ? fdopen(lfd, "r") : NULL;
 			size_t n = f ? fread(said, 1, sizeof(said) - 1, f) : 0;
 
 			if (f)
@@ -299,10 +411,71 @@ static int start_listener(int fd, const char *self)
 	return 0;
 }
 
-int lab_up(const char *self, FILE *out, FILE *err)
+/*
+ * The state file's directory: made when missing, and then it must be a
+ * directory of root's that no one else can write. The state file says what
+ * `down` removes and which pid it signals; a directory another user can
+ * write would let them plant one, or a symlink where it is written.
+ */
+static int state_dir_ok(const char *path, bool make, FILE *err)
 {
-	const char *path = lab_state_path();
-	char dir[300], who[IFNAMSIZ + 1], *slash;
+	char dir[300], *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (make)
+		mkdir(dir, 0755);
+	if (lstat(dir, &st)) {
+		if (errno == ENOENT && !make)
+			return 0;	/* no directory, so no lab: `down` says so */
+		fprintf(err, "fabtop lab: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		fprintf(err, "fabtop lab: %s, where the lab's state is kept, is not a directory owned by root that "
+			"only root can write (owner uid %u, mode %04o): nothing done\n", dir, (unsigned int)st.st_uid,
+			(unsigned int)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One `up` or `down` at a time: a lock on a file beside the state file,
+ * held until the process ends. Returns its descriptor, or -1 (said on err).
+ */
+static int state_lock(const char *path, FILE *err)
+{
+	char lock[320];
+	int fd;
+
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		fprintf(err, "fabtop lab: %s: %s\n", lock, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		fprintf(err, "fabtop lab: another `fabtop lab up` or `down` is running (%s is locked): nothing done\n",
+			lock);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int lab_down_locked(FILE *out, FILE *err);
+
+static int lab_up_locked(const char *self, const char *path, FILE *out, FILE *err)
+{
+	char who[IFNAMSIZ + 1];
 	int fd, rc;
 
 	if (access(path, F_OK) == 0) {
@@ -310,18 +483,14 @@ int lab_up(const char *self, FILE *out, FILE *err)
 			"`fabtop lab down` first\n", path);
 		return 1;
 	}
-	if (modules(err))
-		return 1;
 	if (subnet_taken(who, sizeof(who))) {
 		fprintf(err, "fabtop lab: 172.16.0.0/16, the lab's subnet, is in use on this host (%s): nothing done\n", who);
 		return 1;
 	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		mkdir(dir, 0755);
-	}
+	if (check_free(err))
+		return 1;
+	if (modules(err))
+		return 1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		fprintf(err, "fabtop lab: %s: %s\n", path, strerror(errno));
@@ -339,7 +508,7 @@ int lab_up(const char *self, FILE *out, FILE *err)
 	close(fd);
 	if (rc) {
 		fprintf(err, "fabtop lab: building the lab failed; removing what was made\n");
-		lab_down(out, err);
+		lab_down_locked(out, err);
 		return 1;
 	}
 	fprintf(out, "fabtop lab: up (state in %s)\n"
@@ -353,6 +522,21 @@ int lab_up(const char *self, FILE *out, FILE *err)
 		"  fabtop probe " LAB_PEER " --from 172.16.34.2    works\n"
 		"  fabtop lab down                                 removes it all\n", path);
 	return 0;
+}
+
+int lab_up(const char *self, FILE *out, FILE *err)
+{
+	const char *path = lab_state_path();
+	int lock, rc;
+
+	if (state_dir_ok(path, true, err))
+		return 1;
+	lock = state_lock(path, err);
+	if (lock < 0)
+		return 1;
+	rc = lab_up_locked(self, path, out, err);
+	close(lock);
+	return rc;
 }
 
 /* Is pid our listener (a reused pid is left alone)? */
@@ -437,6 +621,25 @@ static int remove_obj(const struct lab_obj *o, FILE *out)
 }
 
 int lab_down(FILE *out, FILE *err)
+{
+	const char *path = lab_state_path();
+	int lock, rc;
+
+	if (state_dir_ok(path, false, err))
+		return 1;
+	if (access(path, F_OK) && errno == ENOENT) {
+		fprintf(out, "fabtop lab: no lab is up (no %s)\n", path);
+		return 0;
+	}
+	lock = state_lock(path, err);
+	if (lock < 0)
+		return 1;
+	rc = lab_down_locked(out, err);
+	close(lock);
+	return rc;
+}
+
+static int lab_down_locked(FILE *out, FILE *err)
 {
 	const char *path = lab_state_path();
 	char *text = NULL, log[300];

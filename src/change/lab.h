@@ -11,9 +11,11 @@ const char *lab_state_path(void);
 /*
  * Build the lab: load rdma_rxe (and vrf, veth, bridge, rdma_ucm), then
  * create each object after writing it to the state file. Refuses (1, with
- * the reason on err) when a state file exists (a lab is up, or an `up` was
- * killed: `lab down` first), when a module cannot be loaded, or when
- * 172.16.0.0/16 is in use here. On a failing step everything made so far is
+ * the reason on err) when the state file's directory is not root's alone,
+ * another up or down holds the lock, a state file exists (a lab is up, or
+ * an `up` was killed: `lab down` first), 172.16.0.0/16 is in use here or
+ * routed, one of the lab's objects exists already (each named), or a
+ * module cannot be loaded. On a failing step everything made so far is
  * removed again. self: this program (/proc/self/exe), started as the peer's
  * listener. Returns 0 or 1.
  */

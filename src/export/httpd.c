@@ -22,18 +22,34 @@
 
 /* A published page and the scrapes still sending it. */
 struct page_ref {
-	struct httpd_page *page;
-	unsigned int refs;		/* under httpd.lock */
+	struct httpd_page *page;	/* NULL once dropped for newer pages: its scrapes end */
+	unsigned int refs;		/* under httpd.lock, as everything here */
+	struct page_ref *newer;		/* the retired pages still held, oldest first */
+	bool retired;			/* no longer the published one, on that list */
+};
+
+/* A client's connection, as MHD's thread alone sees them (accepted, asked, answered, closed). */
+struct conn {
+	struct conn *prev, *next;
+	struct MHD_Connection *c;
+	struct sockaddr_storage addr;
+	int fd;
+	bool busy;			/* a request is being answered */
+	bool yielded;			/* shut down for a newcomer of its address: no longer counted */
+	uint64_t idle_since_ns;		/* accepted, or its last answer completed */
 };
 
 struct httpd {
 	struct MHD_Daemon *daemon;
 	int fd;				/* the listening socket (MHD's once started) */
 	struct sockaddr_storage addr;
-	pthread_mutex_t lock;		/* page, scrapes, rejected, gzip_wanted: the collector and MHD's thread */
+	pthread_mutex_t lock;		/* page, retired, scrapes, rejected, gzip_wanted: the collector and MHD's thread */
 	struct page_ref *page;
+	struct page_ref *retired;	/* the oldest retired page a scrape still sends; ->newer the others */
+	unsigned int nretired;
 	uint64_t scrapes, rejected;
 	bool gzip_wanted[2];		/* [enum openmetrics_format] a scrape accepted gzip */
+	struct conn *conns;		/* MHD's thread only */
 };
 
 /*
@@ -55,6 +71,7 @@ struct scrape {
 	} piece[4];			/* the body, in order */
 	size_t npieces;
 	uint64_t total;
+	uint64_t start_ns;
 };
 
 struct httpd_shared *httpd_shared_new(char *text, size_t len)
@@ -97,6 +114,20 @@ void httpd_page_free(struct httpd_page *p)
 	free(p);
 }
 
+/* Take r off the retired list (under the lock). */
+static void retired_remove(struct httpd *h, struct page_ref *r)
+{
+	struct page_ref **pp = &h->retired;
+
+	while (*pp && *pp != r)
+		pp = &(*pp)->newer;
+	if (*pp) {
+		*pp = r->newer;
+		h->nretired--;
+	}
+	r->retired = false;
+}
+
 static void page_unref(struct httpd *h, struct page_ref *r)
 {
 	bool last;
@@ -105,6 +136,8 @@ static void page_unref(struct httpd *h, struct page_ref *r)
 		return;
 	pthread_mutex_lock(&h->lock);
 	last = --r->refs == 0;
+	if (last && r->retired)
+		retired_remove(h, r);
 	pthread_mutex_unlock(&h->lock);
 	if (last) {
 		httpd_page_free(r->page);
@@ -114,7 +147,10 @@ static void page_unref(struct httpd *h, struct page_ref *r)
 
 void httpd_publish(struct httpd *h, struct httpd_page *page)
 {
-	struct page_ref *r = calloc(1, sizeof(*r)), *old;
+	struct page_ref *r = calloc(1, sizeof(*r)), *old, **tail;
+	struct httpd_page *drop[HTTPD_HELD_PAGES + 1] = { NULL };
+	unsigned int ndrop = 0;
+	bool last;
 
 	if (!r) {
 		httpd_page_free(page);	/* the previous page stays: stale beats nothing */
@@ -125,8 +161,35 @@ void httpd_publish(struct httpd *h, struct httpd_page *page)
 	pthread_mutex_lock(&h->lock);
 	old = h->page;
 	h->page = r;
+	last = old && --old->refs == 0;
+	if (old && !last) {
+		/* scrapes still send it: it joins the retired pages, newest last */
+		for (tail = &h->retired; *tail; tail = &(*tail)->newer)
+			;
+		*tail = old;
+		old->newer = NULL;
+		old->retired = true;
+		h->nretired++;
+	}
+	/*
+	 * Past the bound the oldest page goes now, whatever its scrapes have
+	 * sent: their next read ends them (scrape_read()), and the page_ref
+	 * alone waits for them.
+	 */
+	while (h->nretired > HTTPD_HELD_PAGES) {
+		struct page_ref *o = h->retired;
+
+		drop[ndrop++] = o->page;
+		o->page = NULL;
+		retired_remove(h, o);
+	}
 	pthread_mutex_unlock(&h->lock);
-	page_unref(h, old);
+	for (unsigned int i = 0; i < ndrop; i++)
+		httpd_page_free(drop[i]);
+	if (last) {
+		httpd_page_free(old->page);
+		free(old);
+	}
 }
 
 bool httpd_gzip_wanted(struct httpd *h, enum openmetrics_format fmt)
@@ -147,11 +210,32 @@ void httpd_counts(struct httpd *h, uint64_t *scrapes, uint64_t *rejected)
 	pthread_mutex_unlock(&h->lock);
 }
 
-/* MHD asks for the body bit by bit (pos only grows): the pieces, one after the other. */
+/* Has this scrape, past its grace, sent less than the minimum rate? */
+static bool scrape_too_slow(const struct scrape *s, uint64_t pos)
+{
+	uint64_t ns = util_now_ns() - s->start_ns;
+
+	return ns > HTTPD_RATE_GRACE_S * 1000000000ull &&
+	       pos < (uint64_t)((double)HTTPD_MIN_RATE * ((double)ns / 1e9));
+}
+
+/*
+ * MHD asks for the body bit by bit (pos only grows): the pieces, one after
+ * the other, under the lock, since a page dropped for newer ones is freed
+ * by the collector's thread.
+ */
 static ssize_t scrape_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	struct scrape *s = cls;
+	ssize_t rc = MHD_CONTENT_READER_END_OF_STREAM;
 
+	if (scrape_too_slow(s, pos))
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	pthread_mutex_lock(&s->h->lock);
+	if (!s->ref->page) {
+		pthread_mutex_unlock(&s->h->lock);
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	}
 	for (size_t i = 0; i < s->npieces; i++) {
 		size_t n;
 
@@ -161,9 +245,11 @@ static ssize_t scrape_read(void *cls, uint64_t pos, char *buf, size_t max)
 		}
 		n = s->piece[i].len - (size_t)pos < max ? s->piece[i].len - (size_t)pos : max;
 		memcpy(buf, (const char *)s->piece[i].data + pos, n);
-		return (ssize_t)n;
+		rc = (ssize_t)n;
+		break;
 	}
-	return MHD_CONTENT_READER_END_OF_STREAM;
+	pthread_mutex_unlock(&s->h->lock);
+	return rc;
 }
 
 static void scrape_free(void *cls)
@@ -249,6 +335,7 @@ static enum MHD_Result serve_metrics(struct httpd *h, struct MHD_Connection *c)
 	if (!s)
 		return MHD_NO;
 	s->h = h;
+	s->start_ns = util_now_ns();
 	s->fmt = openmetrics_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	gzip = gzip_accepted(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	pthread_mutex_lock(&h->lock);
@@ -284,6 +371,113 @@ static enum MHD_Result serve_metrics(struct httpd *h, struct MHD_Connection *c)
 	return rc;
 }
 
+/* The same client address (the port aside)? */
+static bool same_address(const struct sockaddr_storage *a, const struct sockaddr *b)
+{
+	if (a->ss_family != b->sa_family)
+		return false;
+	if (b->sa_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr, &((const struct sockaddr_in *)b)->sin_addr,
+			       sizeof(struct in_addr));
+	if (b->sa_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return false;
+}
+
+/*
+ * A connection from an address that has HTTPD_PER_ADDRESS_MAX already:
+ * its oldest idle one (waiting for a request, or between two) yields, so
+ * that a scraper sharing an address with idle or hoarded connections is
+ * served; when none is idle (every one being answered, which the minimum
+ * rate bounds) the newcomer is refused. MHD accepts it and closes it at
+ * once then, so a flood's queue drains.
+ */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	struct httpd *h = cls;
+	struct conn *oldest = NULL;
+	unsigned int n = 0;
+
+	(void)addrlen;
+	for (struct conn *k = h->conns; k; k = k->next) {
+		if (k->yielded || !same_address(&k->addr, addr))
+			continue;
+		n++;
+		if (!k->busy && (!oldest || k->idle_since_ns < oldest->idle_since_ns))
+			oldest = k;
+	}
+	if (n < HTTPD_PER_ADDRESS_MAX)
+		return MHD_YES;
+	if (!oldest) {
+		count_rejected(h);
+		return MHD_NO;
+	}
+	/* MHD sees the end of it and closes it in this thread; the descriptor stays its own until then */
+	shutdown(oldest->fd, SHUT_RDWR);
+	oldest->yielded = true;
+	return MHD_YES;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct httpd *h = cls;
+	struct conn *k = *socket_context;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *a = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+		k = calloc(1, sizeof(*k));
+		if (!k)
+			return;		/* not counted: the address cap errs on the side of serving */
+		k->c = c;
+		k->fd = fd ? fd->connect_fd : -1;
+		if (a && a->client_addr)
+			memcpy(&k->addr, a->client_addr, a->client_addr->sa_family == AF_INET6 ?
+			       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+		k->idle_since_ns = util_now_ns();
+		k->next = h->conns;
+		if (h->conns)
+			h->conns->prev = k;
+		h->conns = k;
+		*socket_context = k;
+		return;
+	}
+	if (!k)
+		return;
+	if (k->prev)
+		k->prev->next = k->next;
+	else
+		h->conns = k->next;
+	if (k->next)
+		k->next->prev = k->prev;
+	free(k);
+	*socket_context = NULL;
+}
+
+/* Which connection asks: busy until its answer completes. */
+static void conn_busy(struct MHD_Connection *c, bool busy)
+{
+	const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct conn *k = i ? i->socket_context : NULL;
+
+	if (!k)
+		return;
+	k->busy = busy;
+	if (!busy)
+		k->idle_since_ns = util_now_ns();
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	(void)cls;
+	(void)con_cls;
+	(void)toe;
+	conn_busy(c, false);
+}
+
 static const char index_page[] =
 	"fabtop export: RDMA ports, counters, GIDs, link partners and doctor findings.\n"
 	"Metrics: /metrics (OpenMetrics 1.0 when asked for, else Prometheus text 0.0.4).\n";
@@ -298,6 +492,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 {
 	struct httpd *h = cls;
 
+	conn_busy(c, true);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
 		count_rejected(h);
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served\n");
@@ -351,7 +546,7 @@ static int listen_on(struct httpd *h, const char *spec, char *err, size_t errsiz
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *res, *ai;
 	char host[256], port[8];
-	int rc, fd = -1, e = 0, one = 1, zero = 0;
+	int rc, fd = -1, e = 0, one = 1, zero = 0, sndbuf = HTTPD_SEND_BUFFER;
 
 	if (httpd_listen_check(spec, err, errsize) || split_listen(spec, host, sizeof(host), port, sizeof(port)))
 		return -EINVAL;
@@ -370,6 +565,8 @@ static int listen_on(struct httpd *h, const char *spec, char *err, size_t errsiz
 			continue;
 		}
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* accepted connections inherit it */
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 		if (ai->ai_family == AF_INET6 && !host[0])
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, HTTPD_BACKLOG) == 0)
@@ -444,11 +641,12 @@ int httpd_start(struct httpd **out, const char *spec, char *err, size_t errsize)
 	 * one): the collector's loop never waits on a client, and a client
 	 * that stops reading holds one slot until the idle timeout.
 	 */
-	h->daemon = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, h,
+	h->daemon = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, on_accept, h, on_request, h,
 				     MHD_OPTION_LISTEN_SOCKET, h->fd,
 				     MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
-				     /* past it MHD accepts and closes at once: a hoarder's queue drains, others get in */
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)HTTPD_PER_ADDRESS_MAX,
+				     /* the per-address limit: on_accept() and its bookkeeping */
+				     MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+				     MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTPD_IDLE_TIMEOUT_S,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTPD_REQUEST_MAX,
 				     MHD_OPTION_END);

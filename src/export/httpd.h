@@ -21,6 +21,26 @@
 #define HTTPD_BACKLOG		4096
 #define HTTPD_IDLE_TIMEOUT_S	10
 #define HTTPD_REQUEST_MAX	(32 * 1024)
+/*
+ * What slow readers may hold (doc/export.md): a scrape sends the page it
+ * started with, so pages published since stay alive for it. At most this
+ * many such older pages are kept for scrapes in flight (the current one
+ * aside); publishing another drops the scrapes still sending the oldest,
+ * so the responses never hold more than three pages' bytes. And a scrape
+ * that has sent less than HTTPD_MIN_RATE bytes a second on average after
+ * its first HTTPD_RATE_GRACE_S seconds is dropped: the idle timeout alone
+ * never fires on a reader that takes a byte now and then.
+ */
+#define HTTPD_HELD_PAGES	2
+#define HTTPD_MIN_RATE		(256 * 1024)
+#define HTTPD_RATE_GRACE_S	10
+/*
+ * The kernel's send buffer of a connection (it doubles it), fixed instead
+ * of grown to 4 MiB: what a slow reader has not taken yet shows as such
+ * to the minimum rate within its grace, and 1 MiB in flight still sends
+ * 100 MB/s over a 10 ms round trip.
+ */
+#define HTTPD_SEND_BUFFER	(512 * 1024)
 
 struct httpd;
 

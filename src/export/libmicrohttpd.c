@@ -30,6 +30,8 @@ static struct {
 	void (*destroy_response)(struct MHD_Response *);
 	enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
 	const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
+	const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType,
+								...);
 } lib;
 
 static const struct dynlib_sym syms[] = {
@@ -41,6 +43,7 @@ static const struct dynlib_sym syms[] = {
 	{ "MHD_destroy_response", &lib.destroy_response },
 	{ "MHD_queue_response", &lib.queue_response },
 	{ "MHD_lookup_connection_value", &lib.lookup_connection_value },
+	{ "MHD_get_connection_info", &lib.get_connection_info },
 };
 
 static struct dynlib lib_so = DYNLIB_INIT(FABTOP_LIBMICROHTTPD_SONAME, "fabtop export's HTTP server", syms);
@@ -103,4 +106,11 @@ enum MHD_Result MHD_queue_response(struct MHD_Connection *connection, unsigned i
 const char *MHD_lookup_connection_value(struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key)
 {
 	return lib.lookup_connection_value ? lib.lookup_connection_value(connection, kind, key) : NULL;
+}
+
+/* Only the kinds that take no further argument are asked for (the descriptor, the client's address). */
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
+							enum MHD_ConnectionInfoType info_type, ...)
+{
+	return lib.get_connection_info ? lib.get_connection_info(connection, info_type) : NULL;
 }

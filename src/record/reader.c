@@ -15,6 +15,7 @@
 
 #include "model/events.h"
 #include "record/codec.h"
+#include "record/cost.h"
 #include "record/mad.h"
 #include "record/subnet.h"
 #include "record/reader.h"
@@ -60,13 +61,21 @@ static void map_add(struct stream_map *m, uint64_t in, uint64_t out)
 	m->n++;
 }
 
+/* Searched, not walked: every record asks, and a file of small records has millions. */
 static uint64_t map_file_off(const struct stream_map *m, uint64_t out)
 {
-	uint64_t in = 0;
+	size_t lo = 0, hi = m->n;
 
-	for (size_t i = 0; i < m->n && m->out[i] <= out; i++)
-		in = m->in[i];
-	return in;
+	/* the first entry past out; the one before it is where out came from */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->out[mid] <= out)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? m->in[lo - 1] : 0;
 }
 
 static int read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
@@ -108,6 +117,7 @@ static int read_file(const char *path, uint8_t **data, size_t *len, char *err, s
 }
 
 static const char *record_name(uint64_t type);
+static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err, size_t errlen);
 
 /*
  * Check the records the stream holds whole from *checked on: their length,
@@ -146,6 +156,16 @@ static int check_records(struct rec_reader *r, size_t *checked, const struct str
 			return fail(err, errlen, "%s: byte %zu of the stream (about byte %" PRIu64 " of the file): "
 				    "expected a %s record with CRC-32 %08x, found %08x: the file is corrupt",
 				    r->path, off, map_file_off(map, off), record_name(type), want, crc);
+		if (off) {
+			struct rec_entry e = {
+				.type = (enum rec_record)(type < REC_NRECORD ? type : 0),
+				.off = (size_t)(c.p - r->data), .len = (size_t)len, .file_off = map_file_off(map, off),
+			};
+
+			/* here, not after the whole stream is out: a file refused stops decompressing */
+			if (check_body(r, &e, err, errlen))
+				return -1;
+		}
 		c.p += len + 4;
 		*checked = (size_t)(c.p - r->data);
 	}
@@ -263,15 +283,33 @@ static int body_error(const struct rec_reader *r, const struct rec_entry *e, con
 }
 
 /*
+ * What the records decoded at open have taken in all: each is within its
+ * own budget, and this bounds the file's (its time and what it churns
+ * through), so that many small records cannot add up to minutes.
+ */
+static int spend(struct rec_reader *r, const struct rec_entry *e, size_t cost, char *err, size_t errlen)
+{
+	if (cost > r->decode_budget - r->decoded)
+		return fail(err, errlen, "%s: a %s record (about byte %" PRIu64 " of the file) takes the records "
+			    "decoded so far past %zu bytes: at most %s of decoded records in one file (the reader's "
+			    "budget: each is decoded once at open to check it)", r->path, record_name(e->type),
+			    e->file_off, r->decode_budget, REC_READER_MAX_DECODED_TEXT);
+	r->decoded += cost;
+	return 0;
+}
+
+/*
  * The structs a record's body asks for, decoded once and freed: a host,
  * network state, MAD view, subnet or RoCE chain that is malformed, or that asks for more than
  * the collector reads or the budget allows (record/schema.h), is the file's
- * error at open, not an empty screen later.
+ * error at open, not an empty screen later; what it took counts against
+ * the whole file's budget.
  */
 static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err, size_t errlen)
 {
 	struct rec_cur c, sub;
 	struct rec_field f;
+	size_t cost = 0;
 	int rc = 0;
 
 	if (e->type != REC_HOST && e->type != REC_NET && e->type != REC_MAD && e->type != REC_SUBNET &&
@@ -290,31 +328,37 @@ static int check_body(struct rec_reader *r, const struct rec_entry *e, char *err
 			struct fab_host h = { 0 };
 
 			rc = rec_decode_host(&sub, &h);
+			cost = rec_cost_host(&h);
 			fab_host_free(&h);
 		} else if (e->type == REC_NET) {
 			struct net_state st = { 0 };
 
 			rc = rec_decode_net(&sub, &st);
+			cost = rec_cost_net(&st);
 			net_state_free(&st);
 		} else if (e->type == REC_SUBNET) {
 			struct rec_subnet *sn = calloc(1, sizeof(*sn));
 
 			rc = sn ? rec_subnet_decode(&sub, sn) : -ENOMEM;
-			if (sn)
+			if (sn) {
+				cost = rec_cost_subnet(sn);
 				rec_subnet_free(sn);
+			}
 			free(sn);
 		} else if (e->type == REC_ROCE) {
 			struct roce_state rs = { 0 };
 
 			rc = rec_roce_decode(&sub, &rs);
+			cost = rec_cost_roce(&rs);
 			roce_state_free(&rs);
 		} else {
 			struct rec_mad m = { 0 };
 
 			rc = rec_mad_decode(&sub, &m);
+			cost = rec_cost_mad(&m);
 			rec_mad_free(&m);
 		}
-		return rc ? body_error(r, e, &sub, rc, err, errlen) : 0;
+		return rc ? body_error(r, e, &sub, rc, err, errlen) : spend(r, e, cost, err, errlen);
 	}
 	if (!c.err && e->type == REC_HOST)
 		rec_fail(&c, c.p, "a host record's body");
@@ -396,8 +440,6 @@ static int index_records(struct rec_reader *r, const struct stream_map *map, boo
 				    body.err_off, record_name(type), body.err);
 		e->mono_ns = mono;
 		e->wall_ns = wall;
-		if (check_body(r, e, err, errlen))
-			return -1;
 		if (type == REC_END)
 			r->ended = true;
 		if (type == REC_HOST || type == REC_VALUES || type == REC_SAMPLE) {
@@ -426,6 +468,12 @@ static int index_records(struct rec_reader *r, const struct stream_map *map, boo
 int rec_reader_parse(struct rec_reader *r, const char *name, const uint8_t *file, size_t flen, char *err,
 		     size_t errlen)
 {
+	return rec_reader_parse_within(r, name, file, flen, REC_READER_MAX_DECODED, err, errlen);
+}
+
+int rec_reader_parse_within(struct rec_reader *r, const char *name, const uint8_t *file, size_t flen,
+			    size_t decode_budget, char *err, size_t errlen)
+{
 	struct stream_map map = { 0 };
 	size_t nl;
 	unsigned int major = 0, minor = 0;
@@ -434,6 +482,7 @@ int rec_reader_parse(struct rec_reader *r, const char *name, const uint8_t *file
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	r->decode_budget = decode_budget;
 	r->path = strdup(name);
 	if (!r->path)
 		return fail(err, errlen, "%s: out of memory", name);

@@ -127,19 +127,50 @@ static void decode_port(struct dec *d, struct rec_cur *c, struct ib_fport *fp, u
 	}
 }
 
-static void decode_node(struct dec *d, struct rec_cur *c, struct ib_fnode *n)
+/* The node's id, and the highest port number among its port messages (0 when it has none), in one pass. */
+static unsigned int node_id(struct rec_cur *c, struct ib_fnode *n)
 {
 	struct rec_cur k = *c, sub;
-	struct rec_field f;
+	struct rec_field f, g;
+	unsigned int top = 0;
 
-	/* the node's id first: its port count sizes the ports */
-	while (rec_next(&k, &f))
-		if (f.num == NODE_ID)
+	while (rec_next(&k, &f)) {
+		if (f.num == NODE_ID) {
 			rec_decode_msg(&k, &f, &rec_ib_node_table, &n->id);
-	if (k.err) {
+			continue;
+		}
+		if (f.num != NODE_PORT || f.wire != REC_WIRE_BYTES)
+			continue;
+		rec_cur_sub(&sub, &k, &f);
+		while (rec_next(&sub, &g))
+			if (g.num == PORT_NUM && g.u > top)
+				top = g.u > 255 ? 256 : (unsigned int)g.u;
+	}
+	if (k.err)
 		rec_fail(c, k.base + k.err_off, k.err);
+	return top;
+}
+
+static void decode_node(struct dec *d, struct rec_cur *c, struct ib_fnode *n)
+{
+	struct rec_cur sub;
+	struct rec_field f;
+	/* the node's id first: its port count bounds the ports */
+	unsigned int top = node_id(c, n);
+
+	if (c->err)
+		return;
+	/*
+	 * The ports are those the record holds, up to the highest one: a port
+	 * written with nothing in it is not written at all, so a node that
+	 * claims 255 ports in 7 bytes gets one, not 16 KiB of them. A replay
+	 * shows a node's ports up to the last one recorded.
+	 */
+	if (top > n->id.num_ports) {
+		rec_fail(c, c->p, "a port number the node has, once");
 		return;
 	}
+	n->id.num_ports = (uint8_t)top;
 	if (!budget(d, c, (n->id.num_ports + 1u) * sizeof(*n->ports)))
 		return;
 	n->ports = calloc(n->id.num_ports + 1u, sizeof(*n->ports));

@@ -25,6 +25,7 @@
 
 #include "record/codec.h"
 #include "record/file.h"
+#include "record/reader.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/fabtop-bounds.XXXXXX";
@@ -141,6 +142,65 @@ static void zeros_frame(struct rec_buf *b, size_t nblocks)
 
 		rec_put_raw(b, blk, sizeof(blk));
 	}
+}
+
+/*
+ * nrec subnet records of nnodes nodes each, every node 7 bytes that claim
+ * 255 ports and hold none: before the budget counted what is present, each
+ * node cost ~16 KiB decoded and each record the whole 256 MiB.
+ */
+static void claimed_ports(struct rec_buf *s, size_t nrec, size_t nnodes)
+{
+	static const uint8_t node[] = { 0x52, 0x05, 0x0a, 0x03, 0x28, 0xff, 0x01 };
+	struct rec_buf m = { 0 };
+
+	for (size_t i = 0; i < nnodes; i++)
+		rec_put_raw(&m, node, sizeof(node));
+	for (size_t r = 0; r < nrec; r++)
+		record(s, REC_SUBNET, &m);
+	rec_buf_free(&m);
+}
+
+static uint32_t rnd32(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (uint32_t)(*x >> 32);
+}
+
+/*
+ * A record of a type no reader knows holding blob random bytes, then n
+ * such records of 4 random bytes (12 bytes each): the file cannot
+ * compress, so it is about as big as its stream, which the reader maps
+ * back to the file in pieces of a few KiB, and every small record after
+ * the blob asks where it is in the file.
+ */
+static void many_records(struct rec_buf *s, size_t blob, size_t n)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	struct rec_buf b = { 0 };
+
+	for (size_t i = 0; i < blob; i += 4) {
+		uint32_t v = rnd32(&x);
+
+		rec_put_raw(&b, &v, blob - i < 4 ? blob - i : 4);
+	}
+	if (blob) {
+		struct rec_buf r = { 0 };
+
+		rec_put_bytes(&r, 15, b.data, b.len);
+		frame(s, 40, &r);
+		rec_buf_free(&r);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t v = rnd32(&x);
+
+		rec_buf_reset(&b);
+		rec_put_bytes(&b, 15, &v, sizeof(v));
+		frame(s, 40, &b);
+	}
+	rec_buf_free(&b);
 }
 
 struct run {
@@ -265,6 +325,104 @@ static void expect(const char *name, const struct rec_buf *stream, const struct 
 	TAP_OK(r.maxrss_kb < rss_limit_kb, "%s: peak RSS %ld KiB (< %ld KiB)", name, r.maxrss_kb, rss_limit_kb);
 }
 
+/* The file the stream makes, parsed in this process within budget: 0 or -1, *decoded what its records took. */
+static int parse_within(const struct rec_buf *stream, size_t budget, size_t *decoded, char *err, size_t errlen)
+{
+	struct rec_buf f = { 0 };
+	size_t bound = ZSTD_compressBound(stream->len), n;
+	struct rec_reader r;
+	char magic[64];
+	int rc;
+
+	snprintf(magic, sizeof(magic), REC_MAGIC "%u.%u\n", REC_FORMAT_MAJOR, REC_FORMAT_MINOR);
+	rec_put_raw(&f, magic, strlen(magic));
+	{
+		uint8_t *z = malloc(bound);
+
+		n = z ? ZSTD_compress(z, bound, stream->data, stream->len, 3) : 0;
+		if (z && !ZSTD_isError(n))
+			rec_put_raw(&f, z, n);
+		free(z);
+	}
+	rc = rec_reader_parse_within(&r, "budget", f.data, f.len, budget, err, errlen);
+	*decoded = rc ? 0 : r.decoded;
+	if (!rc)
+		rec_reader_close(&r);
+	rec_buf_free(&f);
+	return rc;
+}
+
+/*
+ * The whole file's budget on both sides, within a small one: a file whose
+ * records take exactly the budget opens, one byte less refuses it, saying
+ * so. And a node's cost is what it holds: claiming 255 ports or 1, with
+ * no port in the record, costs the same.
+ */
+static void budget_edges(void)
+{
+	struct rec_buf s = { 0 }, one = { 0 };
+	size_t all = 0, again = 0, small = 0;
+	char err[1024] = "";
+	int rc;
+
+	header(&s);
+	host(&s, 1, 1, 0, 0);
+	claimed_ports(&s, 3, 100);
+	rc = parse_within(&s, SIZE_MAX, &all, err, sizeof(err));
+	ASSERT_EQ_INT(rc, 0, "three records of 100 nodes claiming 255 ports open");
+	if (rc)
+		printf("#   %s\n", err);
+	TAP_OK(all > 0 && all < 3 * 100 * 1024, "they take %zu bytes decoded in all (< 100 KiB a record, not 1.6 MB)",
+	       all);
+	rc = parse_within(&s, all, &again, err, sizeof(err));
+	ASSERT_EQ_INT(rc, 0, "the same file within a budget of exactly what it takes opens");
+	ASSERT_EQ_U64(again, all, "and takes the same");
+	rc = parse_within(&s, all - 1, &again, err, sizeof(err));
+	ASSERT_EQ_INT(rc, -1, "within one byte less it is refused");
+	ASSERT_CONTAINS(err, "of decoded records in one file (the reader's budget", "saying why");
+
+	/* the same nodes claiming one port: a node costs what it holds, not what it claims */
+	{
+		static const uint8_t node[] = { 0x52, 0x04, 0x0a, 0x02, 0x28, 0x01 };
+		struct rec_buf m = { 0 };
+
+		header(&one);
+		host(&one, 1, 1, 0, 0);
+		for (size_t i = 0; i < 100; i++)
+			rec_put_raw(&m, node, sizeof(node));
+		for (int r = 0; r < 3; r++)
+			record(&one, REC_SUBNET, &m);
+		rec_buf_free(&m);
+	}
+	rc = parse_within(&one, SIZE_MAX, &small, err, sizeof(err));
+	ASSERT_EQ_INT(rc, 0, "the nodes claiming one port open");
+	ASSERT_EQ_U64(all, small, "claiming 255 ports costs what claiming 1 does, with none recorded");
+	rec_buf_free(&s);
+	rec_buf_free(&one);
+}
+
+/* A file that must open (exit 0), fast and in less than rss_kb. */
+static void expect_open(const char *name, const struct rec_buf *stream, const char *what, long rss_kb)
+{
+	char path[300];
+	size_t flen = 0;
+	struct run r;
+
+	if (write_file(name, stream, NULL, path, sizeof(path), &flen) || run(path, what, &r)) {
+		TAP_OK(0, "%s: made and run", name);
+		return;
+	}
+	TAP_OK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s (%zu bytes): show %s exits 0", name, flen,
+	       what);
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
+		printf("#   status %d, stderr: ", r.status);
+		tap_print_str(r.err);
+		printf("\n");
+	}
+	TAP_OK(r.seconds < 1.0, "%s: in %.3f s (< 1 s)", name, r.seconds);
+	TAP_OK(r.maxrss_kb < rss_kb, "%s: peak RSS %ld KiB (< %ld KiB)", name, r.maxrss_kb, rss_kb);
+}
+
 int main(void)
 {
 	const char *san = getenv("FABTOP_SANITIZERS");
@@ -313,6 +471,32 @@ int main(void)
 	empties(&m, 3, 100000);
 	record(&s, REC_MAD, &m);
 	expect("mad-ports", &s, NULL, "fabric", "at most 32 MiB of decoded structs");
+
+	budget_edges();
+
+	/* 20 subnet records of 16,000 nodes that claim 255 ports each and hold none: a few KiB */
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 1, 1, 0, 0);
+	claimed_ports(&s, 20, 16000);
+	expect_open("claimed-ports", &s, "ports", rss_limit_kb);
+	/* the same 4,000 times (448 MB of stream): each record is small, the whole file is not */
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 1, 1, 0, 0);
+	claimed_ports(&s, 4000, 16000);
+	expect("claimed-ports-4000", &s, NULL, "ports", "of decoded records in one file");
+
+	/*
+	 * 2,000,000 records of 12 bytes: 24 MB that do not compress. The file,
+	 * its stream and the index (48 bytes a record, doc/recording.md) are
+	 * held at once: 144 MB on top of the usual limit.
+	 */
+	rec_buf_reset(&s);
+	header(&s);
+	host(&s, 1, 1, 0, 0);
+	many_records(&s, 0, 2000000);
+	expect_open("many-records", &s, "ports", rss_limit_kb + (24 + 24 + 96) * 1024);
 
 	/* 72 KiB of zstd that is 2.3 GiB of zeros: after the format line, and after a good header */
 	rec_buf_reset(&s);
