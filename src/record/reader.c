@@ -465,10 +465,18 @@ static int index_records(struct rec_reader *r, const struct stream_map *map, boo
 	return 0;
 }
 
+size_t rec_reader_budget(size_t len)
+{
+	if (len > SIZE_MAX / REC_READER_DECODED_PER_BYTE)
+		return SIZE_MAX;
+	return len * REC_READER_DECODED_PER_BYTE > REC_READER_MAX_DECODED ? len * REC_READER_DECODED_PER_BYTE :
+									    REC_READER_MAX_DECODED;
+}
+
 int rec_reader_parse(struct rec_reader *r, const char *name, const uint8_t *file, size_t flen, char *err,
 		     size_t errlen)
 {
-	return rec_reader_parse_within(r, name, file, flen, REC_READER_MAX_DECODED, err, errlen);
+	return rec_reader_parse_within(r, name, file, flen, rec_reader_budget(flen), err, errlen);
 }
 
 int rec_reader_parse_within(struct rec_reader *r, const char *name, const uint8_t *file, size_t flen,

@@ -39,14 +39,20 @@ struct rec_reader {
 #define REC_READER_WINDOW_LOG	23
 /*
  * What the records decoded at open (host, network, MAD view, subnet, RoCE
- * chain) may take in memory, summed over the whole file. Each is decoded,
- * checked and freed, so this bounds the time and churn of opening, not what
- * is held: ~0.4 s for the worst small file made so far. An InfiniBand
- * port's MAD view is ~11 KB a sample, so a 1-port host at 1 s opens for
- * about 13 hours of recording.
+ * chain) may take in memory, summed over the whole file: 512 MiB, or 1024
+ * bytes per byte of the file when that is more. Each is decoded, checked
+ * and freed, so this bounds the time and churn of opening, not what is
+ * held: opening stays linear in the file's size (~0.4 s for the worst small
+ * file made so far; a crafted file gets at most ~1 us of decoding per byte
+ * of it). An InfiniBand port's MAD view is ~11 KB a sample but some tens of
+ * bytes of file, so a long recording is never refused for its length.
  */
 #define REC_READER_MAX_DECODED		(512ull << 20)
-#define REC_READER_MAX_DECODED_TEXT	"512 MiB"
+#define REC_READER_DECODED_PER_BYTE	1024ull
+#define REC_READER_MAX_DECODED_TEXT	"512 MiB, or 1024 bytes per byte of the file,"
+
+/* The whole-file budget of a file of len bytes (the larger of the two, never past SIZE_MAX). */
+size_t rec_reader_budget(size_t len);
 
 /*
  * Open, decompress, check and index path. 0, or -1 with err saying what

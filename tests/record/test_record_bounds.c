@@ -380,6 +380,13 @@ static void budget_edges(void)
 	rc = parse_within(&s, all - 1, &again, err, sizeof(err));
 	ASSERT_EQ_INT(rc, -1, "within one byte less it is refused");
 	ASSERT_CONTAINS(err, "of decoded records in one file (the reader's budget", "saying why");
+	/* the budget grows with the file past its floor, so a long recording opens in time linear in its size */
+	ASSERT_EQ_U64(rec_reader_budget(0), REC_READER_MAX_DECODED, "an empty file: the 512 MiB floor");
+	ASSERT_EQ_U64(rec_reader_budget(512u << 10), REC_READER_MAX_DECODED,
+		      "512 KiB of file: 1024 bytes a byte is the floor exactly");
+	ASSERT_EQ_U64(rec_reader_budget((512u << 10) + 1), REC_READER_MAX_DECODED + REC_READER_DECODED_PER_BYTE,
+		      "one byte more: 1024 bytes more of budget");
+	ASSERT_EQ_U64(rec_reader_budget(SIZE_MAX / 2), SIZE_MAX, "a size that would overflow: no wrap, the most there is");
 
 	/* the same nodes claiming one port: a node costs what it holds, not what it claims */
 	{
