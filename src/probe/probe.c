@@ -1328,6 +1328,8 @@ void probe_driven_event(struct probe *p, uint64_t now, const char *name, int sta
 }
 
 static void driven_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+static void driven_fail(struct probe *p, uint64_t now, const char *name, int status, const char *fmt, va_list ap)
 {
 	char text[PROBE_EVENT_TEXT_MAX];
 
