@@ -228,18 +228,20 @@ static int live_qp_counters(struct source *s, const struct fab_host *h, struct s
 /*
  * The chain; on a fixture tree (not the live /sys) that holds a second
  * recorded sample (fabtop-recorded/next), every read after the first is
- * that sample, one second after the first: `show roce` and the RoCE pane
- * then have rates, as on a host read twice.
+ * that sample, each a second after the read before: `show roce` and the
+ * RoCE pane then have the recorded rates, as on a host read twice.
  */
 static int live_roce(struct source *s, const struct fab_host *h, struct roce_state *st)
 {
 	struct live_source *ls = s->priv;
 	struct roce_state next;
 	int rc = roce_collect(h, s->ctx->sysfs_root, st);
+	unsigned int k;
 
 	if (rc || s->ctx->live_sysfs)
 		return rc;
-	if (ls->roce_reads++ == 0) {
+	k = ls->roce_reads++;
+	if (k == 0) {
 		ls->roce_first_ns = st->t_ns;
 		return 0;
 	}
@@ -247,7 +249,8 @@ static int live_roce(struct source *s, const struct fab_host *h, struct roce_sta
 		return 0;
 	roce_state_free(st);
 	*st = next;
-	st->t_ns = ls->roce_first_ns + 1000000000ull;
+	/* the k-th read a second after the one before: the recorded rates once, then none (the counters stand) */
+	st->t_ns = ls->roce_first_ns + (uint64_t)k * 1000000000ull;
 	st->next = true;
 	return 0;
 }
