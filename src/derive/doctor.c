@@ -105,34 +105,33 @@ static void f_title(struct doctor_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void f_cause(struct doctor_finding *f, const char *fmt, ...)
+void doctor_cause(struct doctor_finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!f)
+		return;
 	va_start(ap, fmt);
 	fmt_into(f->cause, sizeof(f->cause), fmt, ap);
 	va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void f_ev(struct doctor_finding *f, const char *fmt, ...)
+void doctor_evidence(struct doctor_finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (f->nevidence >= DOCTOR_MAX_LINES)
+	if (!f || f->nevidence >= DOCTOR_MAX_LINES)
 		return;
 	va_start(ap, fmt);
 	fmt_into(f->evidence[f->nevidence++], DOCTOR_LINE_LEN, fmt, ap);
 	va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void f_fix(struct doctor_finding *f, const char *fmt, ...)
+void doctor_fix(struct doctor_finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (f->nfix >= DOCTOR_MAX_LINES)
+	if (!f || f->nfix >= DOCTOR_MAX_LINES)
 		return;
 	va_start(ap, fmt);
 	fmt_into(f->fix[f->nfix++], DOCTOR_LINE_LEN, fmt, ap);
@@ -250,7 +249,7 @@ static void evidence_subnet_routes(struct doc *d, struct doctor_finding *f, cons
 		l = net_link_by_index(d->net, r->oif);
 		if (l && net_link_in_vrf(d->net, l))
 			continue;	/* another routing domain (collect_rdma_addrs) */
-		f_ev(f, "route: %s/%u dev %s%s%s table %s", ipstr(&r->dst, dst, sizeof(dst)), r->dst_len,
+		doctor_evidence(f, "route: %s/%u dev %s%s%s table %s", ipstr(&r->dst, dst, sizeof(dst)), r->dst_len,
 		     l ? l->name : "?", r->prefsrc.family ? " src " : "",
 		     r->prefsrc.family ? ipstr(&r->prefsrc, src, sizeof(src)) : "",
 		     net_table_str(r->table, tb, sizeof(tb)));
@@ -281,33 +280,33 @@ static bool route_finding(struct doc *d, struct rdma_addr *x, int rc)
 	if (rc == 0) {
 		f_title(f, "traffic from %s (%s) leaves by %s", k, x->l->name,
 			x->ans.oif_name[0] ? x->ans.oif_name : "another interface");
-		f_cause(f, "%s shares the subnet %s/%u with another RDMA netdev, and the kernel routes "
+		doctor_cause(f, "%s shares the subnet %s/%u with another RDMA netdev, and the kernel routes "
 			"that subnet through %s. Connections bound to %s send from the wrong port "
 			"while the peer answers %s: RDMA CM gets REJECTED (error 8) or UNREACHABLE.",
 			x->l->name, net, x->a->prefixlen,
 			x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name);
-		f_ev(f, "ip route get %s from %s: dev %s src %s table %s%s", p, k,
+		doctor_evidence(f, "ip route get %s from %s: dev %s src %s table %s%s", p, k,
 		     x->ans.oif_name[0] ? x->ans.oif_name : "?", ipstr(&x->ans.src, s, sizeof(s)),
 		     net_table_str(x->ans.table, tb, sizeof(tb)), x->ans.from_model ? " (from the model)" : "");
 	} else {
 		f_title(f, "traffic from %s (%s) has no route into %s/%u", k, x->l->name, net,
 			x->a->prefixlen);
-		f_cause(f, "No table selected for source %s routes %s/%u: connections bound to %s fail "
+		doctor_cause(f, "No table selected for source %s routes %s/%u: connections bound to %s fail "
 			"with ADDR_ERROR or UNREACHABLE.", k, net, x->a->prefixlen, k);
-		f_ev(f, "ip route get %s from %s: %s", p, k, strerror(-rc));
+		doctor_evidence(f, "ip route get %s from %s: %s", p, k, strerror(-rc));
 	}
 	evidence_subnet_routes(d, f, x->a);
-	f_ev(f, "no rule 'from %s' selects a table that routes %s/%u by %s", k, net, x->a->prefixlen,
+	doctor_evidence(f, "no rule 'from %s' selects a table that routes %s/%u by %s", k, net, x->a->prefixlen,
 	     x->l->name);
 	if (x->a->local.family == AF_INET6) {
-		f_fix(f, "ip -6 route replace %s/%u dev %s src %s table %u", net, x->a->prefixlen, qi, k, table);
-		f_fix(f, "ip -6 rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+		doctor_fix(f, "ip -6 route replace %s/%u dev %s src %s table %u", net, x->a->prefixlen, qi, k, table);
+		doctor_fix(f, "ip -6 rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
 	} else {
-		f_fix(f, "ip route replace %s/%u dev %s scope link src %s table %u", net, x->a->prefixlen,
+		doctor_fix(f, "ip route replace %s/%u dev %s scope link src %s table %u", net, x->a->prefixlen,
 		      qi, k, table);
-		f_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
+		doctor_fix(f, "ip rule add from %s table %u priority %u", k, table, FIX_RULE_PRIORITY);
 	}
-	f_fix(f, "all interfaces at once: fabtop doctor --fix ip; %s",
+	doctor_fix(f, "all interfaces at once: fabtop doctor --fix ip; %s",
 	      fix_persist_hint(hint, sizeof(hint), d->persist));
 	return true;
 }
@@ -341,22 +340,22 @@ static bool rp_filter_finding(struct doc *d, struct rdma_addr *x)
 		return false;
 	f_about(f, x->l->name, &x->a->local);
 	f_title(f, "strict rp_filter on %s drops packets to %s", x->l->name, k);
-	f_cause(f, "With rp_filter=1 the kernel drops a packet unless the reply would leave by the "
+	doctor_cause(f, "With rp_filter=1 the kernel drops a packet unless the reply would leave by the "
 		"interface it came in on. Replies from %s leave by %s, so everything for %s that "
 		"arrives on %s is dropped: the peer sees UNREACHABLE (error -110) or timeouts, and "
 		"ARP for %s is answered by the other NIC only.", k,
 		x->ans.oif_name[0] ? x->ans.oif_name : "another interface", k, x->l->name, k);
-	f_ev(f, "net.ipv4.conf.%s.rp_filter=%d, conf.all.rp_filter=%d: effective %d (strict)",
+	doctor_evidence(f, "net.ipv4.conf.%s.rp_filter=%d, conf.all.rp_filter=%d: effective %d (strict)",
 	     x->l->name, v->iface.known ? v->iface.value : -1, v->all.known ? v->all.value : -1,
 	     v->effective.value);
-	f_ev(f, "reverse path for %s leaves by %s (finding 1)", k,
+	doctor_evidence(f, "reverse path for %s leaves by %s (finding 1)", k,
 	     x->ans.oif_name[0] ? x->ans.oif_name : "?");
 	if (d->routes->input)
-		f_ev(f, "ip route get %s from %s iif %s: %s (the kernel refuses such packets)", k,
+		doctor_evidence(f, "ip route get %s from %s iif %s: %s (the kernel refuses such packets)", k,
 		     ipstr(&x->probe, p, sizeof(p)), x->l->name, strerror(-irc));
-	f_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
+	doctor_fix(f, "the per-interface table and rule of finding 1 make the reverse path right");
 	fix_sysctl_cmd(cmd, sizeof(cmd), x->l->name, NET_SYSCTL_RP_FILTER, 2);
-	f_fix(f, "or loosen the check: %s (and conf.all.rp_filter must not be 1)", cmd);
+	doctor_fix(f, "or loosen the check: %s (and conf.all.rp_filter must not be 1)", cmd);
 	return true;
 }
 
@@ -412,18 +411,18 @@ static void check_arp(struct doc *d, struct rdma_addr *ra, size_t n)
 			return;
 		f_about(f, ra[i].l->name, NULL);
 		f_title(f, "ARP flux: %s answers ARP for addresses of the other NICs in its subnet", ra[i].l->name);
-		f_cause(f, "With arp_ignore=0 every NIC answers ARP for every local address, and with "
+		doctor_cause(f, "With arp_ignore=0 every NIC answers ARP for every local address, and with "
 			"arp_announce=0 requests may carry another NIC's address. Peers then learn the wrong "
 			"MAC (or GID) for an address, at random, so connections to it reach the wrong port.");
-		f_ev(f, "%s: arp_ignore effective %d (all %d, iface %d), arp_announce effective %d (all %d, iface %d)",
+		doctor_evidence(f, "%s: arp_ignore effective %d (all %d, iface %d), arp_announce effective %d (all %d, iface %d)",
 		     ra[i].l->name, ig->effective.known ? ig->effective.value : -1,
 		     ig->all.known ? ig->all.value : -1, ig->iface.known ? ig->iface.value : -1,
 		     an->effective.known ? an->effective.value : -1,
 		     an->all.known ? an->all.value : -1, an->iface.known ? an->iface.value : -1);
 		fix_sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_IGNORE, 1);
-		f_fix(f, "%s", cmd);
+		doctor_fix(f, "%s", cmd);
 		fix_sysctl_cmd(cmd, sizeof(cmd), ra[i].l->name, NET_SYSCTL_ARP_ANNOUNCE, 2);
-		f_fix(f, "%s", cmd);
+		doctor_fix(f, "%s", cmd);
 	}
 }
 
@@ -510,21 +509,21 @@ static struct doctor_finding *port_problem_finding(struct doc *d, const struct f
 	if (!f)
 		return NULL;
 	f_title(f, "%s port %u %s", dev->name, p->num, port_problems[pp].what);
-	f_cause(f, "%s", port_problems[pp].cause);
-	f_ev(f, "state %s, physical state %s, link layer %s",
+	doctor_cause(f, "%s", port_problems[pp].cause);
+	doctor_evidence(f, "state %s, physical state %s, link layer %s",
 	     p->state_raw[0] ? p->state_raw : "unknown",
 	     p->phys_state_raw[0] ? p->phys_state_raw : "unknown",
 	     fab_link_layer_str(p->link_layer));
 	if (port_problems[pp].ev & PORT_EV_LIDS) {
 		opt_str(&p->lid, lid, sizeof(lid));
 		opt_str(&p->sm_lid, sm_lid, sizeof(sm_lid));
-		f_ev(f, "LID %s, SM LID %s%s", lid, sm_lid,
+		doctor_evidence(f, "LID %s, SM LID %s%s", lid, sm_lid,
 		     p->sm_lid.known && p->sm_lid.value && !fab_lid_is_unicast(p->sm_lid.value) ?
 		     " (not a unicast LID: no SM's address)" : "");
 	}
 	if (port_problems[pp].ev & PORT_EV_GUID)
-		f_ev(f, "node GUID %s", dev->node_guid);
-	f_fix(f, "%s", port_problems[pp].fix);
+		doctor_evidence(f, "node GUID %s", dev->node_guid);
+	doctor_fix(f, "%s", port_problems[pp].fix);
 	return f;
 }
 
@@ -537,13 +536,13 @@ static struct doctor_finding *port_slow_finding(struct doc *d, const struct fab_
 	if (!f)
 		return NULL;
 	f_title(f, "%s port %u runs at %s, below its best", dev->name, p->num, p->rate);
-	f_cause(f, "The link trained at a lower speed or width than it can: a bad cable, "
+	doctor_cause(f, "The link trained at a lower speed or width than it can: a bad cable, "
 		"a dirty connector or a peer that cannot do more. Throughput is capped.");
 	if (p->rate_gbps < best)
-		f_ev(f, "rate %s; another port of %s runs at %g Gb/sec", p->rate, dev->name, best);
+		doctor_evidence(f, "rate %s; another port of %s runs at %g Gb/sec", p->rate, dev->name, best);
 	if (p->link_layer == LINK_LAYER_INFINIBAND && w == 1)
-		f_ev(f, "width %uX where InfiniBand links are normally 4X", w);
-	f_fix(f, "reseat or replace the cable; check the peer port's speed and width (ibportstate, iblinkinfo)");
+		doctor_evidence(f, "width %uX where InfiniBand links are normally 4X", w);
+	doctor_fix(f, "reseat or replace the cable; check the peer port's speed and width (ibportstate, iblinkinfo)");
 	return f;
 }
 
@@ -613,12 +612,12 @@ static bool roce_no_gid(struct doc *d, const struct fab_device *dev, const struc
 			snprintf(f->device, sizeof(f->device), "%s", dev->name);
 			f->port = p->num;
 			f_title(f, "%s has no GID entry on %s port %u", a, dev->name, p->num);
-			f_cause(f, "RoCE addresses an endpoint by a GID made from its IP address. %s is on "
+			doctor_cause(f, "RoCE addresses an endpoint by a GID made from its IP address. %s is on "
 				"%s but %s/%u has no GID for it, so rdma_cm cannot bind to it "
 				"(ADDR_ERROR, or 'No such device' from ibv_modify_qp).", a, l->name,
 				dev->name, p->num);
-			f_ev(f, "%s/%u: %zu GIDs, none for %s", dev->name, p->num, p->ngids, a);
-			f_fix(f, "the kernel adds GIDs when the address is added on the RoCE netdev itself "
+			doctor_evidence(f, "%s/%u: %zu GIDs, none for %s", dev->name, p->num, p->ngids, a);
+			doctor_fix(f, "the kernel adds GIDs when the address is added on the RoCE netdev itself "
 			      "(not a bridge or bond above it): move %s to %s, or bounce it "
 			      "(ip addr del/add)", a, l->name);
 		}
@@ -655,12 +654,12 @@ static bool roce_gid_netns(struct doc *d, const struct fab_device *dev, const st
 	snprintf(f->device, sizeof(f->device), "%s", dev->name);
 	f->port = p->num;
 	f_title(f, "%s port %u has GIDs of netdevs not in this network namespace", dev->name, p->num);
-	f_cause(f, "The RDMA device is visible here but the netdev its GIDs belong to is not "
+	doctor_cause(f, "The RDMA device is visible here but the netdev its GIDs belong to is not "
 		"(a container without the RoCE netdev, or with rdma netns 'shared' mode). "
 		"Using those GIDs fails: ibv_modify_qp returns 'No such device', rdma_cm "
 		"gets ADDR_ERROR.");
-	f_ev(f, "GID netdevs missing here: %s", names);
-	f_fix(f, "move the netdev into this namespace (ip link set DEV netns NS) or run in "
+	doctor_evidence(f, "GID netdevs missing here: %s", names);
+	doctor_fix(f, "move the netdev into this namespace (ip link set DEV netns NS) or run in "
 	      "the namespace that has it; for containers use the RoCE netdev's namespace "
 	      "(rdma system set netns exclusive + rdma dev set DEV netns NS)");
 	return true;
@@ -721,15 +720,15 @@ static bool roce_gid_usable(struct doc *d, const struct fab_device *dev, const s
 		f->port = p->num;
 		f_title(f, "%s port %u is ACTIVE but no GID entry is usable in this network namespace",
 			dev->name, p->num);
-		f_cause(f, "RoCE addresses each end by a GID of a netdev in the caller's network namespace, "
+		doctor_cause(f, "RoCE addresses each end by a GID of a netdev in the caller's network namespace, "
 			"and here there is none (a pod or container whose network has no RoCE netdev): QPs "
 			"are created, then fail with 'Failed to modify QP to RTR' (ibv_modify_qp), and "
 			"rdma_cm gets ADDR_ERROR.");
-		f_ev(f, "%s/%u: %u-entry GID table, %zu in use, none of a netdev here", dev->name, p->num,
+		doctor_evidence(f, "%s/%u: %u-entry GID table, %zu in use, none of a netdev here", dev->name, p->num,
 		     p->gid_tbl_len, p->ngids);
 		for (size_t g = 0; g < p->ngids && g < DOCTOR_MAX_LINES - 1; g++)
-			f_ev(f, "entry %u: %s", p->gids[g].index, gid_words(&p->gids[g], w, sizeof(w)));
-		f_fix(f, "give this namespace a netdev of the RoCE device with an IP address (an SR-IOV VF, "
+			doctor_evidence(f, "entry %u: %s", p->gids[g].index, gid_words(&p->gids[g], w, sizeof(w)));
+		doctor_fix(f, "give this namespace a netdev of the RoCE device with an IP address (an SR-IOV VF, "
 		      "or a macvlan/ipvlan of the RoCE netdev, e.g. by the SR-IOV or Multus CNI): the "
 		      "kernel adds its GIDs; or run in the namespace that has the RoCE netdev");
 		return true;
@@ -755,16 +754,16 @@ static bool roce_gid_usable(struct doc *d, const struct fab_device *dev, const s
 		snprintf(f->ifname, sizeof(f->ifname), "%s", best->netdev);
 	f_title(f, "%s port %u has no usable GID before index %u: pin NCCL_IB_GID_INDEX=%u", dev->name, p->num,
 		first->index, best->index);
-	f_cause(f, "Applications that take a GID by number start at index 0 or 1 unless told (perftest's "
+	doctor_cause(f, "Applications that take a GID by number start at index 0 or 1 unless told (perftest's "
 		"-x 0, NCCL and UCX where their own choice is off or fails); on this port those entries "
 		"are empty or belong to netdevs of other namespaces, so connections fail or go out "
 		"the wrong way.");
-	f_ev(f, "%s/%u: usable from here: %s", dev->name, p->num, usable);
-	f_ev(f, "before index %u: %s%s", first->index, before[0] ? before : "only empty entries",
+	doctor_evidence(f, "%s/%u: usable from here: %s", dev->name, p->num, usable);
+	doctor_evidence(f, "before index %u: %s%s", first->index, before[0] ? before : "only empty entries",
 	     before[0] ? "; the others empty" : "");
-	f_fix(f, "NCCL_IB_GID_INDEX=%u UCX_IB_GID_INDEX=%u (ib_write_bw -d %s -i %u -x %u)", best->index,
+	doctor_fix(f, "NCCL_IB_GID_INDEX=%u UCX_IB_GID_INDEX=%u (ib_write_bw -d %s -i %u -x %u)", best->index,
 	      best->index, dev->name, p->num, best->index);
-	f_fix(f, "fabtop show gids --for ADDR|IFACE|PEER names the entry for an address, interface or peer");
+	doctor_fix(f, "fabtop show gids --for ADDR|IFACE|PEER names the entry for an address, interface or peer");
 	return true;
 }
 
@@ -789,11 +788,11 @@ static bool roce_gid_untyped(struct doc *d, const struct fab_device *dev, const 
 	f->port = p->num;
 	f_title(f, "%s port %u: %zu GID entr%s without a type (no gid_attrs/types)", dev->name, p->num, n,
 		n == 1 ? "y" : "ies");
-	f_cause(f, "The kernel gives no RoCE version for these entries: kernels before 4.5 have no "
+	doctor_cause(f, "The kernel gives no RoCE version for these entries: kernels before 4.5 have no "
 		"gid_attrs/types/N (and no gid_attrs/ndevs/N), and their RoCE GIDs are all RoCE v1, "
 		"which does not cross an IP router. fabtop keeps the entries, typed unknown.");
-	f_ev(f, "%s/%u: entries without a type: %s", dev->name, p->num, list);
-	f_fix(f, "for RoCE v2, a kernel of 4.5 or later (or the vendor's RDMA stack); both ends must use "
+	doctor_evidence(f, "%s/%u: entries without a type: %s", dev->name, p->num, list);
+	doctor_fix(f, "for RoCE v2, a kernel of 4.5 or later (or the vendor's RDMA stack); both ends must use "
 	      "the same RoCE version");
 	return true;
 }
@@ -819,11 +818,11 @@ static bool roce_mode_mismatch(struct doc *d, const struct fab_device *dev, cons
 	f->port = p->num;
 	f_title(f, "rdma_cm default_roce_mode is %s but %s port %u has no %s GIDs",
 		p->default_roce_mode, dev->name, p->num, fab_gid_type_str(want));
-	f_cause(f, "rdma_cm picks GIDs of its default RoCE mode; with none of that type "
+	doctor_cause(f, "rdma_cm picks GIDs of its default RoCE mode; with none of that type "
 		"it cannot resolve addresses on this port, and both ends must agree on "
 		"the RoCE version.");
-	f_ev(f, "configfs rdma_cm/%s/ports/%u/default_roce_mode = %s", dev->name, p->num, p->default_roce_mode);
-	f_fix(f, "echo '%s' > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
+	doctor_evidence(f, "configfs rdma_cm/%s/ports/%u/default_roce_mode = %s", dev->name, p->num, p->default_roce_mode);
+	doctor_fix(f, "echo '%s' > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
 	      want == GID_TYPE_ROCE_V2 ? "IB/RoCE v1" : "RoCE v2", dev->name, p->num);
 	return true;
 }
@@ -907,12 +906,12 @@ static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 				return;
 			f_about(f, l->name, NULL);
 			f_title(f, "%s: IPoIB %s mode with MTU %u", l->name, net_ipoib_mode_str(mode), mtu);
-			f_cause(f, "The usual MTU is %s; a different one works but must match on every host of "
+			doctor_cause(f, "The usual MTU is %s; a different one works but must match on every host of "
 				"the subnet, or large packets are dropped.",
 				mode == NET_IPOIB_CONNECTED ? "65520 in connected mode" :
 				"2044 (2K IB MTU) or 4092 (4K) in datagram mode");
-			f_ev(f, "%s: mode %s, mtu %u", l->name, net_ipoib_mode_str(mode), mtu);
-			f_fix(f, "ip link set dev %s mtu %u", l->name,
+			doctor_evidence(f, "%s: mode %s, mtu %u", l->name, net_ipoib_mode_str(mode), mtu);
+			doctor_fix(f, "ip link set dev %s mtu %u", l->name,
 			      mode == NET_IPOIB_CONNECTED ? IPOIB_MTU_CONNECTED : IPOIB_MTU_DATAGRAM_2K);
 		}
 	}
@@ -938,12 +937,12 @@ static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 				return;
 			f_about(f, ra[j].l->name, NULL);
 			f_title(f, "IPoIB %s and %s share a subnet with different mode/MTU", ra[i].l->name, ra[j].l->name);
-			f_cause(f, "Hosts and ports of one IPoIB subnet must use the same MTU: a peer sending "
+			doctor_cause(f, "Hosts and ports of one IPoIB subnet must use the same MTU: a peer sending "
 				"%u-byte packets to a port configured for %u drops them, and TCP over it stalls.",
 				ti > tj ? ti : tj, ti > tj ? tj : ti);
-			f_ev(f, "%s: %s mode, mtu %u", ra[i].l->name, net_ipoib_mode_str(mi), ti);
-			f_ev(f, "%s: %s mode, mtu %u", ra[j].l->name, net_ipoib_mode_str(mj), tj);
-			f_fix(f, "pick one: connected mode with mtu 65520 (echo connected > /sys/class/net/IF/mode; "
+			doctor_evidence(f, "%s: %s mode, mtu %u", ra[i].l->name, net_ipoib_mode_str(mi), ti);
+			doctor_evidence(f, "%s: %s mode, mtu %u", ra[j].l->name, net_ipoib_mode_str(mj), tj);
+			doctor_fix(f, "pick one: connected mode with mtu 65520 (echo connected > /sys/class/net/IF/mode; "
 			      "ip link set IF mtu 65520) or datagram with 2044/4092, on every port of the subnet");
 		}
 
@@ -974,13 +973,13 @@ static void check_ipoib(struct doc *d, struct rdma_addr *ra, size_t n)
 			f_about(f, pl->name, &d->peer);
 			f_title(f, "peer %s is local (%s): accept_local=0 drops a probe between two local ports",
 				pe, pl->name);
-			f_cause(f, "The peer address belongs to this host. An RDMA connection between two local "
+			doctor_cause(f, "The peer address belongs to this host. An RDMA connection between two local "
 				"ports goes out on the wire and comes back with a local source address, which "
 				"the kernel drops as martian unless accept_local=1 on the receiving interface.");
-			f_ev(f, "%s: accept_local effective %d (all %d, iface %d)", pl->name, v->effective.value,
+			doctor_evidence(f, "%s: accept_local effective %d (all %d, iface %d)", pl->name, v->effective.value,
 			     v->all.known ? v->all.value : -1, v->iface.known ? v->iface.value : -1);
 			fix_sysctl_cmd(cmd, sizeof(cmd), pl->name, NET_SYSCTL_ACCEPT_LOCAL, 1);
-			f_fix(f, "%s", cmd);
+			doctor_fix(f, "%s", cmd);
 		}
 	}
 }
@@ -1035,21 +1034,21 @@ static void check_cm_rejects(struct doc *d, struct rdma_addr *ra, size_t n)
 			f_title(f, "%s port %u: connections refused (REJ sent %" PRIu64 ", received %" PRIu64 ")",
 				dev->name, p->num, rej_tx, rej_rx);
 			if (rej_tx)
-				f_cause(f, "This host's CM answered connection requests with a REJ: nothing listens on "
+				doctor_cause(f, "This host's CM answered connection requests with a REJ: nothing listens on "
 					"the requested port here, the request reached this NIC although the address it "
 					"asked for is another's (see findings 1 to 3), or the local application "
 					"rejected it (consumer reject).");
 			else
-				f_cause(f, "Peers answered this host's connection requests with a REJ: nothing listens "
+				doctor_cause(f, "Peers answered this host's connection requests with a REJ: nothing listens "
 					"on that port at the peer, the request reached the peer's other NIC, or the "
 					"peer's application rejected it (consumer reject).");
-			f_ev(f, "since fabtop started: cm_tx_msgs/rej +%" PRIu64 ", cm_rx_msgs/rej +%" PRIu64, rej_tx,
+			doctor_evidence(f, "since fabtop started: cm_tx_msgs/rej +%" PRIu64 ", cm_rx_msgs/rej +%" PRIu64, rej_tx,
 			     rej_rx);
-			f_ev(f, "requests in that time: cm_tx_msgs/req +%" PRIu64 ", cm_rx_msgs/req +%" PRIu64, req_tx,
+			doctor_evidence(f, "requests in that time: cm_tx_msgs/req +%" PRIu64 ", cm_rx_msgs/req +%" PRIu64, req_tx,
 			     req_rx);
-			f_fix(f, "who listens where: fabtop show res cm (or rdma res show cm_id)");
-			f_fix(f, "the REJ's reason from the side that connects: fabtop probe PEER");
-			f_fix(f, "the route the connection takes: fabtop doctor PEER");
+			doctor_fix(f, "who listens where: fabtop show res cm (or rdma res show cm_id)");
+			doctor_fix(f, "the REJ's reason from the side that connects: fabtop probe PEER");
+			doctor_fix(f, "the route the connection takes: fabtop doctor PEER");
 		}
 	}
 }

@@ -127,6 +127,17 @@ int doctor_run(const struct doctor_input *in, const struct doctor_query *q, stru
 int doctor_routes(const struct doctor_input *in, const struct doctor_query *q, struct doctor_report *out);
 void doctor_report_free(struct doctor_report *r);
 
+/*
+ * A finding's words, for every check that makes findings (the doctor's,
+ * the RoCE chain's, the PCIe links'): the cause, one more line of
+ * evidence, one more fix (each line cut at DOCTOR_LINE_LEN, past
+ * DOCTOR_MAX_LINES dropped). f may be NULL (a finding that could not be
+ * added): nothing is written.
+ */
+void doctor_cause(struct doctor_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void doctor_evidence(struct doctor_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void doctor_fix(struct doctor_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Does the report hold a warning or an error (doctor's exit status 1)? */
 bool doctor_has_problems(const struct doctor_report *r);
 const char *doctor_severity_str(enum doctor_severity s);	/* "info", "warning", "error" */

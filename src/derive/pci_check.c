@@ -41,48 +41,6 @@ static void add(struct pc_out *o, const char *dev, unsigned int port, const char
 	va_end(ap);
 }
 
-static void text(char *buf, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
-static void text(char *buf, size_t size, const char *fmt, va_list ap)
-{
-	vsnprintf(buf, size, fmt, ap);
-}
-
-static void cause(struct pc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void cause(struct pc_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!o->cur)
-		return;
-	va_start(ap, fmt);
-	text(o->cur->cause, sizeof(o->cur->cause), fmt, ap);
-	va_end(ap);
-}
-
-static void ev(struct pc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ev(struct pc_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!o->cur || o->cur->nevidence >= DOCTOR_MAX_LINES)
-		return;
-	va_start(ap, fmt);
-	text(o->cur->evidence[o->cur->nevidence++], DOCTOR_LINE_LEN, fmt, ap);
-	va_end(ap);
-}
-
-static void fix(struct pc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fix(struct pc_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!o->cur || o->cur->nfix >= DOCTOR_MAX_LINES)
-		return;
-	va_start(ap, fmt);
-	text(o->cur->fix[o->cur->nfix++], DOCTOR_LINE_LEN, fmt, ap);
-	va_end(ap);
-}
-
 static bool port_up(const struct fab_port *p)
 {
 	return p->state == PORT_STATE_ACTIVE && p->rate_known && p->rate_gbps > 0;
@@ -115,16 +73,16 @@ static void check_degraded(struct pc_out *o, const struct fab_device *d)
 		if (!said) {
 			add(o, d->name, 0, "pcie-link-degraded", DOCTOR_WARNING,
 			    "%s's PCIe link runs at %s where both ends can do %s", d->name, cur, max);
-			cause(o, "A PCIe link trained at a lower speed or with fewer lanes than both of its ends "
+			doctor_cause(o->cur, "A PCIe link trained at a lower speed or with fewer lanes than both of its ends "
 				 "support: the card is not seated well, the slot or a riser has fewer lanes wired "
 				 "than it looks, the link retrained down after errors, or the firmware limits the "
 				 "slot's speed. Everything the device moves crosses this link.");
-			fix(o, "compare LnkCap and LnkSta: lspci -vv -s %s", d->pci->chain[0].addr);
-			fix(o, "reseat the card or move it to a slot wired for all its lanes; check the "
+			doctor_fix(o->cur, "compare LnkCap and LnkSta: lspci -vv -s %s", d->pci->chain[0].addr);
+			doctor_fix(o->cur, "reseat the card or move it to a slot wired for all its lanes; check the "
 			       "firmware's PCIe speed setting for the slot; a retrain: setpci or a reboot");
 			said = true;
 		}
-		ev(o, "link %s: %s, both ends can do %s", hop_ends(d->pci, &hops[i], ends, sizeof(ends)), cur, max);
+		doctor_evidence(o->cur, "link %s: %s, both ends can do %s", hop_ends(d->pci, &hops[i], ends, sizeof(ends)), cur, max);
 	}
 }
 
@@ -144,15 +102,15 @@ static void check_below_port(struct pc_out *o, const struct fab_device *d)
 		add(o, d->name, p->num, "pcie-below-port-rate", DOCTOR_WARNING,
 		    "%s port %u runs at %g Gb/s but its PCIe link carries at most %.1f Gb/s", d->name, p->num,
 		    p->rate_gbps, b.gbps);
-		cause(o, "Every byte the port sends or receives crosses the device's PCIe link, which is "
+		doctor_cause(o->cur, "Every byte the port sends or receives crosses the device's PCIe link, which is "
 			 "slower than the port: traffic tops out at the link's rate (less its packet "
 			 "overheads), whatever the fabric can do.");
-		ev(o, "port %u: %s", p->num, p->rate);
-		ev(o, "narrowest link %s: %s (%.1f Gb/s after encoding)", hop_ends(d->pci, &b, ends, sizeof(ends)),
+		doctor_evidence(o->cur, "port %u: %s", p->num, p->rate);
+		doctor_evidence(o->cur, "narrowest link %s: %s (%.1f Gb/s after encoding)", hop_ends(d->pci, &b, ends, sizeof(ends)),
 		   pci_link_str(b.cur_mts, b.cur_width, cur, sizeof(cur)), b.gbps);
 		if (b.max_mts || b.max_width > 0)
-			ev(o, "its ends can do at most %s", pci_link_str(b.max_mts, b.max_width, max, sizeof(max)));
-		fix(o, "put the card in a slot whose link (every bridge up to the root port) is as fast and "
+			doctor_evidence(o->cur, "its ends can do at most %s", pci_link_str(b.max_mts, b.max_width, max, sizeof(max)));
+		doctor_fix(o->cur, "put the card in a slot whose link (every bridge up to the root port) is as fast and "
 		       "as wide as the card: fabtop show pci names each");
 	}
 }
@@ -172,15 +130,15 @@ static void check_aer(struct pc_out *o, const struct fab_device *d)
 		if (!said) {
 			add(o, d->name, 0, "pcie-aer-uncorrectable", DOCTOR_WARNING,
 			    "%s or a bridge above it has had uncorrectable PCIe errors", d->name);
-			cause(o, "AER counted uncorrectable errors since boot where %s's traffic passes: a "
+			doctor_cause(o->cur, "AER counted uncorrectable errors since boot where %s's traffic passes: a "
 				 "non-fatal one loses a transaction (a timeout, a poisoned or malformed TLP), a "
 				 "fatal one resets the link. Errors are often counted at the link's other end.",
 			      d->name);
-			fix(o, "read the kernel log for the AER reports (journalctl -k | grep -i aer) and which "
+			doctor_fix(o->cur, "read the kernel log for the AER reports (journalctl -k | grep -i aer) and which "
 			       "bits were set; reseat or replace the card, riser or cable if they recur");
 			said = true;
 		}
-		ev(o, "%s: %" PRIu64 " non-fatal, %" PRIu64 " fatal", f->addr, nf, fa);
+		doctor_evidence(o->cur, "%s: %" PRIu64 " non-fatal, %" PRIu64 " fatal", f->addr, nf, fa);
 	}
 }
 
@@ -248,12 +206,12 @@ static void check_siblings(struct pc_out *o, const struct fab_host *h)
 			    "%s port %u runs at %g Gb/s, far below the %g Gb/s of this host's other %s %s ports",
 			    d->name, p->num, p->rate_gbps, usual, d->hca_type[0] ? d->hca_type : d->driver,
 			    fab_link_layer_str(p->link_layer));
-			cause(o, "The host's other ports of this model and kind run at %g Gb/s; this one trained "
+			doctor_cause(o->cur, "The host's other ports of this model and kind run at %g Gb/s; this one trained "
 				 "far slower: a cable or transceiver of a slower kind, a split cable, or a switch "
 				 "port configured slower. A job spread over the host's ports waits for the slowest.",
 			      usual);
-			ev(o, "rate %s", p->rate);
-			fix(o, "compare the cable and transceiver with those of the fast ports; check the peer "
+			doctor_evidence(o->cur, "rate %s", p->rate);
+			doctor_fix(o->cur, "compare the cable and transceiver with those of the fast ports; check the peer "
 			       "port's speed (iblinkinfo, or ethtool on the switch side)");
 		}
 }

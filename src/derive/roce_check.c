@@ -39,42 +39,6 @@ static void add(struct rc_out *o, const struct roce_port *rp, const char *code, 
 	va_end(ap);
 }
 
-static void cause(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void cause(struct rc_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!o->cur)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->cur->cause, sizeof(o->cur->cause), fmt, ap);
-	va_end(ap);
-}
-
-static void ev(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ev(struct rc_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!o->cur || o->cur->nevidence >= DOCTOR_MAX_LINES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->cur->evidence[o->cur->nevidence++], DOCTOR_LINE_LEN, fmt, ap);
-	va_end(ap);
-}
-
-static void fix(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fix(struct rc_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!o->cur || o->cur->nfix >= DOCTOR_MAX_LINES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->cur->fix[o->cur->nfix++], DOCTOR_LINE_LEN, fmt, ap);
-	va_end(ap);
-}
-
 void roce_tc_of(const struct roce_port *rp, struct roce_tc *tc)
 {
 	tc->dscp = rp->tos.known ? (int)(rp->tos.value >> 2) : -1;
@@ -290,16 +254,16 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 	if (tc.prio >= 0 && rp->dcb.has_pfc && !(rp->dcb.pfc_en & (1u << tc.prio))) {
 		add(o, rp, "roce-lossy", DOCTOR_ERROR, "RoCE traffic of %s port %u lands on priority %d, which has no PFC (lossy RoCE)",
 		    rp->dev, rp->port, tc.prio);
-		cause(o, "The RDMA CM marks connections with DSCP %d; %s maps that DSCP to priority %d, and PFC "
+		doctor_cause(o->cur, "The RDMA CM marks connections with DSCP %d; %s maps that DSCP to priority %d, and PFC "
 		      "is not enabled there: under congestion the switch drops RoCE packets instead of pausing, "
 		      "and every drop costs a go-back-N retransmission.", tc.dscp, rp->netdev, tc.prio);
-		ev(o, "rdma_cm %s/ports/%u/default_roce_tos = %u (DSCP %d)", rp->dev, rp->port, rp->tos.value, tc.dscp);
-		ev(o, "APP table of %s: DSCP %d -> priority %d", rp->netdev, tc.dscp, tc.prio);
-		ev(o, "PFC enabled on priorities: %s", on);
-		fix(o, "dcb pfc set dev %s prio-pfc %d:on", rp->netdev, tc.prio);
-		fix(o, "or mark RDMA with a DSCP whose priority has PFC: echo TOS > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos",
+		doctor_evidence(o->cur, "rdma_cm %s/ports/%u/default_roce_tos = %u (DSCP %d)", rp->dev, rp->port, rp->tos.value, tc.dscp);
+		doctor_evidence(o->cur, "APP table of %s: DSCP %d -> priority %d", rp->netdev, tc.dscp, tc.prio);
+		doctor_evidence(o->cur, "PFC enabled on priorities: %s", on);
+		doctor_fix(o->cur, "dcb pfc set dev %s prio-pfc %d:on", rp->netdev, tc.prio);
+		doctor_fix(o->cur, "or mark RDMA with a DSCP whose priority has PFC: echo TOS > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos",
 		    rp->dev, rp->port);
-		fix(o, "(the switch ports must pause the same priority)");
+		doctor_fix(o->cur, "(the switch ports must pause the same priority)");
 	}
 	if (tc.prio >= 0 && rp->dcb.has_pfc && (rp->dcb.pfc_en & ~(1u << tc.prio))) {
 		char other[32];
@@ -307,24 +271,24 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 		prio_list(other, sizeof(other), rp->dcb.pfc_en & (uint8_t)~(1u << tc.prio));
 		add(o, rp, "roce-pfc-unused", DOCTOR_INFO, "PFC on priority %s of %s, which carries no RDMA traffic",
 		    other, rp->netdev);
-		cause(o, "PFC pauses a whole priority. On a priority that RDMA does not use, pauses hold up "
+		doctor_cause(o->cur, "PFC pauses a whole priority. On a priority that RDMA does not use, pauses hold up "
 		      "lossy traffic (TCP) that would rather drop, and a pause storm there can spread.");
-		ev(o, "RDMA lands on priority %d (DSCP %d); PFC enabled on priorities: %s", tc.prio, tc.dscp, on);
-		fix(o, "dcb pfc set dev %s prio-pfc %s:off   (if nothing lossless uses it)", rp->netdev, other);
+		doctor_evidence(o->cur, "RDMA lands on priority %d (DSCP %d); PFC enabled on priorities: %s", tc.prio, tc.dscp, on);
+		doctor_fix(o->cur, "dcb pfc set dev %s prio-pfc %s:off   (if nothing lossless uses it)", rp->netdev, other);
 	}
 	if (rp->tos.known && rp->tos.value == 0 && tc.dscp_trusted) {
 		int p0 = roce_dcb_dscp_prio(&rp->dcb, 0);
 
 		add(o, rp, "roce-tos-unset", DOCTOR_WARNING,
 		    "default_roce_tos of %s port %u is unset while %s classifies by DSCP", rp->dev, rp->port, rp->netdev);
-		cause(o, "RDMA CM connections then carry DSCP 0, which lands on %s%d rather than on the "
+		doctor_cause(o->cur, "RDMA CM connections then carry DSCP 0, which lands on %s%d rather than on the "
 		      "lossless priority the network was set up for.", p0 >= 0 ? "priority " : "the default priority ",
 		      p0 >= 0 ? p0 : 0);
-		ev(o, "rdma_cm %s/ports/%u/default_roce_tos = 0", rp->dev, rp->port);
-		ev(o, "%s trusts DSCP (trust order or DSCP APP entries: %u APP entries)", rp->netdev, rp->dcb.napps);
-		fix(o, "echo TOS > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos   (TOS = DSCP * 4, e.g. 104 for DSCP 26)",
+		doctor_evidence(o->cur, "rdma_cm %s/ports/%u/default_roce_tos = 0", rp->dev, rp->port);
+		doctor_evidence(o->cur, "%s trusts DSCP (trust order or DSCP APP entries: %u APP entries)", rp->netdev, rp->dcb.napps);
+		doctor_fix(o->cur, "echo TOS > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos   (TOS = DSCP * 4, e.g. 104 for DSCP 26)",
 		    rp->dev, rp->port);
-		fix(o, "(applications that set their own traffic class, e.g. NCCL_IB_TC, are not affected)");
+		doctor_fix(o->cur, "(applications that set their own traffic class, e.g. NCCL_IB_TC, are not affected)");
 	}
 	/* DCQCN off where RDMA lands: marks are never turned into CNPs, or CNPs never slow the sender. */
 	if (tc.prio >= 0 && rp->ecn.known &&
@@ -335,30 +299,30 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 		add(o, rp, "roce-ecn-off", DOCTOR_WARNING, "ECN congestion control (DCQCN) is off for RoCE's priority %d on %s: %s",
 		    tc.prio, rp->netdev, np_off && rp_off ? "notification and reaction points" :
 		    np_off ? "notification point" : "reaction point");
-		cause(o, "With the %s off, ECN marks from the switches %s: congestion on priority %d is handled "
+		doctor_cause(o->cur, "With the %s off, ECN marks from the switches %s: congestion on priority %d is handled "
 		      "by PFC pauses alone, which spread upstream, or by drops.",
 		      np_off && rp_off ? "notification and reaction points" : np_off ? "notification point" : "reaction point",
 		      np_off && rp_off ? "neither become CNPs nor slow anyone" :
 		      np_off ? "never become CNPs to the senders" : "reach this host as CNPs but never lower its rate",
 		      tc.prio);
 		if (rp->ecn.np_known[tc.prio])
-			ev(o, "/sys/class/net/%s/ecn/roce_np/enable/%d = %d", rp->netdev, tc.prio, rp->ecn.np[tc.prio]);
+			doctor_evidence(o->cur, "/sys/class/net/%s/ecn/roce_np/enable/%d = %d", rp->netdev, tc.prio, rp->ecn.np[tc.prio]);
 		if (rp->ecn.rp_known[tc.prio])
-			ev(o, "/sys/class/net/%s/ecn/roce_rp/enable/%d = %d", rp->netdev, tc.prio, rp->ecn.rp[tc.prio]);
-		ev(o, "RDMA lands on priority %d (DSCP %d)", tc.prio, tc.dscp);
+			doctor_evidence(o->cur, "/sys/class/net/%s/ecn/roce_rp/enable/%d = %d", rp->netdev, tc.prio, rp->ecn.rp[tc.prio]);
+		doctor_evidence(o->cur, "RDMA lands on priority %d (DSCP %d)", tc.prio, tc.dscp);
 		if (np_off)
-			fix(o, "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d", rp->netdev, tc.prio);
+			doctor_fix(o->cur, "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d", rp->netdev, tc.prio);
 		if (rp_off)
-			fix(o, "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d", rp->netdev, tc.prio);
-		fix(o, "(the switches must ECN-mark that priority for DCQCN to act)");
+			doctor_fix(o->cur, "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d", rp->netdev, tc.prio);
+		doctor_fix(o->cur, "(the switches must ECN-mark that priority for DCQCN to act)");
 	}
 	if (!strcmp(rp->roce_mode, "IB/RoCE v1") && rp->has_v2_gids) {
 		add(o, rp, "roce-v1-forced", DOCTOR_WARNING, "RoCE v1 forced for RDMA CM on %s port %u", rp->dev, rp->port);
-		cause(o, "RoCE v1 is an Ethernet (layer 2) protocol: its packets do not cross an IP router, "
+		doctor_cause(o->cur, "RoCE v1 is an Ethernet (layer 2) protocol: its packets do not cross an IP router, "
 		      "carry no DSCP and no ECN. Where the fabric routes (L3, leaf-spine), connections fail "
 		      "or lose congestion control; the port has RoCE v2 GIDs.");
-		ev(o, "rdma_cm %s/ports/%u/default_roce_mode = IB/RoCE v1", rp->dev, rp->port);
-		fix(o, "echo \"RoCE v2\" > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode", rp->dev, rp->port);
+		doctor_evidence(o->cur, "rdma_cm %s/ports/%u/default_roce_mode = IB/RoCE v1", rp->dev, rp->port);
+		doctor_fix(o->cur, "echo \"RoCE v2\" > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode", rp->dev, rp->port);
 	}
 }
 
@@ -399,18 +363,18 @@ static void check_loss_unexplained(struct rc_out *o, const struct roce_port *a, 
 		return;
 	add(o, b, "roce-loss-pfc-unknown", DOCTOR_WARNING,
 	    "%s port %u loses RoCE packets (sequence errors climb) and its PFC could not be checked", b->dev, b->port);
-	cause(o, "out_of_sequence counts packets this port received after a gap in their sequence (packets to it "
+	doctor_cause(o->cur, "out_of_sequence counts packets this port received after a gap in their sequence (packets to it "
 	      "were lost), packet_seq_err the sequence-error NAKs it received (packets it sent were lost); "
 	      "each loss costs a go-back-N retransmission. On a lossless fabric the usual cause is RDMA "
 	      "traffic on a priority without PFC, here or at a switch port, but that could not be checked "
 	      "here: this is the symptom, not yet its cause.");
 	if (b->cc[ROCE_CC_OUT_OF_SEQUENCE].known)
-		ev(o, "out_of_sequence +%llu in %.1f s", (unsigned long long)oos, dt);
+		doctor_evidence(o->cur, "out_of_sequence +%llu in %.1f s", (unsigned long long)oos, dt);
 	if (b->cc[ROCE_CC_PACKET_SEQ_ERR].known)
-		ev(o, "packet_seq_err +%llu in %.1f s", (unsigned long long)pse, dt);
-	ev(o, "PFC: not checked on %s (%s)", nd, why);
-	fix(o, "read PFC by hand: dcb pfc show dev %s (or the NIC vendor's tool, e.g. mlnx_qos -i %s)", nd, nd);
-	fix(o, "check that the switch ports pause RDMA's priority, and the link's own errors (symbol errors, FEC, the cable)");
+		doctor_evidence(o->cur, "packet_seq_err +%llu in %.1f s", (unsigned long long)pse, dt);
+	doctor_evidence(o->cur, "PFC: not checked on %s (%s)", nd, why);
+	doctor_fix(o->cur, "read PFC by hand: dcb pfc show dev %s (or the NIC vendor's tool, e.g. mlnx_qos -i %s)", nd, nd);
+	doctor_fix(o->cur, "check that the switch ports pause RDMA's priority, and the link's own errors (symbol errors, FEC, the cable)");
 }
 
 /* What two samples say: pause time, the ECN/CNP loop, buffers. */
@@ -426,45 +390,45 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 			continue;
 		add(o, b, "roce-pause-storm", DOCTOR_ERROR, "Pause storm on %s priority %d: %s %.0f%% of %.1f s",
 		    b->netdev, p, rx >= tx ? "paused by the peer" : "pausing the peer", 100 * (rx >= tx ? rx : tx), dt);
-		cause(o, "A priority paused nearly all the time moves next to nothing: a receiver that cannot "
+		doctor_cause(o->cur, "A priority paused nearly all the time moves next to nothing: a receiver that cannot "
 		      "drain (a stuck host, a full buffer) holds the link, and pauses spread upstream to "
 		      "every sender of that priority.");
-		ev(o, "priority %d: rx pause %.0f%%, tx pause %.0f%% of the interval", p, rx < 0 ? 0 : 100 * rx,
+		doctor_evidence(o->cur, "priority %d: rx pause %.0f%%, tx pause %.0f%% of the interval", p, rx < 0 ? 0 : 100 * rx,
 		   tx < 0 ? 0 : 100 * tx);
 		if (moved(&a->eth.port[ROCE_PORT_PAUSE_STORM_WARN], &b->eth.port[ROCE_PORT_PAUSE_STORM_WARN], &d))
-			ev(o, "tx_pause_storm_warning_events +%llu", (unsigned long long)d);
-		fix(o, "find the host or switch port that does not drain: rx pause comes from the peer, tx pause from this host");
-		fix(o, "check out_of_buffer and the receiving application; on mlx5 the PFC storm guard is "
+			doctor_evidence(o->cur, "tx_pause_storm_warning_events +%llu", (unsigned long long)d);
+		doctor_fix(o->cur, "find the host or switch port that does not drain: rx pause comes from the peer, tx pause from this host");
+		doctor_fix(o->cur, "check out_of_buffer and the receiving application; on mlx5 the PFC storm guard is "
 		    "ethtool --set-tunable %s pfc-prevention-tout MS", b->netdev);
 	}
 	if (moved(&a->cc[ROCE_CC_ECN_MARKED], &b->cc[ROCE_CC_ECN_MARKED], &d) &&
 	    b->cc[ROCE_CC_CNP_SENT].known && !moved(&a->cc[ROCE_CC_CNP_SENT], &b->cc[ROCE_CC_CNP_SENT], &d2)) {
 		add(o, b, "roce-ecn-no-cnp", DOCTOR_WARNING, "%s port %u receives ECN-marked packets but sends no CNPs",
 		    b->dev, b->port);
-		cause(o, "The notification point is off: the switches mark congestion, but this host does not "
+		doctor_cause(o->cur, "The notification point is off: the switches mark congestion, but this host does not "
 		      "tell the senders, so they never slow down and the switch queues go on to PFC or drops.");
-		ev(o, "ECN-marked RoCE packets +%llu, CNPs sent +0 in %.1f s", (unsigned long long)d, dt);
-		fix(o, "enable the notification point for the RDMA priority; MLNX_OFED's mlx5: "
+		doctor_evidence(o->cur, "ECN-marked RoCE packets +%llu, CNPs sent +0 in %.1f s", (unsigned long long)d, dt);
+		doctor_fix(o->cur, "enable the notification point for the RDMA priority; MLNX_OFED's mlx5: "
 		    "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/PRIO (doc/roce.md)", b->netdev);
 	}
 	if (moved(&a->cc[ROCE_CC_CNP_IGNORED], &b->cc[ROCE_CC_CNP_IGNORED], &d)) {
 		add(o, b, "roce-cnp-ignored", DOCTOR_WARNING, "%s port %u receives CNPs and ignores them", b->dev, b->port);
-		cause(o, "The reaction point is off: peers report congestion, but this host does not lower its "
+		doctor_cause(o->cur, "The reaction point is off: peers report congestion, but this host does not lower its "
 		      "rate, so the congestion it causes persists.");
-		ev(o, "CNPs ignored +%llu in %.1f s", (unsigned long long)d, dt);
+		doctor_evidence(o->cur, "CNPs ignored +%llu in %.1f s", (unsigned long long)d, dt);
 		if (moved(&a->cc[ROCE_CC_CNP_HANDLED], &b->cc[ROCE_CC_CNP_HANDLED], &d2))
-			ev(o, "CNPs handled +%llu", (unsigned long long)d2);
-		fix(o, "enable the reaction point for the RDMA priority; MLNX_OFED's mlx5: "
+			doctor_evidence(o->cur, "CNPs handled +%llu", (unsigned long long)d2);
+		doctor_fix(o->cur, "enable the reaction point for the RDMA priority; MLNX_OFED's mlx5: "
 		    "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/PRIO (doc/roce.md)", b->netdev);
 	}
 	check_loss_unexplained(o, a, b, dt);
 	if (moved(&a->cc[ROCE_CC_OUT_OF_BUFFER], &b->cc[ROCE_CC_OUT_OF_BUFFER], &d)) {
 		add(o, b, "roce-out-of-buffer", DOCTOR_WARNING, "%s port %u drops packets for want of receive buffers",
 		    b->dev, b->port);
-		cause(o, "out_of_buffer counts packets that arrived when the receive queue had no work request "
+		doctor_cause(o->cur, "out_of_buffer counts packets that arrived when the receive queue had no work request "
 		      "posted: the application posts receives too slowly (or too few), and the sender retries.");
-		ev(o, "out_of_buffer +%llu in %.1f s", (unsigned long long)d, dt);
-		fix(o, "post more receive WQEs (a larger RQ/SRQ), or consume completions faster");
+		doctor_evidence(o->cur, "out_of_buffer +%llu in %.1f s", (unsigned long long)d, dt);
+		doctor_fix(o->cur, "post more receive WQEs (a larger RQ/SRQ), or consume completions faster");
 	}
 }
 
