@@ -709,6 +709,18 @@ static int probe_option(struct probe_opts *o, struct probe_cli *cli, int c, cons
 	return 0;
 }
 
+/* A client's -I is --from, in one of the two spellings. 0, or -1 with the message printed. */
+static int probe_rping_source(struct probe_opts *o, const struct probe_cli *cli)
+{
+	if (cli->source && o->from) {
+		fprintf(stderr, "fabtop probe: -I and --from both give the source address: one of them\n");
+		return -1;
+	}
+	if (cli->source)
+		o->from = cli->source;
+	return 0;
+}
+
 /*
  * rping's -s/-c, -a, -I and -P as fabtop's --listen, PEER and --from, with
  * rping's rules: -a and -P need a role, -c a peer; -I is the client's.
@@ -722,13 +734,7 @@ static int probe_rping_role(struct probe_opts *o, const struct probe_cli *cli, c
 				cli->addr ? "-a" : "-P");
 			return -1;
 		}
-		if (cli->source && o->from) {
-			fprintf(stderr, "fabtop probe: -I and --from both give the source address: one of them\n");
-			return -1;
-		}
-		if (cli->source)
-			o->from = cli->source;
-		return 0;
+		return probe_rping_source(o, cli);
 	}
 	if (cli->role == 0 && o->listen) {
 		fprintf(stderr, "fabtop probe: -c (client) and --listen together: which one?\n");
@@ -760,13 +766,7 @@ static int probe_rping_role(struct probe_opts *o, const struct probe_cli *cli, c
 		fprintf(stderr, "fabtop probe: -c needs -a ADDR, the server to connect to\n");
 		return -1;
 	}
-	if (cli->source && o->from) {
-		fprintf(stderr, "fabtop probe: -I and --from both give the source address: one of them\n");
-		return -1;
-	}
-	if (cli->source)
-		o->from = cli->source;
-	return 0;
+	return probe_rping_source(o, cli);
 }
 
 /* PEER (or --listen's ADDR) and the checks between options; -1 with the message printed. */
