@@ -48,6 +48,7 @@ struct fab_ctx {
 	bool demo;			/* --demo: the built-in simulated fabric */
 	unsigned long seed;		/* --seed for the demo fabric */
 	const char *scenario;		/* --demo NAME: a scenario of demo/demo_scenario.h, NULL: the default demo */
+	bool demo_reset;		/* --reset: the scenario's kept fix removed before anything runs */
 	bool live_sysfs;		/* sysfs_root is the real /sys: verbs may be used */
 	enum fab_counters_mode counters;	/* --counters; fabtoprc's counters= when not given */
 	bool counters_given;		/* --counters was on the command line */

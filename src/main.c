@@ -11,6 +11,7 @@
 
 #include "cmd/commands.h"
 #include "demo/demo_scenario.h"
+#include "demo/demo_state.h"
 #include "ctx.h"
 #include "opts.h"
 #include "util.h"
@@ -58,6 +59,33 @@ static const struct command commands[] = {
 
 #define NCOMMANDS (ARRAY_SIZE(commands))
 
+/*
+ * --demo [NAME] --reset: the scenario's kept fix removed, so it is broken
+ * again (what `doctor --undo` takes back, and whatever else it keeps).
+ */
+static int demo_reset(const struct fab_ctx *ctx)
+{
+	const char *name = ctx->scenario ? ctx->scenario : "the default demo";
+	char path[4200];
+	int rc;
+
+	if (!ctx->demo) {
+		fprintf(stderr, "fabtop: --reset puts a demo scenario back to broken: fabtop --demo NAME --reset\n");
+		return EXIT_USAGE;
+	}
+	if (demo_state_path(ctx->scenario, path, sizeof(path))) {
+		fprintf(stderr, "fabtop: --reset: no place for the demo's state (HOME and XDG_STATE_HOME unset)\n");
+		return EXIT_RUNTIME;
+	}
+	rc = demo_state_save(ctx->scenario, &(struct demo_state){ 0 });
+	if (rc) {
+		fprintf(stderr, "fabtop: --reset: %s: %s\n", path, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	printf("[SIMULATED] %s is back to broken: the fix kept in %s is gone\n", name, path);
+	return EXIT_OK;
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
@@ -74,6 +102,8 @@ static void usage(FILE *f)
 	fprintf(f, "\nGlobal options:\n"
 		   "  --demo [NAME]     run on the built-in simulated fabric (no hardware needed);\n"
 		   "                    NAME: a scenario to break and fix (fabtop --demo list)\n"
+		   "  --reset           with --demo [NAME]: the scenario back to broken (the fix it\n"
+		   "                    keeps until reboot removed); alone, nothing else runs\n"
 		   "  --seed N          seed of the demo fabric (deterministic runs)\n"
 		   "  --sysfs DIR       read DIR instead of /sys (fixture trees)\n"
 		   "  --proc DIR        read DIR instead of /proc\n"
@@ -223,12 +253,18 @@ int main(int argc, char **argv)
 		}
 	}
 
+	implied = optind >= argc || argv[optind][0] == '-';
+	if (ctx.demo_reset) {
+		rc = demo_reset(&ctx);
+		if (rc || implied)
+			goto out;
+	}
+
 	/*
 	 * No command word: the monitor, told so by an empty name (its usage
 	 * errors are then the program's: `fabtop --bogus` gets this usage).
 	 */
 	nrest = 0;
-	implied = optind >= argc || argv[optind][0] == '-';
 	if (implied)
 		rest[nrest++] = (char *)"";
 	for (i = optind; i < argc; i++)

@@ -76,6 +76,7 @@ static const struct option global_options[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 	{ "demo", no_argument, NULL, OPT_DEMO },
+	{ "reset", no_argument, NULL, OPT_RESET },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "at", required_argument, NULL, OPT_AT },
@@ -154,6 +155,9 @@ int opts_global(struct fab_ctx *ctx, int c, const char *arg)
 		return 0;
 	case OPT_DEMO:
 		ctx->demo = true;
+		return 0;
+	case OPT_RESET:
+		ctx->demo_reset = true;
 		return 0;
 	case OPT_PROMETHEUS:
 		if (!util_is_http_url(arg)) {

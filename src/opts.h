@@ -18,6 +18,7 @@ enum {
 	OPT_JSON,
 	OPT_NO_COLOR,
 	OPT_DEMO,
+	OPT_RESET,		/* --reset: the demo's scenario back to broken */
 	OPT_PROMETHEUS,
 	OPT_REPLAY,
 	OPT_AT,

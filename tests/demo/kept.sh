@@ -31,6 +31,24 @@ sed 's/boot=[^ ]*/boot=00000000-0000-0000-0000-000000000000/' "$S/two-nics" >"$T
 probe two-nics
 assert_eq "a fix kept before this machine's last boot is gone, as a real runtime fix is" 1 "$rc"
 
+# --reset: every kept fix of the scenario gone, the scenario broken again
+"$FABTOP" --demo two-nics doctor --apply --yes >/dev/null
+run_rc "$FABTOP" --demo two-nics --reset
+assert_eq "--demo two-nics --reset: exit 0" 0 "$rc"
+assert_match "... it says the scenario is broken again, and where its fix was kept" \
+	'^\[SIMULATED\] two-nics is back to broken: the fix kept in .*/fabtop/demo/two-nics is gone$' "$(cat "$T/out")"
+assert_eq "... the kept state is gone" "no file" "$(test -e "$S/two-nics" && echo file || echo "no file")"
+probe two-nics
+assert_eq "... the probe from the second address is REJECTED again" 1 "$rc"
+"$FABTOP" --demo two-nics doctor --apply --yes >/dev/null
+run_rc "$FABTOP" --demo two-nics --reset probe 172.16.16.1 --from 172.16.34.2 -C 3
+assert_eq "--reset before a command: the command runs on the broken scenario (REJECTED, exit 1)" 1 "$rc"
+run_rc "$FABTOP" --reset
+assert_eq "--reset without --demo: a usage error (exit 2)" 2 "$rc"
+assert_match "... saying what it is for" 'reset puts a demo scenario back to broken' "$(cat "$T/err")"
+run_rc "$FABTOP" --demo two-nics --reset
+assert_eq "--reset with nothing kept: exit 0 all the same" 0 "$rc"
+
 "$FABTOP" --demo two-nics doctor --apply --yes >/dev/null
 run_rc "$FABTOP" --demo two-nics doctor --undo
 assert_match "doctor --undo takes the routing back" 'routing is back as it was' "$(cat "$T/out")"
