@@ -448,23 +448,32 @@ static int state_dir_ok(const char *path, bool make, FILE *err)
 }
 
 /*
- * One `up` or `down` at a time: a lock on a file beside the state file,
+ * One `up` or `down` at a time: a lock on the directory that holds the
+ * state file (a lock file of its own would be left behind by `down`),
  * held until the process ends. Returns its descriptor, or -1 (said on err).
  */
 static int state_lock(const char *path, FILE *err)
 {
-	char lock[320];
+	char dir[320];
+	char *slash;
 	int fd;
 
-	snprintf(lock, sizeof(lock), "%s.lock", path);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
-		fprintf(err, "fabtop lab: %s: %s\n", lock, strerror(errno));
+		fprintf(err, "fabtop lab: %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		fprintf(err, "fabtop lab: another `fabtop lab up` or `down` is running (%s is locked): nothing done\n",
-			lock);
+			dir);
 		close(fd);
 		return -1;
 	}

@@ -131,12 +131,12 @@ ip link del fl-b
 
 # one up or down at a time
 if command -v flock >/dev/null; then
-	flock "$FABTOP_LAB_STATE.lock" sleep 30 &
+	flock "$(dirname "$FABTOP_LAB_STATE")" sleep 30 &
 	fl=$!
 	cleanup_add "kill $fl 2>/dev/null"
 	_i=0
 	# until the background flock holds it
-	while flock -n "$FABTOP_LAB_STATE.lock" true 2>/dev/null && [ $_i -lt 50 ]; do
+	while flock -n "$(dirname "$FABTOP_LAB_STATE")" true 2>/dev/null && [ $_i -lt 50 ]; do
 		sleep 0.1; _i=$((_i + 1))
 	done
 	printf '# fabtop lab state 1\nlink fl-b\n' > "$FABTOP_LAB_STATE"
