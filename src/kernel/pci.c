@@ -158,8 +158,26 @@ int pci_collect_hca(int rootfd, const char *root, const char *name, struct pci_h
 
 	*out = NULL;
 	snprintf(link, sizeof(link), "class/infiniband/%s/device", name);
-	if (resolve_below(root, link, path, sizeof(path)))
-		return 0;
+	if (resolve_below(root, link, path, sizeof(path))) {
+		/*
+		 * No device link (a tree without it: the link points back into
+		 * its own parent, a loop an archive cannot hold): the device's
+		 * own directory sits at PARENT/infiniband/NAME, as the kernel
+		 * registers it under its parent.
+		 */
+		size_t len;
+
+		snprintf(link, sizeof(link), "class/infiniband/%s", name);
+		if (resolve_below(root, link, path, sizeof(path)))
+			return 0;
+		len = strlen(path);
+		len = last_component(path, len);
+		if (len < sizeof("infiniband/") || strncmp(path + len - sizeof("infiniband/") + 1, "infiniband/",
+							    sizeof("infiniband/") - 1))
+			return 0;
+		len -= sizeof("infiniband/");
+		path[len] = '\0';
+	}
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
