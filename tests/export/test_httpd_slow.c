@@ -231,8 +231,13 @@ static void held_pages(struct httpd *h)
 	pump_for(r, 5, 0.5);
 	if (rss_kb() > peak)
 		peak = rss_kb();
-	ASSERT_CMP_INT(peak - base, <=, 3 * page_kb + page_kb / 2,
-		       "five slow scrapes on five pages: the process grew by at most three pages (KiB)");
+	/* AddressSanitizer keeps freed memory in its quarantine: what was dropped still counts there */
+	if (getenv("FABTOP_SANITIZERS") && !strcmp(getenv("FABTOP_SANITIZERS"), "yes"))
+		TAP_SKIP("five slow scrapes on five pages: memory is bounded in the plain builds (grew %ld KiB under "
+			 "the sanitizers, whose quarantine keeps freed pages)", peak - base);
+	else
+		ASSERT_CMP_INT(peak - base, <=, 3 * page_kb + page_kb / 2,
+			       "five slow scrapes on five pages: the process grew by at most three pages (KiB)");
 	readers_close(r, 5);
 }
 
