@@ -426,16 +426,22 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 	struct conn *k = *socket_context;
 
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-		const union MHD_ConnectionInfo *a = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		const union MHD_ConnectionInfo *i;
 
 		k = calloc(1, sizeof(*k));
 		if (!k)
 			return;		/* not counted: the address cap errs on the side of serving */
 		k->c = c;
-		k->fd = fd ? fd->connect_fd : -1;
-		if (a && a->client_addr)
-			memcpy(&k->addr, a->client_addr, a->client_addr->sa_family == AF_INET6 ?
+		/*
+		 * Each answer is read before the next question: libmicrohttpd 1.0
+		 * answers every MHD_get_connection_info() in one union per
+		 * connection, so a second call overwrites the first's answer.
+		 */
+		i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		k->fd = i ? i->connect_fd : -1;
+		i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		if (i && i->client_addr)
+			memcpy(&k->addr, i->client_addr, i->client_addr->sa_family == AF_INET6 ?
 			       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
 		k->idle_since_ns = util_now_ns();
 		k->next = h->conns;
