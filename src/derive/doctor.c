@@ -116,6 +116,30 @@ void doctor_cause(struct doctor_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+struct doctor_finding *doctor_sink_add(struct doctor_sink *s, enum doctor_id id, const char *code,
+				       enum doctor_severity sev, const char *ifname, const char *device,
+				       unsigned int port, const char *fmt, ...)
+{
+	struct doctor_finding *f = s->n < s->cap ? &s->out[s->n] : NULL;
+	va_list ap;
+
+	s->n++;
+	s->cur = f;
+	if (!f)
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->code = code;
+	f->severity = sev;
+	snprintf(f->ifname, sizeof(f->ifname), "%s", ifname);
+	snprintf(f->device, sizeof(f->device), "%s", device);
+	f->port = port;
+	va_start(ap, fmt);
+	fmt_into(f->title, sizeof(f->title), fmt, ap);
+	va_end(ap);
+	return f;
+}
+
 void doctor_evidence(struct doctor_finding *f, const char *fmt, ...)
 {
 	va_list ap;

@@ -138,6 +138,26 @@ void doctor_cause(struct doctor_finding *f, const char *fmt, ...) __attribute__(
 void doctor_evidence(struct doctor_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void doctor_fix(struct doctor_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * Findings made into a caller's array of cap (the RoCE chain's, the PCIe
+ * links'): past cap they are counted, not written, so a first call with
+ * cap 0 says how many there are.
+ */
+struct doctor_sink {
+	struct doctor_finding *out;
+	size_t cap, n;			/* n: the findings in all, those past cap too */
+	struct doctor_finding *cur;	/* the one being filled, NULL past cap */
+};
+
+/*
+ * The next finding of s, about ifname, device and port ("" and 0: none),
+ * titled by fmt; it is s->cur for doctor_cause() and the others after it,
+ * and the return (NULL past cap).
+ */
+struct doctor_finding *doctor_sink_add(struct doctor_sink *s, enum doctor_id id, const char *code,
+				       enum doctor_severity sev, const char *ifname, const char *device,
+				       unsigned int port, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
 /* Does the report hold a warning or an error (doctor's exit status 1)? */
 bool doctor_has_problems(const struct doctor_report *r);
 const char *doctor_severity_str(enum doctor_severity s);	/* "info", "warning", "error" */

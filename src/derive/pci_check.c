@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,34 +11,6 @@
 #include "derive/port.h"
 #include "model/pci.h"
 #include "util.h"
-
-struct pc_out {
-	struct doctor_finding *out;
-	size_t cap, n;
-	struct doctor_finding *cur;	/* the one being filled, NULL past cap */
-};
-
-static void add(struct pc_out *o, const char *dev, unsigned int port, const char *code, enum doctor_severity sev,
-		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void add(struct pc_out *o, const char *dev, unsigned int port, const char *code, enum doctor_severity sev,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	o->cur = o->n < o->cap ? &o->out[o->n] : NULL;
-	o->n++;
-	if (!o->cur)
-		return;
-	memset(o->cur, 0, sizeof(*o->cur));
-	o->cur->id = DOCTOR_PLATFORM;
-	o->cur->code = code;
-	o->cur->severity = sev;
-	snprintf(o->cur->device, sizeof(o->cur->device), "%s", dev);
-	o->cur->port = port;
-	va_start(ap, fmt);
-	vsnprintf(o->cur->title, sizeof(o->cur->title), fmt, ap);
-	va_end(ap);
-}
 
 static bool port_up(const struct fab_port *p)
 {
@@ -57,7 +28,7 @@ static const char *hop_ends(const struct pci_hca *h, const struct pci_hop *hp, c
 }
 
 /* Links trained below what both of their ends can do: a bad seat, a slot, a riser, a BIOS limit. */
-static void check_degraded(struct pc_out *o, const struct fab_device *d)
+static void check_degraded(struct doctor_sink *o, const struct fab_device *d)
 {
 	struct pci_hop hops[PCI_MAX_CHAIN];
 	size_t n = pci_hops(d->pci, hops, ARRAY_SIZE(hops));
@@ -71,7 +42,7 @@ static void check_degraded(struct pc_out *o, const struct fab_device *d)
 		pci_link_str(hops[i].cur_mts, hops[i].cur_width, cur, sizeof(cur));
 		pci_link_str(hops[i].max_mts, hops[i].max_width, max, sizeof(max));
 		if (!said) {
-			add(o, d->name, 0, "pcie-link-degraded", DOCTOR_WARNING,
+			doctor_sink_add(o, DOCTOR_PLATFORM, "pcie-link-degraded", DOCTOR_WARNING, "", d->name, 0,
 			    "%s's PCIe link runs at %s where both ends can do %s", d->name, cur, max);
 			doctor_cause(o->cur, "A PCIe link trained at a lower speed or with fewer lanes than both of its ends "
 				 "support: the card is not seated well, the slot or a riser has fewer lanes wired "
@@ -87,7 +58,7 @@ static void check_degraded(struct pc_out *o, const struct fab_device *d)
 }
 
 /* A link that cannot carry what one of the device's ports runs at. */
-static void check_below_port(struct pc_out *o, const struct fab_device *d)
+static void check_below_port(struct doctor_sink *o, const struct fab_device *d)
 {
 	struct pci_hop b;
 	char ends[2 * PCI_ADDR_LEN + 4], cur[32], max[32];
@@ -99,7 +70,7 @@ static void check_below_port(struct pc_out *o, const struct fab_device *d)
 
 		if (!port_up(p) || p->rate_gbps <= b.gbps)
 			continue;
-		add(o, d->name, p->num, "pcie-below-port-rate", DOCTOR_WARNING,
+		doctor_sink_add(o, DOCTOR_PLATFORM, "pcie-below-port-rate", DOCTOR_WARNING, "", d->name, p->num,
 		    "%s port %u runs at %g Gb/s but its PCIe link carries at most %.1f Gb/s", d->name, p->num,
 		    p->rate_gbps, b.gbps);
 		doctor_cause(o->cur, "Every byte the port sends or receives crosses the device's PCIe link, which is "
@@ -116,7 +87,7 @@ static void check_below_port(struct pc_out *o, const struct fab_device *d)
 }
 
 /* AER's uncorrectable errors on the device or a bridge above it: transactions were lost. */
-static void check_aer(struct pc_out *o, const struct fab_device *d)
+static void check_aer(struct doctor_sink *o, const struct fab_device *d)
 {
 	bool said = false;
 
@@ -128,7 +99,7 @@ static void check_aer(struct pc_out *o, const struct fab_device *d)
 		if (!nf && !fa)
 			continue;
 		if (!said) {
-			add(o, d->name, 0, "pcie-aer-uncorrectable", DOCTOR_WARNING,
+			doctor_sink_add(o, DOCTOR_PLATFORM, "pcie-aer-uncorrectable", DOCTOR_WARNING, "", d->name, 0,
 			    "%s or a bridge above it has had uncorrectable PCIe errors", d->name);
 			doctor_cause(o->cur, "AER counted uncorrectable errors since boot where %s's traffic passes: a "
 				 "non-fatal one loses a transaction (a timeout, a poisoned or malformed TLP), a "
@@ -189,7 +160,7 @@ static double usual_rate(const struct fab_host *h, const struct fab_device *d, c
  * devices run at: one 40 Gb/s port beside three at 200. A port slower than
  * another of its own device is port-slow's (finding 4) already.
  */
-static void check_siblings(struct pc_out *o, const struct fab_host *h)
+static void check_siblings(struct doctor_sink *o, const struct fab_host *h)
 {
 	for (size_t i = 0; i < h->ndevs; i++)
 		for (size_t j = 0; j < h->devs[i].nports; j++) {
@@ -202,7 +173,7 @@ static void check_siblings(struct pc_out *o, const struct fab_host *h)
 			usual = usual_rate(h, d, p);
 			if (!usual || p->rate_gbps * 2 >= usual)
 				continue;
-			add(o, d->name, p->num, "port-slow-sibling", DOCTOR_WARNING,
+			doctor_sink_add(o, DOCTOR_PLATFORM, "port-slow-sibling", DOCTOR_WARNING, "", d->name, p->num,
 			    "%s port %u runs at %g Gb/s, far below the %g Gb/s of this host's other %s %s ports",
 			    d->name, p->num, p->rate_gbps, usual, d->hca_type[0] ? d->hca_type : d->driver,
 			    fab_link_layer_str(p->link_layer));
@@ -218,7 +189,7 @@ static void check_siblings(struct pc_out *o, const struct fab_host *h)
 
 size_t pci_check(const struct fab_host *h, struct doctor_finding *out, size_t cap)
 {
-	struct pc_out o = { .out = out, .cap = cap };
+	struct doctor_sink o = { .out = out, .cap = cap };
 
 	for (size_t i = 0; i < h->ndevs; i++) {
 		if (!h->devs[i].pci)

@@ -2,42 +2,12 @@
 /* Findings about the RoCE lossless chain: cause, evidence and fix as text, never applied. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "derive/roce_check.h"
 #include "derive/roce_ctr.h"
 #include "util.h"
-
-struct rc_out {
-	struct doctor_finding *out;
-	size_t cap, n;
-	struct doctor_finding *cur;	/* the one being filled, NULL past cap */
-};
-
-static void add(struct rc_out *o, const struct roce_port *rp, const char *code, enum doctor_severity sev,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void add(struct rc_out *o, const struct roce_port *rp, const char *code, enum doctor_severity sev,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	o->cur = o->n < o->cap ? &o->out[o->n] : NULL;
-	o->n++;
-	if (!o->cur)
-		return;
-	memset(o->cur, 0, sizeof(*o->cur));
-	o->cur->id = DOCTOR_ROCE_CHAIN;
-	o->cur->code = code;
-	o->cur->severity = sev;
-	snprintf(o->cur->ifname, sizeof(o->cur->ifname), "%s", rp->netdev);
-	snprintf(o->cur->device, sizeof(o->cur->device), "%s", rp->dev);
-	o->cur->port = rp->port;
-	va_start(ap, fmt);
-	vsnprintf(o->cur->title, sizeof(o->cur->title), fmt, ap);
-	va_end(ap);
-}
 
 void roce_tc_of(const struct roce_port *rp, struct roce_tc *tc)
 {
@@ -240,7 +210,7 @@ size_t roce_gaps(const struct roce_state *prev, const struct roce_state *cur, st
 }
 
 /* The configuration, one sample. */
-static void check_config(struct rc_out *o, const struct roce_port *rp)
+static void check_config(struct doctor_sink *o, const struct roce_port *rp)
 {
 	struct roce_tc tc;
 	char on[32];
@@ -252,7 +222,8 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 		snprintf(on, sizeof(on), "unknown");
 
 	if (tc.prio >= 0 && rp->dcb.has_pfc && !(rp->dcb.pfc_en & (1u << tc.prio))) {
-		add(o, rp, "roce-lossy", DOCTOR_ERROR, "RoCE traffic of %s port %u lands on priority %d, which has no PFC (lossy RoCE)",
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-lossy", DOCTOR_ERROR, rp->netdev, rp->dev, rp->port,
+				"RoCE traffic of %s port %u lands on priority %d, which has no PFC (lossy RoCE)",
 		    rp->dev, rp->port, tc.prio);
 		doctor_cause(o->cur, "The RDMA CM marks connections with DSCP %d; %s maps that DSCP to priority %d, and PFC "
 		      "is not enabled there: under congestion the switch drops RoCE packets instead of pausing, "
@@ -269,7 +240,8 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 		char other[32];
 
 		prio_list(other, sizeof(other), rp->dcb.pfc_en & (uint8_t)~(1u << tc.prio));
-		add(o, rp, "roce-pfc-unused", DOCTOR_INFO, "PFC on priority %s of %s, which carries no RDMA traffic",
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-pfc-unused", DOCTOR_INFO, rp->netdev, rp->dev, rp->port,
+				"PFC on priority %s of %s, which carries no RDMA traffic",
 		    other, rp->netdev);
 		doctor_cause(o->cur, "PFC pauses a whole priority. On a priority that RDMA does not use, pauses hold up "
 		      "lossy traffic (TCP) that would rather drop, and a pause storm there can spread.");
@@ -279,7 +251,7 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 	if (rp->tos.known && rp->tos.value == 0 && tc.dscp_trusted) {
 		int p0 = roce_dcb_dscp_prio(&rp->dcb, 0);
 
-		add(o, rp, "roce-tos-unset", DOCTOR_WARNING,
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-tos-unset", DOCTOR_WARNING, rp->netdev, rp->dev, rp->port,
 		    "default_roce_tos of %s port %u is unset while %s classifies by DSCP", rp->dev, rp->port, rp->netdev);
 		doctor_cause(o->cur, "RDMA CM connections then carry DSCP 0, which lands on %s%d rather than on the "
 		      "lossless priority the network was set up for.", p0 >= 0 ? "priority " : "the default priority ",
@@ -296,7 +268,8 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 		bool np_off = rp->ecn.np_known[tc.prio] && !rp->ecn.np[tc.prio];
 		bool rp_off = rp->ecn.rp_known[tc.prio] && !rp->ecn.rp[tc.prio];
 
-		add(o, rp, "roce-ecn-off", DOCTOR_WARNING, "ECN congestion control (DCQCN) is off for RoCE's priority %d on %s: %s",
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-ecn-off", DOCTOR_WARNING, rp->netdev, rp->dev, rp->port,
+				"ECN congestion control (DCQCN) is off for RoCE's priority %d on %s: %s",
 		    tc.prio, rp->netdev, np_off && rp_off ? "notification and reaction points" :
 		    np_off ? "notification point" : "reaction point");
 		doctor_cause(o->cur, "With the %s off, ECN marks from the switches %s: congestion on priority %d is handled "
@@ -317,7 +290,8 @@ static void check_config(struct rc_out *o, const struct roce_port *rp)
 		doctor_fix(o->cur, "(the switches must ECN-mark that priority for DCQCN to act)");
 	}
 	if (!strcmp(rp->roce_mode, "IB/RoCE v1") && rp->has_v2_gids) {
-		add(o, rp, "roce-v1-forced", DOCTOR_WARNING, "RoCE v1 forced for RDMA CM on %s port %u", rp->dev, rp->port);
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-v1-forced", DOCTOR_WARNING, rp->netdev, rp->dev, rp->port,
+				"RoCE v1 forced for RDMA CM on %s port %u", rp->dev, rp->port);
 		doctor_cause(o->cur, "RoCE v1 is an Ethernet (layer 2) protocol: its packets do not cross an IP router, "
 		      "carry no DSCP and no ECN. Where the fabric routes (L3, leaf-spine), connections fail "
 		      "or lose congestion control; the port has RoCE v2 GIDs.");
@@ -346,7 +320,8 @@ static bool moved(const struct roce_ctr *a, const struct roce_ctr *b, uint64_t *
  * lossy RoCE priority, named as such, since the check that would give the
  * cause (roce-lossy) could not run.
  */
-static void check_loss_unexplained(struct rc_out *o, const struct roce_port *a, const struct roce_port *b, double dt)
+static void check_loss_unexplained(struct doctor_sink *o, const struct roce_port *a, const struct roce_port *b,
+				   double dt)
 {
 	uint64_t oos = 0, pse = 0;
 	bool m_oos = moved(&a->cc[ROCE_CC_OUT_OF_SEQUENCE], &b->cc[ROCE_CC_OUT_OF_SEQUENCE], &oos);
@@ -361,7 +336,7 @@ static void check_loss_unexplained(struct rc_out *o, const struct roce_port *a, 
 	why = pfc_why(b, &err, buf, sizeof(buf));
 	if (!why)
 		return;
-	add(o, b, "roce-loss-pfc-unknown", DOCTOR_WARNING,
+	doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-loss-pfc-unknown", DOCTOR_WARNING, b->netdev, b->dev, b->port,
 	    "%s port %u loses RoCE packets (sequence errors climb) and its PFC could not be checked", b->dev, b->port);
 	doctor_cause(o->cur, "out_of_sequence counts packets this port received after a gap in their sequence (packets to it "
 	      "were lost), packet_seq_err the sequence-error NAKs it received (packets it sent were lost); "
@@ -378,7 +353,7 @@ static void check_loss_unexplained(struct rc_out *o, const struct roce_port *a, 
 }
 
 /* What two samples say: pause time, the ECN/CNP loop, buffers. */
-static void check_rates(struct rc_out *o, const struct roce_port *a, const struct roce_port *b, double dt)
+static void check_rates(struct doctor_sink *o, const struct roce_port *a, const struct roce_port *b, double dt)
 {
 	uint64_t d, d2;
 
@@ -388,7 +363,8 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 
 		if (rx < ROCE_PAUSE_STORM_SHARE && tx < ROCE_PAUSE_STORM_SHARE)
 			continue;
-		add(o, b, "roce-pause-storm", DOCTOR_ERROR, "Pause storm on %s priority %d: %s %.0f%% of %.1f s",
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-pause-storm", DOCTOR_ERROR, b->netdev, b->dev, b->port,
+				"Pause storm on %s priority %d: %s %.0f%% of %.1f s",
 		    b->netdev, p, rx >= tx ? "paused by the peer" : "pausing the peer", 100 * (rx >= tx ? rx : tx), dt);
 		doctor_cause(o->cur, "A priority paused nearly all the time moves next to nothing: a receiver that cannot "
 		      "drain (a stuck host, a full buffer) holds the link, and pauses spread upstream to "
@@ -403,7 +379,8 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 	}
 	if (moved(&a->cc[ROCE_CC_ECN_MARKED], &b->cc[ROCE_CC_ECN_MARKED], &d) &&
 	    b->cc[ROCE_CC_CNP_SENT].known && !moved(&a->cc[ROCE_CC_CNP_SENT], &b->cc[ROCE_CC_CNP_SENT], &d2)) {
-		add(o, b, "roce-ecn-no-cnp", DOCTOR_WARNING, "%s port %u receives ECN-marked packets but sends no CNPs",
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-ecn-no-cnp", DOCTOR_WARNING, b->netdev, b->dev, b->port,
+				"%s port %u receives ECN-marked packets but sends no CNPs",
 		    b->dev, b->port);
 		doctor_cause(o->cur, "The notification point is off: the switches mark congestion, but this host does not "
 		      "tell the senders, so they never slow down and the switch queues go on to PFC or drops.");
@@ -412,7 +389,8 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 		    "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/PRIO (doc/roce.md)", b->netdev);
 	}
 	if (moved(&a->cc[ROCE_CC_CNP_IGNORED], &b->cc[ROCE_CC_CNP_IGNORED], &d)) {
-		add(o, b, "roce-cnp-ignored", DOCTOR_WARNING, "%s port %u receives CNPs and ignores them", b->dev, b->port);
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-cnp-ignored", DOCTOR_WARNING, b->netdev, b->dev, b->port,
+				"%s port %u receives CNPs and ignores them", b->dev, b->port);
 		doctor_cause(o->cur, "The reaction point is off: peers report congestion, but this host does not lower its "
 		      "rate, so the congestion it causes persists.");
 		doctor_evidence(o->cur, "CNPs ignored +%llu in %.1f s", (unsigned long long)d, dt);
@@ -423,7 +401,8 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 	}
 	check_loss_unexplained(o, a, b, dt);
 	if (moved(&a->cc[ROCE_CC_OUT_OF_BUFFER], &b->cc[ROCE_CC_OUT_OF_BUFFER], &d)) {
-		add(o, b, "roce-out-of-buffer", DOCTOR_WARNING, "%s port %u drops packets for want of receive buffers",
+		doctor_sink_add(o, DOCTOR_ROCE_CHAIN, "roce-out-of-buffer", DOCTOR_WARNING, b->netdev, b->dev, b->port,
+				"%s port %u drops packets for want of receive buffers",
 		    b->dev, b->port);
 		doctor_cause(o->cur, "out_of_buffer counts packets that arrived when the receive queue had no work request "
 		      "posted: the application posts receives too slowly (or too few), and the sender retries.");
@@ -435,7 +414,7 @@ static void check_rates(struct rc_out *o, const struct roce_port *a, const struc
 size_t roce_check(const struct roce_state *prev, const struct roce_state *cur,
 		  struct doctor_finding *out, size_t cap)
 {
-	struct rc_out o = { .out = out, .cap = cap };
+	struct doctor_sink o = { .out = out, .cap = cap };
 	double dt = prev && cur->t_ns > prev->t_ns ? (double)(cur->t_ns - prev->t_ns) / 1e9 : 0;
 
 	for (size_t i = 0; i < cur->nports; i++) {
