@@ -293,6 +293,28 @@ char *util_clean(char *s)
 	return s;
 }
 
+ptrdiff_t util_dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		if (size < 2)
+			return -1;
+		snprintf(dir, size, ".");
+		return 0;
+	}
+	/* "/name": the root itself; else everything before the last slash */
+	if ((slash == path ? 2 : (size_t)(slash - path) + 1) > size)
+		return -1;
+	if (slash == path) {
+		snprintf(dir, size, "/");
+	} else {
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+	}
+	return slash - path + 1;
+}
+
 int util_xdg_path(char *buf, size_t size, const char *var, const char *home_dir, const char *tail)
 {
 	const char *xdg = getenv(var);

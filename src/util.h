@@ -104,4 +104,11 @@ char *util_clean(char *s);
  */
 int util_xdg_path(char *buf, size_t size, const char *var, const char *home_dir, const char *tail);
 
+/*
+ * The directory of path into dir ("." for a bare name, "/" for one at the
+ * root), as dirname(3) does for these, without changing path. Returns
+ * where the last name starts in path, or -1 when dir is too small.
+ */
+ptrdiff_t util_dir_of(const char *path, char *dir, size_t size);
+
 #endif

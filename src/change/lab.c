@@ -24,6 +24,7 @@
 
 #include "change/lab.h"
 #include "change/lab_state.h"
+#include "util.h"
 
 #define LAB_TABLE	"4791"	/* the peer's VRF */
 #define LAB_UDP_TABLE	"4793"	/* what the peer sends: out by its NIC (build_routing) */
@@ -419,17 +420,13 @@ static int start_listener(int fd, const char *self)
  */
 static int state_dir_ok(const char *path, bool make, FILE *err)
 {
-	char dir[300], *slash;
+	char dir[300];
 	struct stat st;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
+	if (util_dir_of(path, dir, sizeof(dir)) < 0) {
+		fprintf(err, "fabtop lab: %s: the state file's directory is too long a path\n", path);
+		return -1;
+	}
 	if (make)
 		mkdir(dir, 0755);
 	if (lstat(dir, &st)) {
@@ -454,18 +451,13 @@ static int state_dir_ok(const char *path, bool make, FILE *err)
  */
 static int state_lock(const char *path, FILE *err)
 {
-	char dir[320];
-	char *slash;
+	char dir[300];
 	int fd;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
+	if (util_dir_of(path, dir, sizeof(dir)) < 0) {
+		fprintf(err, "fabtop lab: %s: the state file's directory is too long a path\n", path);
+		return -1;
+	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		fprintf(err, "fabtop lab: %s: %s\n", dir, strerror(errno));

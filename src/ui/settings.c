@@ -273,19 +273,12 @@ static int open_dir(const char *path, const char **base)
 {
 	char dir[PATH_MAX];
 	struct stat st;
-	char *slash;
+	ptrdiff_t at = util_dir_of(path, dir, sizeof(dir));
 	int dfd;
 
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+	if (at < 0)
 		return -ENAMETOOLONG;
-	slash = strrchr(dir, '/');
-	*base = slash ? path + (slash - dir) + 1 : path;
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
+	*base = path + at;
 	if (!**base)
 		return -EISDIR;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

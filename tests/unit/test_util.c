@@ -131,5 +131,21 @@ int main(void)
 		ASSERT_EQ_STR(util_clean(s), "a??b?c?[2J??d?e?f\342\224\200g\377????\302\240h?z",
 			      "C0, CR/LF/BS/tab, ESC, C1 as UTF-8 and raw, DEL cleaned; U+2500, U+00A0, a stray 0xff kept");
 	}
+	{
+		/* util_dir_of(): dirname(3)'s answers for these, and where the name starts */
+		char dir[8];
+
+		ASSERT_EQ_INT((int)util_dir_of("/run/fabtop/lab.state", dir, sizeof(dir)), -1, "a directory past dir's size");
+		ASSERT_EQ_INT((int)util_dir_of("/run/ab/x", dir, sizeof(dir)), 8, "a directory of exactly 7 bytes and its NUL");
+		ASSERT_EQ_STR(dir, "/run/ab", "... is the path before the last slash");
+		ASSERT_EQ_INT((int)util_dir_of("/run/abc/x", dir, sizeof(dir)), -1, "one byte more does not fit");
+		ASSERT_EQ_INT((int)util_dir_of("/x", dir, sizeof(dir)), 1, "a name at the root");
+		ASSERT_EQ_STR(dir, "/", "... is in /");
+		ASSERT_EQ_INT((int)util_dir_of("x", dir, sizeof(dir)), 0, "a bare name");
+		ASSERT_EQ_STR(dir, ".", "... is in .");
+		ASSERT_EQ_INT((int)util_dir_of("a/", dir, sizeof(dir)), 2, "a trailing slash: the name is empty");
+		ASSERT_EQ_STR(dir, "a", "... and the directory is a");
+		ASSERT_EQ_INT((int)util_dir_of("/x", dir, 1), -1, "no room for \"/\"");
+	}
 	return tap_done();
 }
