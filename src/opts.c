@@ -98,26 +98,31 @@ void opts_merge(struct option *out, const struct option *own)
 	memset(&out[n], 0, sizeof(out[n]));
 }
 
-int opts_global(struct fab_ctx *ctx, int c, const char *arg)
+/* --sysfs DIR: a mistyped root is no host without RDMA, so it is said before anything reads it. */
+static int opts_sysfs(struct fab_ctx *ctx, const char *arg)
 {
 	struct stat st;
+
+	if (stat(arg, &st)) {
+		fprintf(stderr, "fabtop: --sysfs %s: %s\n", arg, errno == ENOENT ? "the path does not exist" : strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "fabtop: --sysfs %s: not a directory\n", arg);
+		return EXIT_RUNTIME;
+	}
+	ctx->sysfs_root = arg;
+	ctx->live_sysfs = false;
+	return 0;
+}
+
+int opts_global(struct fab_ctx *ctx, int c, const char *arg)
+{
 	uint64_t v;
 
 	switch (c) {
 	case OPT_SYSFS:
-		/* a mistyped root is no host without RDMA: say so before anything reads it */
-		if (stat(arg, &st)) {
-			fprintf(stderr, "fabtop: --sysfs %s: %s\n", arg,
-				errno == ENOENT ? "the path does not exist" : strerror(errno));
-			return EXIT_RUNTIME;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "fabtop: --sysfs %s: not a directory\n", arg);
-			return EXIT_RUNTIME;
-		}
-		ctx->sysfs_root = arg;
-		ctx->live_sysfs = false;
-		return 0;
+		return opts_sysfs(ctx, arg);
 	case OPT_PROC:
 		ctx->proc_root = arg;
 		return 0;
