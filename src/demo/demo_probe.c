@@ -109,22 +109,6 @@ static void sim_fail_at(struct sim *s, enum sim_end end, uint64_t t, const char 
 	va_end(ap);
 }
 
-/* The RDMA port whose netdev is ifname, NULL when the interface has none. */
-static const struct fab_port *port_of_netdev(const struct fab_host *h, const char *ifname, const char **dev)
-{
-	for (size_t i = 0; i < h->ndevs; i++)
-		for (size_t k = 0; k < h->devs[i].nports; k++) {
-			const struct fab_port *p = &h->devs[i].ports[k];
-
-			for (unsigned int n = 0; n < p->nnetdevs; n++)
-				if (p->netdevs[n].in_ns && !strcmp(p->netdevs[n].name, ifname)) {
-					*dev = h->devs[i].name;
-					return p;
-				}
-		}
-	return NULL;
-}
-
 /* The source GID rdma_cm takes on a RoCE port: the address's, of the port's default RoCE mode. */
 static const struct fab_gid *roce_gid(const struct fab_port *p, const char *ip)
 {
@@ -263,6 +247,7 @@ static int sim_plan(struct sim *s, const struct probe_opts *o, const struct fab_
 	const struct net_link *ol;
 	const struct fab_port *p;
 	const char *dev = "";
+	const struct fab_device *pd;
 	char peer_s[48], src_s[48], why[PROBE_EVENT_TEXT_MAX], err[PROBE_EVENT_TEXT_MAX];
 	uint64_t h0 = mix64(s->seed ^ 0x70726f6265ull);
 	int rc;
@@ -297,7 +282,9 @@ static int sim_plan(struct sim *s, const struct probe_opts *o, const struct fab_
 	snprintf(s->local, sizeof(s->local), "%s:%u", src_s, 32768 + (unsigned int)(h0 % 28000));
 	ol = net_link_by_index(st, ans.oif);
 	/* rdma_cm takes the device of the interface the route leaves by (its hardware address), not the source's */
-	p = ol ? port_of_netdev(h, ol->name, &dev) : NULL;
+	p = ol ? fab_host_port_of_netdev(h, ol->name, &pd) : NULL;
+	if (p)
+		dev = pd->name;
 	if (!p) {
 		cm_reason_explain(why, sizeof(why), RDMA_CM_EVENT_ADDR_ERROR, -ENODEV);
 		if (ol)

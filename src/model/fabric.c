@@ -91,17 +91,42 @@ bool fab_counter_source_is_hw(enum fab_counter_source s)
 	return s == COUNTER_SRC_HW_COUNTERS || s == COUNTER_SRC_NETLINK;
 }
 
-struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port)
+const struct fab_port *fab_host_port_of(const struct fab_host *h, const char *dev, unsigned int port,
+					const struct fab_device **d)
 {
-	size_t i, j;
-
-	for (i = 0; i < h->ndevs; i++) {
+	for (size_t i = 0; i < h->ndevs; i++) {
 		if (strcmp(h->devs[i].name, dev))
 			continue;
-		for (j = 0; j < h->devs[i].nports; j++)
-			if (h->devs[i].ports[j].num == port)
+		for (size_t j = 0; j < h->devs[i].nports; j++)
+			if (h->devs[i].ports[j].num == port) {
+				*d = &h->devs[i];
 				return &h->devs[i].ports[j];
+			}
 	}
+	return NULL;
+}
+
+struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port)
+{
+	const struct fab_device *d;
+
+	/* the host is the caller's to change: the port found in it is too (as strchr() answers) */
+	return (struct fab_port *)fab_host_port_of(h, dev, port, &d);
+}
+
+const struct fab_port *fab_host_port_of_netdev(const struct fab_host *h, const char *ifname,
+					       const struct fab_device **dev)
+{
+	for (size_t i = 0; i < h->ndevs; i++)
+		for (size_t k = 0; k < h->devs[i].nports; k++) {
+			const struct fab_port *p = &h->devs[i].ports[k];
+
+			for (unsigned int n = 0; n < p->nnetdevs; n++)
+				if (p->netdevs[n].in_ns && !strcmp(p->netdevs[n].name, ifname)) {
+					*dev = &h->devs[i];
+					return p;
+				}
+		}
 	return NULL;
 }
 

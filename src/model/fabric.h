@@ -246,6 +246,16 @@ void fab_device_free(struct fab_device *d);
 /* Forget a GID table half read (free: its entries too; else they were taken). */
 void fab_port_gids_next_drop(struct fab_port *p, bool free_entries);
 struct fab_port *fab_host_find_port(struct fab_host *h, const char *dev, unsigned int port);
+/* The same of a host that is only read, with its device into *d. */
+const struct fab_port *fab_host_port_of(const struct fab_host *h, const char *dev, unsigned int port,
+					const struct fab_device **d);
+/*
+ * The RDMA port whose netdev, in this network namespace, is ifname (the
+ * interface a route leaves by), its device into *dev; NULL when it has
+ * none (not an RDMA netdev, or only another namespace's of that name).
+ */
+const struct fab_port *fab_host_port_of_netdev(const struct fab_host *h, const char *ifname,
+					       const struct fab_device **dev);
 /*
  * Whether h has device dev and its port (-1: any port): 0, or -ENODEV
  * with why saying which is missing and naming the devices (or ports)

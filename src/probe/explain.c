@@ -125,31 +125,6 @@ static bool from_address(const struct net_state *net, const char *from, struct n
 	return false;
 }
 
-/* The RDMA port whose netdev is name (the route's way out), NULL when none here. */
-static const struct fab_port *port_of_netdev(const struct fab_host *h, const char *name, const struct fab_device **dev)
-{
-	for (size_t d = 0; d < h->ndevs; d++)
-		for (size_t p = 0; p < h->devs[d].nports; p++)
-			for (unsigned int k = 0; k < h->devs[d].ports[p].nnetdevs; k++)
-				if (!strcmp(h->devs[d].ports[p].netdevs[k].name, name)) {
-					*dev = &h->devs[d];
-					return &h->devs[d].ports[p];
-				}
-	return NULL;
-}
-
-static const struct fab_port *port_of_device(const struct fab_host *h, const char *name, unsigned int num,
-					     const struct fab_device **dev)
-{
-	for (size_t d = 0; d < h->ndevs; d++)
-		for (size_t p = 0; p < h->devs[d].nports; p++)
-			if (!strcmp(h->devs[d].name, name) && h->devs[d].ports[p].num == num) {
-				*dev = &h->devs[d];
-				return &h->devs[d].ports[p];
-			}
-	return NULL;
-}
-
 /* Long: each fact of the attempt is looked up once; what cannot be known stays NULL or false. */
 static bool attempt_gather(const struct explain_input *in, const struct probe_opts *o, const struct probe_status *st,
 			   struct attempt *a)
@@ -192,9 +167,9 @@ static bool attempt_gather(const struct explain_input *in, const struct probe_op
 	}
 	/* the port the CM used, else the one the route leads to */
 	if (st->device[0] && st->port_num)
-		a->port = port_of_device(in->host, st->device, st->port_num, &a->dev);
+		a->port = fab_host_port_of(in->host, st->device, st->port_num, &a->dev);
 	if (!a->port && a->have_route && !a->route.rc)
-		a->port = port_of_netdev(in->host, a->route.ans.oif_name, &a->dev);
+		a->port = fab_host_port_of_netdev(in->host, a->route.ans.oif_name, &a->dev);
 	if (a->have_route && !a->route.rc) {
 		const struct net_ip *hop = a->route.ans.gateway.family ? &a->route.ans.gateway : &a->peer_ip;
 
